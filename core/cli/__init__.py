@@ -1,0 +1,1 @@
+"""The headless ``dsh-memory`` command line (never imports Qt)."""

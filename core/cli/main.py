@@ -1,0 +1,118 @@
+"""``dsh-memory [--root PATH] [--json] COMMAND``: argument parsing, output and error mapping.
+
+Commands live in sibling modules (``store_commands``, ``search_commands``, ``session_commands``);
+each exposes ``register(subparsers)`` and sets ``handler`` on its parsers. A handler receives the
+parsed args and a :class:`Context` and returns a :class:`Result`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, TextIO
+
+from core.errors import DshMemoryError, UsageError
+from core.keys import resolve_root
+from core.version import __version__
+
+COMMAND_MODULES = (
+    "core.cli.store_commands",
+    "core.cli.search_commands",
+    "core.cli.session_commands",
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command produced: ``data`` for ``--json``, ``text`` for people, and the exit code."""
+
+    data: Any
+    text: str = ""
+    exit_code: int = 0
+
+
+@dataclass
+class Context:
+    root: Path
+    json: bool
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+
+    @cached_property
+    def store(self) -> Any:
+        from core.store.fs import FileStore
+
+        return FileStore(self.root)
+
+
+Handler = Callable[[argparse.Namespace, Context], Result]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of exiting, so ``--json`` gets a JSON error too."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]  # argparse types it NoReturn
+        raise UsageError(f"{message}. Run `dsh-memory --help` for the list of commands.")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="dsh-memory", description="Manage DeepSeek Harness long-term memory.")
+    parser.add_argument("--root", help="memory root (default: $DSH_MEMORY_ROOT, $DSH_HOME/memory, ~/.dsh/memory)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    parser.add_argument("--version", action="version", version=f"dsh-memory {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:  # a command group not built yet
+            if exc.name != module_name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def _emit_error(err: DshMemoryError, as_json: bool, out: TextIO, err_out: TextIO) -> None:
+    if as_json:
+        out.write(json.dumps({"error": err.to_json()}, ensure_ascii=False) + "\n")
+    else:
+        err_out.write(f"error: {err.message}\n")
+        for reason in getattr(err, "reasons", ()) or ():
+            if reason != err.message:
+                err_out.write(f"  - {reason}\n")
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err_out = stderr or sys.stderr
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in args_list
+    try:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        handler: Handler | None = getattr(args, "handler", None)
+        if handler is None:
+            parser.print_help(out)
+            return 2
+        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out)
+        result = handler(args, ctx)
+    except DshMemoryError as err:
+        _emit_error(err, as_json, out, err_out)
+        return 2 if err.code == "usage" else 1
+    except KeyboardInterrupt:
+        err_out.write("interrupted; nothing was written by the interrupted step\n")
+        return 130
+    if args.json:
+        out.write(json.dumps(result.data, ensure_ascii=False, indent=2, default=str) + "\n")
+    elif result.text:
+        out.write(result.text if result.text.endswith("\n") else result.text + "\n")
+    return result.exit_code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,102 @@
+"""Typed errors raised by the core. Each carries a stable ``code`` used by the CLI's JSON output.
+
+Messages say what happened and what the user can do about it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DshMemoryError(Exception):
+    """Base class of every error the core raises on purpose."""
+
+    code = "error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message}
+
+
+class ConflictError(DshMemoryError):
+    """The scope changed since the caller read it; nothing was written.
+
+    ``current_revision`` is the revision on disk now; ``current`` is the fresh snapshot when the
+    store could read it, so a UI can show mine-vs-disk without another read.
+    """
+
+    code = "conflict"
+
+    def __init__(self, message: str, current_revision: str, current: Any = None) -> None:
+        super().__init__(message)
+        self.current_revision = current_revision
+        self.current = current
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "current_revision": self.current_revision}
+
+
+class InvalidRecordError(DshMemoryError):
+    """A record (or batch) breaks the on-disk rules. ``reasons`` lists every problem found."""
+
+    code = "invalid"
+
+    def __init__(self, message: str, reasons: tuple[str, ...] | list[str] = ()) -> None:
+        reasons = tuple(reasons) or (message,)
+        super().__init__(message)
+        self.reasons = reasons
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "reasons": list(self.reasons)}
+
+
+class NotFoundError(DshMemoryError):
+    code = "not_found"
+
+
+class SecretRefusedError(DshMemoryError):
+    """A write contained credential-shaped values. ``findings`` describe where (never the value)."""
+
+    code = "secret"
+
+    def __init__(self, message: str, findings: tuple[str, ...] | list[str] = ()) -> None:
+        super().__init__(message)
+        self.findings = tuple(findings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "findings": list(self.findings)}
+
+
+class ConfirmationRequiredError(DshMemoryError):
+    code = "confirmation_required"
+
+
+class UsageError(DshMemoryError):
+    code = "usage"
+
+
+class StorageError(DshMemoryError):
+    """The file system refused an operation (permissions, disk full...). Memory was left unchanged."""
+
+    code = "storage"
+
+
+class EvidenceTooLargeError(DshMemoryError):
+    code = "evidence-too-large"
+
+
+class SessionReadError(DshMemoryError):
+    code = "session_read"
+
+
+class ConsolidationError(DshMemoryError):
+    """A consolidator failed (network, HTTP error, malformed output). Memory was left unchanged."""
+
+    code = "consolidation_failed"
+
+
+class CancelledError(DshMemoryError):
+    code = "cancelled"

@@ -1,0 +1,1 @@
+"""Read-only access to DSH session logs: listing, parsing, stability, turn evidence."""

@@ -1,0 +1,122 @@
+"""The MemoryStore contract shared by the file store and the in-memory store.
+
+Every read returns an immutable snapshot carrying a revision; every mutation names the revision
+it was based on (compare-and-swap). ``expect=None`` means "whatever is there now" and exists for
+scripted CLI use only; the GUI and consolidation always pass the revision they showed the user.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from core.models import (
+    GlobalSnapshot,
+    HistoryEntry,
+    Op,
+    Origin,
+    Problem,
+    Revision,
+    RootStatus,
+    WorkspaceInfo,
+    WorkspaceSnapshot,
+)
+
+
+class MemoryStore(Protocol):
+    @property
+    def root(self) -> Path | None:
+        """The memory root on disk (None for the in-memory store)."""
+        ...
+
+    # --- reading -------------------------------------------------------------------------
+    def status(self) -> RootStatus: ...
+
+    def read_global(self) -> GlobalSnapshot: ...
+
+    def list_workspaces(self, *, archived: bool = False) -> list[WorkspaceInfo]:
+        """Active scopes (or archived ones), sorted by display name then key."""
+        ...
+
+    def read_workspace(self, key: str, *, archived: bool = False) -> WorkspaceSnapshot:
+        """Raises NotFoundError when no such scope exists."""
+        ...
+
+    def find_workspace(self, cwd: str) -> WorkspaceSnapshot | None:
+        """The active scope of ``cwd`` (by workspace key), or None."""
+        ...
+
+    def check(self) -> list[Problem]:
+        """Every problem in the root: invalid records, stale MEMORY.md, bad scope.json, ..."""
+        ...
+
+    # --- mutations (all compare-and-swap) ------------------------------------------------
+    def replace_global(
+        self, text: str, expect: Revision | None, *, origin: Origin = "manual", allow_secrets: bool = False
+    ) -> GlobalSnapshot: ...
+
+    def create_workspace(self, cwd: str) -> WorkspaceSnapshot:
+        """Idempotent: returns the existing scope, or writes scope.json + empty MEMORY.md."""
+        ...
+
+    def commit(
+        self,
+        key: str,
+        ops: Sequence[Op],
+        expect: Revision | None,
+        *,
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> WorkspaceSnapshot:
+        """Apply puts/deletes all-or-nothing and rebuild MEMORY.md in the same transaction.
+
+        A batch that changes nothing touches nothing (bytes and mtimes unchanged).
+        Raises ConflictError, InvalidRecordError (every reason), SecretRefusedError, NotFoundError.
+        """
+        ...
+
+    def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
+        """Move ``workspaces/<key>`` to ``archived/<key>`` atomically, recording the archive time."""
+        ...
+
+    def restore(self, key: str) -> WorkspaceInfo:
+        """Move an archived scope back, byte-identical. Conflict if an active scope has the key."""
+        ...
+
+    def purge(self, key: str, confirm: str) -> None:
+        """Delete an archived scope for good. ``confirm`` must equal the workspace name
+        (basename of its cwd), else ConfirmationRequiredError. Global can never be purged."""
+        ...
+
+    # --- history (Recycle Bin for records) -----------------------------------------------
+    def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
+        """Newest first. Bounded: old entries expire (see the store's history limits)."""
+        ...
+
+    def read_history(self, entry_id: str) -> bytes: ...
+
+    def restore_history(self, entry_id: str, expect: Revision | None) -> WorkspaceSnapshot:
+        """Put the old bytes back as the record (a normal CAS commit into the active scope)."""
+        ...
+
+    # --- files this app owns next to the memory ------------------------------------------
+    def read_settings_text(self) -> tuple[str | None, Revision]:
+        """``settings.yml`` text (None if absent) and its revision."""
+        ...
+
+    def write_settings_text(self, text: str, expect: Revision | None) -> Revision: ...
+
+    def write_receipt(self, review_id: str, text: str) -> None:
+        """Write ``reviews/<review-id>.md`` atomically (overwrites the previous state of that review)."""
+        ...
+
+    def read_receipt(self, review_id: str) -> str | None: ...
+
+    def list_receipts(self) -> list[str]:
+        """Review ids that have a receipt, sorted."""
+        ...
+
+    def append_debug(self, review_id: str, attempt: int, line: str) -> None:
+        """Append one JSON line to ``debug/<review-id>/attempt-<n>.jsonl``."""
+        ...

@@ -1,0 +1,25 @@
+"""What every tab is given: the store, the task runner, the dialogs seam, paths and settings access.
+
+Built once in ``gui/app.py`` (or by a test) and passed to constructors; there are no singletons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.store.api import MemoryStore
+from gui.dialogs import Dialogs
+from gui.tasks import TaskRunner
+
+
+@dataclass
+class AppContext:
+    store: MemoryStore
+    runner: TaskRunner
+    dialogs: Dialogs
+    root: Path
+    sessions_root: Path
+    dsh_home: Path
+    search: Any = None  # core.search index when available (issue 3); None hides the search box

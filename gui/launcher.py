@@ -1,0 +1,41 @@
+"""Entry point of ``dsh-memory``: a command runs the headless CLI; no command opens the window.
+
+Kept free of Qt imports so ``dsh-memory status`` works without a display or Qt libraries.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+_WINDOW_FLAGS = {"--self-test", "--demo"}
+
+
+def _wants_window(argv: Sequence[str]) -> bool:
+    """True when argv holds only global options (``--root X``), window flags, or nothing."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--root":
+            i += 2
+            continue
+        if arg.startswith("--root=") or arg in _WINDOW_FLAGS:
+            i += 1
+            continue
+        return False
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if _wants_window(args):
+        from gui.app import run  # Qt is imported only here
+
+        return run(args)
+    from core.cli.main import main as cli_main
+
+    return cli_main(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

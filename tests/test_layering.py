@@ -1,0 +1,34 @@
+"""The core stays headless: nothing in ``core/`` may import Qt or the GUI package."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parents[1] / "core"
+FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "gui")
+
+
+def test_no_core_module_imports_qt_or_gui() -> None:
+    offenders = []
+    for path in sorted(CORE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            offenders += [f"{path.relative_to(CORE.parent)}: {n}" for n in names if n.split(".")[0] in FORBIDDEN]
+    assert offenders == []
+
+
+def test_cli_runs_without_loading_qt(tmp_path: Path) -> None:
+    code = (
+        "import sys; from gui.launcher import main; rc = main(['--root', sys.argv[1], '--json', 'status']);"
+        "assert 'PySide6' not in sys.modules, 'Qt was imported'; raise SystemExit(rc)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "root")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
