@@ -1,0 +1,114 @@
+"""``dsh-memory search`` and ``dsh-memory recall``: the search index from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from core.cli.main import Context, Result
+from core.errors import UsageError
+from core.keys import normalize_cwd, workspace_key
+from core.search import GLOBAL_SCOPE, SearchIndex, SearchResults
+
+_BOLD = "\x1b[1m"
+_RESET = "\x1b[0m"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "search",
+        help="search Global and workspace memory",
+        description="Search GLOBAL.md sections and the records of the workspace of --cwd (default: the "
+        "current directory), or of every active workspace with --all.",
+    )
+    p.add_argument("query", help="words, phrases in double quotes, Chinese text...")
+    p.add_argument("--cwd", help="workspace directory (default: the current directory)")
+    p.add_argument("--all", action="store_true", help="search every active workspace")
+    p.add_argument("--archived", action="store_true", help="include archived workspaces too")
+    p.add_argument("--limit", type=int, default=20, help="at most N hits (default 20)")
+    p.add_argument("--max-bytes", type=int, default=16384, help="at most N UTF-8 bytes of hits (default 16384)")
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON document")
+    p.set_defaults(handler=_search)
+
+    r = sub.add_parser(
+        "recall",
+        help="what an agent working in --cwd would recall for a query",
+        description="Global memory plus the relevant records of the workspace of --cwd, as the "
+        "deterministic, delimited, redacted text an agent reads.",
+    )
+    r.add_argument("query", nargs="?", default="", help="what the agent is working on (may be empty)")
+    r.add_argument("--cwd", required=True, help="the agent's working directory")
+    r.add_argument("--limit", type=int, default=8, help="at most N workspace records (default 8)")
+    r.add_argument("--max-bytes", type=int, default=12000, help="at most N UTF-8 bytes (default 12000)")
+    r.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON document")
+    r.set_defaults(handler=_recall)
+
+
+def _check_bounds(limit: int, max_bytes: int) -> None:
+    if limit < 1:
+        raise UsageError("--limit must be at least 1.")
+    if max_bytes < 256:
+        raise UsageError("--max-bytes must be at least 256.")
+
+
+def _search(args: argparse.Namespace, ctx: Context) -> Result:
+    _check_bounds(args.limit, args.max_bytes)
+    if args.all and args.cwd:
+        raise UsageError("Use either --cwd PATH or --all, not both.")
+    index = SearchIndex(ctx.store)
+    scopes: list[str] | None
+    if args.all:
+        index.refresh()
+        scopes = None
+    else:
+        key = workspace_key(normalize_cwd(args.cwd or os.getcwd()))
+        index.refresh(keys=[key, GLOBAL_SCOPE])
+        scopes = [key, GLOBAL_SCOPE]
+    results = index.search(
+        args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
+    )
+    color = bool(getattr(ctx.stdout, "isatty", lambda: False)())
+    return Result(data=results.to_json(), text=_format(results, color))
+
+
+def _mark(snippet: str, spans: tuple[tuple[int, int], ...], color: bool) -> str:
+    if not color:
+        return snippet
+    out: list[str] = []
+    pos = 0
+    for start, end in spans:
+        out += [snippet[pos:start], _BOLD, snippet[start:end], _RESET]
+        pos = end
+    out.append(snippet[pos:])
+    return "".join(out)
+
+
+def _format(results: SearchResults, color: bool) -> str:
+    if not results.hits:
+        return f"No memory matches {results.query!r}."
+    lines: list[str] = []
+    for n, hit in enumerate(results.hits, 1):
+        if hit.kind == "global_section":
+            where = f"GLOBAL.md § {hit.name or '(preamble)'}"
+        else:
+            archived = " (archived)" if hit.archived else ""
+            where = f"{hit.cwd or hit.scope_key}{archived} › {hit.name} [{hit.type}]"
+        lines.append(f"{n}. {where}")
+        if hit.description:
+            lines.append(f"   {hit.description}")
+        if hit.snippet:
+            lines.append(f"   {_mark(hit.snippet, hit.highlights, color)}")
+    shown = len(results.hits)
+    more = f" (showing {shown}; raise --limit or --max-bytes for more)" if results.truncated else ""
+    lines.append(f"{results.total_matches} match{'es' if results.total_matches != 1 else ''}{more}")
+    return "\n".join(lines)
+
+
+def _recall(args: argparse.Namespace, ctx: Context) -> Result:
+    _check_bounds(args.limit, args.max_bytes)
+    key = workspace_key(normalize_cwd(args.cwd))
+    index = SearchIndex(ctx.store)
+    index.refresh(keys=[key, GLOBAL_SCOPE])
+    recall = index.build_recall(args.cwd, args.query, limit=args.limit, max_bytes=args.max_bytes)
+    return Result(data=recall.to_json(), text=recall.text)

@@ -1,0 +1,237 @@
+"""``dsh-memory sessions``, ``consolidate`` and ``reviews``: session consolidation from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from core.cli.main import Context, Result
+from core.consolidation import ConsolidationService, Receipt, Review, ReviewChange
+from core.errors import UsageError
+from core.keys import dsh_home, normalize_cwd
+from core.model_catalog import load_model_catalog
+from core.sessions.models import SessionSummary
+from core.settings import AppSettings, load_settings
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("sessions", help="list DSH sessions that can be consolidated")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--cwd", help="only sessions of this workspace folder (default: the current folder)")
+    scope.add_argument("--all", action="store_true", help="every workspace, and sessions with no cwd")
+    p.add_argument("--include-subagents", action="store_true", help="also list sub-agent sessions")
+    _sessions_root_option(p)
+    p.set_defaults(handler=cmd_sessions)
+
+    p = sub.add_parser("consolidate", help="propose memory changes from one session (dry run by default)")
+    p.add_argument("session_id", metavar="SESSION_ID")
+    p.add_argument("--consolidator", choices=("offline", "model"), help="default: the one chosen in Settings")
+    p.add_argument(
+        "--apply", action="store_true", help="commit every valid change (Global only with --accept-global)"
+    )
+    p.add_argument(
+        "--accept-global", action="store_true", help="with --apply: also commit a GLOBAL.md change"
+    )
+    p.add_argument("--force", action="store_true", help="run again even if this review already has a receipt")
+    p.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="skip the quiet-period check (the session lock is still honoured)",
+    )
+    _sessions_root_option(p)
+    p.set_defaults(handler=cmd_consolidate)
+
+    p = sub.add_parser("reviews", help="list consolidation receipts (newest first)")
+    p.set_defaults(handler=cmd_reviews)
+
+
+def _sessions_root_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sessions-root", help="DSH sessions folder (default: Settings, then $DSH_HOME/sessions)")
+
+
+def _settings(ctx: Context) -> AppSettings:
+    return load_settings(ctx.store).settings
+
+
+def _catalog(args: argparse.Namespace, settings: AppSettings) -> Any:
+    from core.sessions import SessionCatalog
+
+    if getattr(args, "sessions_root", None):
+        root = Path(os.path.abspath(os.path.expanduser(args.sessions_root)))
+    else:
+        root = settings.resolved_sessions_root()
+    return SessionCatalog(sessions_root=root, dsh_home=dsh_home())
+
+
+def _service(ctx: Context, settings: AppSettings, sessions: Any) -> ConsolidationService:
+    return ConsolidationService(ctx.store, load_model_catalog(dsh_home()), settings, sessions=sessions)
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024:.1f} KiB" if n >= 1024 else f"{n} B"
+
+
+def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
+    settings = _settings(ctx)
+    catalog = _catalog(args, settings)
+    if args.all:
+        found: list[SessionSummary] = catalog.list(include_subagents=args.include_subagents)
+    else:
+        found = catalog.list(
+            cwd=normalize_cwd(args.cwd or os.getcwd()), include_subagents=args.include_subagents
+        )
+    service = _service(ctx, settings, catalog)
+    receipts: dict[str, Receipt] = {}
+    for r in reversed(service.receipts()):  # oldest first, so the newest wins
+        receipts[r.session_id] = r
+    rows: list[dict[str, Any]] = []
+    for s in found:
+        stable, why = catalog.is_stable(s, settings.quiet_period_seconds)
+        last = receipts.get(s.id)
+        rows.append(
+            {
+                "id": s.id,
+                "title": s.title,
+                "cwd": s.cwd,
+                "workspace_key": s.workspace_key,
+                "updated": s.updated.isoformat() if s.updated else None,
+                "turns": s.turns,
+                "size": s.size,
+                "subagent": s.is_subagent,
+                "stable": stable,
+                "state": why,
+                "last_review": {"review_id": last.review_id, "status": last.status} if last else None,
+            }
+        )
+    lines = []
+    for row in rows:
+        where = row["cwd"] or "Unassigned"
+        status = row["last_review"]["status"] if row["last_review"] else "-"
+        lines.append(
+            f"{row['id']}  {(row['updated'] or '')[:19]:19}  {row['turns']:4} turns  "
+            f"{_size(row['size']):>10}  "
+            f"{'stable' if row['stable'] else 'live':6}  review: {status:19}  {row['title'] or '(untitled)'}"
+            + (f"  [{where}]" if args.all else "")
+        )
+    if not rows:
+        lines.append(f"No sessions found under {catalog.sessions_root}.")
+    return Result(data={"sessions_root": str(catalog.sessions_root), "sessions": rows}, text="\n".join(lines))
+
+
+def _find_summary(catalog: Any, session_id: str) -> SessionSummary:
+    for s in catalog.list(include_subagents=True):
+        if s.id == session_id:
+            return s  # type: ignore[no-any-return]  # SessionCatalog.list is typed; catalog is Any here
+    summary: SessionSummary = catalog.load(session_id).summary
+    return summary
+
+
+def _change_json(ch: ReviewChange) -> dict[str, Any]:
+    return {
+        "id": ch.id,
+        "kind": ch.kind,
+        "target": ch.target,
+        "reason": ch.reason,
+        "evidence": list(ch.evidence),
+        "problems": list(ch.problems),
+        "warnings": list(ch.warnings),
+        "needs_confirmation": ch.needs_confirmation,
+        "actionable": ch.is_actionable,
+        "diff": ch.diff,
+    }
+
+
+def _review_text(review: Review) -> list[str]:
+    lines = [
+        f"Review {review.review_id} ({review.consolidator}{': ' + review.model if review.model else ''})",
+        f"Session {review.session_id} {review.session_title!r}, "
+        f"seqs {review.seq_range[0]}-{review.seq_range[1]}",
+        f"Workspace {review.cwd}",
+    ]
+    if review.proposal.summary:
+        lines.append(f"Summary: {review.proposal.summary}")
+    for ch in review.changes:
+        lines.append("")
+        label = f"{ch.id} {ch.kind} {ch.target}".rstrip()
+        state = "REFUSED" if ch.problems else ("no change" if not ch.is_actionable else "ok")
+        lines.append(f"{label}  [{state}]  evidence: {', '.join(map(str, ch.evidence)) or '-'}")
+        lines.append(f"  reason: {ch.reason}")
+        lines += [f"  problem: {p}" for p in ch.problems]
+        lines += [f"  warning: {w}" for w in ch.warnings]
+        if ch.diff:
+            lines.append(ch.diff.rstrip("\n"))
+    return lines
+
+
+def _receipt_json(r: Receipt) -> dict[str, Any]:
+    return r.model_dump(mode="json")
+
+
+def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
+    settings = _settings(ctx)
+    if args.no_wait:
+        settings = settings.with_changes(quiet_period_seconds=0)
+    catalog = _catalog(args, settings)
+    service = _service(ctx, settings, catalog)
+    summary = _find_summary(catalog, args.session_id)
+    prepared = service.prepare(summary)
+    review = service.propose(prepared, consolidator=args.consolidator, force=args.force)
+    data: dict[str, Any] = {
+        "review_id": review.review_id,
+        "reused": review.reused,
+        "status": review.receipt.status,
+        "changes": [_change_json(ch) for ch in review.changes],
+        "receipt": _receipt_json(review.receipt),
+    }
+    if review.reused:
+        text = (
+            f"Session {review.session_id} was already consolidated with {review.consolidator}: review "
+            f"{review.review_id} is {review.receipt.status} ({review.receipt.summary}). "
+            "Nothing was run; use --force to run it again."
+        )
+        return Result(data=data, text=text)
+    lines = _review_text(review)
+    valid = [ch for ch in review.changes if ch.is_actionable]
+    if not args.apply:
+        lines += [
+            "",
+            f"Dry run: nothing was written. {len(valid)} valid change(s); "
+            "run again with --apply to commit them"
+            + (
+                " (a GLOBAL.md change also needs --accept-global)."
+                if any(c.needs_confirmation for c in valid)
+                else "."
+            ),
+        ]
+        return Result(data=data, text="\n".join(lines))
+    chosen = [ch.id for ch in valid if args.accept_global or not ch.needs_confirmation]
+    receipt = service.commit(review, chosen, confirm_global=args.accept_global)
+    data["status"] = receipt.status
+    data["receipt"] = _receipt_json(receipt)
+    lines.append("")
+    if receipt.status == "conflict":
+        lines.append(
+            f"Conflict: {receipt.error}. Nothing was written; run the command again to review against "
+            "the current memory."
+        )
+        return Result(data=data, text="\n".join(lines), exit_code=1)
+    lines.append(f"{receipt.status}: {receipt.summary} (receipt reviews/{receipt.review_id}.md)")
+    return Result(data=data, text="\n".join(lines))
+
+
+def cmd_reviews(args: argparse.Namespace, ctx: Context) -> Result:
+    if not ctx.store.list_receipts():
+        return Result(data={"reviews": []}, text="No consolidation receipts yet.")
+    settings = _settings(ctx)
+    service = ConsolidationService(ctx.store, load_model_catalog(dsh_home()), settings)
+    receipts = service.receipts()
+    lines = [
+        f"{r.review_id}  {r.updated[:19]}  {r.status:19}  {r.consolidator:7}  session {r.session_id}  "
+        f"{r.summary}  [{r.cwd}]"
+        for r in receipts
+    ]
+    if not receipts:
+        raise UsageError("the receipts in reviews/ could not be read")
+    return Result(data={"reviews": [_receipt_json(r) for r in receipts]}, text="\n".join(lines))

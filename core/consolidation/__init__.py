@@ -1,0 +1,94 @@
+"""Session consolidation: consolidators propose memory changes, the host validates, the user commits.
+
+Public API (import from ``core.consolidation``)::
+
+    service = ConsolidationService(store, models, settings, sessions=session_catalog)
+        # models: core.model_catalog.ModelCatalog (load_model_catalog(dsh_home));
+        # settings: core.settings.AppSettings; sessions: core.sessions.SessionCatalog.
+
+    prepared = service.prepare(summary, cancelled=token_is_set)      # PreparedSession
+        # stable check, evidence (EvidenceTooLargeError), then Global + workspace read: the CAS bases.
+        # UsageError for a live session or one without cwd.
+    review = service.propose(prepared, consolidator="offline" | "model" | None,
+                             cancelled=lambda: token.cancelled, progress=fn)   # Review
+        # review.reused: the review id already had a final receipt -> review.receipt, no changes,
+        # the consolidator was NOT run. Otherwise review.changes: tuple[ReviewChange, ...] with
+        # id ("c1"...), kind, target, before/after/diff, problems (refused), warnings,
+        # needs_confirmation (Global). Raises ConsolidationError (receipt "failed"), CancelledError.
+    row = service.edit_change(review, "c2", edited_record)           # re-validated ReviewChange
+    receipt = service.commit(review, ["c1", "c2"], edited={"c2": row}, confirm_global=False)
+        # or edited_records={"c2": record}. receipt.status: committed | partially-committed |
+        # rejected | no-change | conflict. On "conflict" nothing was written:
+    review = service.refresh(review)                                  # same proposal vs disk now
+    service.reject(review) -> Receipt;  service.receipts() -> list[Receipt] (newest first)
+    service.latest_receipt_for(session_id) -> Receipt | None;  service.existing_receipt(review_id)
+    service.review_id(prepared, kind) -> str
+
+    check_connection(choice, timeout_seconds=10, cancelled=...) -> ConnectionReport   # Settings "test"
+
+Receipts are ``reviews/<review-id>.md`` (no conversation text, no memory bodies); debug logs
+``debug/<review-id>/attempt-<n>.jsonl`` only when ``settings.debug_logging``.
+"""
+
+from core.consolidation.base import (
+    CancelCheck,
+    ConsolidationInput,
+    Consolidator,
+    DebugSink,
+    NullDebugSink,
+    ProgressFn,
+    never_cancelled,
+)
+from core.consolidation.chat import ChatModelConsolidator, ConnectionReport, check_connection
+from core.consolidation.offline import OfflineConsolidator
+from core.consolidation.proposals import (
+    FINAL_STATUSES,
+    ChangeKind,
+    ChangeSummary,
+    DeleteRecord,
+    NoChange,
+    Proposal,
+    ProposedChange,
+    ProposedRecord,
+    PutRecord,
+    Receipt,
+    ReceiptStatus,
+    ReplaceGlobal,
+    Review,
+    ReviewChange,
+)
+from core.consolidation.receipts import parse_receipt, render_receipt
+from core.consolidation.service import ConsolidationService, PreparedSession, review_id_for
+
+__all__ = [
+    "FINAL_STATUSES",
+    "CancelCheck",
+    "ChangeKind",
+    "ChangeSummary",
+    "ChatModelConsolidator",
+    "ConnectionReport",
+    "ConsolidationInput",
+    "ConsolidationService",
+    "Consolidator",
+    "DebugSink",
+    "DeleteRecord",
+    "NoChange",
+    "NullDebugSink",
+    "OfflineConsolidator",
+    "PreparedSession",
+    "ProgressFn",
+    "Proposal",
+    "ProposedChange",
+    "ProposedRecord",
+    "PutRecord",
+    "Receipt",
+    "ReceiptStatus",
+    "ReplaceGlobal",
+    "Review",
+    "ReviewChange",
+    "check_connection",
+    "never_cancelled",
+    "parse_receipt",
+    "render_receipt",
+    "review_id_for",
+]

@@ -1,0 +1,618 @@
+"""The consolidation pipeline the GUI and CLI drive: prepare → propose → (review) → commit, with receipts.
+
+No lock is held while a consolidator runs: ``prepare`` reads Global and the workspace (with their
+revisions) *before* the model is called, and ``commit`` writes with compare-and-swap against
+exactly those revisions. If memory changed in between, the commit writes nothing, the receipt
+says ``conflict`` and :meth:`ConsolidationService.refresh` re-checks the same proposal against
+the new state for another review.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal, Protocol
+
+from core.consolidation.base import (
+    CancelCheck,
+    ConsolidationInput,
+    Consolidator,
+    ProgressFn,
+    never_cancelled,
+    raise_if_cancelled,
+)
+from core.consolidation.debuglog import DebugLog
+from core.consolidation.proposals import (
+    FINAL_STATUSES,
+    ChangeSummary,
+    ProposedRecord,
+    PutRecord,
+    Receipt,
+    ReceiptStatus,
+    Review,
+    ReviewChange,
+)
+from core.consolidation.receipts import parse_receipt, render_receipt
+from core.consolidation.validation import review_change, review_proposal
+from core.errors import (
+    CancelledError,
+    ConfirmationRequiredError,
+    ConflictError,
+    ConsolidationError,
+    DshMemoryError,
+    InvalidRecordError,
+    SecretRefusedError,
+    UsageError,
+)
+from core.keys import normalize_cwd, workspace_key
+from core.model_catalog import ModelCatalog
+from core.models import (
+    EMPTY_REVISION,
+    DeleteOp,
+    GlobalSnapshot,
+    Op,
+    PutOp,
+    Record,
+    Revision,
+    WorkspaceSnapshot,
+)
+from core.sessions.models import Evidence, SessionSummary
+from core.sessions.parse import ParsedSession
+from core.settings import AppSettings
+from core.store.api import MemoryStore
+
+ConsolidatorKind = Literal["offline", "model"]
+
+
+class SessionSource(Protocol):
+    """What the service needs from ``core.sessions.SessionCatalog`` (kept narrow for tests)."""
+
+    def is_stable(self, summary: SessionSummary, quiet_seconds: float = ...) -> tuple[bool, str]: ...
+
+    def load(self, session: str | SessionSummary) -> ParsedSession: ...
+
+
+def review_id_for(session_id: str, session_revision: str, consolidator: str, model: str) -> str:
+    """Stable review id of (session id, session revision token, consolidator, model)."""
+    raw = "\x1f".join((session_id, session_revision, consolidator, model))
+    return "rv-" + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:20]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class PreparedSession:
+    """The evidence of one stable session and the memory state read before any consolidator runs."""
+
+    evidence: Evidence
+    evidence_text: str
+    cwd: str
+    workspace_key: str
+    global_snapshot: GlobalSnapshot
+    workspace_snapshot: WorkspaceSnapshot | None  # None: the workspace has no memory yet
+
+    @property
+    def global_revision(self) -> Revision:
+        return self.global_snapshot.revision
+
+    @property
+    def workspace_revision(self) -> Revision:
+        return self.workspace_snapshot.revision if self.workspace_snapshot is not None else EMPTY_REVISION
+
+    def request(self) -> ConsolidationInput:
+        records = tuple(self.workspace_snapshot.records()) if self.workspace_snapshot is not None else ()
+        return ConsolidationInput(
+            evidence=self.evidence,
+            evidence_text=self.evidence_text,
+            global_text=self.global_snapshot.text,
+            records=records,
+            cwd=self.cwd,
+            workspace_key=self.workspace_key,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"PreparedSession(session={self.evidence.session_id!r}, workspace={self.workspace_key!r}, "
+            f"global={self.global_revision}, workspace_rev={self.workspace_revision})"
+        )
+
+
+def _summarize(changes: Collection[ChangeSummary]) -> str:
+    kinds: dict[str, int] = {}
+    decisions: dict[str, int] = {}
+    for c in changes:
+        kinds[c.kind] = kinds.get(c.kind, 0) + 1
+        decisions[c.decision] = decisions.get(c.decision, 0) + 1
+    left = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no changes"
+    right = ", ".join(f"{n} {d}" for d, n in sorted(decisions.items()))
+    return f"{left}; {right}" if right else left
+
+
+class ConsolidationService:
+    """One pipeline per window / CLI run. Thread-safe enough to call from one worker at a time."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        models: ModelCatalog,
+        settings: AppSettings,
+        *,
+        sessions: SessionSource | None = None,
+        consolidators: Mapping[str, Consolidator] | None = None,
+    ) -> None:
+        self.store = store
+        self.models = models
+        self.settings = settings
+        self.sessions = sessions
+        self._consolidators = dict(consolidators or {})
+        self._reviews: dict[str, Review] = {}
+        self._requests: dict[str, ConsolidationInput] = {}
+
+    # --- consolidators -------------------------------------------------------------------
+    def consolidator(self, kind: ConsolidatorKind | None = None) -> Consolidator:
+        """The offline extractor or the configured chat model (``kind`` defaults to the settings)."""
+        kind = kind or self.settings.consolidator
+        if kind in self._consolidators:
+            return self._consolidators[kind]
+        if kind == "offline":
+            from core.consolidation.offline import OfflineConsolidator
+
+            return OfflineConsolidator()
+        if kind == "model":
+            from core.consolidation.chat import ChatModelConsolidator
+
+            choice = self.models.resolve(self.settings)
+            return ChatModelConsolidator(
+                choice,
+                timeout_seconds=self.settings.request_timeout_seconds,
+                max_output_tokens=self.settings.max_output_tokens,
+            )
+        raise UsageError(f"unknown consolidator {kind!r}; use offline or model")
+
+    def review_id(self, prepared: PreparedSession, kind: ConsolidatorKind | None = None) -> str:
+        c = self.consolidator(kind)
+        return review_id_for(
+            prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model
+        )
+
+    # --- prepare -------------------------------------------------------------------------
+    def prepare(
+        self, session: SessionSummary, *, cancelled: CancelCheck = never_cancelled, check_stable: bool = True
+    ) -> PreparedSession:
+        """Load a stable session's evidence, then read Global and its workspace (the CAS bases).
+
+        Raises UsageError (live session, no cwd), EvidenceTooLargeError, SessionReadError.
+        """
+        if self.sessions is None:
+            raise UsageError("no sessions root is configured")
+        from core.sessions import build_evidence, render_evidence
+
+        if check_stable:
+            stable, why = self.sessions.is_stable(session, self.settings.quiet_period_seconds)
+            if not stable:
+                raise UsageError(f"Session {session.id} is not stable yet ({why}); try again later.")
+        raise_if_cancelled(cancelled)
+        parsed = self.sessions.load(session)
+        if check_stable and parsed.summary.revision != session.revision:
+            raise UsageError(
+                f"Session {session.id} changed since it was listed; refresh the list and try again."
+            )
+        evidence = build_evidence(parsed, self.settings.evidence_limit_bytes)
+        if check_stable:
+            # The file may have changed while it was read; the evidence must match a stable revision.
+            stable, why = self.sessions.is_stable(session, self.settings.quiet_period_seconds)
+            if not stable:
+                raise UsageError(f"Session {session.id} changed while it was read ({why}); try again later.")
+        raise_if_cancelled(cancelled)
+        return self.prepare_evidence(evidence, render_evidence(evidence))
+
+    def prepare_evidence(self, evidence: Evidence, evidence_text: str) -> PreparedSession:
+        """Same as :meth:`prepare` for evidence built elsewhere (tests, scripts)."""
+        if not evidence.cwd:
+            raise UsageError(
+                f"Session {evidence.session_id} has no working directory, so it belongs to no workspace; "
+                "only sessions with a cwd can be consolidated."
+            )
+        if evidence.size_bytes > self.settings.evidence_limit_bytes:
+            from core.errors import EvidenceTooLargeError
+
+            raise EvidenceTooLargeError(
+                f"The evidence of session {evidence.session_id} is {evidence.size_bytes:,} bytes, over the "
+                f"limit of {self.settings.evidence_limit_bytes:,}; raise evidence_limit_bytes in Settings."
+            )
+        cwd = normalize_cwd(evidence.cwd)
+        return PreparedSession(
+            evidence=evidence,
+            evidence_text=evidence_text,
+            cwd=cwd,
+            workspace_key=workspace_key(cwd),
+            global_snapshot=self.store.read_global(),
+            workspace_snapshot=self.store.find_workspace(cwd),
+        )
+
+    # --- propose -------------------------------------------------------------------------
+    def existing_receipt(self, review_id: str) -> Receipt | None:
+        text = self.store.read_receipt(review_id)
+        return parse_receipt(text) if text is not None else None
+
+    def propose(
+        self,
+        prepared: PreparedSession,
+        *,
+        consolidator: ConsolidatorKind | None = None,
+        cancelled: CancelCheck = never_cancelled,
+        progress: ProgressFn | None = None,
+        force: bool = False,
+    ) -> Review:
+        """Run the consolidator and validate its proposal into a :class:`Review` (receipt: proposed).
+
+        When the review id already has a final receipt (committed, partially committed, rejected,
+        no-change), that receipt comes back in a ``reused`` review and nothing is run; ``force``
+        runs again anyway. Failures write a ``failed`` receipt and raise ConsolidationError;
+        cancellation raises CancelledError. Memory is never written here.
+        """
+        c = self.consolidator(consolidator)
+        rid = review_id_for(prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model)
+        existing = self.existing_receipt(rid)
+        if not force:
+            if existing is not None and existing.status in FINAL_STATUSES:
+                return self._reused(prepared, existing, c.name, c.model)
+            cached = self._reviews.get(rid)
+            if cached is not None and existing is not None and existing.status == "proposed":
+                return cached
+        attempt = (existing.attempts + 1) if existing is not None else 1
+        debug = DebugLog(self.store, rid, attempt, enabled=self.settings.debug_logging)
+        debug.event(
+            "start",
+            consolidator=c.name,
+            model=c.model,
+            evidence_bytes=prepared.evidence.size_bytes,
+            turns=len(prepared.evidence.turns),
+            records=len(prepared.request().records),
+        )
+        if progress is not None:
+            progress(0, 0, f"Running the {c.name} consolidator…")
+        created = existing.created if existing is not None else _now()
+        request = prepared.request()
+        try:
+            raise_if_cancelled(cancelled)
+            proposal = c.propose(request, cancelled=cancelled, debug=debug)
+            raise_if_cancelled(cancelled)
+        except CancelledError:
+            debug.event("cancelled")
+            raise
+        except DshMemoryError as exc:
+            debug.event("failed", error_code=exc.code, error=exc.message)
+            self._write(self._base_receipt(prepared, rid, c, "failed", created, attempt, error=exc))
+            if isinstance(exc, ConsolidationError):
+                raise
+            raise ConsolidationError(f"{exc.message} Nothing was changed.") from exc
+        if progress is not None:
+            progress(1, 2, "Checking the proposal…")
+        changes = review_proposal(proposal, request)
+        debug.event(
+            "validated",
+            changes=len(changes),
+            refused=sum(1 for ch in changes if ch.problems),
+            problems=[p for ch in changes for p in ch.problems][:10],
+        )
+        status: ReceiptStatus = "proposed" if any(ch.is_actionable for ch in changes) else "no-change"
+        receipt = self._base_receipt(prepared, rid, c, status, created, attempt).model_copy(
+            update={
+                "proposal_hash": proposal.digest(),
+                "changes": tuple(
+                    self._change_summary(ch, "pending" if ch.is_actionable else None) for ch in changes
+                ),
+            }
+        )
+        receipt = receipt.model_copy(update={"summary": _summarize(receipt.changes)})
+        self._write(receipt)
+        review = Review(
+            review_id=rid,
+            session_id=prepared.evidence.session_id,
+            session_revision=prepared.evidence.session_revision,
+            session_title=prepared.evidence.title,
+            cwd=prepared.cwd,
+            workspace_key=prepared.workspace_key,
+            seq_range=prepared.evidence.seq_range,
+            consolidator=c.name,
+            model=c.model,
+            global_revision=prepared.global_revision,
+            workspace_revision=prepared.workspace_revision,
+            workspace_exists=prepared.workspace_snapshot is not None,
+            proposal=proposal,
+            proposal_hash=proposal.digest(),
+            changes=changes,
+            receipt=receipt,
+        )
+        self._reviews[rid] = review
+        self._requests[rid] = request
+        debug.event("proposed", status=status)
+        if progress is not None:
+            progress(2, 2, "Proposal ready for review")
+        return review
+
+    def _reused(self, prepared: PreparedSession, receipt: Receipt, name: str, model: str) -> Review:
+        return Review(
+            review_id=receipt.review_id,
+            session_id=receipt.session_id,
+            session_revision=receipt.session_revision,
+            session_title=prepared.evidence.title,
+            cwd=receipt.cwd,
+            workspace_key=receipt.workspace_key,
+            seq_range=receipt.seq_range,
+            consolidator=name,
+            model=model,
+            global_revision=receipt.global_revision_before,
+            workspace_revision=receipt.workspace_revision_before,
+            proposal_hash=receipt.proposal_hash,
+            receipt=receipt,
+            reused=True,
+        )
+
+    def _base_receipt(
+        self,
+        prepared: PreparedSession,
+        rid: str,
+        c: Consolidator,
+        status: ReceiptStatus,
+        created: str,
+        attempt: int,
+        error: DshMemoryError | None = None,
+    ) -> Receipt:
+        return Receipt(
+            review_id=rid,
+            status=status,
+            session_id=prepared.evidence.session_id,
+            session_revision=prepared.evidence.session_revision,
+            workspace_key=prepared.workspace_key,
+            cwd=prepared.cwd,
+            seq_range=prepared.evidence.seq_range,
+            consolidator=c.name,
+            model=c.model,
+            created=created,
+            updated=_now(),
+            attempts=attempt,
+            global_revision_before=prepared.global_revision,
+            workspace_revision_before=prepared.workspace_revision,
+            error=f"{error.code}: {error.message}" if error is not None else None,
+        )
+
+    @staticmethod
+    def _change_summary(ch: ReviewChange, decision: str | None) -> ChangeSummary:
+        if decision is None:
+            decision = "refused" if ch.problems else "unchanged"
+        return ChangeSummary(
+            id=ch.id,
+            kind=ch.kind,
+            target=ch.target,
+            decision=decision,  # type: ignore[arg-type]  # one of the literal values above
+            problems=len(ch.problems),
+        )
+
+    def _write(self, receipt: Receipt) -> None:
+        self.store.write_receipt(receipt.review_id, render_receipt(receipt))
+
+    # --- review helpers ------------------------------------------------------------------
+    def _request(self, review: Review) -> ConsolidationInput:
+        request = self._requests.get(review.review_id)
+        if request is None:
+            raise UsageError(
+                f"review {review.review_id} is not open any more; run the consolidation again to review it"
+            )
+        return request
+
+    def edit_change(self, review: Review, change_id: str, record: Record) -> ReviewChange:
+        """Re-validate a put whose record the user edited; the returned row goes to :meth:`commit`."""
+        row = review.change(change_id)
+        if row.kind != "put":
+            raise UsageError(f"change {change_id} is not a record; only proposed records can be edited")
+        assert isinstance(row.change, PutRecord)
+        edited = row.change.model_copy(update={"record": ProposedRecord.from_record(record)})
+        request = self._request(review)
+        return review_change(change_id, edited, request, {r.name: r for r in request.records})
+
+    def refresh(self, review: Review) -> Review:
+        """The same proposal re-checked against memory as it is now (after a conflict).
+
+        The new revisions become the CAS bases, so the user reviews the diffs against what is
+        on disk now; the consolidator is not run again.
+        """
+        if review.reused:
+            return review
+        request = self._request(review)
+        snap_global = self.store.read_global()
+        snap_ws = self.store.find_workspace(review.cwd)
+        request = request.model_copy(
+            update={
+                "global_text": snap_global.text,
+                "records": tuple(snap_ws.records()) if snap_ws is not None else (),
+            }
+        )
+        self._requests[review.review_id] = request
+        refreshed = review.model_copy(
+            update={
+                "changes": review_proposal(review.proposal, request),
+                "global_revision": snap_global.revision,
+                "workspace_revision": snap_ws.revision if snap_ws is not None else EMPTY_REVISION,
+                "workspace_exists": snap_ws is not None,
+            }
+        )
+        self._reviews[review.review_id] = refreshed
+        return refreshed
+
+    # --- commit --------------------------------------------------------------------------
+    def reject(self, review: Review) -> Receipt:
+        """The user rejected every change: nothing is written but the receipt (status rejected)."""
+        return self.commit(review, ())
+
+    def commit(
+        self,
+        review: Review,
+        accepted: Collection[str],
+        *,
+        edited: Mapping[str, ReviewChange] | None = None,
+        edited_records: Mapping[str, Record] | None = None,
+        confirm_global: bool = False,
+    ) -> Receipt:
+        """Write the accepted changes with CAS against the review's revisions; return the receipt.
+
+        ``edited_records`` maps change ids to records the user edited (re-validated here);
+        ``edited`` takes rows from :meth:`edit_change` instead. A Global replacement needs
+        ``confirm_global=True`` (ConfirmationRequiredError otherwise). Refused or unknown change
+        ids raise UsageError. A conflict writes nothing and returns a receipt with status
+        ``conflict``; call :meth:`refresh` and review again.
+        """
+        if review.reused:
+            raise UsageError(
+                f"review {review.review_id} is already {review.receipt.status}; nothing to commit"
+            )
+        rows: dict[str, ReviewChange] = {ch.id: ch for ch in review.changes}
+        for cid, row in (edited or {}).items():
+            rows[cid] = row
+        for cid, record in (edited_records or {}).items():
+            rows[cid] = self.edit_change(review, cid, record)
+        accepted_ids = list(dict.fromkeys(accepted))
+        unknown = [cid for cid in accepted_ids if cid not in rows]
+        if unknown:
+            raise UsageError(f"no such change in review {review.review_id}: {', '.join(unknown)}")
+        chosen = [rows[cid] for cid in accepted_ids if rows[cid].kind != "no_change"]
+        refused = [ch for ch in chosen if ch.problems]
+        if refused:
+            raise UsageError(
+                "these changes were refused and cannot be accepted: "
+                + "; ".join(f"{ch.id}: {ch.problems[0]}" for ch in refused)
+            )
+        if any(ch.needs_confirmation for ch in chosen) and not confirm_global:
+            raise ConfirmationRequiredError(
+                "Accepting a change to GLOBAL.md needs an explicit confirmation: "
+                "it is seen by every workspace."
+            )
+        chosen = [ch for ch in chosen if ch.before != ch.after]
+        edited_ids = set(edited or {}) | set(edited_records or {})
+
+        def decision(ch: ReviewChange) -> str | None:
+            if ch.id in {c.id for c in chosen}:
+                return "edited" if ch.id in edited_ids else "accepted"
+            if ch.problems or not ch.is_actionable:
+                return None
+            return "rejected"
+
+        summaries = tuple(self._change_summary(rows[ch.id], decision(rows[ch.id])) for ch in review.changes)
+        actionable = [ch for ch in review.changes if ch.is_actionable]
+        base = review.receipt.model_copy(
+            update={
+                "updated": _now(),
+                "changes": summaries,
+                "summary": _summarize(summaries),
+                "global_revision_before": review.global_revision,
+                "workspace_revision_before": review.workspace_revision,
+                "error": None,
+            }
+        )
+        if not chosen:
+            receipt = base.model_copy(update={"status": "rejected" if actionable else "no-change"})
+            self._write(receipt)
+            self._forget(review.review_id)
+            return receipt
+        try:
+            global_after, ws_after = self._apply(review, chosen)
+        except ConflictError as exc:
+            receipt = base.model_copy(
+                update={
+                    "status": "conflict",
+                    "changes": tuple(self._change_summary(rows[ch.id], "pending") for ch in review.changes),
+                    "error": f"conflict: {exc.message}",
+                }
+            )
+            self._write(receipt)
+            return receipt
+        status: ReceiptStatus = "committed" if len(chosen) == len(actionable) else "partially-committed"
+        receipt = base.model_copy(
+            update={
+                "status": status,
+                "global_revision_after": global_after,
+                "workspace_revision_after": ws_after,
+            }
+        )
+        self._write(receipt)
+        self._forget(review.review_id)
+        return receipt
+
+    def _forget(self, review_id: str) -> None:
+        self._reviews.pop(review_id, None)
+        self._requests.pop(review_id, None)
+
+    def _apply(self, review: Review, chosen: list[ReviewChange]) -> tuple[Revision, Revision]:
+        """Commit ``chosen`` all-or-nothing: Global first (easy to put back), then the workspace."""
+        ops: list[Op] = []
+        for ch in chosen:
+            if ch.kind == "put":
+                assert ch.record is not None
+                ops.append(PutOp(record=ch.record))
+            elif ch.kind == "delete":
+                ops.append(DeleteOp(name=ch.target.removesuffix(".md")))
+        global_rows = [ch for ch in chosen if ch.kind == "replace_global"]
+
+        # Check both bases before writing anything, so the common conflict writes nothing at all.
+        current_global = self.store.read_global()
+        if current_global.revision != review.global_revision:
+            raise ConflictError("GLOBAL.md changed since the proposal was made", current_global.revision)
+        snap = self.store.find_workspace(review.cwd)
+        current_ws = snap.revision if snap is not None else EMPTY_REVISION
+        if ops and current_ws != review.workspace_revision:
+            raise ConflictError("the workspace memory changed since the proposal was made", current_ws)
+
+        global_after = current_global.revision
+        old_global = current_global
+        if global_rows:
+            text = global_rows[0].after or ""
+            global_after = self._guard(
+                lambda: self.store.replace_global(text, review.global_revision, origin="automatic").revision
+            )
+        ws_after = current_ws
+        if ops:
+            try:
+                if snap is None:
+                    snap = self.store.create_workspace(review.cwd)
+                    if snap.records() or any(not e.is_valid for e in snap.entries):
+                        raise ConflictError("the workspace memory was created meanwhile", snap.revision)
+                expect = snap.revision
+                ws_after = self._guard(
+                    lambda: self.store.commit(review.workspace_key, ops, expect, origin="automatic").revision
+                )
+            except DshMemoryError:
+                if global_rows:
+                    self._put_back_global(old_global, global_after)
+                raise
+        return global_after, ws_after
+
+    def _put_back_global(self, old: GlobalSnapshot, written: Revision) -> None:
+        # Someone edited Global meanwhile: their text wins; the receipt reports the failure.
+        with contextlib.suppress(DshMemoryError):
+            self.store.replace_global(old.text, written, origin="manual", allow_secrets=True)
+
+    @staticmethod
+    def _guard(write: Callable[[], Revision]) -> Revision:
+        try:
+            return write()
+        except (InvalidRecordError, SecretRefusedError) as exc:
+            raise UsageError(f"the store refused the change: {exc.message}") from exc
+
+    # --- receipts ------------------------------------------------------------------------
+    def receipts(self) -> list[Receipt]:
+        """Every readable receipt, newest first."""
+        out = [r for r in (self.existing_receipt(rid) for rid in self.store.list_receipts()) if r is not None]
+        return sorted(out, key=lambda r: (r.updated, r.review_id), reverse=True)
+
+    def latest_receipt_for(self, session_id: str) -> Receipt | None:
+        """The newest receipt of ``session_id`` (any consolidator or revision), for the sessions table."""
+        for r in self.receipts():
+            if r.session_id == session_id:
+                return r
+        return None

@@ -1,0 +1,270 @@
+"""Host validation of a proposal: turn each proposed change into a reviewed row with its diff.
+
+What the host refuses (``problems``: the change cannot be accepted):
+
+- **Names**: a put must be a valid record (``core.records.validate_record``: kebab-case name, not
+  ``memory``, one-line description, type feedback/project/reference); a delete must name a record
+  that exists in the workspace. Two changes to the same record in one proposal are refused.
+- **Scope**: only the source session's workspace. A change that names another workspace (its
+  ``workspace`` field is not the source cwd or key) is refused, and so is any name with a path in it.
+- **Secrets**: credential-shaped text in a record or in Global (``core.secrets``) is refused.
+- **Global promotion**: a workspace fact never becomes Global on its own. A ``replace_global`` is
+  only reviewable when (1) it cites evidence and *every* cited seq is a human prompt of this
+  session (the user said it about themselves; assistant text and tools don't count), and (2) the
+  new text does not mention this workspace (its cwd, folder name or key). Even then it carries a
+  warning and ``needs_confirmation``: the user must confirm it explicitly at commit time.
+
+Evidence seqs that do not occur in the session are refused too: a change must be traceable.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Sequence
+
+from pydantic import ValidationError
+
+from core.consolidation.base import ConsolidationInput
+from core.consolidation.proposals import (
+    DeleteRecord,
+    NoChange,
+    Proposal,
+    ProposedChange,
+    ProposedRecord,
+    PutRecord,
+    ReplaceGlobal,
+    ReviewChange,
+)
+from core.keys import normalize_cwd, workspace_key
+from core.models import RECORD_TYPES, Record
+
+GLOBAL_FILE = "GLOBAL.md"
+
+
+def normalize_body(body: str) -> str:
+    """Record bodies start with one blank line and end with exactly one newline (the canonical layout)."""
+    text = body.replace("\r\n", "\n").strip("\n")
+    return "\n" + text + "\n" if text else "\n"
+
+
+def unified_diff(before: str | None, after: str | None, target: str) -> str:
+    a = (before or "").splitlines(keepends=True)
+    b = (after or "").splitlines(keepends=True)
+    lines = list(
+        difflib.unified_diff(
+            a,
+            b,
+            fromfile=f"a/{target}" if before is not None else "/dev/null",
+            tofile=f"b/{target}" if after is not None else "/dev/null",
+        )
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
+
+
+def _secret_problems(text: str, what: str) -> list[str]:
+    from core.secrets import describe, find_secrets
+
+    findings = find_secrets(text)
+    if not findings:
+        return []
+    return [f"{what} contains what looks like a credential ({'; '.join(describe(findings))}); refused"]
+
+
+def _scope_problem(workspace: str | None, request: ConsolidationInput) -> list[str]:
+    if workspace is None or not workspace.strip():
+        return []
+    claimed = workspace.strip()
+    if claimed == request.workspace_key:
+        return []
+    if os.path.isabs(claimed) and normalize_cwd(claimed) == normalize_cwd(request.cwd):
+        return []
+    if os.path.isabs(claimed) and workspace_key(claimed) == request.workspace_key:
+        return []
+    return [
+        f"targets workspace {claimed!r}, but a consolidation may only change the source session's "
+        f"workspace ({request.cwd}); refused"
+    ]
+
+
+def _evidence_problems(evidence: Sequence[int], request: ConsolidationInput) -> list[str]:
+    known = request.evidence.all_seqs()
+    unknown = sorted({s for s in evidence if s not in known})
+    if unknown:
+        return [f"cites evidence seqs that are not in this session: {', '.join(map(str, unknown[:10]))}"]
+    return []
+
+
+def _mentions_workspace(text: str, request: ConsolidationInput) -> str | None:
+    lowered = text.lower()
+    cwd = normalize_cwd(request.cwd)
+    base = os.path.basename(cwd)
+    for needle in (cwd, request.workspace_key, base if len(base) >= 3 else ""):
+        if needle and needle.lower() in lowered:
+            return needle
+    return None
+
+
+def _user_seqs(request: ConsolidationInput) -> set[int]:
+    return {m.seq for t in request.evidence.turns for m in t.messages if m.role == "user"}
+
+
+def _to_record(proposed: ProposedRecord, existing: Record | None) -> tuple[Record | None, list[str]]:
+    rtype = proposed.type.strip()
+    if rtype not in RECORD_TYPES:
+        hint = " (facts about the user in general belong to GLOBAL.md)" if rtype == "user" else ""
+        return None, [f"type {rtype!r} is not one of feedback, project, reference{hint}"]
+    try:
+        record = Record(
+            name=proposed.name.strip(),
+            description=proposed.description.strip(),
+            type=proposed.type.strip(),  # type: ignore[arg-type]  # checked by pydantic just below
+            body=normalize_body(proposed.body),
+            # Keys the user added by hand survive an automatic rewrite of the record.
+            extra_frontmatter=existing.extra_frontmatter if existing is not None else "",
+        )
+    except ValidationError as exc:
+        return None, [f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()]
+    from core.records import validate_record
+
+    return record, validate_record(record, f"{record.name}.md")
+
+
+def render_record_text(record: Record) -> str:
+    from core.records import render_record
+
+    return render_record(record).decode("utf-8")
+
+
+def review_put(
+    change_id: str, change: PutRecord, request: ConsolidationInput, existing: dict[str, Record]
+) -> ReviewChange:
+    name = change.record.name.strip()
+    problems: list[str] = []
+    if "/" in name or "\\" in name or name.startswith("."):
+        problems.append(f"record name {name!r} is a path; records live only in this workspace; refused")
+    problems += _scope_problem(change.workspace, request)
+    old = existing.get(name)
+    record, reasons = _to_record(change.record, old)
+    problems += reasons
+    problems += _evidence_problems(change.evidence, request)
+    before = render_record_text(old) if old is not None else None
+    after: str | None = None
+    if record is not None:
+        problems += _secret_problems(f"{record.description}\n{record.body}", f"record {name!r}")
+        if not reasons:
+            after = render_record_text(record)
+    warnings: list[str] = []
+    if old is not None and record is not None and old != record:
+        warnings.append(f"replaces the existing record {name!r}")
+    return ReviewChange(
+        id=change_id,
+        kind="put",
+        target=f"{name}.md",
+        change=change,
+        record=record,
+        before=before,
+        after=after if after is not None else before,
+        diff=unified_diff(before, after, f"{name}.md") if after is not None else "",
+        problems=tuple(problems),
+        warnings=tuple(warnings),
+    )
+
+
+def review_delete(
+    change_id: str, change: DeleteRecord, request: ConsolidationInput, existing: dict[str, Record]
+) -> ReviewChange:
+    name = change.name.strip()
+    problems = _scope_problem(change.workspace, request) + _evidence_problems(change.evidence, request)
+    old = existing.get(name)
+    if old is None:
+        problems.append(f"there is no record {name!r} in this workspace to delete")
+    before = render_record_text(old) if old is not None else None
+    return ReviewChange(
+        id=change_id,
+        kind="delete",
+        target=f"{name}.md",
+        change=change,
+        before=before,
+        after=None,
+        diff=unified_diff(before, None, f"{name}.md") if before is not None else "",
+        problems=tuple(problems),
+        warnings=(f"deletes the record {name!r} (it stays recoverable from history)",) if old else (),
+    )
+
+
+def review_global(change_id: str, change: ReplaceGlobal, request: ConsolidationInput) -> ReviewChange:
+    problems = _evidence_problems(change.evidence, request)
+    if not change.evidence:
+        problems.append("changes GLOBAL.md without citing evidence; refused")
+    else:
+        not_user = sorted(set(change.evidence) - _user_seqs(request))
+        if not_user:
+            problems.append(
+                "changes GLOBAL.md from evidence that is not the user's own words (seqs "
+                f"{', '.join(map(str, not_user[:10]))}); a workspace observation never becomes Global"
+            )
+    mention = _mentions_workspace(change.text, request)
+    if mention is not None:
+        problems.append(
+            f"the new GLOBAL.md mentions this workspace ({mention!r}); project facts belong to the workspace"
+        )
+    text = change.text if change.text.endswith("\n") or not change.text else change.text + "\n"
+    problems += _secret_problems(text, "GLOBAL.md")
+    warnings = [
+        "changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, "
+        "not about this project"
+    ]
+    old_lines = [ln for ln in request.global_text.splitlines() if ln.strip()]
+    new_lines = {ln for ln in text.splitlines() if ln.strip()}
+    removed = [ln for ln in old_lines if ln not in new_lines]
+    if old_lines and len(removed) * 2 > len(old_lines):
+        warnings.append(f"removes {len(removed)} of {len(old_lines)} existing lines of GLOBAL.md")
+    return ReviewChange(
+        id=change_id,
+        kind="replace_global",
+        target=GLOBAL_FILE,
+        change=change,
+        before=request.global_text,
+        after=text,
+        diff=unified_diff(request.global_text, text, GLOBAL_FILE),
+        problems=tuple(problems),
+        warnings=tuple(warnings),
+        needs_confirmation=True,
+    )
+
+
+def review_change(
+    change_id: str, change: ProposedChange, request: ConsolidationInput, existing: dict[str, Record]
+) -> ReviewChange:
+    if isinstance(change, PutRecord):
+        return review_put(change_id, change, request, existing)
+    if isinstance(change, DeleteRecord):
+        return review_delete(change_id, change, request, existing)
+    if isinstance(change, ReplaceGlobal):
+        return review_global(change_id, change, request)
+    assert isinstance(change, NoChange)
+    return ReviewChange(id=change_id, kind="no_change", target="", change=change)
+
+
+def review_proposal(proposal: Proposal, request: ConsolidationInput) -> tuple[ReviewChange, ...]:
+    """Every change of ``proposal`` checked against ``request`` (ids ``c1``, ``c2``... in order)."""
+    existing = {r.name: r for r in request.records}
+    rows: list[ReviewChange] = []
+    seen_targets: dict[str, str] = {}
+    for i, change in enumerate(proposal.changes, start=1):
+        row = review_change(f"c{i}", change, request, existing)
+        if row.target:
+            first = seen_targets.get(row.target)
+            if first is not None:
+                row = row.model_copy(
+                    update={
+                        "problems": (*row.problems, f"{row.target} is already changed by {first}; refused")
+                    }
+                )
+            else:
+                seen_targets[row.target] = row.id
+        rows.append(row)
+    return tuple(rows)

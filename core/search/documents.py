@@ -1,0 +1,105 @@
+"""Searchable documents: a workspace record or a Global section, with its token analysis."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+
+from core.search.tokenizer import normalize, squash, tokenize, tokenize_normalized
+
+# Points a query term earns for appearing in a field (the second ranking rule).
+NAME_POINTS = 4
+DESCRIPTION_POINTS = 2
+TYPE_POINTS = 1
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Analysis:
+    """Everything the index needs from a document's text; depends only on the text."""
+
+    counts: dict[str, int]  # term -> frequency over name, description, type and body
+    points: dict[str, int]  # term -> field points (name/description/type)
+    norm: str  # normalized "name\ndescription\ntype\nbody"
+    squashed: str  # ``norm`` without separators
+    name_key: str  # squashed normalized name (exact-name rule)
+    length: int  # number of tokens (BM25 document length)
+
+
+def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
+    raw = f"{name}\n{description}\n{type_}\n{body}"
+    norm = normalize(raw)
+    tokens = tokenize_normalized(norm, raw)
+    points: dict[str, int] = {}
+    for field_text, pts in ((name, NAME_POINTS), (description, DESCRIPTION_POINTS), (type_, TYPE_POINTS)):
+        for term in set(tokenize(field_text)):
+            points[term] = points.get(term, 0) + pts
+    return Analysis(
+        counts=dict(Counter(tokens)),
+        points=points,
+        norm=norm,
+        squashed=squash(norm),
+        name_key=squash(normalize(name)),
+        length=len(tokens),
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Doc:
+    """One searchable unit. Hashes by identity: the index keys score tables by the object."""
+
+    scope_key: str
+    cwd: str
+    archived: bool
+    kind: str  # "record" | "global_section"
+    name: str
+    description: str
+    type: str
+    body: str
+    file_name: str
+    section_index: int
+    mtime_ns: int
+    revision: str  # file revision (records) or section fingerprint (Global)
+    analysis: Analysis
+
+    @property
+    def sort_name(self) -> tuple[str, str, int]:
+        return (self.scope_key, self.name, self.section_index)
+
+
+@dataclass(frozen=True)
+class GlobalSection:
+    heading: str  # "" for text before the first heading
+    level: int  # 1..6, 0 for the preamble
+    text: str  # the section's text under its heading line (heading line excluded)
+    index: int
+
+
+_MD = MarkdownIt("commonmark")
+
+
+def split_global_sections(text: str) -> list[GlobalSection]:
+    """``GLOBAL.md`` cut at every Markdown heading (ATX or setext, not inside code fences).
+
+    Text before the first heading is a section with an empty heading when it is not blank.
+    """
+    lines = text.splitlines(keepends=True)
+    heads: list[tuple[int, int, int, str]] = []  # (first line, line after heading, level, title)
+    tokens = _MD.parse(text)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.map is not None:
+            title = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            heads.append((tok.map[0], tok.map[1], int(tok.tag[1:]), title.strip()))
+    sections: list[GlobalSection] = []
+    first = heads[0][0] if heads else len(lines)
+    pre = "".join(lines[:first])
+    if pre.strip():
+        sections.append(GlobalSection(heading="", level=0, text=pre, index=0))
+    for n, (start, after, level, title) in enumerate(heads):
+        del start
+        end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
+        sections.append(
+            GlobalSection(heading=title, level=level, text="".join(lines[after:end]), index=len(sections))
+        )
+    return sections

@@ -1,0 +1,465 @@
+"""Credential-shaped values in memory text: find them (by kind and line, never the value) and redact them.
+
+Detection = detect-secrets' known-format plugins (AWS, GitHub, GitLab, Slack, Stripe, JWT, URL
+credentials, ...) and its keyword plugin, run in-process on the text, plus patterns it misses:
+modern ``sk-`` API keys (OpenAI/DeepSeek), ``github_pat_``, unquoted AWS secret keys and
+``password=...`` assignments, Chinese ``密码：...``, and whole private-key blocks.
+
+Left out on purpose:
+- detect-secrets' high-entropy plugins (Base64/Hex): they flag git SHAs, content hashes and base64
+  ids that memory legitimately mentions, and they cost ~10x the rest of the scan per line.
+- its public-IP plugin: an IP address is not a credential.
+- its private-key plugin: it reports the ``BEGIN ... PRIVATE KEY`` marker, also in prose that only
+  names the format; :data:`_PRIVATE_KEY_BLOCK` matches the key material itself.
+Nothing here reads detect-secrets settings, baselines or anything under ``$HOME``, and nothing
+calls its network verifiers: plugins' regexes and ``analyze_string`` are used directly.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from detect_secrets.plugins.artifactory import ArtifactoryDetector
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.basic_auth import BasicAuthDetector
+from detect_secrets.plugins.cloudant import CloudantDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+from detect_secrets.plugins.jwt import JwtTokenDetector
+from detect_secrets.plugins.keyword import KeywordDetector
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.softlayer import SoftlayerDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+__all__ = ["KIND_LABELS", "SecretFinding", "describe", "find_secrets", "has_secrets", "redact"]
+
+KIND_LABELS: dict[str, str] = {
+    "api-key": "API key",
+    "github-token": "GitHub token",
+    "gitlab-token": "GitLab token",
+    "aws-access-key": "AWS access key",
+    "aws-secret-key": "AWS secret key",
+    "slack-token": "Slack token",
+    "slack-webhook": "Slack webhook URL",
+    "private-key": "private key",
+    "jwt": "JSON web token",
+    "url-password": "password in URL",
+    "password": "password or secret value",
+    "stripe-key": "Stripe key",
+    "azure-storage-key": "Azure storage key",
+    "cloudant-credentials": "Cloudant credentials",
+    "discord-token": "Discord bot token",
+    "ibm-cloud-key": "IBM Cloud key",
+    "ibm-cos-hmac": "IBM COS HMAC secret",
+    "mailchimp-key": "Mailchimp key",
+    "npm-token": "npm token",
+    "pypi-token": "PyPI token",
+    "sendgrid-key": "SendGrid key",
+    "softlayer-key": "SoftLayer key",
+    "square-secret": "Square OAuth secret",
+    "telegram-token": "Telegram bot token",
+    "twilio-key": "Twilio key",
+    "artifactory-credentials": "Artifactory credentials",
+}
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """A credential-shaped value of ``kind`` at ``line`` (1-based). The value itself is never kept."""
+
+    kind: str
+    line: int
+
+    @property
+    def label(self) -> str:
+        return KIND_LABELS.get(self.kind, self.kind)
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.label}"
+
+
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    kind: str
+    priority: int  # on overlap the most specific kind names the merged span
+
+
+# --- value filters -------------------------------------------------------------------------
+
+_PLACEHOLDERS = frozenset(
+    {
+        "password", "passwd", "pass", "pwd", "secret", "token", "apikey", "api_key", "api-key", "key",
+        "none", "null", "nil", "true", "false", "redacted", "example", "changeme", "placeholder",
+        "your-password", "your_password", "yourpassword", "mypassword", "my-password", "xxx", "todo",
+        "user", "username", "hidden", "empty", "required", "optional", "string", "str",
+    }
+)
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
+_TEMPLATE_START = ("$", "{", "<", "%", "[", "(", "os.", "env.", "process.env", "settings.", "config.")
+
+
+def _is_placeholder(value: str) -> bool:
+    """Values that stand for a secret without being one: env var names, templates, masks."""
+    v = value.strip().strip("\"'`")
+    if not v or v.lower() in _PLACEHOLDERS or "REDACTED" in v.upper():
+        return True
+    if v.startswith(_TEMPLATE_START) or _ENV_NAME.fullmatch(v):
+        return True
+    return set(v) <= set("*xX.-_•")  # masks like ****, xxxx, ...
+
+
+def _looks_like_credential(value: str) -> bool:
+    """For keyword-style matches (``password: X``): X must look like a secret, not a word or path.
+
+    Ordinary words (``see vault``), kebab/snake identifiers and paths are rejected; a value needs
+    a digit next to letters, or a symbol, or mixed case at some length. Dictionary-word passwords
+    are missed on purpose: prose like "password: ask Alice" is far more common in memory notes.
+    """
+    v = value.strip().strip("\"'`").rstrip(".,;:)")
+    if len(v) < 6 or any(c.isspace() for c in v) or _is_placeholder(v):
+        return False
+    if v.startswith(("/", "~", "./", "../", "http://", "https://")) or v.endswith((".md", ".txt", ".json")):
+        return False
+    if re.fullmatch(r"[a-z]+(?:[-_.][a-z0-9]+)*", v):  # kebab/snake/dotted identifiers
+        return False
+    has_digit = any(c.isdigit() for c in v)
+    has_alpha = any(c.isalpha() for c in v)
+    has_symbol = any(c in "!@#$%^&*+=?~|" for c in v)
+    mixed_case = any(c.isupper() for c in v) and any(c.islower() for c in v)
+    return (has_digit and has_alpha) or (has_symbol and has_alpha) or (mixed_case and len(v) >= 12)
+
+
+def _looks_random(value: str) -> bool:
+    """Token bodies: long runs of letters and digits, not kebab words like ``sk-learn-notes-2024``."""
+    longest_run = max((len(run) for run in re.findall(r"[A-Za-z0-9]+", value)), default=0)
+    return longest_run >= 16 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+# --- our own patterns (what detect-secrets misses or reports too narrowly) -----------------
+
+_PRIVATE_KEY_BLOCK = re.compile(
+    # A full block, or a truncated one: the BEGIN line followed by at least one line of key material.
+    r"-{4,5} ?BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-{4,5}"
+    r"(?:[\s\S]*?-{4,5} ?END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-{4,5}"
+    r"|(?:[ \t]*\r?\n(?:[A-Za-z-]+: .*|[ \t]*))*(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)+)"
+)
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    kind: str
+    regex: re.Pattern[str]
+    group: int = 0
+    check: Callable[[str], bool] | None = None
+    priority: int = 3
+    # Cheap gate: the regex runs only if one needle occurs in the text (lower-case needles are
+    # looked up in the lower-cased text, others as written). Empty = always run.
+    needles: tuple[str, ...] = ()
+    # Most formats need a run of 12+ letters/digits that is not a plain word (see _has_token_run);
+    # prose without one skips those regexes entirely.
+    needs_token: bool = True
+    # Matched against the lower-cased text, ~3x faster than (?i) in CPython's re; must be written
+    # in lower case and be equivalent to ``regex``.
+    lower_regex: re.Pattern[str] | None = None
+
+
+def _sk_key_ok(value: str) -> bool:
+    return _looks_random(value[3:])
+
+
+_KEY_WORDS = (
+    r"password|passwd|pwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key"
+    r"|auth[_-]?key|client[_-]?secret|secret[_-]?key"
+)
+# ``DB_PASSWORD=hunter2024`` / ``password: "s3cr3t!"`` / ``api_key = abc123...`` (unquoted too).
+# Anchored on the keyword itself: any prefix such as ``DB_`` is allowed by not matching it.
+_KEY_ASSIGNMENT = (
+    rf"(?:{_KEY_WORDS})(?![a-z])[\"'\]]{{0,2}}[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?([^\s\"'`,;]+)"
+)
+_OWN_PATTERNS: tuple[_Pattern, ...] = (
+    # OpenAI (sk-, sk-proj-, sk-svcacct-), DeepSeek (sk- + 32 hex), Anthropic (sk-ant-...).
+    _Pattern("api-key", re.compile(r"(?<![\w-])sk-[A-Za-z0-9_-]{20,}"), check=_sk_key_ok, needles=("sk-",)),
+    _Pattern(
+        "github-token",
+        re.compile(r"(?<![\w-])(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
+        needles=("gh",),
+    ),
+    _Pattern(
+        "aws-access-key",
+        re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Z0-9])"),
+        needles=("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+    ),
+    _Pattern(
+        "aws-secret-key",
+        re.compile(
+            r"(?i)aws[\w.-]{0,30}?(?:secret|private)[\w.-]{0,20}[\"']?\s*[:=]+\s*[\"']?"
+            r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        group=1,
+        needles=("aws",),
+    ),
+    _Pattern(
+        "slack-token",
+        re.compile(r"(?<![\w-])xox[baprs]-[A-Za-z0-9-]{10,}"),
+        check=lambda v: any(c.isdigit() for c in v),
+        needles=("xox",),
+    ),
+    _Pattern(
+        "jwt",
+        re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+        needles=("eyJ",),
+    ),
+    _Pattern(
+        "password",
+        re.compile("(?i)" + _KEY_ASSIGNMENT),
+        group=1,
+        check=_looks_like_credential,
+        priority=1,
+        needles=("pass", "pwd", "secret", "token", "key"),
+        needs_token=False,
+        lower_regex=re.compile(_KEY_ASSIGNMENT),
+    ),
+    _Pattern(
+        "password",
+        re.compile(r"(?:密码|口令|密钥|令牌|私钥)(?:是|为)?[ \t]*[:：=]?[ \t]*[\"'`“]?([^\s\"'`”，。；,;]+)"),
+        group=1,
+        check=_looks_like_credential,
+        priority=1,
+        needles=("密码", "口令", "密钥", "令牌", "私钥"),
+        needs_token=False,
+    ),
+)
+
+# --- detect-secrets plugins ------------------------------------------------------------------
+
+# kind per plugin; a tuple gives one kind per denylist regex (AWS: key id, then secret key).
+_PLUGIN_KINDS: dict[type[RegexBasedDetector], str | tuple[str, ...]] = {
+    AWSKeyDetector: ("aws-access-key", "aws-secret-key"),
+    ArtifactoryDetector: "artifactory-credentials",
+    AzureStorageKeyDetector: "azure-storage-key",
+    BasicAuthDetector: "url-password",
+    CloudantDetector: "cloudant-credentials",
+    DiscordBotTokenDetector: "discord-token",
+    GitHubTokenDetector: "github-token",
+    GitLabTokenDetector: "gitlab-token",
+    IbmCloudIamDetector: "ibm-cloud-key",
+    IbmCosHmacDetector: "ibm-cos-hmac",
+    JwtTokenDetector: "jwt",
+    MailchimpDetector: "mailchimp-key",
+    NpmDetector: "npm-token",
+    OpenAIDetector: "api-key",
+    PypiTokenDetector: "pypi-token",
+    SendGridDetector: "sendgrid-key",
+    SlackDetector: ("slack-token", "slack-webhook"),
+    SoftlayerDetector: "softlayer-key",
+    SquareOAuthDetector: "square-secret",
+    StripeDetector: "stripe-key",
+    TelegramBotTokenDetector: "telegram-token",
+    TwilioKeyDetector: "twilio-key",
+}
+# Plugins whose patterns are "keyword: value" shaped; their value must also look random.
+_WEAK_PLUGINS = (ArtifactoryDetector, CloudantDetector, IbmCloudIamDetector)
+_ASSIGNMENT_NEEDLES = ("key", "pw", "pass", "token")
+# Needles per plugin (or per denylist regex); see _Pattern.needles. Derived from each regex's
+# fixed parts; a plugin missing here simply always runs.
+_PLUGIN_NEEDLES: dict[type[RegexBasedDetector], tuple[tuple[str, ...], ...]] = {
+    AWSKeyDetector: (("AKIA", "ASIA", "ABIA", "ACCA", "A3T"), ("aws",)),
+    ArtifactoryDetector: (("AKC",), ("AP",)),
+    AzureStorageKeyDetector: (("accountkey=",),),
+    BasicAuthDetector: (("://",),),
+    CloudantDetector: (("cl",), ("cl",), ("cloudant.com",), ("cloudant.com",)),
+    GitHubTokenDetector: (("gh",),),
+    GitLabTokenDetector: (
+        ("gl",), ("GR1348941",), ("glcbt-",), ("glimt-",), ("glptt-",), ("glagent-",), ("gloas-",)
+    ),
+    IbmCloudIamDetector: (_ASSIGNMENT_NEEDLES,),
+    IbmCosHmacDetector: (("secret",),),
+    JwtTokenDetector: (("eyJ",),),
+    MailchimpDetector: (("-us",),),
+    NpmDetector: (("_authtoken",),),
+    OpenAIDetector: (("T3BlbkFJ",),),
+    PypiTokenDetector: (("pypi-",), ("pypi-",)),
+    SendGridDetector: (("SG.",),),
+    SlackDetector: (("xox",), ("hooks.slack.com",)),
+    SoftlayerDetector: (("sl",), ("api.softlayer.com",)),
+    SquareOAuthDetector: (("sq0csp-",),),
+    StripeDetector: (("k_live_",),),
+    TwilioKeyDetector: (("AC",), ("SK",)),
+}
+
+
+def _plugin_patterns() -> tuple[_Pattern, ...]:
+    """The plugins' own regexes, recompiled with MULTILINE so one pass covers every line.
+
+    Each plugin scans one line at a time; ``^``/``$`` in its patterns mean line boundaries, which is
+    exactly what MULTILINE gives on the whole text (none of these patterns span lines otherwise).
+    """
+    out: list[_Pattern] = []
+    for cls, kinds in _PLUGIN_KINDS.items():
+        plugin = cls()
+        for i, regex in enumerate(plugin.denylist):
+            kind = kinds if isinstance(kinds, str) else kinds[min(i, len(kinds) - 1)]
+            check: Callable[[str], bool] | None = None
+            if cls is JwtTokenDetector:
+                check = JwtTokenDetector.is_formally_valid
+            elif cls is BasicAuthDetector:
+                check = lambda v: not _is_placeholder(v)  # noqa: E731  # ``user:password@`` in docs
+            elif cls in _WEAK_PLUGINS:
+                check = _looks_random
+            group = -1 if regex.groups else 0  # -1: every non-empty group, like findall() does
+            prio = 2 if cls is BasicAuthDetector else 3
+            per_regex = _PLUGIN_NEEDLES.get(cls, ())
+            needles = per_regex[i] if i < len(per_regex) else ()
+            compiled = re.compile(regex.pattern, regex.flags | re.MULTILINE)
+            # URL credentials can be short (``user:pw@``); every other format is a long token.
+            needs_token = cls is not BasicAuthDetector
+            out.append(_Pattern(kind, compiled, group, check, prio, needles, needs_token))
+    return tuple(out)
+
+
+_PATTERNS: tuple[_Pattern, ...] = (*_plugin_patterns(), *_OWN_PATTERNS)
+_KEYWORD_PLUGIN = KeywordDetector()
+# Lines worth handing to the keyword plugin (its regexes are costly; most lines have no keyword).
+# Its quotes-required regexes (the ones it uses for unknown file types) need a quote on the line.
+_KEYWORD_HINT = re.compile(r"(?i)pass|pwd|secret|key|contrase")
+_QUOTES = ("'", '"', "`")
+_JWT_SUFFIX = re.compile(r"[A-Za-z0-9_\-.+/=]*")
+
+
+def _spans(pattern: _Pattern, text: str, lower: str) -> Iterator[tuple[int, int]]:
+    regex = pattern.regex
+    haystack = text
+    # str.lower() can change the length (e.g. "İ"); offsets then no longer line up, so fall back.
+    if pattern.lower_regex is not None and len(lower) == len(text):
+        regex, haystack = pattern.lower_regex, lower
+    for m in regex.finditer(haystack):
+        if pattern.group == -1:
+            groups = [i for i in range(1, (regex.groups or 0) + 1) if m.group(i)]
+            spans = [m.span(i) for i in groups] or [m.span(0)]
+        else:
+            spans = [m.span(pattern.group)]
+        for start, end in spans:
+            if start < 0 or start == end:
+                continue
+            if pattern.check is None or pattern.check(text[start:end]):
+                yield start, end
+
+
+def _keyword_hits(text: str) -> Iterator[_Hit]:
+    """detect-secrets' keyword plugin (quoted ``secret = "..."`` forms), line by line."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if any(q in line for q in _QUOTES) and _KEYWORD_HINT.search(line):
+            for value in _KEYWORD_PLUGIN.analyze_string(line):
+                if not value or not _looks_like_credential(value):
+                    continue
+                start = line.find(value)
+                if start >= 0:
+                    yield _Hit(offset + start, offset + start + len(value), "password", 1)
+        offset += len(line)
+
+
+def _gate_open(needles: tuple[str, ...], text: str, lower: str) -> bool:
+    if not needles:
+        return True
+    return any((n in lower) if n.islower() or not n.isascii() else (n in text) for n in needles)
+
+
+_ALNUM_RUN = re.compile(r"[A-Za-z0-9]{12,}")
+
+
+def _has_token_run(text: str) -> bool:
+    """A 12+ run of ASCII letters/digits that is not one plain word: digits in it, or mixed case.
+
+    Every token format we look for has one (random bodies of 16-88 chars); ordinary prose,
+    Chinese text and kebab names do not, so most memory skips the token regexes altogether.
+    """
+    for run in _ALNUM_RUN.findall(text):
+        if not (run.isalpha() and (run.islower() or run.isupper() or run.istitle())):
+            return True
+    return False
+
+
+def _raw_hits(text: str) -> list[_Hit]:
+    lower = text.lower()
+    hits: list[_Hit] = []
+    if "private key" in lower:
+        hits += [_Hit(m.start(), m.end(), "private-key", 4) for m in _PRIVATE_KEY_BLOCK.finditer(text)]
+    token_run = _has_token_run(text)
+    for pattern in _PATTERNS:
+        if (pattern.needs_token and not token_run) or not _gate_open(pattern.needles, text, lower):
+            continue
+        for start, end in _spans(pattern, text, lower):
+            if pattern.kind == "jwt":  # detect-secrets' JWT regex stops before the signature
+                end = _JWT_SUFFIX.match(text, end).end()  # type: ignore[union-attr]  # `*` always matches
+            hits.append(_Hit(start, end, pattern.kind, pattern.priority))
+    hits.extend(_keyword_hits(text))
+    return hits
+
+
+def _merge(hits: Iterable[_Hit]) -> list[_Hit]:
+    """Overlapping hits become one span named by the most specific kind (then the earliest)."""
+    merged: list[_Hit] = []
+    for hit in sorted(hits, key=lambda h: (h.start, -h.end)):
+        if merged and hit.start < merged[-1].end:
+            last = merged[-1]
+            winner = last if last.priority >= hit.priority else hit
+            merged[-1] = _Hit(last.start, max(last.end, hit.end), winner.kind, winner.priority)
+        else:
+            merged.append(hit)
+    return merged
+
+
+def _scan(text: str) -> list[_Hit]:
+    if not text:
+        return []
+    return _merge(_raw_hits(text))
+
+
+def find_secrets(text: str) -> list[SecretFinding]:
+    """Every credential-shaped value in ``text`` as (line, kind), sorted, one per kind and line."""
+    findings: set[SecretFinding] = set()
+    for hit in _scan(text):
+        findings.add(SecretFinding(line=text.count("\n", 0, hit.start) + 1, kind=hit.kind))
+    return sorted(findings, key=lambda f: (f.line, f.kind))
+
+
+def has_secrets(text: str) -> bool:
+    return bool(_scan(text))
+
+
+def redact(text: str) -> str:
+    """``text`` with each credential-shaped value replaced by ``[REDACTED:<kind>]``; the rest is kept."""
+    hits = _scan(text)
+    if not hits:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for hit in hits:
+        parts.append(text[pos : hit.start])
+        parts.append(f"[REDACTED:{hit.kind}]")
+        pos = hit.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def describe(findings: Iterable[SecretFinding]) -> tuple[str, ...]:
+    """Human lines for errors and warnings: ``("line 3: AWS access key", ...)``, duplicates dropped."""
+    return tuple(dict.fromkeys(str(f) for f in findings))

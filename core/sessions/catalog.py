@@ -1,0 +1,251 @@
+"""The sessions list: every DSH session under a root, grouped by workspace, cached by revision."""
+
+from __future__ import annotations
+
+import builtins
+import os
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from core import keys
+from core.errors import NotFoundError, SessionReadError
+from core.sessions.files import SessionFile, find_session_file
+from core.sessions.models import SessionRevision, SessionSummary
+from core.sessions.parse import ParsedSession, folder_session_id, read_session_file, read_session_summary
+from core.sessions.stability import DEFAULT_QUIET_SECONDS, describe_age, lock_state
+from core.sessions.workspaces import WorkspaceRegistry, read_registry, registry_path
+
+UNASSIGNED_TITLE = "Unassigned"
+
+
+@dataclass(frozen=True)
+class WorkspaceGroup:
+    """One workspace in the sessions list; ``key``/``cwd`` None is "Unassigned" (no header cwd)."""
+
+    key: str | None
+    cwd: str | None
+    title: str
+    session_count: int
+
+
+class SessionCatalog:
+    """Read-only view of a DSH sessions root (see ``core.sessions`` for the contract).
+
+    ``dsh_home`` supplies ``storages/workspace.json``; when omitted it is ``$DSH_HOME`` if
+    ``sessions_root`` is omitted too, and no registry otherwise (an explicit root is not guessed
+    to live inside some DSH home).
+    """
+
+    def __init__(
+        self,
+        sessions_root: str | os.PathLike[str] | None = None,
+        dsh_home: str | os.PathLike[str] | None = None,
+    ) -> None:
+        if sessions_root is None:
+            self.sessions_root = keys.default_sessions_root()
+            self.dsh_home: Path | None = Path(dsh_home) if dsh_home is not None else keys.dsh_home()
+        else:
+            self.sessions_root = Path(sessions_root)
+            self.dsh_home = Path(dsh_home) if dsh_home is not None else None
+        self._lock = threading.Lock()
+        # folder -> (revision, summary or the read error's message)
+        self._cache: dict[str, tuple[SessionRevision, SessionSummary | str]] = {}
+        self._registry_stamp: tuple[int, int, int] | None = None
+        self._registry = WorkspaceRegistry()
+        self.parse_count = 0  # full parses done by this instance (tests and benchmarks read it)
+        self.problems: dict[str, str] = {}
+
+    def __repr__(self) -> str:
+        return f"SessionCatalog(root={str(self.sessions_root)!r}, cached={len(self._cache)})"
+
+    # ------------------------------------------------------------ listing
+
+    def _session_folders(self) -> Iterator[Path]:
+        try:
+            projects = sorted(e.path for e in os.scandir(self.sessions_root) if e.is_dir())
+        except OSError:
+            return
+        for project in projects:
+            try:
+                with os.scandir(project) as entries:
+                    folders = sorted(e.path for e in entries if e.is_dir())
+            except OSError:
+                continue
+            for folder in folders:
+                yield Path(folder)
+
+    def registry(self) -> WorkspaceRegistry:
+        """DSH's workspace registry, re-read only when the file's stat changes."""
+        if self.dsh_home is None:
+            return self._registry
+        try:
+            st = os.stat(registry_path(self.dsh_home))
+            stamp: tuple[int, int, int] | None = (st.st_ino, st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamp = None
+        if stamp != self._registry_stamp:
+            self._registry = read_registry(self.dsh_home) if stamp is not None else WorkspaceRegistry()
+            self._registry_stamp = stamp
+        return self._registry
+
+    def _summary(self, folder: Path, found: SessionFile) -> SessionSummary | str:
+        key = str(folder)
+        cached = self._cache.get(key)
+        if cached is not None and cached[0] == found.revision:
+            return cached[1]
+        try:
+            summary = read_session_summary(found.path, folder)
+            self.parse_count += 1
+            result: SessionSummary | str = summary
+            revision = summary.revision
+        except SessionReadError as exc:
+            self.parse_count += 1
+            result, revision = exc.message, found.revision
+        self._cache[key] = (revision, result)
+        return result
+
+    def _all(self) -> list[SessionSummary]:
+        registry = self.registry()
+        summaries: list[SessionSummary] = []
+        problems: dict[str, str] = {}
+        seen: set[str] = set()
+        for folder in self._session_folders():
+            found = find_session_file(folder)
+            if found is None:
+                continue
+            seen.add(str(folder))
+            result = self._summary(folder, found)
+            if isinstance(result, str):
+                problems[str(folder)] = result
+                continue
+            archived = result.id in registry.archived_session_ids
+            if archived != result.archived_in_dsh:
+                result = result.model_copy(update={"archived_in_dsh": archived})
+            summaries.append(result)
+        for gone in set(self._cache) - seen:
+            del self._cache[gone]
+        self.problems = problems
+        return summaries
+
+    def list(
+        self,
+        cwd: str | os.PathLike[str] | None = None,
+        include_subagents: bool = False,
+        include_unassigned: bool = True,
+        include_archived: bool = True,
+    ) -> list[SessionSummary]:
+        """Sessions newest first. ``cwd`` limits to one workspace (never Unassigned)."""
+        with self._lock:
+            summaries = self._all()
+        wanted = keys.workspace_key(cwd) if cwd is not None else None
+        out = [
+            s
+            for s in summaries
+            if (include_subagents or not s.is_subagent)
+            and (include_archived or not s.archived_in_dsh)
+            and (
+                s.workspace_key == wanted
+                if wanted is not None
+                else (include_unassigned or s.workspace_key is not None)
+            )
+        ]
+        out.sort(key=_newest_first)
+        return out
+
+    def workspaces(self, include_subagents: bool = False) -> builtins.list[WorkspaceGroup]:
+        """Workspaces that have sessions, by title; Unassigned last."""
+        titles = self.registry().titles
+        groups: dict[str | None, builtins.list[SessionSummary]] = {}
+        for summary in self.list(include_subagents=include_subagents):
+            groups.setdefault(summary.workspace_key, []).append(summary)
+        out: builtins.list[WorkspaceGroup] = []
+        for key, members in groups.items():
+            if key is None:
+                out.append(WorkspaceGroup(None, None, UNASSIGNED_TITLE, len(members)))
+                continue
+            cwd = members[0].cwd  # the newest session's spelling
+            title = titles.get(key) or (keys.workspace_name(cwd) if cwd else key)
+            out.append(WorkspaceGroup(key, cwd, title, len(members)))
+        out.sort(key=lambda g: (g.key is None, g.title.casefold(), g.key or ""))
+        return out
+
+    # ------------------------------------------------------------ one session
+
+    def _find(self, session: str) -> Path:
+        candidate = Path(session)
+        if candidate.is_absolute() and candidate.is_dir():
+            return candidate
+        with self._lock:
+            summaries = self._all()
+        summaries.sort(key=_newest_first)
+        for summary in summaries:
+            if summary.id == session:
+                return Path(summary.folder)
+        for summary in summaries:
+            folder = Path(summary.folder)
+            if folder.name == session or folder_session_id(folder) == session:
+                return folder
+        raise NotFoundError(
+            f"No DSH session {session!r} under {self.sessions_root}. It may have been deleted, or "
+            "the sessions folder in Settings points elsewhere."
+        )
+
+    def load(self, session: str | SessionSummary) -> ParsedSession:
+        """Parse a whole session (its newest log, read now). Check ``.summary.revision`` if it matters."""
+        folder = Path(session.folder) if isinstance(session, SessionSummary) else self._find(session)
+        found = find_session_file(folder)
+        if found is None:
+            label = session.id if isinstance(session, SessionSummary) else session
+            raise NotFoundError(f"The DSH session {label!r} has no log in {folder} any more.")
+        parsed = read_session_file(found.path, folder)
+        with self._lock:
+            self.parse_count += 1
+            self._cache[str(folder)] = (parsed.summary.revision, parsed.summary)
+        archived = parsed.summary.id in self.registry().archived_session_ids
+        if archived:
+            parsed = ParsedSession(
+                summary=parsed.summary.model_copy(update={"archived_in_dsh": True}),
+                header=parsed.header,
+                events=parsed.events,
+                warnings=parsed.warnings,
+            )
+        return parsed
+
+    def is_stable(
+        self,
+        summary: SessionSummary,
+        quiet_seconds: float = DEFAULT_QUIET_SECONDS,
+        now: float | None = None,
+    ) -> tuple[bool, str]:
+        """Whether the session can be consolidated now, and why not."""
+        return check_stability(summary, quiet_seconds, now)
+
+
+def check_stability(
+    summary: SessionSummary, quiet_seconds: float = DEFAULT_QUIET_SECONDS, now: float | None = None
+) -> tuple[bool, str]:
+    """``(True, "stable")`` or ``(False, reason)``: live lock, recent writes, or changed since listed."""
+    folder = Path(summary.folder)
+    found = find_session_file(folder)
+    if found is None:
+        return False, "the session log is gone"
+    held = lock_state(folder, now)
+    if held is not None:
+        return False, held
+    current = time.time() if now is None else now
+    age = current - found.revision.mtime_ns / 1e9
+    if age < quiet_seconds:
+        return False, (
+            f"modified {describe_age(age)} ago; waiting for {describe_age(quiet_seconds)} without changes"
+        )
+    if found.revision != summary.revision:
+        return False, "the session changed since it was listed; refresh the list"
+    return True, "stable"
+
+
+def _newest_first(summary: SessionSummary) -> tuple[float, str, str]:
+    stamp = summary.updated.timestamp() if summary.updated is not None else 0.0
+    return (-stamp, summary.id, summary.folder)

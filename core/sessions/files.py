@@ -1,0 +1,214 @@
+"""Finding a session's log file in its folder and reading its bytes (plain or multi-frame zstd).
+
+Read-only: files are opened for reading only; nothing is created, locked or renamed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import zstandard
+
+from core.sessions.models import SessionRevision
+
+# session.jsonl, session.jsonl.zstd, session.v3.jsonl, session.v3.jsonl.zstd
+_LOG_NAME = re.compile(r"^session(?:\.v(\d{1,9}))?\.jsonl(\.zstd)?$")
+
+_ZSTD_MAGIC = 0xFD2FB528
+_SKIPPABLE_MASK = 0xFFFFFFF0
+_SKIPPABLE_MAGIC = 0x184D2A50
+
+
+@dataclass(frozen=True)
+class SessionFile:
+    """The log file chosen for one session folder."""
+
+    path: Path
+    generation: int  # 0 for session.jsonl[.zstd], N for session.vN.jsonl[.zstd]
+    compressed: bool
+    revision: SessionRevision  # stat identity when it was found
+
+
+def log_generation(name: str) -> tuple[int, bool] | None:
+    """``(generation, compressed)`` for a session log file name, None for anything else."""
+    match = _LOG_NAME.match(name)
+    if match is None:
+        return None
+    return (int(match.group(1)) if match.group(1) else 0, match.group(2) is not None)
+
+
+def find_session_file(folder: Path) -> SessionFile | None:
+    """The log to read in ``folder``: the highest generation wins.
+
+    Within one generation (both ``.jsonl`` and ``.jsonl.zstd`` present), the most recently
+    modified file wins, and the compressed one on a tie (DSH's default encoding).
+    """
+    best: tuple[int, int, bool, str] | None = None
+    best_stat: os.stat_result | None = None
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                parsed = log_generation(entry.name)
+                if parsed is None:
+                    continue
+                try:
+                    if not entry.is_file():
+                        continue
+                    st = entry.stat()
+                except OSError:
+                    continue
+                key = (parsed[0], st.st_mtime_ns, parsed[1], entry.name)
+                if best is None or key > best:
+                    best, best_stat = key, st
+    except OSError:
+        return None
+    if best is None or best_stat is None:
+        return None
+    path = folder / best[3]
+    revision = SessionRevision(
+        path=str(path),
+        dev=best_stat.st_dev,
+        inode=best_stat.st_ino,
+        size=best_stat.st_size,
+        mtime_ns=best_stat.st_mtime_ns,
+    )
+    return SessionFile(path=path, generation=best[0], compressed=best[2], revision=revision)
+
+
+def stat_revision(path: Path) -> SessionRevision:
+    """Stat identity of ``path`` (raises OSError when it is gone)."""
+    st = os.stat(path)
+    return SessionRevision(
+        path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns
+    )
+
+
+def read_stable_bytes(path: Path, attempts: int = 5) -> tuple[bytes, SessionRevision]:
+    """File bytes and the revision they belong to.
+
+    A writer appending between the stat and the read would give bytes that do not match the
+    revision, so the read is retried while the revision moves (the last attempt is kept).
+    """
+    data = b""
+    revision = stat_revision(path)
+    for _ in range(max(1, attempts)):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        after = stat_revision(path)
+        if after == revision and len(data) == after.size:
+            return data, after
+        revision = after
+    return data, revision
+
+
+def _frame_end(data: bytes, start: int) -> int | None:
+    """End offset of the zstd (or skippable) frame starting at ``start``; None when torn or not a frame."""
+    size = len(data)
+    if start + 4 > size:
+        return None
+    (magic,) = struct.unpack_from("<I", data, start)
+    if magic & _SKIPPABLE_MASK == _SKIPPABLE_MAGIC:
+        if start + 8 > size:
+            return None
+        (length,) = struct.unpack_from("<I", data, start + 4)
+        end = start + 8 + length
+        return end if end <= size else None
+    if magic != _ZSTD_MAGIC:
+        return None
+    if start + 5 > size:
+        return None
+    descriptor = data[start + 4]
+    fcs_flag = descriptor >> 6
+    single_segment = (descriptor >> 5) & 1
+    has_checksum = (descriptor >> 2) & 1
+    dict_id_flag = descriptor & 3
+    header = 5 + (0 if single_segment else 1) + (0, 1, 2, 4)[dict_id_flag]
+    header += (1 if single_segment else 0, 2, 4, 8)[fcs_flag]
+    pos = start + header
+    while True:
+        if pos + 3 > size:
+            return None
+        block_header = data[pos] | (data[pos + 1] << 8) | (data[pos + 2] << 16)
+        last = block_header & 1
+        block_type = (block_header >> 1) & 3
+        block_size = block_header >> 3
+        if block_type == 3:  # reserved: corrupt
+            return None
+        pos += 3 + (1 if block_type == 1 else block_size)
+        if pos > size:
+            return None
+        if last:
+            break
+    if has_checksum:
+        pos += 4
+    return pos if pos <= size else None
+
+
+def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
+    """Decompress concatenated zstd frames; keep what decodes and describe what did not.
+
+    Frame boundaries are found by walking frame and block headers (cheap, no decompression), so
+    the complete prefix decodes in one call and a torn final frame is detected, not guessed.
+    The torn frame's decodable blocks are kept (its torn last line is dropped later).
+    """
+    warnings: list[str] = []
+    view = memoryview(data)
+    pos = 0
+    size = len(data)
+    while pos < size:
+        end = _frame_end(data, pos)
+        if end is None:
+            break
+        pos = end
+    complete = pos
+    dctx = zstandard.ZstdDecompressor()
+    parts: list[bytes] = []
+    if complete:
+        try:
+            parts.append(dctx.decompressobj(read_across_frames=True).decompress(view[:complete]))
+        except zstandard.ZstdError:
+            # A damaged block inside a structurally complete frame: decode frame by frame and
+            # keep everything before the damaged one.
+            parts = []
+            offset = 0
+            while offset < complete:
+                end = _frame_end(data, offset)
+                if end is None:  # pragma: no cover - the walk above already succeeded
+                    break
+                try:
+                    parts.append(dctx.decompressobj().decompress(view[offset:end]))
+                except zstandard.ZstdError as exc:
+                    warnings.append(
+                        f"zstd frame at byte {offset} is damaged ({exc}); ignored it and the rest"
+                    )
+                    break
+                offset = end
+    if complete < size:
+        tail = view[complete:]
+        if size - complete >= 4 and struct.unpack_from("<I", data, complete)[0] == _ZSTD_MAGIC:
+            with contextlib.suppress(zstandard.ZstdError):
+                parts.append(dctx.decompressobj().decompress(tail))
+            warnings.append(
+                f"torn final zstd frame at byte {complete} ({size - complete} bytes); kept its complete lines"
+            )
+        else:
+            warnings.append(
+                f"{size - complete} trailing bytes at byte {complete} are not a zstd frame; ignored them"
+            )
+    return b"".join(parts), warnings
+
+
+def read_log_text(path: Path, compressed: bool | None = None) -> tuple[bytes, SessionRevision, list[str]]:
+    """Decoded JSONL bytes of a session log, the revision they were read at, and warnings."""
+    data, revision = read_stable_bytes(path)
+    if compressed is None:
+        compressed = path.name.endswith(".zstd")
+    if not compressed:
+        return data, revision, []
+    text, warnings = decode_zstd_frames(data)
+    return text, revision, warnings

@@ -1,0 +1,148 @@
+"""Is a session finished enough to consolidate? Quiet period + a non-disturbing lock probe.
+
+How ``<session folder>/session.lock`` is judged (we never create, open for writing, or remove it):
+
+1. absent -> not held;
+2. a directory (``proper-lockfile``/``mkdir`` style) -> held while its mtime is fresher than
+   ``LOCK_DIR_STALE_SECONDS`` (such lockers touch it periodically);
+3. a file whose text names an owner pid (``1234``, ``{"pid": 1234, "hostname": ...}``, the
+   ``wx``-create convention of Node tools) -> held while that pid is alive on this host
+   (``os.kill(pid, 0)``; a different hostname counts as held, we cannot check it);
+4. otherwise the file is probed on a separate read-only fd: ``F_GETLK`` asks the kernel whether
+   another process holds a conflicting POSIX record lock (it takes nothing), then a
+   non-blocking *shared* ``flock`` is tried and released at once. ``EWOULDBLOCK`` means DSH
+   holds it exclusively. A shared probe never blocks DSH's readers; the only possible
+   interference is a DSH ``LOCK_EX|LOCK_NB`` attempt in the same microsecond, which a
+   non-blocking locker must already handle. No lock found -> not held (a persistent lock file
+   nobody holds, or one left by a crash).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import socket
+import struct
+import sys
+import time
+from pathlib import Path
+
+LOCK_FILE_NAME = "session.lock"
+DEFAULT_QUIET_SECONDS = 120.0
+LOCK_DIR_STALE_SECONDS = 30.0
+
+
+def _owner_pid(text: str) -> tuple[int | None, str | None]:
+    text = text.strip()
+    if not text:
+        return None, None
+    if text.isdigit():
+        return int(text), None
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        first = text.splitlines()[0].strip()
+        return (int(first), None) if first.isdigit() else (None, None)
+    if isinstance(obj, int) and not isinstance(obj, bool):
+        return obj, None
+    if isinstance(obj, dict):
+        pid = obj.get("pid")
+        host = obj.get("hostname", obj.get("host"))
+        if isinstance(pid, int) and not isinstance(pid, bool):
+            return pid, host if isinstance(host, str) else None
+    return None, None
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    except OSError:
+        return False
+    return True
+
+
+def _posix_lock_held(fd: int) -> bool:
+    """F_GETLK: does another process hold a write lock on the file? Takes no lock itself."""
+    import fcntl
+
+    if sys.platform.startswith("linux"):
+        layout = "hhqqi4x"  # l_type, l_whence, l_start, l_len, l_pid (+ padding)
+        probe = struct.pack(layout, fcntl.F_RDLCK, os.SEEK_SET, 0, 0, 0)
+        result = fcntl.fcntl(fd, fcntl.F_GETLK, probe)
+        return int(struct.unpack(layout, result)[0]) != fcntl.F_UNLCK
+    if sys.platform == "darwin":
+        layout = "qqihh"  # l_start, l_len, l_pid, l_type, l_whence
+        probe = struct.pack(layout, 0, 0, 0, fcntl.F_RDLCK, os.SEEK_SET)
+        result = fcntl.fcntl(fd, fcntl.F_GETLK, probe)
+        return int(struct.unpack(layout, result)[3]) != fcntl.F_UNLCK
+    return False
+
+
+def _flock_held(fd: int) -> bool:
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        return exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return False
+
+
+def lock_state(folder: str | os.PathLike[str], now: float | None = None) -> str | None:
+    """None when ``session.lock`` is not held, else a short reason why it counts as held."""
+    path = Path(folder) / LOCK_FILE_NAME
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"session.lock could not be checked ({exc.strerror or exc})"
+    if path.is_dir():
+        age = (time.time() if now is None else now) - st.st_mtime
+        if age < LOCK_DIR_STALE_SECONDS:
+            return "DSH holds session.lock (the session is open)"
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"session.lock could not be checked ({exc.strerror or exc})"
+    try:
+        raw = os.read(fd, 4096)
+        pid, host = _owner_pid(raw.decode("utf-8", "replace"))
+        if pid is not None:
+            if host is not None and host != socket.gethostname():
+                return f"session.lock is held by pid {pid} on {host}"
+            if _pid_alive(pid):
+                return f"DSH (pid {pid}) holds session.lock (the session is open)"
+            return None
+        if os.name == "posix" and (_posix_lock_held(fd) or _flock_held(fd)):
+            return "DSH holds session.lock (the session is open)"
+        return None
+    except OSError as exc:
+        return f"session.lock could not be checked ({exc.strerror or exc})"
+    finally:
+        os.close(fd)
+
+
+def is_lock_held(folder: str | os.PathLike[str]) -> bool:
+    """True when DSH appears to hold ``<folder>/session.lock``. Never creates the file."""
+    return lock_state(folder) is not None
+
+
+def describe_age(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

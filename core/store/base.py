@@ -1,0 +1,797 @@
+"""The store's behaviour, written once: CAS, validation, secrets, index, history, Recycle Bin rules.
+
+:class:`StoreCore` implements the whole :class:`~core.store.api.MemoryStore` contract on top of a
+handful of storage primitives (``_load_scope``, ``_write_scope``, ``_lock``...). The file store and the
+in-memory store only provide those primitives, so both behave the same by construction, and one
+contract test suite covers both.
+
+History limits: the last :data:`HISTORY_MAX_VERSIONS` versions per record, none older than
+:data:`HISTORY_MAX_AGE` (pruned on writes, hidden from listings once expired).
+
+Writing over or deleting an *invalid* file is an explicit user action: allowed for ``origin="manual"``
+(its bytes go to history first), refused for ``origin="automatic"``. Entries that are not regular
+files (directories named ``*.md``, symlinks) are never written or deleted by the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from core.errors import (
+    ConfirmationRequiredError,
+    ConflictError,
+    InvalidRecordError,
+    NotFoundError,
+    SecretRefusedError,
+    UsageError,
+)
+from core.keys import normalize_cwd, workspace_key, workspace_name
+from core.models import (
+    EMPTY_REVISION,
+    DeleteOp,
+    GlobalSnapshot,
+    HistoryEntry,
+    Op,
+    Origin,
+    Problem,
+    PutOp,
+    Record,
+    RecordEntry,
+    Revision,
+    RootStatus,
+    WorkspaceInfo,
+    WorkspaceSnapshot,
+)
+from core.records import (
+    INDEX_FILE,
+    NAME_RE,
+    parse_record,
+    record_file_name,
+    render_index,
+    render_record,
+    validate_record,
+)
+
+HISTORY_MAX_VERSIONS = 20
+HISTORY_MAX_AGE = timedelta(days=90)
+MAX_GLOBAL_BYTES = 1024 * 1024
+GLOBAL_SCOPE = "global"
+"""Scope id of GLOBAL.md in locks, journal and history (no workspace key can be this: keys end in a hash)."""
+SCOPE_FILE = "scope.json"
+NOT_REGULAR_PREFIX = "not a regular file"
+_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def content_hash(data: bytes) -> Revision:
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def scope_revision(entries: Sequence[RecordEntry], scope_json: bytes | None) -> Revision:
+    """A workspace revision: every ``*.md`` except MEMORY.md, plus scope.json."""
+    if scope_json is None and not entries:
+        return EMPTY_REVISION
+    h = hashlib.blake2b(digest_size=8)
+    h.update(
+        b"scope.json\0" + (content_hash(scope_json).encode() if scope_json is not None else b"-") + b"\n"
+    )
+    for e in entries:
+        h.update(e.file_name.encode("utf-8", "surrogateescape") + b"\0" + e.revision.encode() + b"\n")
+    return h.hexdigest()
+
+
+def check_key(key: str) -> str:
+    """A workspace key as a single safe path component (no traversal)."""
+    if not key or key in (".", "..") or "/" in key or "\\" in key or "\0" in key or key.startswith("."):
+        raise NotFoundError(f"No workspace with key {key!r}. Run `dsh-memory workspaces` to list the keys.")
+    return key
+
+
+def check_review_id(review_id: str) -> str:
+    if not _SAFE_ID.match(review_id):
+        raise UsageError(f"Invalid review id {review_id!r}: use letters, digits, '.', '_' or '-'.")
+    return review_id
+
+
+def entry_from_bytes(file_name: str, data: bytes, mtime_ns: int = 0) -> RecordEntry:
+    """Parse one regular file into a RecordEntry (valid, or invalid with every reason)."""
+    try:
+        record: Record | None = parse_record(file_name, data)
+        reasons: tuple[str, ...] = ()
+    except InvalidRecordError as exc:
+        record, reasons = None, exc.reasons
+    return RecordEntry(
+        file_name=file_name,
+        record=record,
+        invalid_reasons=reasons,
+        revision=content_hash(data),
+        size=len(data),
+        mtime_ns=mtime_ns,
+    )
+
+
+def special_entry(
+    file_name: str, reason: str, identity: str, size: int = 0, mtime_ns: int = 0
+) -> RecordEntry:
+    """An entry that is not a regular file (directory, symlink): invalid and never touched."""
+    return RecordEntry(
+        file_name=file_name,
+        record=None,
+        invalid_reasons=(f"{NOT_REGULAR_PREFIX}: {reason}",),
+        revision=content_hash(identity.encode("utf-8", "surrogateescape")),
+        size=size,
+        mtime_ns=mtime_ns,
+    )
+
+
+def mark_case_duplicates(entries: list[RecordEntry]) -> list[RecordEntry]:
+    """Flag files whose names differ only in letter case (they collide on macOS/Windows)."""
+    by_lower: dict[str, list[str]] = {}
+    for e in entries:
+        by_lower.setdefault(e.file_name.lower(), []).append(e.file_name)
+    out: list[RecordEntry] = []
+    for e in entries:
+        group = by_lower[e.file_name.lower()]
+        if len(group) > 1 and e.file_name != e.file_name.lower():
+            others = ", ".join(n for n in group if n != e.file_name)
+            reason = (
+                f"its name differs only in letter case from {others}; "
+                "case-insensitive file systems can't hold both"
+            )
+            e = e.model_copy(update={"record": None, "invalid_reasons": (*e.invalid_reasons, reason)})
+        out.append(e)
+    return sorted(out, key=lambda x: x.file_name)
+
+
+@dataclass(frozen=True)
+class ScopeFiles:
+    """What a backend read for one scope: scope.json, the record entries, MEMORY.md."""
+
+    key: str
+    scope_json: bytes | None
+    entries: tuple[RecordEntry, ...]
+    index: bytes | None
+    archived_at: datetime | None = None
+    extra_bytes: int = 0  # bytes of scope.json + MEMORY.md, for size display
+
+
+@dataclass(frozen=True)
+class HistoryItem:
+    """A history entry to write as part of a transaction."""
+
+    entry: HistoryEntry
+    data: bytes
+
+
+@dataclass
+class ScopeChange:
+    """A transaction on one workspace scope: files to write (bytes) or delete (None), history to keep."""
+
+    key: str
+    files: dict[str, bytes | None] = field(default_factory=dict)
+    history: list[HistoryItem] = field(default_factory=list)
+
+
+def parse_scope_json(key: str, data: bytes | None) -> tuple[str, datetime | None, str | None]:
+    """``(cwd, created, problem)`` from scope.json bytes."""
+    if data is None:
+        return "", None, f"{SCOPE_FILE} is missing; the workspace's folder is unknown"
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return "", None, f"{SCOPE_FILE} is not valid JSON ({exc})"
+    if not isinstance(obj, dict):
+        return "", None, f"{SCOPE_FILE} is not a JSON object"
+    cwd = obj.get("cwd")
+    created = None
+    raw_created = obj.get("created")
+    if isinstance(raw_created, str):
+        try:
+            created = datetime.fromisoformat(raw_created)
+        except ValueError:
+            created = None
+    if not isinstance(cwd, str) or not cwd:
+        return "", created, f"{SCOPE_FILE} has no 'cwd'"
+    if workspace_key(cwd) != key:
+        return cwd, created, f"{SCOPE_FILE} cwd {cwd!r} belongs to key {workspace_key(cwd)}, not this folder"
+    return cwd, created, None
+
+
+def render_scope_json(cwd: str, created: datetime) -> bytes:
+    doc = {"cwd": cwd, "created": created.isoformat(timespec="seconds")}
+    return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def history_id(scope: str, when: datetime, name: str, revision: Revision) -> str:
+    stamp = when.astimezone(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    return f"{scope}/{stamp}-{revision[:8]}-{name}"
+
+
+def _find_secrets(texts: Sequence[tuple[str, str]]) -> list[str]:
+    try:  # core.secrets is written alongside the store; tolerate its absence in a partial checkout
+        from core import secrets
+    except ImportError:  # pragma: no cover
+        return []
+    found: list[str] = []
+    for label, text in texts:
+        hits = secrets.find_secrets(text)
+        if hits:
+            found.extend(f"{label}: {d}" for d in secrets.describe(hits))
+    return found
+
+
+def check_secrets(texts: Sequence[tuple[str, str]], origin: Origin, allow_secrets: bool) -> None:
+    found = _find_secrets(texts)
+    if not found:
+        return
+    where = "; ".join(found)
+    if origin == "automatic":
+        raise SecretRefusedError(
+            f"Refused: automatic changes may not contain credential-shaped values ({where}). "
+            "Nothing was written.",
+            found,
+        )
+    if not allow_secrets:
+        raise SecretRefusedError(
+            f"This change contains credential-shaped values ({where}). Remove them, or save anyway "
+            "with --allow-secrets if they are not real credentials. Nothing was written.",
+            found,
+        )
+
+
+class StoreCore(ABC):
+    """Everything of the MemoryStore contract that does not depend on where bytes live."""
+
+    def __init__(self, clock: Clock | None = None) -> None:
+        self._clock: Clock = clock or utc_now
+
+    # --- primitives the backends provide ----------------------------------------------------
+    @abstractmethod
+    def _lock(self, scope: str) -> AbstractContextManager[None]:
+        """Exclusive lock on one scope (``global``, ``settings``, or a workspace key), cross-process."""
+
+    @abstractmethod
+    def _prepare(self, scope: str) -> None:
+        """Called under the scope lock before a mutation: finish any interrupted transaction."""
+
+    @abstractmethod
+    def _scope_keys(self, archived: bool) -> list[str]: ...
+
+    @abstractmethod
+    def _load_scope(self, key: str, archived: bool) -> ScopeFiles | None: ...
+
+    @abstractmethod
+    def _file_bytes(self, key: str, file_name: str) -> bytes | None:
+        """Raw bytes of a regular file in an active scope."""
+
+    @abstractmethod
+    def _write_scope(self, change: ScopeChange) -> None:
+        """Apply a ScopeChange all-or-nothing (creating the scope folder if needed)."""
+
+    @abstractmethod
+    def _global_bytes(self) -> bytes | None: ...
+
+    @abstractmethod
+    def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None: ...
+
+    @abstractmethod
+    def _archive_move(self, key: str, when: datetime) -> None: ...
+
+    @abstractmethod
+    def _restore_move(self, key: str) -> None: ...
+
+    @abstractmethod
+    def _purge_archived(self, key: str) -> None: ...
+
+    @abstractmethod
+    def _history_items(self) -> list[HistoryEntry]: ...
+
+    @abstractmethod
+    def _history_bytes(self, entry_id: str) -> bytes | None: ...
+
+    @abstractmethod
+    def _drop_history(self, entry_ids: Sequence[str]) -> None: ...
+
+    @abstractmethod
+    def _aux_read(self, rel: str) -> bytes | None:
+        """Bytes of an app-owned file next to the memory (settings.yml, reviews/..., debug/...)."""
+
+    @abstractmethod
+    def _aux_write(self, rel: str, data: bytes) -> None: ...
+
+    @abstractmethod
+    def _aux_append(self, rel: str, data: bytes) -> None: ...
+
+    @abstractmethod
+    def _aux_list(self, rel_dir: str) -> list[str]: ...
+
+    def _extra_problems(self) -> list[Problem]:
+        """Backend-specific findings for :meth:`check` (stray files, leftover transactions)."""
+        return []
+
+    # --- snapshots ----------------------------------------------------------------------------
+    def _info(self, files: ScopeFiles) -> WorkspaceInfo:
+        cwd, created, problem = parse_scope_json(files.key, files.scope_json)
+        valid = sum(1 for e in files.entries if e.is_valid)
+        return WorkspaceInfo(
+            key=files.key,
+            cwd=cwd,
+            created=created,
+            archived_at=files.archived_at,
+            record_count=valid,
+            invalid_count=len(files.entries) - valid,
+            size_bytes=sum(e.size for e in files.entries) + files.extra_bytes,
+            cwd_exists=bool(cwd) and os.path.isdir(cwd),
+            scope_problem=problem,
+        )
+
+    def _snapshot(self, files: ScopeFiles) -> WorkspaceSnapshot:
+        return WorkspaceSnapshot(
+            info=self._info(files),
+            revision=scope_revision(files.entries, files.scope_json),
+            entries=files.entries,
+            index_text=(files.index or b"").decode("utf-8", "replace"),
+        )
+
+    def _global_snapshot(self, data: bytes | None) -> GlobalSnapshot:
+        if data is None:
+            return GlobalSnapshot(text="", revision=EMPTY_REVISION, size=0, exists=False)
+        reasons: list[str] = []
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = data.decode("utf-8", "replace")
+            reasons.append(f"GLOBAL.md is not valid UTF-8 (bad byte at offset {exc.start}); save it as UTF-8")
+        if "\x00" in text:
+            reasons.append("GLOBAL.md contains NUL bytes")
+        if len(data) > MAX_GLOBAL_BYTES:
+            reasons.append(f"GLOBAL.md is {len(data):,} bytes; the limit is {MAX_GLOBAL_BYTES // 1024} KiB")
+        return GlobalSnapshot(
+            text=text,
+            revision=content_hash(data),
+            size=len(data),
+            exists=True,
+            invalid_reasons=tuple(reasons),
+        )
+
+    # --- reading ------------------------------------------------------------------------------
+    def read_global(self) -> GlobalSnapshot:
+        with self._read_lock(GLOBAL_SCOPE):
+            return self._global_snapshot(self._global_bytes())
+
+    def _read_lock(self, scope: str) -> AbstractContextManager[None]:
+        """Reads take the scope lock too, so they never see a half-applied transaction."""
+        return self._lock(scope)
+
+    def list_workspaces(self, *, archived: bool = False) -> list[WorkspaceInfo]:
+        infos: list[WorkspaceInfo] = []
+        for key in self._scope_keys(archived):
+            with self._read_lock(key):
+                files = self._load_scope(key, archived)
+            if files is not None:
+                infos.append(self._info(files))
+        return sorted(infos, key=lambda i: (i.display_name.lower(), i.key))
+
+    def read_workspace(self, key: str, *, archived: bool = False) -> WorkspaceSnapshot:
+        check_key(key)
+        with self._read_lock(key):
+            files = self._load_scope(key, archived)
+        if files is None:
+            where = "in the Recycle Bin" if archived else "among active workspaces"
+            raise NotFoundError(f"No workspace {key!r} {where}. Run `dsh-memory workspaces` to list them.")
+        return self._snapshot(files)
+
+    def find_workspace(self, cwd: str) -> WorkspaceSnapshot | None:
+        try:
+            return self.read_workspace(workspace_key(cwd))
+        except NotFoundError:
+            return None
+
+    def status(self) -> RootStatus:
+        active = self.list_workspaces()
+        archived = self.list_workspaces(archived=True)
+        g = self.read_global()
+        total = g.size + sum(i.size_bytes for i in active) + sum(i.size_bytes for i in archived)
+        return RootStatus(
+            root=str(self.root) if self.root is not None else ":memory:",
+            total_bytes=total,
+            workspace_count=len(active),
+            archived_count=len(archived),
+            global_size=g.size,
+        )
+
+    @property
+    @abstractmethod
+    def root(self) -> Path | None: ...
+
+    def check(self) -> list[Problem]:
+        problems: list[Problem] = []
+        g = self.read_global()
+        problems += [Problem(path="GLOBAL.md", reason=r) for r in g.invalid_reasons]
+        active_keys = set(self._scope_keys(False))
+        for archived in (False, True):
+            top = "archived" if archived else "workspaces"
+            for key in self._scope_keys(archived):
+                try:
+                    snap = self.read_workspace(key, archived=archived)
+                except NotFoundError:
+                    continue
+                base = f"{top}/{key}"
+                if snap.info.scope_problem:
+                    problems.append(
+                        Problem(path=f"{base}/{SCOPE_FILE}", reason=snap.info.scope_problem, scope_key=key)
+                    )
+                for e in snap.entries:
+                    for r in e.invalid_reasons:
+                        problems.append(Problem(path=f"{base}/{e.file_name}", reason=r, scope_key=key))
+                expected = render_index(snap.records()).decode("utf-8")
+                if snap.index_text != expected:
+                    what = "is missing" if not snap.index_text else "is out of date with the records"
+                    problems.append(
+                        Problem(
+                            path=f"{base}/{INDEX_FILE}",
+                            reason=f"{INDEX_FILE} {what}; the next commit to this workspace rebuilds it",
+                            scope_key=key,
+                        )
+                    )
+                if archived and key in active_keys:
+                    problems.append(
+                        Problem(
+                            path=base,
+                            reason="an active workspace has the same key; "
+                            "restore needs it archived or purged first",
+                            scope_key=key,
+                        )
+                    )
+        problems += self._extra_problems()
+        return problems
+
+    # --- mutations ----------------------------------------------------------------------------
+    def _conflict(self, what: str, expect: Revision, snap: Any, current: Revision) -> ConflictError:
+        return ConflictError(
+            f"{what} changed since you read it (you had revision {expect}, it is now {current}). "
+            "Nothing was written; reload, re-apply your change and save again.",
+            current,
+            snap,
+        )
+
+    def replace_global(
+        self, text: str, expect: Revision | None, *, origin: Origin = "manual", allow_secrets: bool = False
+    ) -> GlobalSnapshot:
+        data = text.encode("utf-8", "surrogatepass")
+        reasons = []
+        if "\x00" in text:
+            reasons.append("GLOBAL.md text contains NUL characters")
+        if len(data) > MAX_GLOBAL_BYTES:
+            reasons.append(
+                f"GLOBAL.md would be {len(data):,} bytes; the limit is {MAX_GLOBAL_BYTES // 1024} KiB"
+            )
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            reasons.append("GLOBAL.md text contains unpaired surrogates; it can't be saved as UTF-8")
+        if reasons:
+            raise InvalidRecordError("GLOBAL.md was not saved: " + "; ".join(reasons), reasons)
+        with self._lock(GLOBAL_SCOPE):
+            self._prepare(GLOBAL_SCOPE)
+            old = self._global_bytes()
+            current = self._global_snapshot(old)
+            if expect is not None and expect != current.revision:
+                raise self._conflict("GLOBAL.md", expect, current, current.revision)
+            if old == data:
+                return current
+            check_secrets([("GLOBAL.md", text)], origin, allow_secrets)
+            history: list[HistoryItem] = []
+            if old is not None:
+                history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old))
+            self._write_global(data, history)
+            self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
+            return self._global_snapshot(self._global_bytes())
+
+    def create_workspace(self, cwd: str) -> WorkspaceSnapshot:
+        cwd = normalize_cwd(cwd)
+        key = workspace_key(cwd)
+        with self._lock(key):
+            self._prepare(key)
+            files = self._load_scope(key, False)
+            if files is not None:
+                return self._snapshot(files)
+            change = ScopeChange(key=key)
+            change.files[SCOPE_FILE] = render_scope_json(cwd, self._clock())
+            change.files[INDEX_FILE] = render_index([])
+            self._write_scope(change)
+            return self._snapshot(self._must_load(key))
+
+    def _must_load(self, key: str, archived: bool = False) -> ScopeFiles:
+        files = self._load_scope(key, archived)
+        if files is None:
+            where = "in the Recycle Bin" if archived else "among active workspaces"
+            raise NotFoundError(f"No workspace {key!r} {where}. Run `dsh-memory workspaces` to list them.")
+        return files
+
+    def commit(
+        self,
+        key: str,
+        ops: Sequence[Op],
+        expect: Revision | None,
+        *,
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> WorkspaceSnapshot:
+        check_key(key)
+        return self._commit(key, [(op, None) for op in ops], expect, origin, allow_secrets)
+
+    def _commit(
+        self,
+        key: str,
+        ops: Sequence[tuple[Op, bytes | None]],
+        expect: Revision | None,
+        origin: Origin,
+        allow_secrets: bool,
+    ) -> WorkspaceSnapshot:
+        """``ops`` pairs each operation with exact bytes to write (history restores) or None (render)."""
+        with self._lock(key):
+            self._prepare(key)
+            files = self._must_load(key)
+            snap = self._snapshot(files)
+            if expect is not None and expect != snap.revision:
+                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
+            current = {e.file_name: e for e in files.entries}
+            lower = {e.file_name.lower(): e.file_name for e in files.entries}
+            records = {e.file_name: e.record for e in files.entries if e.is_valid and e.record is not None}
+            change = ScopeChange(key=key)
+            reasons: list[str] = []
+            texts: list[tuple[str, str]] = []
+            seen: set[str] = set()
+            for op, raw in ops:
+                name = op.record.name if isinstance(op, PutOp) else op.name
+                if name in seen:
+                    reasons.append(f"{name}: the batch changes it more than once; keep one change per record")
+                    continue
+                seen.add(name)
+                # Invalid files can still be deleted by their exact name (minus .md).
+                if (
+                    isinstance(op, DeleteOp)
+                    and not NAME_RE.match(name)
+                    and (record_file_name(name) not in current or "/" in name or name in (".", ".."))
+                ):
+                        reasons.append(f"{name!r} is not a record name")
+                        continue
+                fn = record_file_name(name)
+                entry = current.get(fn)
+                if entry is None and fn.lower() in lower and isinstance(op, PutOp):
+                    reasons.append(
+                        f"{name}: a file named {lower[fn.lower()]} already exists (differs only in case); "
+                        "rename or delete it first"
+                    )
+                    continue
+                if entry is not None and not entry.is_valid:
+                    if any(r.startswith(NOT_REGULAR_PREFIX) for r in entry.invalid_reasons):
+                        reasons.append(f"{fn} is {entry.invalid_reasons[0]}; the store never changes it")
+                        continue
+                    if origin == "automatic":
+                        reasons.append(
+                            f"{fn} is invalid on disk; automatic changes never overwrite it — fix it by hand"
+                        )
+                        continue
+                old = self._file_bytes(key, fn) if entry is not None else None
+                if isinstance(op, PutOp):
+                    rs = validate_record(op.record, fn)
+                    if rs:
+                        reasons.extend(f"{name}: {r}" for r in rs)
+                        continue
+                    data = raw if raw is not None else render_record(op.record, base=old)
+                    if data == old:
+                        continue
+                    change.files[fn] = data
+                    records[fn] = op.record
+                    texts.append((fn, data.decode("utf-8")))
+                else:
+                    if entry is None:
+                        raise NotFoundError(
+                            f"Record {name!r} does not exist in workspace {snap.info.display_name}; "
+                            "nothing was deleted."
+                        )
+                    change.files[fn] = None
+                    records.pop(fn, None)
+                if old is not None:
+                    reason = "overwrite" if change.files[fn] is not None else "delete"
+                    change.history.append(self._history_item(key, snap.info.cwd, name, reason, old))
+            if reasons:
+                raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+            if not change.files:
+                return snap
+            check_secrets(texts, origin, allow_secrets)
+            index = render_index(records.values())
+            if index != files.index:
+                change.files[INDEX_FILE] = index
+            self._write_scope(change)
+            self._prune_history(key, [h.entry.name for h in change.history])
+            return self._snapshot(self._must_load(key))
+
+    def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
+        check_key(key)
+        with self._lock(key):
+            self._prepare(key)
+            files = self._must_load(key)
+            snap = self._snapshot(files)
+            if expect is not None and expect != snap.revision:
+                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
+            if self._load_scope(key, True) is not None:
+                raise ConflictError(
+                    f"The Recycle Bin already holds an archived copy of {snap.info.display_name} ({key}). "
+                    "Restore or purge that copy first; nothing was archived.",
+                    snap.revision,
+                    snap,
+                )
+            self._archive_move(key, self._clock())
+            return self._info(self._must_load(key, True))
+
+    def restore(self, key: str) -> WorkspaceInfo:
+        check_key(key)
+        with self._lock(key):
+            self._prepare(key)
+            self._must_load(key, True)
+            active = self._load_scope(key, False)
+            if active is not None:
+                snap = self._snapshot(active)
+                raise ConflictError(
+                    f"An active workspace {snap.info.display_name} ({key}) already exists; "
+                    "archive or clear it before restoring this copy. Nothing was restored.",
+                    snap.revision,
+                    snap,
+                )
+            self._restore_move(key)
+            return self._info(self._must_load(key))
+
+    def purge(self, key: str, confirm: str) -> None:
+        if key.lower() in (GLOBAL_SCOPE, "global.md"):
+            raise UsageError("Global memory can't be archived or purged; edit GLOBAL.md instead.")
+        check_key(key)
+        with self._lock(key):
+            self._prepare(key)
+            files = self._load_scope(key, True)
+            if files is None:
+                if self._load_scope(key, False) is not None:
+                    raise UsageError(
+                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin."
+                    )
+                raise NotFoundError(f"No archived workspace {key!r}. Run `dsh-memory workspaces --archived`.")
+            info = self._info(files)
+            expected = workspace_name(info.cwd) if info.cwd else key
+            if confirm != expected:
+                raise ConfirmationRequiredError(
+                    f"Purging deletes {info.display_name} for good. Type the workspace name {expected!r} "
+                    "to confirm; nothing was deleted."
+                )
+            self._purge_archived(key)
+            self._drop_history([h.id for h in self._history_items() if h.scope_key == key])
+
+    # --- history ------------------------------------------------------------------------------
+    def _history_item(self, scope: str, cwd: str, name: str, reason: str, data: bytes) -> HistoryItem:
+        when = self._clock()
+        rev = content_hash(data)
+        entry = HistoryEntry(
+            id=history_id(scope, when, name, rev),
+            scope_key=scope,
+            cwd=cwd,
+            name=name,
+            time=when,
+            reason="delete" if reason == "delete" else "overwrite",
+            size=len(data),
+            revision=rev,
+        )
+        return HistoryItem(entry=entry, data=data)
+
+    def _prune_history(self, scope: str, names: Sequence[str]) -> None:
+        """Drop versions beyond the limits. Best effort: history is a safety net, not the truth."""
+        if not names:
+            return
+        wanted = set(names)
+        cutoff = self._clock() - HISTORY_MAX_AGE
+        groups: dict[str, list[HistoryEntry]] = {}
+        for h in self._history_items():
+            if h.scope_key == scope and h.name in wanted:
+                groups.setdefault(h.name, []).append(h)
+        drop: list[str] = []
+        for items in groups.values():
+            items.sort(key=lambda h: (h.time, h.id), reverse=True)
+            drop += [h.id for i, h in enumerate(items) if i >= HISTORY_MAX_VERSIONS or h.time < cutoff]
+        if drop:
+            self._drop_history(drop)
+
+    def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
+        cutoff = self._clock() - HISTORY_MAX_AGE
+        items = [
+            h
+            for h in self._history_items()
+            if (key is None or h.scope_key == key) and (name is None or h.name == name) and h.time >= cutoff
+        ]
+        return sorted(items, key=lambda h: (h.time, h.id), reverse=True)
+
+    def read_history(self, entry_id: str) -> bytes:
+        data = self._history_bytes(entry_id)
+        if data is None:
+            raise NotFoundError(f"No history entry {entry_id!r}; it may have expired.")
+        return data
+
+    def restore_history(self, entry_id: str, expect: Revision | None) -> WorkspaceSnapshot:
+        data = self.read_history(entry_id)
+        entry = next((h for h in self._history_items() if h.id == entry_id), None)
+        if entry is None:  # pragma: no cover - read_history found it
+            raise NotFoundError(f"No history entry {entry_id!r}.")
+        if entry.scope_key == GLOBAL_SCOPE:
+            raise UsageError(
+                "This history entry is a previous GLOBAL.md; read it with read_history and save it with "
+                "replace_global."
+            )
+        fn = record_file_name(entry.name)
+        try:
+            record = parse_record(fn, data)
+        except InvalidRecordError as exc:
+            raise InvalidRecordError(
+                f"The saved version of {entry.name} is not a valid record, so it can't be restored as one: "
+                + "; ".join(exc.reasons),
+                exc.reasons,
+            ) from exc
+        if self._load_scope(entry.scope_key, False) is None:
+            raise NotFoundError(
+                f"Workspace {entry.scope_key} is not active (archived or purged); "
+                "restore the workspace first."
+            )
+        return self._commit(entry.scope_key, [(PutOp(record=record), data)], expect, "manual", True)
+
+    # --- app-owned files ----------------------------------------------------------------------
+    def read_settings_text(self) -> tuple[str | None, Revision]:
+        with self._read_lock("settings"):
+            data = self._aux_read("settings.yml")
+        if data is None:
+            return None, EMPTY_REVISION
+        return data.decode("utf-8", "replace"), content_hash(data)
+
+    def write_settings_text(self, text: str, expect: Revision | None) -> Revision:
+        data = text.encode("utf-8")
+        with self._lock("settings"):
+            self._prepare("settings")
+            old = self._aux_read("settings.yml")
+            current = content_hash(old) if old is not None else EMPTY_REVISION
+            if expect is not None and expect != current:
+                raise self._conflict("settings.yml", expect, None, current)
+            if old != data:
+                self._aux_write("settings.yml", data)
+            return content_hash(data)
+
+    def write_receipt(self, review_id: str, text: str) -> None:
+        check_review_id(review_id)
+        self._aux_write(f"reviews/{review_id}.md", text.encode("utf-8"))
+
+    def read_receipt(self, review_id: str) -> str | None:
+        check_review_id(review_id)
+        data = self._aux_read(f"reviews/{review_id}.md")
+        return None if data is None else data.decode("utf-8", "replace")
+
+    def list_receipts(self) -> list[str]:
+        return sorted(n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md"))
+
+    def append_debug(self, review_id: str, attempt: int, line: str) -> None:
+        check_review_id(review_id)
+        if attempt < 0:
+            raise UsageError("attempt must be >= 0")
+        if not line.endswith("\n"):
+            line += "\n"
+        self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))

@@ -1,0 +1,456 @@
+"""FileStore: the MemoryStore on a real memory root (PRODUCT.md §2–§4).
+
+Layout it owns: ``GLOBAL.md``, ``settings.yml``, ``workspaces/``, ``archived/``, ``reviews/``,
+``debug/`` and ``.manager/`` (locks, journal, staging, history, archive times, trash). Anything else in
+the root (``memory.json``, ``memory.db`` of other DSH plugins...) is never read or written.
+
+Reads are cached per file by ``(size, mtime_ns, inode, ctime_ns)`` in a process-wide cache, so
+re-reading a scope only re-parses files that changed. A file whose timestamps are within
+:data:`RACY_WINDOW_NS` of the moment it was read is not cached ("racily clean", as git calls it): the
+file system clock is coarse, and a second write inside the same tick could keep the same stat.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from datetime import datetime
+from pathlib import Path
+
+from core.atomic import TEMP_PREFIX, append_durable, fsync_dir, remove_durable, write_atomic
+from core.errors import StorageError
+from core.models import HistoryEntry, Problem, RecordEntry
+from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX
+from core.store import journal
+from core.store.base import (
+    GLOBAL_SCOPE,
+    SCOPE_FILE,
+    Clock,
+    HistoryItem,
+    ScopeChange,
+    ScopeFiles,
+    StoreCore,
+    entry_from_bytes,
+    mark_case_duplicates,
+    special_entry,
+)
+from core.store.locking import ScopeLocks
+
+GLOBAL_FILE = "GLOBAL.md"
+ACTIVE_DIR = "workspaces"
+ARCHIVED_DIR = "archived"
+MANAGER = journal.MANAGER_DIR
+HISTORY_SUFFIX = ".hist"
+RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp granularity we know of
+
+_StatSig = tuple[int, int, int, int]
+_ENTRY_CACHE: dict[str, tuple[_StatSig, RecordEntry]] = {}
+"""Parsed entries by absolute path, shared by every FileStore in the process (warm reopen)."""
+_HISTORY_CACHE: dict[str, tuple[_StatSig, HistoryEntry]] = {}
+
+
+def _sig(st: os.stat_result) -> _StatSig:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """Bytes of a regular file (never through a symlink), or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno in (40, 20, 21):  # ELOOP (symlink), ENOTDIR, EISDIR
+            return None
+        raise StorageError(f"Could not read {path}: {exc.strerror or exc}.") from exc
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except IsADirectoryError:
+        return None
+    finally:
+        os.close(fd)
+
+
+class FileStore(StoreCore):
+    """The MemoryStore over a directory. Safe to use from several threads and processes at once."""
+
+    def __init__(self, root: Path | str, *, clock: Clock | None = None) -> None:
+        super().__init__(clock)
+        self._root = Path(os.path.abspath(os.fspath(root)))
+        self._manager = self._root / MANAGER
+        self._locks = ScopeLocks(self._manager / "locks")
+        self._thread = threading.local()
+        self.recovered: list[tuple[str, str]] = []
+        """What :meth:`recover` settled at open: ``(scope, "rolled forward" | "rolled back" | ...)``."""
+        if self._manager.is_dir():
+            self.recover()
+
+    @property
+    def root(self) -> Path:
+        return self._root
+
+    # --- recovery -----------------------------------------------------------------------------
+    def recover(self) -> None:
+        """Finish or undo transactions interrupted by a crash; drop leftover trash and temp files."""
+        for scope in journal.pending_scopes(self._root):
+            with self._lock(scope):
+                done = journal.recover(self._root, scope)
+            if done:
+                self.recovered.append((scope, done))
+        trash = self._manager / "trash"
+        if trash.is_dir():
+            for p in trash.iterdir():
+                with contextlib.suppress(OSError):
+                    shutil.rmtree(p)
+
+    def _prepare(self, scope: str) -> None:
+        done = journal.recover(self._root, scope)
+        if done:
+            self.recovered.append((scope, done))
+
+    # --- locks --------------------------------------------------------------------------------
+    def _lock(self, scope: str) -> AbstractContextManager[None]:
+        return self._locks.hold(scope)
+
+    def _read_lock(self, scope: str) -> AbstractContextManager[None]:
+        # A root that does not exist (or can't hold .manager, e.g. read-only media) is read unlocked:
+        # reading must never create anything.
+        if not self._manager.is_dir():
+            if not self._root.is_dir():
+                return nullcontext()
+            try:
+                self._manager.mkdir(exist_ok=True)
+            except OSError:
+                return nullcontext()
+        return self._locks.hold(scope)
+
+    # --- scopes -------------------------------------------------------------------------------
+    def _scope_dir(self, key: str, archived: bool) -> Path:
+        return self._root / (ARCHIVED_DIR if archived else ACTIVE_DIR) / key
+
+    def _scope_keys(self, archived: bool) -> list[str]:
+        top = self._root / (ARCHIVED_DIR if archived else ACTIVE_DIR)
+        try:
+            with os.scandir(top) as it:
+                return sorted(
+                    e.name for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
+                )
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def _load_scope(self, key: str, archived: bool) -> ScopeFiles | None:
+        d = self._scope_dir(key, archived)
+        try:
+            it = os.scandir(d)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise StorageError(f"Could not list {d}: {exc.strerror or exc}.") from exc
+        entries: list[RecordEntry] = []
+        scope_json: bytes | None = None
+        index: bytes | None = None
+        now = time.time_ns()
+        with it:
+            for de in it:
+                name = de.name
+                if name.startswith(TEMP_PREFIX):
+                    continue
+                if name in (SCOPE_FILE, INDEX_FILE):
+                    data = _read_regular(d / name) if de.is_file(follow_symlinks=False) else None
+                    if name == SCOPE_FILE:
+                        scope_json = data
+                    else:
+                        index = data
+                elif name.endswith(RECORD_SUFFIX):
+                    entries.append(self._entry(d, de, now))
+        extra = len(scope_json or b"") + len(index or b"")
+        return ScopeFiles(
+            key=key,
+            scope_json=scope_json,
+            entries=tuple(mark_case_duplicates(entries)),
+            index=index,
+            archived_at=self._archived_at(key, d) if archived else None,
+            extra_bytes=extra,
+        )
+
+    def _entry(self, d: Path, de: os.DirEntry[str], now: int) -> RecordEntry:
+        name = de.name
+        path = d / name
+        if de.is_symlink():
+            try:
+                target = os.readlink(path)
+            except OSError:
+                target = "?"
+            real = os.path.realpath(path)
+            root_real = os.path.realpath(self._root)
+            inside = real == root_real or real.startswith(root_real + os.sep)
+            where = "inside the memory root" if inside else "leading out of the memory root"
+            return special_entry(name, f"it is a symbolic link to {target} ({where})", f"symlink:{target}")
+        if de.is_dir(follow_symlinks=False):
+            return special_entry(name, "it is a directory, not a record file", "dir")
+        st = de.stat(follow_symlinks=False)
+        if not de.is_file(follow_symlinks=False):
+            return special_entry(name, "it is not a regular file", f"special:{st.st_mode}")
+        sig = _sig(st)
+        key = str(path)
+        cached = _ENTRY_CACHE.get(key)
+        if cached is not None and cached[0] == sig:
+            return cached[1]
+        if st.st_size > MAX_RECORD_BYTES:
+            entry = self._oversize_entry(path, name, st)
+        else:
+            data = _read_regular(path)
+            if data is None:  # replaced by something else between scandir and open
+                return special_entry(name, "it changed while being read", "racy")
+            entry = entry_from_bytes(name, data, st.st_mtime_ns)
+        if max(st.st_mtime_ns, st.st_ctime_ns) < now - RACY_WINDOW_NS:
+            _ENTRY_CACHE[key] = (sig, entry)
+        return entry
+
+    @staticmethod
+    def _oversize_entry(path: Path, name: str, st: os.stat_result) -> RecordEntry:
+        # Hash without holding a 10 MB (or 10 GB) file in memory; never parse it.
+        h = hashlib.blake2b(digest_size=8)
+        with contextlib.suppress(OSError), open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        return RecordEntry(
+            file_name=name,
+            record=None,
+            invalid_reasons=(
+                f"is {st.st_size:,} bytes; a record may be at most {MAX_RECORD_BYTES // 1024} KiB "
+                "(split it or move the bulk elsewhere)",
+            ),
+            revision=h.hexdigest(),
+            size=st.st_size,
+            mtime_ns=st.st_mtime_ns,
+        )
+
+    def _file_bytes(self, key: str, file_name: str) -> bytes | None:
+        return _read_regular(self._scope_dir(key, False) / file_name)
+
+    def _write_scope(self, change: ScopeChange) -> None:
+        d = self._scope_dir(change.key, False)
+        tx = journal.Transaction(self._root, change.key)
+        tx.ensure_dir(d)
+        for fn, data in change.files.items():
+            if data is None:
+                tx.delete(d / fn)
+            else:
+                tx.write(d / fn, data)
+        self._stage_history(tx, change.history)
+        tx.commit()
+
+    def _stage_history(self, tx: journal.Transaction, history: Sequence[HistoryItem]) -> None:
+        for item in history:
+            path = self._history_path(item.entry.id)
+            tx.ensure_dir(path.parent)
+            header = item.entry.model_dump(mode="json")
+            tx.write(path, json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n" + item.data)
+
+    # --- global -------------------------------------------------------------------------------
+    def _global_bytes(self) -> bytes | None:
+        return _read_regular(self._root / GLOBAL_FILE)
+
+    def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None:
+        tx = journal.Transaction(self._root, GLOBAL_SCOPE)
+        tx.ensure_dir(self._root)
+        tx.write(self._root / GLOBAL_FILE, data)
+        self._stage_history(tx, history)
+        tx.commit()
+
+    # --- Recycle Bin --------------------------------------------------------------------------
+    def _archive_stamp(self, key: str) -> Path:
+        return self._manager / "archive" / f"{key}.json"
+
+    def _archived_at(self, key: str, d: Path) -> datetime | None:
+        try:
+            doc = json.loads(self._archive_stamp(key).read_text("utf-8"))
+            return datetime.fromisoformat(doc["archived_at"])
+        except (OSError, ValueError, KeyError, TypeError):
+            # No stamp (archived by hand, or a crash right after the move): the folder's time is
+            # the best we know.
+            try:
+                return datetime.fromtimestamp(d.stat().st_mtime).astimezone()
+            except OSError:
+                return None
+
+    def _archive_move(self, key: str, when: datetime) -> None:
+        src = self._scope_dir(key, False)
+        dst = self._scope_dir(key, True)
+        try:
+            stamp = self._archive_stamp(key)
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            # The stamp first: it means nothing until the folder is in archived/, and the rename
+            # below is the single atomic step that archives.
+            write_atomic(stamp, json.dumps({"archived_at": when.isoformat()}).encode("utf-8"))
+            dst.parent.mkdir(exist_ok=True)
+            os.rename(src, dst)
+            fsync_dir(dst.parent)
+            fsync_dir(src.parent)
+        except OSError as exc:
+            raise StorageError(f"Could not archive {key}: {exc.strerror or exc}. Nothing was moved.") from exc
+
+    def _restore_move(self, key: str) -> None:
+        src = self._scope_dir(key, True)
+        dst = self._scope_dir(key, False)
+        try:
+            dst.parent.mkdir(exist_ok=True)
+            os.rename(src, dst)
+            fsync_dir(dst.parent)
+            fsync_dir(src.parent)
+        except OSError as exc:
+            raise StorageError(f"Could not restore {key}: {exc.strerror or exc}. Nothing was moved.") from exc
+        with contextlib.suppress(StorageError):
+            remove_durable(self._archive_stamp(key))
+
+    def _purge_archived(self, key: str) -> None:
+        src = self._scope_dir(key, True)
+        trash = self._manager / "trash" / f"{key}-{secrets.token_hex(4)}"
+        try:
+            trash.parent.mkdir(parents=True, exist_ok=True)
+            # One atomic rename takes it out of the Recycle Bin; the slow delete happens after,
+            # and a crash in between leaves only trash that the next open removes.
+            os.rename(src, trash)
+            fsync_dir(src.parent)
+        except OSError as exc:
+            raise StorageError(f"Could not purge {key}: {exc.strerror or exc}. Nothing was deleted.") from exc
+        with contextlib.suppress(OSError):
+            shutil.rmtree(trash)
+        with contextlib.suppress(StorageError):
+            remove_durable(self._archive_stamp(key))
+
+    # --- history ------------------------------------------------------------------------------
+    def _history_dir(self) -> Path:
+        return self._manager / "history"
+
+    def _history_path(self, entry_id: str) -> Path:
+        scope, _, rest = entry_id.partition("/")
+        for part in (scope, rest):
+            if not part or "/" in part or "\\" in part or part.startswith(".") or "\0" in part:
+                raise StorageError(f"Invalid history id {entry_id!r}.")
+        return self._history_dir() / scope / f"{rest}{HISTORY_SUFFIX}"
+
+    def _history_items(self) -> list[HistoryEntry]:
+        out: list[HistoryEntry] = []
+        try:
+            scopes = list(os.scandir(self._history_dir()))
+        except (FileNotFoundError, NotADirectoryError):
+            return out
+        for sd in scopes:
+            if not sd.is_dir(follow_symlinks=False):
+                continue
+            with os.scandir(sd.path) as it:
+                for fe in it:
+                    if not fe.name.endswith(HISTORY_SUFFIX) or fe.name.startswith("."):
+                        continue
+                    entry = self._history_entry(fe)
+                    if entry is not None:
+                        out.append(entry)
+        return out
+
+    @staticmethod
+    def _history_entry(fe: os.DirEntry[str]) -> HistoryEntry | None:
+        try:
+            sig = _sig(fe.stat(follow_symlinks=False))
+            cached = _HISTORY_CACHE.get(fe.path)
+            if cached is not None and cached[0] == sig:
+                return cached[1]
+            with open(fe.path, "rb") as f:
+                header = f.readline()
+            entry = HistoryEntry.model_validate_json(header)
+        except (OSError, ValueError):
+            return None  # unreadable history is skipped, never fatal
+        _HISTORY_CACHE[fe.path] = (sig, entry)
+        return entry
+
+    def _history_bytes(self, entry_id: str) -> bytes | None:
+        try:
+            path = self._history_path(entry_id)
+        except StorageError:
+            return None
+        data = _read_regular(path)
+        if data is None:
+            return None
+        _, _, body = data.partition(b"\n")
+        return body
+
+    def _drop_history(self, entry_ids: Sequence[str]) -> None:
+        for entry_id in entry_ids:
+            with contextlib.suppress(OSError, StorageError):
+                os.unlink(self._history_path(entry_id))
+
+    # --- app-owned files ----------------------------------------------------------------------
+    def _aux_read(self, rel: str) -> bytes | None:
+        return _read_regular(self._root / rel)
+
+    def _aux_write(self, rel: str, data: bytes) -> None:
+        target = self._root / rel
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
+        write_atomic(target, data)
+
+    def _aux_append(self, rel: str, data: bytes) -> None:
+        target = self._root / rel
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
+        append_durable(target, data)
+
+    def _aux_list(self, rel_dir: str) -> list[str]:
+        try:
+            return sorted(os.listdir(self._root / rel_dir))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    # --- check --------------------------------------------------------------------------------
+    def _extra_problems(self) -> list[Problem]:
+        problems: list[Problem] = []
+        for top in (ACTIVE_DIR, ARCHIVED_DIR):
+            try:
+                with os.scandir(self._root / top) as it:
+                    for e in it:
+                        if e.is_symlink():
+                            problems.append(
+                                Problem(
+                                    path=f"{top}/{e.name}",
+                                    reason="a symbolic link where a workspace folder belongs",
+                                )
+                            )
+                        elif not e.is_dir(follow_symlinks=False):
+                            problems.append(
+                                Problem(path=f"{top}/{e.name}", reason="a file where only folders belong")
+                            )
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+        for scope in journal.pending_scopes(self._root):
+            problems.append(
+                Problem(
+                    path=f"{MANAGER}/journal/{scope}", reason="an interrupted change is waiting to be settled"
+                )
+            )
+        return problems
+
+    def iter_files(self) -> Iterator[Path]:
+        """Every regular file under the parts of the root this store owns (for tests and status)."""
+        for top in (ACTIVE_DIR, ARCHIVED_DIR):
+            base = self._root / top
+            if base.is_dir():
+                yield from (p for p in base.rglob("*") if p.is_file())

@@ -1,0 +1,271 @@
+"""Crash-safe multi-file transactions: stage, journal (the commit point), apply, clean up.
+
+A transaction on one scope:
+
+1. **stage** every new file under ``.manager/staging/<scope>/`` (written and fsynced), and hard-link
+   (or copy) every file it will replace or delete there as a backup;
+2. **commit point**: write ``.manager/journal/<scope>.json`` atomically (state ``commit``);
+3. **apply**: rename staged files over their targets, unlink deleted ones, fsync the directories;
+4. remove the journal, then the staging folder.
+
+Recovery (on open, and under the scope lock before every mutation): a journal in state ``commit`` is
+rolled forward (idempotent: a staged file that is gone was already renamed); a journal in state
+``rollback`` is undone from the backups; a staging folder with no journal is a transaction that never
+reached its commit point and is simply deleted. So after ``kill -9`` at any instant the next open
+sees exactly the old or the new scope.
+
+If applying fails in-process (disk error), the journal is switched to ``rollback`` and undone, so the
+caller gets a StorageError and an unchanged scope.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.atomic import fsync_dir, remove_durable, write_atomic, write_durable
+from core.errors import StorageError
+
+MANAGER_DIR = ".manager"
+
+
+def staging_dir(root: Path, scope: str) -> Path:
+    return root / MANAGER_DIR / "staging" / scope
+
+
+def journal_path(root: Path, scope: str) -> Path:
+    return root / MANAGER_DIR / "journal" / f"{scope}.json"
+
+
+@dataclass
+class _Op:
+    target: str  # relative to root
+    staged: str | None  # None: delete the target
+    backup: str | None = None  # relative path of the old target's backup, if it existed
+
+
+@dataclass
+class Transaction:
+    """Collects file writes/deletes for one scope, then commits them all or none."""
+
+    root: Path
+    scope: str
+    ops: list[_Op] = field(default_factory=list)
+    new_dirs: list[str] = field(default_factory=list)
+    _counter: int = 0
+    _started: bool = False
+
+    @property
+    def staging(self) -> Path:
+        return staging_dir(self.root, self.scope)
+
+    def _begin(self) -> None:
+        if self._started:
+            return
+        if self.staging.exists():  # a leftover from an interrupted run; we hold the lock
+            shutil.rmtree(self.staging)
+        self.staging.mkdir(parents=True)
+        self._started = True
+
+    def _rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def _next(self, kind: str) -> Path:
+        self._counter += 1
+        return self.staging / f"{self._counter:04d}.{kind}"
+
+    def ensure_dir(self, path: Path) -> None:
+        """Create ``path`` (and parents) when applying; undone if it was new and stays empty."""
+        missing: list[str] = []
+        p = path
+        while not p.exists() and p != self.root:
+            missing.append(self._rel(p))
+            p = p.parent
+        for rel in reversed(missing):
+            if rel not in self.new_dirs:
+                self.new_dirs.append(rel)
+
+    def _backup(self, target: Path) -> str | None:
+        if not os.path.lexists(target):
+            return None
+        bak = self._next("bak")
+        try:
+            os.link(target, bak)  # free: the old inode stays alive under the staging folder
+        except OSError:
+            write_durable(bak, target.read_bytes())  # file systems without hard links
+        return self._rel(bak)
+
+    def write(self, target: Path, data: bytes) -> None:
+        self._begin()
+        staged = self._next("new")
+        write_durable(staged, data)
+        self.ops.append(_Op(self._rel(target), self._rel(staged), self._backup(target)))
+
+    def delete(self, target: Path) -> None:
+        self._begin()
+        self.ops.append(_Op(self._rel(target), None, self._backup(target)))
+
+    def _doc(self, state: str) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "scope": self.scope,
+            "state": state,
+            "dirs": self.new_dirs,
+            "ops": [{"target": o.target, "staged": o.staged, "backup": o.backup} for o in self.ops],
+        }
+
+    def commit(self) -> None:
+        """Make every staged change durable, or none of them; raises StorageError on failure."""
+        if not self.ops:
+            return
+        journal = journal_path(self.root, self.scope)
+        try:
+            fsync_dir(self.staging)
+            journal.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(journal, json.dumps(self._doc("commit")).encode("utf-8"))
+        except (OSError, StorageError) as exc:
+            # Before the commit point: nothing visible changed; drop the staging folder.
+            _remove_tree(self.staging)
+            if isinstance(exc, StorageError):
+                raise
+            raise StorageError(
+                f"Could not prepare the change: {exc.strerror or exc}. Nothing was written."
+            ) from exc
+        try:
+            _apply(self.root, self._doc("commit"))
+        except OSError as exc:
+            self._abort_after_commit_point(journal)
+            raise StorageError(
+                f"Could not write the change ({exc.strerror or exc}); it was rolled back and "
+                "nothing changed. "
+                "Check permissions and free space."
+            ) from exc
+        _finish(self.root, self.scope)
+
+    def _abort_after_commit_point(self, journal: Path) -> None:
+        doc = self._doc("rollback")
+        try:
+            write_atomic(journal, json.dumps(doc).encode("utf-8"))
+            _undo(self.root, doc)
+        except (OSError, StorageError):
+            # Can't undo now; the journal says what to do and the next open finishes the job.
+            return
+        _finish(self.root, self.scope)
+
+
+def _apply(root: Path, doc: dict[str, Any]) -> None:
+    for rel in doc["dirs"]:
+        (root / rel).mkdir(exist_ok=True)
+    touched: set[Path] = set()
+    for op in doc["ops"]:
+        target = root / op["target"]
+        if op["staged"] is not None:
+            staged = root / op["staged"]
+            if os.path.lexists(staged):
+                os.replace(staged, target)
+            # else: renamed before the crash
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target)
+        touched.add(target.parent)
+    for d in sorted(touched):
+        fsync_dir(d)
+    for rel in doc["dirs"]:
+        fsync_dir((root / rel).parent)
+
+
+def _undo(root: Path, doc: dict[str, Any]) -> None:
+    touched: set[Path] = set()
+    for op in reversed(doc["ops"]):
+        target = root / op["target"]
+        if op["backup"] is not None:
+            bak = root / op["backup"]
+            if os.path.lexists(bak):
+                os.replace(bak, target)
+        elif op["staged"] is not None and not os.path.lexists(root / op["staged"]):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(target)  # a file this transaction created
+        touched.add(target.parent)
+    for d in sorted(touched):
+        if d.exists():
+            fsync_dir(d)
+    for rel in reversed(doc["dirs"]):
+        with contextlib.suppress(OSError):
+            (root / rel).rmdir()  # only if empty
+
+
+def _remove_tree(path: Path) -> None:
+    for _ in range(2):  # one retry: leftovers are harmless (the next open drops them) but untidy
+        try:
+            shutil.rmtree(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            continue
+
+
+def _finish(root: Path, scope: str) -> None:
+    """Drop the journal (the transaction is settled), then the staging folder."""
+    journal = journal_path(root, scope)
+    for _ in range(2):  # one retry: a transient failure here would only delay the cleanup
+        try:
+            remove_durable(journal)
+            break
+        except StorageError:
+            continue
+    else:
+        return
+    _remove_tree(staging_dir(root, scope))
+
+
+def recover(root: Path, scope: str) -> str | None:
+    """Settle an interrupted transaction of ``scope`` (caller holds its lock). Returns what was done."""
+    journal = journal_path(root, scope)
+    try:
+        raw = journal.read_bytes()
+    except FileNotFoundError:
+        raw = None
+    except OSError as exc:
+        raise StorageError(f"Could not read the journal {journal}: {exc.strerror or exc}.") from exc
+    if raw is None:
+        if staging_dir(root, scope).exists():
+            _remove_tree(staging_dir(root, scope))
+            return "discarded"
+        return None
+    try:
+        doc = json.loads(raw)
+        state = doc["state"]
+    except (ValueError, KeyError, TypeError):
+        # A torn journal can't exist (it is written atomically); treat garbage as never committed.
+        remove_durable(journal)
+        _remove_tree(staging_dir(root, scope))
+        return "discarded"
+    try:
+        if state == "commit":
+            _apply(root, doc)
+        else:
+            _undo(root, doc)
+    except OSError as exc:
+        raise StorageError(
+            f"Could not finish an interrupted change to {scope}: {exc.strerror or exc}. It will be retried."
+        ) from exc
+    _finish(root, scope)
+    return "rolled forward" if state == "commit" else "rolled back"
+
+
+def pending_scopes(root: Path) -> list[str]:
+    """Scopes with a journal or staging folder left behind."""
+    found: set[str] = set()
+    jdir = root / MANAGER_DIR / "journal"
+    sdir = root / MANAGER_DIR / "staging"
+    with contextlib.suppress(OSError):
+        found.update(p.name.removesuffix(".json") for p in jdir.iterdir() if p.name.endswith(".json"))
+    with contextlib.suppress(OSError):
+        found.update(p.name for p in sdir.iterdir())
+    return sorted(found)

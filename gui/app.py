@@ -1,0 +1,179 @@
+"""Builds the application: QApplication, the memory root (or a demo root), the AppContext and the window."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from core.keys import default_sessions_root, dsh_home, resolve_root
+from core.store.api import MemoryStore
+from gui.context import AppContext
+from gui.dialogs import Dialogs
+from gui.tasks import TaskRunner, ThreadPoolTaskRunner
+from gui.widgets.fonts import apply_app_fonts
+
+APP_NAME = "DSH Memory Manager"
+ICON_PATH = Path(__file__).resolve().parents[1] / "resources" / "icons" / "dsh-memory.svg"
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="dsh-memory", add_help=False)
+    parser.add_argument("--root")
+    parser.add_argument("--demo", action="store_true")
+    parser.add_argument("--self-test", action="store_true")
+    args, _unknown = parser.parse_known_args(list(argv))  # Qt's own flags (-platform ...) pass through
+    return args
+
+
+def root_has_memory(root: Path) -> bool:
+    """True when the root holds any DSH memory (Global, an active or an archived workspace)."""
+    if (root / "GLOBAL.md").is_file():
+        return True
+    for sub in ("workspaces", "archived"):
+        folder = root / sub
+        if folder.is_dir() and any(p.is_dir() for p in folder.iterdir()):
+            return True
+    return False
+
+
+def demo_root_dir() -> Path:
+    """Where the demo root lives: the per-user data dir, or a temp dir when that is not writable."""
+    try:
+        import platformdirs
+
+        base = Path(platformdirs.user_data_dir("dsh-memory", appauthor=False))
+        base.mkdir(parents=True, exist_ok=True)
+        return base / "demo-root"
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="dsh-memory-demo-")) / "demo-root"
+
+
+def ensure_demo_root(target: Path | None = None) -> Path:
+    """Build the demo root once (kept across runs so edits made while exploring survive)."""
+    target = target or demo_root_dir()
+    if not root_has_memory(target):
+        from core.demo import build_demo_root
+
+        build_demo_root(target)
+    return target
+
+
+def open_store(root: Path) -> MemoryStore:
+    from core.store.fs import FileStore
+
+    store: MemoryStore = FileStore(root)
+    return store
+
+
+def sessions_root_from_settings(store: MemoryStore) -> Path | None:
+    """The sessions root saved in ``settings.yml`` (written by the Settings tab), if any."""
+    try:
+        text, _rev = store.read_settings_text()
+    except Exception:  # unreadable settings must not keep the window from opening
+        return None
+    if not text:
+        return None
+    try:
+        import yaml
+
+        data: Any = yaml.safe_load(text)
+    except Exception:  # a broken settings file is reported by the Settings tab, not here
+        return None
+    if not isinstance(data, dict):
+        return None
+    candidates = [data.get("sessions_root"), data.get("sessionsRoot")]
+    paths = data.get("paths")
+    if isinstance(paths, dict):
+        candidates += [paths.get("sessions_root"), paths.get("sessions")]
+    for value in candidates:
+        if isinstance(value, str) and value.strip():
+            return Path(value.strip()).expanduser()
+    return None
+
+
+def build_search(store: MemoryStore) -> Any:
+    """The search index of core.search when that package provides one; None hides the search box."""
+    try:
+        search = importlib.import_module("core.search")
+    except ModuleNotFoundError:
+        return None
+    factory = getattr(search, "SearchIndex", None) or getattr(search, "open_index", None)
+    if factory is None:
+        return None
+    try:
+        return factory(store)
+    except Exception:  # search is optional; the window opens without it
+        return None
+
+
+def build_context(
+    root: Path, *, dialogs: Dialogs | None = None, runner: TaskRunner | None = None
+) -> AppContext:
+    store = open_store(root)
+    return AppContext(
+        store=store,
+        runner=runner or ThreadPoolTaskRunner(),
+        dialogs=dialogs or Dialogs(),
+        root=root,
+        sessions_root=sessions_root_from_settings(store) or default_sessions_root(),
+        dsh_home=dsh_home(),
+        search=build_search(store),
+    )
+
+
+def choose_root(args: argparse.Namespace, dialogs: Dialogs) -> Path:
+    if args.demo:
+        return ensure_demo_root()
+    root = resolve_root(args.root)
+    if root_has_memory(root) or args.self_test:
+        return root
+    if dialogs.confirm(
+        None,
+        "No memory yet",
+        f"There is no DSH memory at\n{root}\nyet.\n\n"
+        "Open a demo memory root (sample workspaces in English and Chinese) to look around? "
+        "Your real root is not touched.",
+        "Open demo",
+    ):
+        return ensure_demo_root()
+    return root
+
+
+def run(argv: Sequence[str]) -> int:
+    args = parse_args(argv)
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "dsh-memory"])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("dsh-memory")
+    app.setApplicationDisplayName(APP_NAME)
+    apply_app_fonts(app)
+    if ICON_PATH.is_file():
+        app.setWindowIcon(QIcon(str(ICON_PATH)))
+
+    dialogs = Dialogs()
+    root = choose_root(args, dialogs)
+    ctx = build_context(root, dialogs=dialogs)
+
+    from gui.main_window import MainWindow
+
+    window = MainWindow(ctx)
+    if ICON_PATH.is_file():
+        window.setWindowIcon(QIcon(str(ICON_PATH)))
+    window.show()
+    try:
+        if args.self_test:
+            selftest = importlib.import_module("gui.selftest")
+            code: int = selftest.run_self_test(window, ctx)
+            return code
+        return int(app.exec())
+    finally:
+        window.shutdown()
+        ctx.runner.wait_all(10000)
+        window.deleteLater()

@@ -1,0 +1,223 @@
+"""The main window: five tabs, the status line, shortcuts, live refresh and a guarded close."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+
+from core.models import RootStatus
+from gui.context import AppContext
+from gui.tabs import TAB_ORDER
+from gui.watcher import RootWatcher
+from gui.widgets.messages import describe_error
+from gui.widgets.status_bar import RootStatusBar
+
+# key -> (module, class) of tabs written in their own modules; a missing module shows a placeholder.
+TAB_CLASSES: dict[str, tuple[str, str]] = {
+    "global": ("gui.tabs.global_tab", "GlobalTab"),
+    "workspace": ("gui.tabs.workspace_tab", "WorkspaceTab"),
+    "consolidation": ("gui.tabs.consolidation_tab", "ConsolidationTab"),
+    "recycle": ("gui.tabs.recycle_tab", "RecycleBinTab"),
+    "settings": ("gui.tabs.settings_tab", "SettingsTab"),
+}
+
+
+class UnavailableTab(QWidget):
+    """Stands in for a tab whose module has not landed yet (never a fake screen)."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        label = QLabel(f"{title} is not available yet in this build.")
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        label.setStyleSheet("color: #666; font-size: 13pt;")
+        layout.addWidget(label)
+        self.message = label.text()
+
+    def refresh(self) -> None:
+        pass
+
+    def has_unsaved_changes(self) -> bool:
+        return False
+
+
+def _load_tab(key: str, title: str, ctx: AppContext) -> QWidget:
+    module_name, class_name = TAB_CLASSES[key]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise  # the tab exists but one of its imports is missing: a real bug, don't hide it
+        return UnavailableTab(title)
+    cls: Any = getattr(module, class_name)
+    widget: QWidget = cls(ctx)
+    return widget
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, ctx: AppContext, *, watch: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(f"DSH Memory Manager — {ctx.root}")
+        self.resize(1280, 800)
+        self._closing = False
+        self.last_status: RootStatus | None = None
+
+        self.tab_widget = QTabWidget()
+        self.tab_widget.setDocumentMode(True)
+        self.tabs: dict[str, QWidget] = {}
+        for key, title in TAB_ORDER:
+            tab = _load_tab(key, title, ctx)
+            tab.setObjectName(f"{key}_tab")
+            self.tabs[key] = tab
+            label = tab.tab_title() if hasattr(tab, "tab_title") else title
+            self.tab_widget.addTab(tab, label)
+        self.setCentralWidget(self.tab_widget)
+        open_global = getattr(self.tabs["workspace"], "open_global_requested", None)
+        if open_global is not None:
+            open_global.connect(lambda: self.show_tab("global"))
+
+        self.status_bar = RootStatusBar()
+        self.status_bar.show_root(str(ctx.root))
+        self.setStatusBar(self.status_bar)
+
+        self._build_actions()
+
+        self.watcher = RootWatcher(Path(ctx.root), parent=self)
+        self.watcher.changed.connect(self.refresh_all)
+        self._watch = watch
+        if watch:
+            self.watcher.start()
+        self.refresh_status()
+
+    # --- actions and shortcuts -----------------------------------------------------------
+    def _build_actions(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.save_action = QAction("&Save", self)
+        self.save_action.setShortcut(QKeySequence.StandardKey.Save)
+        self.save_action.triggered.connect(self.save_current)
+        file_menu.addAction(self.save_action)
+        self.refresh_action = QAction("&Refresh", self)
+        self.refresh_action.setShortcut(QKeySequence.StandardKey.Refresh)
+        self.refresh_action.triggered.connect(self.refresh_all)
+        file_menu.addAction(self.refresh_action)
+        file_menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+
+        view_menu = self.menuBar().addMenu("&View")
+        self.search_action = QAction("&Find", self)
+        self.search_action.setShortcut(QKeySequence.StandardKey.Find)
+        self.search_action.triggered.connect(self.focus_search)
+        view_menu.addAction(self.search_action)
+        view_menu.addSeparator()
+        for index, (key, title) in enumerate(TAB_ORDER):
+            action = QAction(title, self)
+            action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
+            action.triggered.connect(lambda _=False, k=key: self.show_tab(k))
+            view_menu.addAction(action)
+            self.addAction(action)
+
+        help_menu = self.menuBar().addMenu("&Help")
+        self.about_action = QAction("&About DSH Memory Manager", self)
+        self.about_action.triggered.connect(self.show_about)
+        help_menu.addAction(self.about_action)
+
+    def current_key(self) -> str:
+        widget = self.tab_widget.currentWidget()
+        return next((k for k, w in self.tabs.items() if w is widget), "")
+
+    def show_tab(self, key: str) -> None:
+        self.tab_widget.setCurrentWidget(self.tabs[key])
+
+    def save_current(self) -> None:
+        tab = self.tab_widget.currentWidget()
+        if hasattr(tab, "save"):
+            tab.save()
+
+    def focus_search(self) -> None:
+        tab = self.tab_widget.currentWidget()
+        if hasattr(tab, "focus_search"):
+            tab.focus_search()
+
+    def show_about(self) -> None:
+        try:
+            about = importlib.import_module("gui.about")
+        except ModuleNotFoundError as exc:
+            if exc.name != "gui.about":
+                raise
+            from core.version import __version__
+
+            self.ctx.dialogs.info(
+                self, "About", f"DSH Memory Manager {__version__}\nMemory root: {self.ctx.root}"
+            )
+            return
+        about.show_about(self, self.ctx)
+
+    # --- refresh ---------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        if self._closing:
+            return
+        for tab in self.tabs.values():
+            if hasattr(tab, "refresh"):
+                tab.refresh()
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        store = self.ctx.store
+        self.ctx.runner.submit(
+            lambda _t, _p: store.status(), on_done=self._show_status, on_error=self._status_failed
+        )
+
+    def _show_status(self, status: RootStatus) -> None:
+        if self._closing:
+            return
+        self.last_status = status
+        self.status_bar.show_status(status)
+        if self._watch and not self.watcher.running:
+            self.watcher.start()  # the root may have been created since the window opened
+
+    def _status_failed(self, exc: BaseException) -> None:
+        if not self._closing:
+            self.status_bar.show_problem(describe_error(exc))
+
+    # --- closing ---------------------------------------------------------------------------
+    def unsaved_tabs(self) -> list[str]:
+        out = []
+        for key, title in TAB_ORDER:
+            tab = self.tabs[key]
+            if hasattr(tab, "has_unsaved_changes") and tab.has_unsaved_changes():
+                out.append(title)
+        return out
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        unsaved = [] if self._closing else self.unsaved_tabs()
+        if unsaved and not self.ctx.dialogs.confirm(
+            self,
+            "Unsaved changes",
+            "You have unsaved changes in: " + ", ".join(unsaved) + ".\nQuit and discard them?",
+            "Discard and quit",
+        ):
+            event.ignore()
+            return
+        self.shutdown()
+        event.accept()
+
+    def shutdown(self) -> None:
+        """Stop the watcher, timers and pending work; safe to call twice."""
+        if self._closing:
+            return
+        self._closing = True
+        self.watcher.stop()
+        for tab in self.tabs.values():
+            if hasattr(tab, "shutdown"):
+                tab.shutdown()
+        self.ctx.runner.wait_all(10000)

@@ -1,0 +1,15 @@
+"""Qt item models over core snapshots (workspaces, records, search hits) and their filter proxies."""
+
+from gui.qtmodels.records import RecordFilterProxy, RecordRow, RecordTableModel
+from gui.qtmodels.search_results import SearchHit, SearchResultsModel
+from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel
+
+__all__ = [
+    "RecordFilterProxy",
+    "RecordRow",
+    "RecordTableModel",
+    "SearchHit",
+    "SearchResultsModel",
+    "WorkspaceFilterProxy",
+    "WorkspaceTableModel",
+]

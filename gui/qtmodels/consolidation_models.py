@@ -1,0 +1,396 @@
+"""Qt models of the Session Consolidation tab: session workspaces, sessions, review changes, receipts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from core.consolidation.proposals import ReviewChange
+from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
+from gui.widgets.messages import format_size
+
+Index = QModelIndex | QPersistentModelIndex
+_NO_INDEX = QModelIndex()
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_WARN_BG = QBrush(QColor("#fff6dc"))
+_REFUSED_FG = QBrush(QColor("#8a1c12"))
+_MUTED_FG = QBrush(QColor("#777777"))
+
+
+def format_time(value: datetime | None) -> str:
+    """Absolute local time to the minute (``2026-11-30 14:05``); '' when unknown."""
+    if value is None:
+        return ""
+    if value.tzinfo is not None:
+        value = value.astimezone()
+    return value.strftime("%Y-%m-%d %H:%M")
+
+
+# --- workspaces that have sessions ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WorkspaceChoice:
+    """One entry of the workspace picker; ``key is None`` is "Unassigned" (sessions without a cwd)."""
+
+    key: str | None
+    cwd: str | None
+    title: str
+    session_count: int
+
+    @property
+    def label(self) -> str:
+        plural = "" if self.session_count == 1 else "s"
+        return f"{self.title} ({self.session_count} session{plural})"
+
+
+class WorkspaceChoiceModel(QAbstractListModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[WorkspaceChoice] = []
+
+    def set_choices(self, choices: list[WorkspaceChoice]) -> None:
+        self.beginResetModel()
+        self._rows = list(choices)
+        self.endResetModel()
+
+    def choice(self, row: int) -> WorkspaceChoice:
+        return self._rows[row]
+
+    def row_of(self, key: str | None) -> int:
+        return next((i for i, c in enumerate(self._rows) if c.key == key), -1)
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        c = self._rows[index.row()]
+        if role == _DISPLAY:
+            return c.label
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return c.cwd or "Sessions started without a working directory"
+        if role == KEY_ROLE:
+            return c.key or ""
+        if role == ITEM_ROLE:
+            return c
+        return None
+
+
+# --- sessions -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """A session as listed: its summary plus whether it can be consolidated now and its last review."""
+
+    summary: Any  # core.sessions.models.SessionSummary
+    stable: bool
+    state_reason: str
+    last_status: str = ""  # status of the newest receipt of this session, "" if never reviewed
+
+    @property
+    def id(self) -> str:
+        return str(self.summary.id)
+
+
+class SessionTableModel(QAbstractTableModel):
+    HEADERS = ("Title", "Date", "Turns", "Size", "State", "Last review")
+    TITLE, DATE, TURNS, SIZE, STATE, LAST = range(6)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[SessionRow] = []
+
+    def set_rows(self, rows: list[SessionRow]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> list[SessionRow]:
+        return list(self._rows)
+
+    def session_row(self, row: int) -> SessionRow:
+        return self._rows[row]
+
+    def row_of(self, session_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.id == session_id), -1)
+
+    def set_last_status(self, session_id: str, status: str) -> None:
+        row = self.row_of(session_id)
+        if row >= 0:
+            self._rows[row] = replace(self._rows[row], last_status=status)
+            idx = self.index(row, self.LAST)
+            self.dataChanged.emit(idx, idx)
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        s = r.summary
+        col = index.column()
+        when = s.updated or s.created
+        if role == _DISPLAY:
+            return (
+                s.title or "(untitled)",
+                format_time(when),
+                str(s.turns),
+                format_size(s.size),
+                "stable" if r.stable else "live",
+                r.last_status or "—",
+            )[col]
+        if role == SORT_ROLE:
+            return (
+                (s.title or "").lower(),
+                when.timestamp() if when else 0.0,
+                s.turns,
+                s.size,
+                0 if r.stable else 1,
+                r.last_status,
+            )[col]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == self.STATE:
+                return r.state_reason
+            return f"{s.title}\nsession {s.id}\n{s.cwd or 'no working directory'}"
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.STATE and not r.stable:
+            return _MUTED_FG
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.TURNS, self.SIZE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == KEY_ROLE:
+            return r.id
+        if role == ITEM_ROLE:
+            return r
+        return None
+
+
+class SessionFilterProxy(QSortFilterProxyModel):
+    """Filter-as-you-type on title and id; sorts by SORT_ROLE (dates and sizes as numbers)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self._needle = ""
+
+    def set_filter_text(self, text: str) -> None:
+        self.beginFilterChange()
+        self._needle = text.strip().lower()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        if not self._needle:
+            return True
+        model = self.sourceModel()
+        if not isinstance(model, SessionTableModel) or source_row >= model.rowCount():
+            return True
+        r = model.session_row(source_row)
+        return self._needle in f"{r.summary.title}\n{r.id}".lower()
+
+
+# --- the review -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChangeRow:
+    """A review row: the proposed change, the user's decision, and the re-checked edit if any."""
+
+    change: ReviewChange
+    accepted: bool = False
+    edited: ReviewChange | None = None  # the same change with the user's record, re-validated
+
+    @property
+    def current(self) -> ReviewChange:
+        return self.edited if self.edited is not None else self.change
+
+    @property
+    def acceptable(self) -> bool:
+        return self.current.is_actionable
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Problems (which block accepting) then warnings, each as a short line."""
+        c = self.current
+        return tuple(f"✖ {p}" for p in c.problems) + tuple(f"⚠ {w}" for w in c.warnings)
+
+
+OP_LABELS = {"put": "put", "delete": "delete", "replace_global": "replace Global", "no_change": "no change"}
+
+
+class ReviewChangesModel(QAbstractTableModel):
+    """One row per proposed change; column 0 is the accept checkbox (only for actionable changes)."""
+
+    HEADERS = ("Accept", "Change", "Target", "Reason", "Warnings")
+    ACCEPT, OP, TARGET, REASON, NOTES = range(5)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ChangeRow] = []
+
+    def set_changes(self, changes: list[ReviewChange] | tuple[ReviewChange, ...]) -> None:
+        self.beginResetModel()
+        self._rows = [ChangeRow(c) for c in changes]
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.set_changes([])
+
+    def change_rows(self) -> list[ChangeRow]:
+        return list(self._rows)
+
+    def change_row(self, row: int) -> ChangeRow:
+        return self._rows[row]
+
+    def row_of(self, change_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.change.id == change_id), -1)
+
+    def set_accepted(self, row: int, accepted: bool) -> bool:
+        if not 0 <= row < len(self._rows) or not self._rows[row].acceptable:
+            return False
+        if self._rows[row].accepted != accepted:
+            self._rows[row] = replace(self._rows[row], accepted=accepted)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+        return True
+
+    def set_edit(self, row: int, edited: ReviewChange | None) -> None:
+        """Replace the row's change by its edited, re-checked version (None: back to the proposal)."""
+        r = replace(self._rows[row], edited=edited)
+        self._rows[row] = replace(r, accepted=r.accepted and r.acceptable)
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+
+    def accepted_rows(self) -> list[ChangeRow]:
+        return [r for r in self._rows if r.accepted and r.acceptable]
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() == self.ACCEPT and self._rows[index.row()].acceptable:
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        c = r.current
+        col = index.column()
+        if role == _DISPLAY:
+            if col == self.ACCEPT:
+                if not c.is_valid:
+                    return "refused"
+                if not r.acceptable:
+                    return "—"
+                return "edited" if r.edited is not None else ""
+            op = OP_LABELS.get(c.kind, c.kind)
+            return (None, op, c.target or "—", c.reason, "; ".join(r.notes))[col]
+        if role == Qt.ItemDataRole.CheckStateRole and col == self.ACCEPT and r.acceptable:
+            return Qt.CheckState.Checked if r.accepted else Qt.CheckState.Unchecked
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == self.ACCEPT and not c.is_valid:
+                return "This change cannot be accepted:\n" + "\n".join(c.problems)
+            if col == self.NOTES and r.notes:
+                return "\n".join(r.notes)
+            if col == self.REASON:
+                seqs = ", ".join(str(s) for s in c.evidence)
+                return c.reason + (f"\n\nEvidence: seq {seqs}" if seqs else "")
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole and (not c.is_valid) and col in (self.ACCEPT, self.NOTES):
+            return _REFUSED_FG
+        if role == Qt.ItemDataRole.BackgroundRole and c.warnings and c.is_valid:
+            return _WARN_BG
+        if role == KEY_ROLE:
+            return c.id
+        if role == ITEM_ROLE:
+            return r
+        return None
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if not index.isValid() or index.column() != self.ACCEPT or role != Qt.ItemDataRole.CheckStateRole:
+            return False
+        checked = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value, 2, True)
+        return self.set_accepted(index.row(), checked)
+
+
+# --- receipts ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReceiptItem:
+    review_id: str
+    status: str = ""
+    title: str = ""  # session title when known
+    updated: str = ""  # ISO-8601
+
+    @property
+    def label(self) -> str:
+        when = self.updated[:16].replace("T", " ")
+        head = self.title or self.review_id
+        return head + "\n" + " · ".join(p for p in (when, self.status) if p)
+
+
+class ReceiptListModel(QAbstractListModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ReceiptItem] = []
+
+    def set_receipts(self, items: list[ReceiptItem]) -> None:
+        self.beginResetModel()
+        self._rows = list(items)
+        self.endResetModel()
+
+    def item(self, row: int) -> ReceiptItem:
+        return self._rows[row]
+
+    def row_of(self, review_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.review_id == review_id), -1)
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        if role == _DISPLAY:
+            return r.label
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"reviews/{r.review_id}.md"
+        if role == KEY_ROLE:
+            return r.review_id
+        if role == ITEM_ROLE:
+            return r
+        return None

@@ -1,0 +1,189 @@
+"""Qt table models of the Recycle Bin: archived workspaces and deleted (or overwritten) records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from core.keys import workspace_name
+from core.models import HistoryEntry, WorkspaceInfo
+from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
+
+Index = QModelIndex | QPersistentModelIndex
+
+_NO_INDEX = QModelIndex()
+
+
+def format_time(value: datetime | None) -> str:
+    """Absolute ISO-8601 in local time to the minute (``2026-11-30 14:05``); '' when unknown."""
+    if value is None:
+        return ""
+    if value.tzinfo is not None:
+        value = value.astimezone()
+    return value.strftime("%Y-%m-%d %H:%M")
+
+
+def _iso(value: datetime | None) -> str:
+    return value.isoformat() if value is not None else ""
+
+
+class ArchivedWorkspacesModel(QAbstractTableModel):
+    """One row per archived workspace scope: name, folder (cwd), archive time, record count."""
+
+    HEADERS = ("Workspace", "Folder", "Archived", "Records")
+    NAME, FOLDER, ARCHIVED, RECORDS = range(4)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[WorkspaceInfo] = []
+
+    def set_workspaces(self, workspaces: list[WorkspaceInfo]) -> None:
+        self.beginResetModel()
+        self._rows = list(workspaces)
+        self.endResetModel()
+
+    def workspace(self, row: int) -> WorkspaceInfo:
+        return self._rows[row]
+
+    def row_of(self, key: str) -> int:
+        return next((i for i, w in enumerate(self._rows) if w.key == key), -1)
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+        if horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        w = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == self.NAME:
+                return w.display_name
+            if col == self.FOLDER:
+                return w.cwd or "(unknown folder)"
+            if col == self.ARCHIVED:
+                return format_time(w.archived_at) or "unknown"
+            if col == self.RECORDS:
+                return str(w.record_count)
+            return None
+        if role == SORT_ROLE:
+            if col == self.NAME:
+                return w.display_name.casefold()
+            if col == self.FOLDER:
+                return w.cwd
+            if col == self.ARCHIVED:
+                return _iso(w.archived_at)
+            if col == self.RECORDS:
+                return w.record_count
+            return None
+        if role == KEY_ROLE:
+            return w.key
+        if role == ITEM_ROLE:
+            return w
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lines = [w.cwd or w.key, f"Folder key: {w.key}"]
+            if w.invalid_count:
+                lines.append(f"{w.invalid_count} invalid file(s) kept as they are")
+            if w.scope_problem:
+                lines.append(w.scope_problem)
+            return "\n".join(lines)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.RECORDS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class DeletedRecordsModel(QAbstractTableModel):
+    """One row per history entry: a record that was deleted (or an earlier version of an edited one)."""
+
+    HEADERS = ("Record", "Workspace", "When", "What happened")
+    NAME, WORKSPACE, WHEN, REASON = range(4)
+    REASON_TEXT: ClassVar[dict[str, str]] = {"delete": "Deleted", "overwrite": "Earlier version"}
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[HistoryEntry] = []
+
+    def set_entries(self, entries: list[HistoryEntry]) -> None:
+        self.beginResetModel()
+        self._rows = list(entries)
+        self.endResetModel()
+
+    def entry(self, row: int) -> HistoryEntry:
+        return self._rows[row]
+
+    def row_of(self, entry_id: str) -> int:
+        return next((i for i, e in enumerate(self._rows) if e.id == entry_id), -1)
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+        if horizontal and 0 <= section < len(self.HEADERS):
+            return self.HEADERS[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    @staticmethod
+    def workspace_label(entry: HistoryEntry) -> str:
+        return workspace_name(entry.cwd) if entry.cwd else entry.scope_key
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        e = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == self.NAME:
+                return e.name
+            if col == self.WORKSPACE:
+                return self.workspace_label(e)
+            if col == self.WHEN:
+                return format_time(e.time)
+            if col == self.REASON:
+                return self.REASON_TEXT.get(e.reason, e.reason)
+            return None
+        if role == SORT_ROLE:
+            if col == self.NAME:
+                return e.name
+            if col == self.WORKSPACE:
+                return self.workspace_label(e).casefold()
+            if col == self.WHEN:
+                return _iso(e.time)
+            if col == self.REASON:
+                return e.reason
+            return None
+        if role == KEY_ROLE:
+            return e.id
+        if role == ITEM_ROLE:
+            return e
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{e.name} in {e.cwd or e.scope_key}\n{_iso(e.time)} · {e.size} bytes"
+        return None

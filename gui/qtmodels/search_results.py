@@ -1,0 +1,61 @@
+"""Search hits over all memory, as a list (title, where, snippet)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+
+from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """Where a hit lives: ``scope_key`` None means GLOBAL.md; ``name`` is the record (or section)."""
+
+    scope_key: str | None
+    name: str
+    where: str  # workspace display name or "Global"
+    snippet: str = ""
+    score: float = 0.0
+
+    @property
+    def ident(self) -> str:
+        return f"{self.scope_key or 'GLOBAL'}/{self.name}"
+
+
+class SearchResultsModel(QAbstractListModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._hits: list[SearchHit] = []
+
+    def set_hits(self, hits: list[SearchHit]) -> None:
+        self.beginResetModel()
+        self._hits = list(hits)
+        self.endResetModel()
+
+    def hit(self, row: int) -> SearchHit:
+        return self._hits[row]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._hits)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._hits)):
+            return None
+        h = self._hits[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            snippet = " ".join(h.snippet.split())
+            if len(snippet) > 90:
+                snippet = snippet[:89] + "…"
+            return f"{h.name}  ·  {h.where}" + (f"\n{snippet}" if snippet else "")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{h.where}: {h.name}\n{h.snippet}"
+        if role == KEY_ROLE:
+            return h.ident
+        if role == ITEM_ROLE:
+            return h
+        return None

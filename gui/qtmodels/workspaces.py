@@ -1,0 +1,136 @@
+"""Workspace list: name, record count, problems (folder missing, invalid files, bad scope.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QBrush, QColor
+
+from core.models import WorkspaceInfo
+from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def workspace_problems(info: WorkspaceInfo) -> list[str]:
+    out = []
+    if not info.cwd_exists:
+        out.append("folder missing")
+    if info.invalid_count:
+        out.append(f"{info.invalid_count} invalid file{'s' if info.invalid_count != 1 else ''}")
+    if info.scope_problem:
+        out.append(info.scope_problem)
+    return out
+
+
+class WorkspaceTableModel(QAbstractTableModel):
+    HEADERS = ("Workspace", "Records", "Problems")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._items: list[WorkspaceInfo] = []
+
+    # --- data ---------------------------------------------------------------------------
+    def set_workspaces(self, items: list[WorkspaceInfo]) -> None:
+        """Replace the list; same keys in the same order update in place (views keep selection)."""
+        items = list(items)
+        if [i.key for i in items] == [i.key for i in self._items]:
+            changed = [r for r, (a, b) in enumerate(zip(self._items, items, strict=True)) if a != b]
+            self._items = items
+            for r in changed:
+                self.dataChanged.emit(self.index(r, 0), self.index(r, len(self.HEADERS) - 1))
+            return
+        self.beginResetModel()
+        self._items = items
+        self.endResetModel()
+
+    def workspace(self, row: int) -> WorkspaceInfo:
+        return self._items[row]
+
+    def row_of(self, key: str) -> int:
+        return next((r for r, i in enumerate(self._items) if i.key == key), -1)
+
+    def keys(self) -> list[str]:
+        return [i.key for i in self._items]
+
+    # --- Qt model API -----------------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(self.HEADERS)
+        ):
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._items)):
+            return None
+        info = self._items[index.row()]
+        col = index.column()
+        problems = workspace_problems(info)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return info.display_name
+            if col == 1:
+                return str(info.record_count)
+            if col == 2:
+                return ", ".join(problems)
+        elif role == SORT_ROLE:
+            if col == 0:
+                return info.display_name.lower()
+            if col == 1:
+                return info.record_count
+            return len(problems)
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            lines = [info.cwd or info.key, f"key: {info.key}", f"{info.record_count} records"]
+            lines += problems
+            return "\n".join(lines)
+        elif role == Qt.ItemDataRole.ForegroundRole and col == 2 and problems:
+            return QBrush(QColor("#a33"))
+        elif role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == KEY_ROLE:
+            return info.key
+        elif role == ITEM_ROLE:
+            return info
+        return None
+
+
+class WorkspaceFilterProxy(QSortFilterProxyModel):
+    """Case-insensitive filter on name, cwd and key; numeric sort of counts."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.setDynamicSortFilter(True)
+        self._needle = ""
+
+    def set_filter_text(self, text: str) -> None:
+        self.beginFilterChange()
+        self._needle = text.strip().lower()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
+        if not self._needle:
+            return True
+        model = self.sourceModel()
+        if not isinstance(model, WorkspaceTableModel) or source_row >= model.rowCount():
+            return True
+        info = model.workspace(source_row)
+        return self._needle in f"{info.display_name}\n{info.cwd}\n{info.key}".lower()

@@ -1,0 +1,32 @@
+"""The window's tabs. Every tab is a QWidget built as ``Tab(ctx)`` and follows this protocol.
+
+Required:
+    ``refresh() -> None``              reload from the store off the GUI thread (watcher and F5 call it);
+                                       must keep the selection and never overwrite unsaved edits.
+    ``has_unsaved_changes() -> bool``  True while closing would lose work.
+Optional (the main window calls them when present):
+    ``save() -> None``                 Ctrl+S.
+    ``focus_search() -> None``         Ctrl+F: focus the tab's search/filter box.
+    ``shutdown() -> None``             the window is closing: cancel work, stop timers.
+    ``tab_title() -> str``             title shown in the tab bar (else the default name).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Tab(Protocol):
+    def refresh(self) -> None: ...
+
+    def has_unsaved_changes(self) -> bool: ...
+
+
+TAB_ORDER: tuple[tuple[str, str], ...] = (
+    ("global", "Global"),
+    ("workspace", "Workspace"),
+    ("consolidation", "Session Consolidation"),
+    ("recycle", "Recycle Bin"),
+    ("settings", "Settings"),
+)

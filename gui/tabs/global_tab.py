@@ -1,0 +1,367 @@
+"""Global tab: GLOBAL.md in a Markdown editor beside its rendered preview, saved with compare-and-swap."""
+
+from __future__ import annotations
+
+import importlib
+from datetime import UTC, datetime
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import ConflictError, SecretRefusedError
+from core.models import GlobalSnapshot, Revision
+from gui.context import AppContext
+from gui.widgets.banner import Banner
+from gui.widgets.diff_view import DiffView, unified_diff
+from gui.widgets.fonts import monospace_font
+from gui.widgets.markdown_view import MarkdownPreview
+from gui.widgets.messages import describe_error, format_size
+
+CONFLICT_OPTIONS = ["Reload", "Keep mine", "Save a copy"]
+
+
+def write_copy(path: Path, text: str) -> None:
+    """Write a conflict copy atomically (core.atomic when present)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        atomic = importlib.import_module("core.atomic")
+    except ModuleNotFoundError:
+        atomic = None
+    writer = getattr(atomic, "atomic_write_bytes", None) or getattr(atomic, "write_bytes", None)
+    if writer is not None:
+        writer(path, text.encode("utf-8"))
+    else:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+
+
+class GlobalTab(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.copies_dir = ctx.dsh_home / "memory-conflicts"
+        self.snapshot: GlobalSnapshot | None = None
+        self._loaded_text = ""  # editor text that matches ``base_revision``
+        self.base_revision: Revision | None = None
+        self._conflict: tuple[str, str, Revision] | None = None  # (mine, disk text, disk revision)
+        self._closing = False
+        self._busy = False
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 8, 10, 8)
+        outer.setSpacing(6)
+
+        head = QHBoxLayout()
+        title = QLabel(
+            "<b>GLOBAL.md</b> — about you: profile, preferences, general tips. Every agent loads it."
+        )
+        head.addWidget(title, 1)
+        self.size_label = QLabel()
+        self.size_label.setObjectName("global_size")
+        head.addWidget(self.size_label)
+        self.reload_button = QPushButton("Reload")
+        self.reload_button.setToolTip("Discard your edits and load GLOBAL.md from disk")
+        self.reload_button.clicked.connect(self.reload_from_disk)
+        head.addWidget(self.reload_button)
+        self.save_button = QPushButton("Save")
+        self.save_button.setToolTip("Save GLOBAL.md (Ctrl+S)")
+        self.save_button.setDefault(True)
+        self.save_button.clicked.connect(self.save)
+        head.addWidget(self.save_button)
+        outer.addLayout(head)
+
+        self.banner = Banner()
+        outer.addWidget(self.banner)
+
+        self.conflict_panel = QWidget()
+        cp = QVBoxLayout(self.conflict_panel)
+        cp.setContentsMargins(0, 0, 0, 0)
+        self.conflict_label = QLabel(
+            "GLOBAL.md changed on disk after you opened it. Lines with <b>-</b> are on disk, lines with "
+            "<b>+</b> are yours. Nothing was written."
+        )
+        self.conflict_label.setWordWrap(True)
+        cp.addWidget(self.conflict_label)
+        self.conflict_diff = DiffView()
+        self.conflict_diff.setMinimumHeight(160)
+        cp.addWidget(self.conflict_diff)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.conflict_buttons: dict[str, QPushButton] = {}
+        for option in CONFLICT_OPTIONS:
+            b = QPushButton(option)
+            b.clicked.connect(lambda _=False, o=option: self.resolve_conflict(o))
+            row.addWidget(b)
+            self.conflict_buttons[option] = b
+        cp.addLayout(row)
+        self.conflict_panel.hide()
+
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("global_editor")
+        self.editor.setFont(monospace_font())
+        self.editor.setPlaceholderText("# User Profile\n\n# User Preferences\n\n# General Tips\n")
+        self.editor.textChanged.connect(self._on_text_changed)
+        self.preview = MarkdownPreview()
+        self.preview.setObjectName("global_preview")
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.editor)
+        self.splitter.addWidget(self.preview)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+
+        vsplit = QSplitter(Qt.Orientation.Vertical)
+        vsplit.addWidget(self.conflict_panel)
+        vsplit.addWidget(self.splitter)
+        vsplit.setStretchFactor(1, 3)
+        outer.addWidget(vsplit, 1)
+
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(200)
+        self._preview_timer.timeout.connect(self._update_preview)
+
+        self._update_size()
+        self.refresh()
+
+    # --- protocol ----------------------------------------------------------------------------
+    def refresh(self) -> None:
+        if self._closing:
+            return
+        store = self.ctx.store
+        self.ctx.runner.submit(
+            lambda _t, _p: store.read_global(), on_done=self._on_loaded, on_error=self._on_error
+        )
+
+    def error_text(self) -> str:
+        """The error shown in the tab right now ("" when none); read by the self-test."""
+        return self.banner.text if self.banner.level == "error" else ""
+
+    def has_unsaved_changes(self) -> bool:
+        return self.editor.toPlainText() != self._loaded_text
+
+    def focus_search(self) -> None:
+        self.editor.setFocus()
+
+    def shutdown(self) -> None:
+        self._closing = True
+        self._preview_timer.stop()
+
+    # --- loading -------------------------------------------------------------------------------
+    def _on_loaded(self, snap: GlobalSnapshot) -> None:
+        if self._closing:
+            return
+        self.snapshot = snap
+        if snap.invalid_reasons:
+            self.editor.setReadOnly(True)
+            self.save_button.setEnabled(False)
+            self.banner.show_message(
+                "error",
+                "GLOBAL.md can't be edited here: "
+                + "; ".join(snap.invalid_reasons)
+                + ". It is left exactly as it is; fix it in a text editor.",
+            )
+        else:
+            self.editor.setReadOnly(False)
+            self.save_button.setEnabled(True)
+        if snap.revision == self.base_revision:
+            return  # nothing new on disk
+        if self.has_unsaved_changes() and self.base_revision is not None:
+            self.banner.show_message(
+                "warning",
+                "GLOBAL.md changed on disk while you were editing. Your edits are kept; "
+                "saving will ask what to do.",
+                [
+                    ("Show differences", self._show_external_diff),
+                    ("Load disk version", self.reload_from_disk),
+                ],
+            )
+            return
+        self._set_text(snap.text, snap.revision)
+        if not snap.invalid_reasons and self.banner.level == "warning":
+            self.banner.clear()
+
+    def _set_text(self, text: str, revision: Revision) -> None:
+        self._loaded_text = text
+        self.base_revision = revision
+        if self.editor.toPlainText() != text:
+            cursor_pos = self.editor.textCursor().position()
+            bar = self.editor.verticalScrollBar().value()
+            self.editor.setPlainText(text)
+            cursor = self.editor.textCursor()
+            cursor.setPosition(min(cursor_pos, len(text)))
+            self.editor.setTextCursor(cursor)
+            self.editor.verticalScrollBar().setValue(bar)
+        self._update_size()
+        self._update_preview()
+
+    def reload_from_disk(self) -> None:
+        store = self.ctx.store
+        self.banner.clear()
+        self.conflict_panel.hide()
+        self._conflict = None
+
+        def loaded(snap: GlobalSnapshot) -> None:
+            self.snapshot = snap
+            self._set_text(snap.text, snap.revision)
+
+        self.ctx.runner.submit(lambda _t, _p: store.read_global(), on_done=loaded, on_error=self._on_error)
+
+    def _show_external_diff(self) -> None:
+        if self.snapshot is None:
+            return
+        self._show_conflict_panel(self.editor.toPlainText(), self.snapshot.text, self.snapshot.revision)
+
+    # --- editing ----------------------------------------------------------------------------------
+    def _on_text_changed(self) -> None:
+        self._update_size()
+        self._preview_timer.start()
+
+    def _update_preview(self) -> None:
+        self.preview.set_markdown(self.editor.toPlainText())
+
+    def _update_size(self) -> None:
+        size = len(self.editor.toPlainText().encode("utf-8"))
+        text = format_size(size)
+        if self.has_unsaved_changes():
+            text += " (unsaved)"
+        self.size_label.setText(text)
+        self.size_label.setToolTip(f"{size} bytes (UTF-8) — what the agent loads")
+
+    # --- saving ---------------------------------------------------------------------------------
+    def save(self, *, allow_secrets: bool = False, expect: Revision | None = None) -> None:
+        if self._busy or (not self.has_unsaved_changes() and expect is None):
+            return
+        if self.snapshot is not None and self.snapshot.invalid_reasons:
+            return
+        text = self.editor.toPlainText()
+        base = expect if expect is not None else self.base_revision
+        if base is None:
+            return
+        store = self.ctx.store
+        self._busy = True
+        self.save_button.setEnabled(False)
+
+        def work(_t: object, _p: object) -> GlobalSnapshot:
+            return store.replace_global(text, base, origin="manual", allow_secrets=allow_secrets)
+
+        def done(snap: GlobalSnapshot) -> None:
+            self._busy = False
+            self.save_button.setEnabled(True)
+            self.snapshot = snap
+            self._conflict = None
+            self.conflict_panel.hide()
+            # The user may have typed on while the save ran: only what was saved is "loaded".
+            self._loaded_text = text
+            self.base_revision = snap.revision
+            self._update_size()
+            self.banner.show_message("ok", f"Saved GLOBAL.md ({format_size(snap.size)}).")
+
+        def failed(exc: BaseException) -> None:
+            self._busy = False
+            self.save_button.setEnabled(True)
+            if isinstance(exc, ConflictError):
+                self._on_conflict(text, exc)
+            elif isinstance(exc, SecretRefusedError) and not allow_secrets:
+                where = "\n".join(exc.findings)
+                if self.ctx.dialogs.confirm(
+                    self,
+                    "Possible credential",
+                    "GLOBAL.md looks like it contains a credential:\n"
+                    f"{where}\n\nAgents read this file. Save it anyway?",
+                    "Save anyway",
+                ):
+                    self.save(allow_secrets=True, expect=base)
+                else:
+                    self.banner.show_message("warning", "Not saved: remove the credential, then save again.")
+            else:
+                self._on_error(exc)
+
+        self.ctx.runner.submit(work, on_done=done, on_error=failed)
+
+    def _on_conflict(self, mine: str, exc: ConflictError) -> None:
+        current = exc.current if isinstance(exc.current, GlobalSnapshot) else None
+        if current is not None:
+            self._ask_conflict(mine, current)
+            return
+        store = self.ctx.store
+        self.ctx.runner.submit(
+            lambda _t, _p: store.read_global(),
+            on_done=lambda snap: self._ask_conflict(mine, snap),
+            on_error=self._on_error,
+        )
+
+    def _show_conflict_panel(self, mine: str, disk: str, disk_rev: Revision) -> None:
+        self._conflict = (mine, disk, disk_rev)
+        self.conflict_diff.set_diff(
+            unified_diff(disk, mine, "GLOBAL.md (on disk)", "GLOBAL.md (yours)"),
+            "Your text equals the disk version.",
+        )
+        self.conflict_panel.show()
+
+    def _ask_conflict(self, mine: str, disk: GlobalSnapshot) -> None:
+        self.snapshot = disk
+        self._show_conflict_panel(mine, disk.text, disk.revision)
+        self.banner.show_message("warning", "Not saved: GLOBAL.md changed on disk after you opened it.")
+        choice = self.ctx.dialogs.choose(
+            self,
+            "GLOBAL.md changed on disk",
+            "Someone else (an agent, the CLI or an editor) changed GLOBAL.md after you opened it. "
+            "The differences are shown in the Global tab.\n\n"
+            "Reload: discard your edits and load the disk version.\n"
+            "Keep mine: overwrite the disk version with yours.\n"
+            "Save a copy: save your version to a separate file, then load the disk version.",
+            CONFLICT_OPTIONS,
+        )
+        if choice is not None:
+            self.resolve_conflict(choice)
+
+    def resolve_conflict(self, choice: str) -> None:
+        if self._conflict is None:
+            return
+        mine, disk, disk_rev = self._conflict
+        if choice == "Reload":
+            self.conflict_panel.hide()
+            self._conflict = None
+            self.banner.clear()
+            self._set_text(disk, disk_rev)
+        elif choice == "Keep mine":
+            if not self.ctx.dialogs.confirm(
+                self,
+                "Overwrite GLOBAL.md?",
+                "Replace the version on disk with yours? The other changes shown in the diff will be lost "
+                "(the store keeps the previous version in its history).",
+                "Overwrite",
+            ):
+                return
+            if self.editor.toPlainText() != mine:
+                self.editor.setPlainText(mine)
+            self.save(expect=disk_rev)
+        elif choice == "Save a copy":
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+            path = self.copies_dir / f"GLOBAL-{stamp}.md"
+            try:
+                write_copy(path, mine)
+            except OSError as exc:
+                self._on_error(exc)
+                return
+            self.conflict_panel.hide()
+            self._conflict = None
+            self._set_text(disk, disk_rev)
+            self.last_copy_path = path
+            self.banner.show_message("info", f"Your version was saved to {path}. The disk version is loaded.")
+
+    def _on_error(self, exc: BaseException) -> None:
+        if not self._closing:
+            self.banner.show_message("error", describe_error(exc))

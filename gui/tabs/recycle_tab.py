@@ -1,0 +1,632 @@
+"""The Recycle Bin tab: archived workspaces and deleted records; preview, Restore, and Purge.
+
+Every store call runs on ``ctx.runner``; every question goes through ``ctx.dialogs``. Purge needs
+the workspace name typed exactly and is only ever offered for an archived workspace (never Global).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import ConflictError, DshMemoryError, NotFoundError
+from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
+from gui.context import AppContext
+from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel, format_time
+from gui.qtmodels.roles import SORT_ROLE
+from gui.tasks import CancelToken, ProgressFn, TaskHandle
+from gui.widgets.banner import Banner
+from gui.widgets.messages import describe_error, format_size
+
+
+class _DeletedRecordsProxy(QSortFilterProxyModel):
+    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.show_versions = False
+
+    def set_show_versions(self, show: bool) -> None:
+        self.beginFilterChange()
+        self.show_versions = show
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        model = self.sourceModel()
+        hidden = (
+            not self.show_versions
+            and isinstance(model, DeletedRecordsModel)
+            and model.entry(source_row).reason != "delete"
+        )
+        if hidden:
+            return False
+        return super().filterAcceptsRow(source_row, source_parent)
+
+
+def _make_proxy(proxy: QSortFilterProxyModel, source: Any) -> QSortFilterProxyModel:
+    proxy.setSourceModel(source)
+    proxy.setSortRole(SORT_ROLE)
+    proxy.setFilterKeyColumn(-1)
+    proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    return proxy
+
+
+def _make_view(proxy: QSortFilterProxyModel, name: str) -> QTableView:
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(proxy)
+    view.setSortingEnabled(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setHighlightSections(False)
+    return view
+
+
+@dataclass(frozen=True)
+class _Target:
+    """Where a deleted record would go back to, read just before asking the user."""
+
+    state: str  # "active" | "archived" | "missing"
+    revision: Revision | None = None
+    record_exists: bool = False
+
+
+class RecycleBinTab(QWidget):
+    """Archived workspaces and deleted records, with a preview pane and Restore / Purge."""
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._refresh_gen = 0
+        self._preview_gen = 0
+        self._busy = False
+        self._handles: list[TaskHandle] = []
+
+        self.banner = Banner()
+
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter by workspace, folder or record name…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.show_versions_box = QCheckBox("Also show earlier versions of edited records")
+        self.refresh_button = QPushButton("Refresh")
+
+        self.archived_model = ArchivedWorkspacesModel(self)
+        self.archived_proxy = _make_proxy(QSortFilterProxyModel(self), self.archived_model)
+        self.archived_view = _make_view(self.archived_proxy, "archivedWorkspaces")
+        header = self.archived_view.horizontalHeader()
+        header.setSectionResizeMode(ArchivedWorkspacesModel.NAME, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(ArchivedWorkspacesModel.FOLDER, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(ArchivedWorkspacesModel.ARCHIVED, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(ArchivedWorkspacesModel.RECORDS, QHeaderView.ResizeMode.ResizeToContents)
+        self.archived_view.sortByColumn(ArchivedWorkspacesModel.ARCHIVED, Qt.SortOrder.DescendingOrder)
+
+        self.deleted_model = DeletedRecordsModel(self)
+        self.deleted_proxy = _DeletedRecordsProxy(self)
+        _make_proxy(self.deleted_proxy, self.deleted_model)
+        self.deleted_view = _make_view(self.deleted_proxy, "deletedRecords")
+        header = self.deleted_view.horizontalHeader()
+        header.setSectionResizeMode(DeletedRecordsModel.NAME, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(DeletedRecordsModel.WORKSPACE, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(DeletedRecordsModel.WHEN, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(DeletedRecordsModel.REASON, QHeaderView.ResizeMode.ResizeToContents)
+        self.deleted_view.sortByColumn(DeletedRecordsModel.WHEN, Qt.SortOrder.DescendingOrder)
+
+        self.archived_count_label = QLabel()
+        self.deleted_count_label = QLabel()
+
+        self.preview_title = QLabel("Select an archived workspace or a deleted record to preview it.")
+        self.preview_title.setWordWrap(True)
+        self.preview_title.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.preview_title.font()
+        font.setBold(True)
+        self.preview_title.setFont(font)
+        self.preview = QPlainTextEdit()
+        self.preview.setObjectName("recyclePreview")
+        self.preview.setReadOnly(True)
+        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.restore_button = QPushButton("Restore")
+        self.restore_button.setToolTip("Put the selected workspace or record back exactly as it was")
+        self.purge_button = QPushButton("Purge…")
+        self.purge_button.setToolTip("Delete the selected archived workspace for good (asks for its name)")
+
+        self._build_layout()
+
+        self.filter_edit.textChanged.connect(self._on_filter)
+        self.show_versions_box.toggled.connect(self._on_show_versions)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.purge_button.clicked.connect(self.purge_selected)
+        self.archived_view.selectionModel().selectionChanged.connect(
+            lambda *_: self._on_selected("workspace")
+        )
+        self.deleted_view.selectionModel().selectionChanged.connect(lambda *_: self._on_selected("record"))
+        self._update_buttons()
+        self._update_counts()
+
+    # --- layout --------------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        archived_box = QGroupBox("Archived workspaces")
+        a_layout = QVBoxLayout(archived_box)
+        a_layout.addWidget(self.archived_view)
+        a_layout.addWidget(self.archived_count_label)
+
+        deleted_box = QGroupBox("Deleted records")
+        d_layout = QVBoxLayout(deleted_box)
+        d_layout.addWidget(self.deleted_view)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.deleted_count_label, 1)
+        bottom.addWidget(self.show_versions_box)
+        d_layout.addLayout(bottom)
+
+        lists = QSplitter(Qt.Orientation.Vertical)
+        lists.addWidget(archived_box)
+        lists.addWidget(deleted_box)
+        lists.setChildrenCollapsible(False)
+
+        preview_box = QGroupBox("Preview")
+        p_layout = QVBoxLayout(preview_box)
+        p_layout.addWidget(self.preview_title)
+        p_layout.addWidget(self.preview, 1)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.restore_button)
+        buttons.addWidget(self.purge_button)
+        p_layout.addLayout(buttons)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(lists)
+        splitter.addWidget(preview_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setChildrenCollapsible(False)
+
+        top = QHBoxLayout()
+        top.addWidget(self.filter_edit, 1)
+        top.addWidget(self.refresh_button)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+    # --- tab protocol ----------------------------------------------------------------------------
+    def has_unsaved_changes(self) -> bool:
+        return False  # nothing here is edited; every action is applied at once
+
+    def error_text(self) -> str | None:
+        return self.banner.text if self.banner.level == "error" else None
+
+    def focus_search(self) -> None:
+        self.filter_edit.setFocus()
+        self.filter_edit.selectAll()
+
+    def shutdown(self) -> None:
+        for handle in self._handles:
+            handle.cancel()
+        self._handles.clear()
+
+    def refresh(self) -> None:
+        """Reload the archived scopes and the history off the GUI thread; keep the selection."""
+        self._refresh_gen += 1
+        gen = self._refresh_gen
+        store = self.ctx.store
+
+        def work(
+            _token: CancelToken, _progress: ProgressFn
+        ) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
+            return store.list_workspaces(archived=True), store.history()
+
+        self._submit(work, lambda result: self._apply_refresh(gen, result), self._on_load_error)
+
+    # --- running work ----------------------------------------------------------------------------
+    def _submit(
+        self,
+        work: Callable[[CancelToken, ProgressFn], Any],
+        on_done: Callable[[Any], None],
+        on_error: Callable[[BaseException], None],
+    ) -> None:
+        def done(result: Any) -> None:
+            if shiboken6.isValid(self):
+                on_done(result)
+
+        def failed(exc: BaseException) -> None:
+            if shiboken6.isValid(self):
+                on_error(exc)
+
+        handle = self.ctx.runner.submit(work, done, failed)
+        self._handles = [*self._handles[-15:], handle]  # recent work, cancelled on shutdown
+
+    def _on_load_error(self, exc: BaseException) -> None:
+        self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc))
+
+    def _apply_refresh(self, gen: int, result: tuple[list[WorkspaceInfo], list[HistoryEntry]]) -> None:
+        if gen != self._refresh_gen:
+            return  # a newer refresh is on its way
+        kind, ident = self._selected_identity()
+        workspaces, history = result
+        self.archived_model.set_workspaces(workspaces)
+        self.deleted_model.set_entries(history)
+        if self.banner.level == "error" and self.banner.text.startswith("Could not read the Recycle Bin"):
+            self.banner.clear()
+        self._update_counts()
+        if not (kind and ident and self._reselect(kind, ident)):
+            self._show_empty_preview()
+        self._update_buttons()
+
+    def _update_counts(self) -> None:
+        n = self.archived_model.rowCount()
+        self.archived_count_label.setText(
+            "The Recycle Bin holds no archived workspaces."
+            if n == 0
+            else f"{n} archived workspace{'s' * (n != 1)}"
+        )
+        shown = self.deleted_proxy.rowCount()
+        self.deleted_count_label.setText(
+            "No deleted records in the kept history." if shown == 0 else f"{shown} shown"
+        )
+
+    # --- selection and preview -----------------------------------------------------------------
+    def _selected_row(self, view: QTableView) -> int:
+        rows = view.selectionModel().selectedRows()
+        if not rows:
+            return -1
+        proxy = view.model()
+        assert isinstance(proxy, QSortFilterProxyModel)
+        return proxy.mapToSource(rows[0]).row()
+
+    def selected_workspace(self) -> WorkspaceInfo | None:
+        row = self._selected_row(self.archived_view)
+        return self.archived_model.workspace(row) if row >= 0 else None
+
+    def selected_entry(self) -> HistoryEntry | None:
+        row = self._selected_row(self.deleted_view)
+        return self.deleted_model.entry(row) if row >= 0 else None
+
+    def _selected_identity(self) -> tuple[str | None, str | None]:
+        ws = self.selected_workspace()
+        if ws is not None:
+            return "workspace", ws.key
+        entry = self.selected_entry()
+        if entry is not None:
+            return "record", entry.id
+        return None, None
+
+    def select_workspace(self, key: str) -> bool:
+        return self._reselect("workspace", key)
+
+    def select_entry(self, entry_id: str) -> bool:
+        return self._reselect("record", entry_id)
+
+    def _reselect(self, kind: str, ident: str) -> bool:
+        source: QAbstractTableModel
+        if kind == "workspace":
+            view, proxy, row = self.archived_view, self.archived_proxy, self.archived_model.row_of(ident)
+            source = self.archived_model
+        else:
+            view, proxy, row = self.deleted_view, self.deleted_proxy, self.deleted_model.row_of(ident)
+            source = self.deleted_model
+        if row < 0:
+            return False
+        index = proxy.mapFromSource(source.index(row, 0))
+        if not index.isValid():
+            return False
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        view.selectionModel().setCurrentIndex(index, flags)
+        view.scrollTo(index)
+        return True
+
+    def _on_selected(self, kind: str) -> None:
+        # One selection across both tables, so Restore always means one thing.
+        other = self.deleted_view if kind == "workspace" else self.archived_view
+        this = self.archived_view if kind == "workspace" else self.deleted_view
+        if this.selectionModel().hasSelection() and other.selectionModel().hasSelection():
+            other.selectionModel().blockSignals(True)
+            other.selectionModel().clearSelection()
+            other.selectionModel().blockSignals(False)
+            other.viewport().update()
+        self._update_buttons()
+        ws, entry = self.selected_workspace(), self.selected_entry()
+        if ws is not None:
+            self._preview_workspace(ws)
+        elif entry is not None:
+            self._preview_entry(entry)
+        else:
+            self._show_empty_preview()
+
+    def _show_empty_preview(self) -> None:
+        self._preview_gen += 1
+        self.preview_title.setText("Select an archived workspace or a deleted record to preview it.")
+        self.preview.setPlainText("")
+
+    def _preview_workspace(self, ws: WorkspaceInfo) -> None:
+        self._preview_gen += 1
+        gen = self._preview_gen
+        self.preview_title.setText(f"Archived workspace “{ws.display_name}”")
+        self.preview.setPlainText("Loading…")
+        store = self.ctx.store
+
+        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceSnapshot:
+            return store.read_workspace(ws.key, archived=True)
+
+        def done(snap: WorkspaceSnapshot) -> None:
+            if gen == self._preview_gen:
+                self.preview.setPlainText(describe_archived(snap))
+
+        def failed(exc: BaseException) -> None:
+            if gen == self._preview_gen:
+                self.preview.setPlainText("Could not read this archived workspace: " + describe_error(exc))
+
+        self._submit(work, done, failed)
+
+    def _preview_entry(self, entry: HistoryEntry) -> None:
+        self._preview_gen += 1
+        gen = self._preview_gen
+        what = "Deleted record" if entry.reason == "delete" else "Earlier version of"
+        where = DeletedRecordsModel.workspace_label(entry)
+        self.preview_title.setText(f"{what} “{entry.name}” from {where}, {format_time(entry.time)}")
+        self.preview.setPlainText("Loading…")
+        store = self.ctx.store
+
+        def work(_token: CancelToken, _progress: ProgressFn) -> bytes:
+            return store.read_history(entry.id)
+
+        def done(data: bytes) -> None:
+            if gen == self._preview_gen:
+                self.preview.setPlainText(data.decode("utf-8", errors="replace"))
+
+        def failed(exc: BaseException) -> None:
+            if gen == self._preview_gen:
+                self.preview.setPlainText("Could not read this record: " + describe_error(exc))
+
+        self._submit(work, done, failed)
+
+    def _update_buttons(self) -> None:
+        ws, entry = self.selected_workspace(), self.selected_entry()
+        self.restore_button.setEnabled(not self._busy and (ws is not None or entry is not None))
+        # Purge exists only for archived workspaces: Global and single records are never offered.
+        self.purge_button.setEnabled(not self._busy and ws is not None)
+        if entry is not None and entry.reason == "overwrite":
+            self.restore_button.setText("Restore this version")
+        else:
+            self.restore_button.setText("Restore")
+
+    def _set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self._update_buttons()
+
+    # --- filter ----------------------------------------------------------------------------------
+    def _on_filter(self, text: str) -> None:
+        self.archived_proxy.setFilterFixedString(text)
+        self.deleted_proxy.setFilterFixedString(text)
+        self._update_counts()
+
+    def _on_show_versions(self, show: bool) -> None:
+        self.deleted_proxy.set_show_versions(show)
+        self._update_counts()
+        self._update_buttons()
+
+    # --- restore -----------------------------------------------------------------------------------
+    def restore_selected(self) -> None:
+        ws, entry = self.selected_workspace(), self.selected_entry()
+        if ws is not None:
+            self._restore_workspace(ws)
+        elif entry is not None:
+            self._restore_entry(entry)
+
+    def _restore_workspace(self, ws: WorkspaceInfo) -> None:
+        store = self.ctx.store
+        self._set_busy(True)
+
+        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceInfo:
+            return store.restore(ws.key)
+
+        def done(info: WorkspaceInfo) -> None:
+            self._set_busy(False)
+            n = info.record_count
+            self.banner.show_message(
+                "ok",
+                f"Restored “{ws.display_name}” ({ws.cwd}) with its {n} record{'s' * (n != 1)}. "
+                "It is back in the Workspace tab exactly as it was.",
+            )
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            self._set_busy(False)
+            if isinstance(exc, ConflictError):
+                text = (
+                    f"Could not restore “{ws.display_name}”: an active workspace for {ws.cwd} exists again "
+                    "(an agent may have started writing to it). Nothing was changed. Archive or clear the "
+                    "active one first, then restore this one."
+                )
+            elif isinstance(exc, NotFoundError):
+                text = (
+                    f"“{ws.display_name}” is no longer in the Recycle Bin (it was restored or purged "
+                    "elsewhere). The list has been refreshed."
+                )
+            else:
+                text = f"Could not restore “{ws.display_name}”: " + describe_error(exc)
+            self.banner.show_message("error", text)
+            self.refresh()
+
+        self._submit(work, done, failed)
+
+    def _restore_entry(self, entry: HistoryEntry) -> None:
+        store = self.ctx.store
+        label = DeletedRecordsModel.workspace_label(entry)
+        self._set_busy(True)
+
+        def look(_token: CancelToken, _progress: ProgressFn) -> _Target:
+            try:
+                snap = store.read_workspace(entry.scope_key)
+            except NotFoundError:
+                archived = {w.key for w in store.list_workspaces(archived=True)}
+                return _Target("archived" if entry.scope_key in archived else "missing")
+            return _Target("active", snap.revision, snap.get(entry.name) is not None)
+
+        def looked(target: _Target) -> None:
+            self._set_busy(False)
+            if target.state == "archived":
+                self.banner.show_message(
+                    "error",
+                    f"Cannot restore “{entry.name}”: its workspace “{label}” is itself in the Recycle Bin. "
+                    "Restore the workspace first, then restore this record.",
+                )
+                return
+            if target.state == "missing":
+                if not self.ctx.dialogs.confirm(
+                    self,
+                    "Restore record",
+                    f"The workspace “{label}” ({entry.cwd}) no longer exists.\n\n"
+                    f"Create it again and restore “{entry.name}” into it?",
+                    "Create and restore",
+                ):
+                    return
+                self._do_restore_entry(entry, None, create=True)
+                return
+            if target.record_exists and not self.ctx.dialogs.confirm(
+                self,
+                "Replace record",
+                f"“{label}” has a record named “{entry.name}” now.\n\n"
+                "Replace it with the version shown here? The current version is kept in history.",
+                "Replace",
+            ):
+                return
+            self._do_restore_entry(entry, target.revision, create=False)
+
+        def failed(exc: BaseException) -> None:
+            self._set_busy(False)
+            self.banner.show_message("error", f"Could not restore “{entry.name}”: " + describe_error(exc))
+
+        self._submit(look, looked, failed)
+
+    def _do_restore_entry(self, entry: HistoryEntry, expect: Revision | None, *, create: bool) -> None:
+        store = self.ctx.store
+        label = DeletedRecordsModel.workspace_label(entry)
+        self._set_busy(True)
+
+        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceSnapshot:
+            revision = expect
+            if create:
+                revision = store.create_workspace(entry.cwd).revision
+            return store.restore_history(entry.id, revision)
+
+        def done(_snap: WorkspaceSnapshot) -> None:
+            self._set_busy(False)
+            self.banner.show_message(
+                "ok", f"Restored “{entry.name}” into “{label}”. It is in the Workspace tab again."
+            )
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            self._set_busy(False)
+            if isinstance(exc, ConflictError):
+                text = (
+                    f"“{label}” changed while you were deciding (an agent or another window wrote to it). "
+                    "Nothing was restored. The list has been refreshed: look again and restore "
+                    f"“{entry.name}” if you still want it."
+                )
+            else:
+                text = f"Could not restore “{entry.name}”: " + describe_error(exc)
+            self.banner.show_message("error", text)
+            self.refresh()
+
+        self._submit(work, done, failed)
+
+    # --- purge -------------------------------------------------------------------------------------
+    def purge_selected(self) -> None:
+        ws = self.selected_workspace()
+        if ws is None:  # Purge is for archived workspaces only; Global is never offered
+            return
+        name = ws.display_name
+        n = ws.record_count
+        typed = self.ctx.dialogs.ask_text(
+            self,
+            "Purge archived workspace",
+            f"This permanently deletes the archived workspace “{name}” ({ws.cwd}) "
+            f"and its {n} record{'s' * (n != 1)}. It cannot be undone.\n\n"
+            f"Type the workspace name “{name}” to confirm:",
+        )
+        if typed is None:
+            self.banner.show_message("info", f"Purge cancelled. “{name}” is still in the Recycle Bin.")
+            return
+        if typed != name:
+            self.banner.show_message(
+                "error",
+                f"Nothing was deleted: “{typed}” is not the workspace name. To purge, type “{name}” exactly.",
+            )
+            return
+        store = self.ctx.store
+        self._set_busy(True)
+
+        def work(_token: CancelToken, _progress: ProgressFn) -> None:
+            store.purge(ws.key, typed)
+
+        def done(_result: None) -> None:
+            self._set_busy(False)
+            self.banner.show_message(
+                "ok", f"Purged “{name}”: the archived workspace and its {n} record{'s' * (n != 1)} are gone."
+            )
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            self._set_busy(False)
+            msg = exc.message if isinstance(exc, DshMemoryError) else describe_error(exc)
+            self.banner.show_message("error", f"Nothing was deleted. {msg}")
+            self.refresh()
+
+        self._submit(work, done, failed)
+
+
+def describe_archived(snap: WorkspaceSnapshot) -> str:
+    """Plain-text preview of an archived scope: where it came from, when, and its records."""
+    info = snap.info
+    lines = [
+        f"Folder:    {info.cwd or '(unknown)'}"
+        + ("" if info.cwd_exists else "   (this folder no longer exists)"),
+        f"Archived:  {format_time(info.archived_at) or 'unknown'}",
+        f"Key:       {info.key}",
+        f"Size:      {format_size(info.size_bytes)}",
+        "",
+    ]
+    valid = [e for e in snap.entries if e.is_valid and e.record is not None]
+    invalid = [e for e in snap.entries if not e.is_valid]
+    lines.append(f"{len(valid)} record{'s' * (len(valid) != 1)}:" if valid else "No records.")
+    for e in valid:
+        assert e.record is not None
+        lines.append(f"  • {e.record.name}  [{e.record.type}]")
+        lines.append(f"      {e.record.description}")
+    if invalid:
+        lines += ["", f"{len(invalid)} invalid file{'s' * (len(invalid) != 1)} (kept as they are):"]
+        for e in invalid:
+            lines.append(f"  • {e.file_name}: {'; '.join(e.invalid_reasons) or 'invalid'}")
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""Live refresh: a watchdog observer on the memory root, debounced on the GUI thread.
+
+The watchdog thread only emits a Qt signal (queued to the GUI thread); a single-shot QTimer there
+coalesces bursts of file events into one ``changed`` signal about a second after the last one.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+IGNORED_DIRS = (".manager",)
+
+
+def is_interesting(root: Path, path: str) -> bool:
+    """False for our internal folder (locks, journal, history) and editor/atomic-write temp files."""
+    try:
+        rel = Path(os.path.relpath(path, root))
+    except ValueError:
+        return False
+    parts = rel.parts
+    if not parts or parts[0] in IGNORED_DIRS or parts[0] == "..":
+        return False
+    name = parts[-1]
+    return not (name.endswith(("~", ".swp", ".lock")) or name.startswith(".#"))
+
+
+class _Handler(FileSystemEventHandler):
+    def __init__(self, watcher: RootWatcher) -> None:
+        super().__init__()
+        self._watcher = watcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type in ("opened", "closed_no_write"):
+            return
+        paths = [str(event.src_path)]
+        dest = getattr(event, "dest_path", "")
+        if dest:
+            paths.append(str(dest))
+        if any(is_interesting(self._watcher.root, p) for p in paths):
+            self._watcher.raw_event.emit()  # crosses to the GUI thread (queued connection)
+
+
+class RootWatcher(QObject):
+    """Emits ``changed`` ~``debounce_ms`` after the last change under ``root`` (ignoring .manager/)."""
+
+    raw_event = Signal()
+    changed = Signal()
+
+    def __init__(self, root: Path, debounce_ms: int = 1000, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.root = Path(root)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(debounce_ms)
+        self._timer.timeout.connect(self.changed)
+        self.raw_event.connect(self._timer.start)
+        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self.event_count = 0
+        self.raw_event.connect(self._count)
+
+    def set_debounce_ms(self, ms: int) -> None:
+        self._timer.setInterval(ms)
+
+    def _count(self) -> None:
+        self.event_count += 1
+
+    @property
+    def running(self) -> bool:
+        return self._observer is not None
+
+    def start(self) -> bool:
+        """Start watching; False (and no thread) when the root does not exist yet."""
+        if self._observer is not None:
+            return True
+        if not self.root.is_dir():
+            return False
+        observer = Observer()
+        observer.daemon = True
+        observer.schedule(_Handler(self), str(self.root), recursive=True)
+        observer.start()
+        self._observer = observer
+        return True
+
+    def stop(self) -> None:
+        self._timer.stop()
+        observer, self._observer = self._observer, None
+        if observer is not None:
+            observer.stop()
+            observer.join(timeout=5)

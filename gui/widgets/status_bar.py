@@ -1,0 +1,46 @@
+"""The window's status line: root path, total bytes, workspace count, archived count."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+
+from core.models import RootStatus
+from gui.widgets.messages import format_size
+
+
+class RootStatusBar(QStatusBar):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.root_label = QLabel()
+        self.bytes_label = QLabel()
+        self.workspaces_label = QLabel()
+        self.archived_label = QLabel()
+        self.addWidget(self.root_label, 1)
+        for label in (self.bytes_label, self.workspaces_label, self.archived_label):
+            label.setContentsMargins(8, 0, 8, 0)
+            self.addPermanentWidget(label)
+
+    def show_root(self, root: str) -> None:
+        self.root_label.setText(f"Root: {root}")
+        self.root_label.setToolTip(root)
+
+    def show_status(self, status: RootStatus) -> None:
+        self.show_root(status.root)
+        self.bytes_label.setText(format_size(status.total_bytes))
+        self.bytes_label.setToolTip(f"{status.total_bytes} bytes of memory")
+        self.workspaces_label.setText(f"{status.workspace_count} workspaces")
+        self.archived_label.setText(f"{status.archived_count} archived")
+
+    def show_problem(self, text: str) -> None:
+        self.bytes_label.setText("")
+        self.workspaces_label.setText("")
+        self.archived_label.setText(text)
+
+    def summary(self) -> str:
+        parts = [
+            self.root_label.text(),
+            self.bytes_label.text(),
+            self.workspaces_label.text(),
+            self.archived_label.text(),
+        ]
+        return " | ".join(p for p in parts if p)

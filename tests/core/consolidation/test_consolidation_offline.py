@@ -1,0 +1,225 @@
+"""The offline extractor on English and Chinese conversations, built directly and read from DSH logs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from consolidation_support import CWD, make_evidence, write_dsh_session
+
+from core.consolidation import (
+    ConsolidationInput,
+    ConsolidationService,
+    NoChange,
+    OfflineConsolidator,
+    PutRecord,
+    ReplaceGlobal,
+)
+from core.keys import workspace_key
+from core.model_catalog import ModelCatalog
+from core.models import PutOp, Record
+from core.records import validate_record
+from core.sessions import SessionCatalog
+from core.settings import AppSettings
+from core.store.memory import InMemoryStore
+
+ENGLISH = [
+    (1, "user", "Please remember that the staging database is db.staging.internal. Thanks!"),
+    (2, "assistant", "Noted. I prefer to use yarn, and we decided to use MySQL because it is fast."),
+    (3, "user", "I prefer pnpm over npm for this repo."),
+    (4, "assistant", "Running npm install."),
+    (5, "user", "No, use ruff instead of flake8."),
+    (6, "user", "We decided to use Postgres for the event store because we need transactions."),
+    (7, "user", "Can you always use tabs?"),
+    (8, "user", "let's go with FastAPI because the team knows it"),
+    (9, "user", "Actually, the API lives in services/api, not in app/."),
+    (10, "user", "Remember the dashboard is https://grafana.example.com/d/shop"),
+    (11, "user", "Please fix the failing test in cart.py."),
+]
+
+CHINESE = [
+    (1, "user", "请记住，部署前必须先跑集成测试。"),
+    (2, "assistant", "好的，我记住了。我们决定用 MongoDB，因为它灵活。"),
+    (3, "user", "不对，日志应该写到 stderr 而不是文件。"),
+    (4, "user", "我们决定用 SQLite 做缓存，因为部署简单。"),
+    (5, "user", "以后都用中文回复我。"),
+    (6, "user", "不是用 yarn，而是用 pnpm"),
+    (7, "user", "这个函数能不能再快一点吗？"),
+    (8, "user", "帮我看看这个报错。"),
+]
+
+
+def _request(messages: list[tuple[int, str, str]], records: tuple[Record, ...] = ()) -> ConsolidationInput:
+    evidence, text = make_evidence(messages)
+    return ConsolidationInput(
+        evidence=evidence,
+        evidence_text=text,
+        global_text="",
+        records=records,
+        cwd=CWD,
+        workspace_key=workspace_key(CWD),
+    )
+
+
+def _puts(messages: list[tuple[int, str, str]], records: tuple[Record, ...] = ()) -> dict[int, PutRecord]:
+    proposal = OfflineConsolidator().propose(_request(messages, records))
+    out: dict[int, PutRecord] = {}
+    for change in proposal.changes:
+        assert isinstance(change, PutRecord)
+        out[change.evidence[0]] = change
+    return out
+
+
+def test_english_conversation() -> None:
+    puts = _puts(ENGLISH)
+    # Assistant text (seq 2, 4), questions (7) and plain requests (11) give nothing.
+    assert sorted(puts) == [1, 3, 5, 6, 8, 9, 10]
+    remember = puts[1].record
+    assert remember.name == "staging-database-db-staging-internal"
+    assert remember.type == "project"
+    assert remember.body.startswith("\nThe staging database is db.staging.internal.\n")
+    assert "**Why:** The user explicitly asked to remember this." in remember.body
+    assert "**How to apply:**" in remember.body
+    assert (puts[3].record.type, puts[3].record.name) == ("feedback", "pnpm-over-npm-repo")
+    assert puts[3].record.description == "Preference: I prefer pnpm over npm for this repo"
+    assert (puts[5].record.type, puts[5].record.name) == ("feedback", "ruff-instead-flake8")
+    assert puts[5].record.body.startswith("\nUse ruff instead of flake8.\n")
+    decision = puts[6].record
+    assert (decision.type, decision.name) == ("project", "postgres-event-store")
+    assert "**Why:** We need transactions." in decision.body
+    assert puts[8].record.description == "Decision: Use FastAPI"
+    assert "**Why:** The team knows it." in puts[8].record.body
+    assert puts[9].record.type == "feedback"
+    reference = puts[10].record
+    assert reference.type == "reference"
+    assert "https://grafana.example.com/d/shop\n" in reference.body  # no full stop glued to the URL
+
+
+def test_chinese_conversation() -> None:
+    puts = _puts(CHINESE)
+    assert sorted(puts) == [1, 3, 4, 5, 6]  # not the assistant (2), the question (7) or the request (8)
+    for change in puts.values():
+        assert re.fullmatch(r"note-[0-9a-f]{8}", change.record.name)
+        assert "**Why:**" in change.record.body and "**How to apply:**" in change.record.body
+    assert puts[1].record.body.startswith("\n部署前必须先跑集成测试。\n")
+    assert puts[1].record.description == "记住：部署前必须先跑集成测试"
+    assert puts[3].record.type == "feedback"
+    assert puts[3].record.body.startswith("\n日志应该写到 stderr 而不是文件。\n")
+    assert puts[4].record.type == "project"
+    assert puts[4].record.description == "决定：用 SQLite 做缓存"
+    assert "**Why:** 部署简单。" in puts[4].record.body
+    assert puts[5].record.type == "feedback"
+    assert puts[6].record.type == "feedback"
+
+
+def test_every_proposed_record_is_valid_and_names_are_stable() -> None:
+    first = OfflineConsolidator().propose(_request(ENGLISH + [(20, "user", "记住：周五不发布。")]))
+    second = OfflineConsolidator().propose(_request(ENGLISH + [(20, "user", "记住：周五不发布。")]))
+    assert first == second and first.digest() == second.digest()
+    for change in first.changes:
+        assert isinstance(change, PutRecord)
+        record = Record(**change.record.model_dump())  # type: ignore[arg-type]
+        assert validate_record(record, f"{record.name}.md") == []
+    assert not any(isinstance(c, ReplaceGlobal) for c in first.changes)  # never Global on its own
+
+
+def test_dedupes_against_existing_records_and_avoids_taken_names() -> None:
+    existing = (
+        Record(
+            name="pnpm-over-npm-repo",
+            description="Package manager",
+            type="feedback",
+            body="\nI prefer pnpm over npm for this repo.\n",
+        ),
+        Record(
+            name="ruff-instead-flake8", description="Linters", type="feedback", body="\nSomething else.\n"
+        ),
+    )
+    puts = _puts(
+        [
+            (3, "user", "I prefer pnpm over npm for this repo."),
+            (5, "user", "No, use ruff instead of flake8."),
+        ],
+        existing,
+    )
+    assert sorted(puts) == [5]  # the known preference is skipped
+    assert puts[5].record.name == "ruff-instead-flake8-2"
+
+
+def test_repeated_statement_is_one_change_citing_every_seq() -> None:
+    puts = _puts([(1, "user", "Always use pnpm."), (4, "user", "always use pnpm")])
+    assert len(puts) == 1
+    assert puts[1].evidence == (1, 4)
+
+
+def test_nothing_found_is_no_change() -> None:
+    proposal = OfflineConsolidator().propose(_request([(1, "user", "Fix the bug in cart.py please.")]))
+    assert len(proposal.changes) == 1 and isinstance(proposal.changes[0], NoChange)
+    assert proposal.is_no_change
+
+
+def test_offline_review_of_a_real_log_through_the_reader(tmp_path: Path) -> None:
+    sessions_root = tmp_path / "sessions"
+    write_dsh_session(
+        sessions_root,
+        "sess-reader",
+        CWD,
+        [
+            ("Please remember that releases happen on Tuesdays.", "Got it."),
+            ("我们决定用 SQLite 做缓存，因为部署简单。", "好的。"),
+            ("What does this function do?", "It adds numbers. Remember that numbers are fun."),
+        ],
+        title="Release rules",
+    )
+    catalog = SessionCatalog(sessions_root=sessions_root, dsh_home=tmp_path / "dsh")
+    [summary] = catalog.list(cwd=CWD)
+    store = InMemoryStore()
+    service = ConsolidationService(store, ModelCatalog(()), AppSettings(), sessions=catalog)
+    prepared = service.prepare(summary)
+    assert prepared.evidence.session_id == "sess-reader"
+    review = service.propose(prepared, consolidator="offline")
+    assert [c.kind for c in review.changes] == ["put", "put"]
+    assert all(c.is_actionable for c in review.changes)
+    receipt = service.commit(review, [c.id for c in review.changes])
+    assert receipt.status == "committed"
+    snap = store.find_workspace(CWD)
+    assert snap is not None
+    names = sorted(r.name for r in snap.records())
+    assert "releases-happen-tuesdays" in names and len(names) == 2
+    assert "releases-happen-tuesdays" in snap.index_text
+
+
+def test_live_session_is_refused(tmp_path: Path) -> None:
+    sessions_root = tmp_path / "sessions"
+    write_dsh_session(sessions_root, "sess-live", CWD, [("Remember X is Y.", "ok")], old=False)
+    catalog = SessionCatalog(sessions_root=sessions_root, dsh_home=tmp_path / "dsh")
+    [summary] = catalog.list(cwd=CWD)
+    service = ConsolidationService(
+        InMemoryStore(), ModelCatalog(()), AppSettings(quiet_period_seconds=3600), sessions=catalog
+    )
+    from core.errors import UsageError
+
+    with pytest.raises(UsageError, match="not stable"):
+        service.prepare(summary)
+
+
+def test_offline_result_dedupes_against_the_store() -> None:
+    store = InMemoryStore()
+    snap = store.create_workspace(CWD)
+    store.commit(
+        snap.key,
+        [
+            PutOp(
+                record=Record(
+                    name="tabs", description="Indentation", type="feedback", body="\nAlways use tabs.\n"
+                )
+            )
+        ],
+        snap.revision,
+    )
+    service = ConsolidationService(store, ModelCatalog(()), AppSettings())
+    evidence, text = make_evidence([(1, "user", "Always use tabs.")])
+    review = service.propose(service.prepare_evidence(evidence, text), consolidator="offline")
+    assert review.receipt.status == "no-change"
+    assert [c.kind for c in review.changes] == ["no_change"]

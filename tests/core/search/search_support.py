@@ -1,0 +1,42 @@
+"""Shared helpers for the search tests: real stores, records, and file-age control."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from core.models import PutOp, Record, RecordType, WorkspaceSnapshot
+from core.store.api import MemoryStore
+from core.store.fs import FileStore
+from core.store.memory import InMemoryStore
+
+
+def make_store(kind: str, tmp_path: Path) -> MemoryStore:
+    return FileStore(tmp_path / "memory") if kind == "fs" else InMemoryStore()
+
+
+def rec(name: str, body: str, description: str = "", type_: RecordType = "project") -> Record:
+    return Record(name=name, description=description or f"about {name}", type=type_, body=f"\n{body}\n")
+
+
+def put(
+    store: MemoryStore, cwd: str, records: Iterable[Record], *, allow_secrets: bool = False
+) -> WorkspaceSnapshot:
+    snap = store.create_workspace(cwd)
+    return store.commit(
+        snap.key, [PutOp(record=r) for r in records], snap.revision, allow_secrets=allow_secrets
+    )
+
+
+def age_files(root: Path, seconds: float = 3600.0) -> None:
+    """Backdate every file under ``root`` so no fingerprint is 'racily clean' (see index.py)."""
+    past = time.time() - seconds
+    for dirpath, _dirs, files in os.walk(root):
+        for f in files:
+            os.utime(os.path.join(dirpath, f), (past, past))
+
+
+def set_mtime(path: Path, epoch_seconds: float) -> None:
+    os.utime(path, (epoch_seconds, epoch_seconds))

@@ -1,0 +1,199 @@
+"""The index follows the store: commits and external edits re-index only what changed."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from search_support import age_files, make_store, put, rec
+
+from core.models import DeleteOp, PutOp
+from core.search import GLOBAL_SCOPE, SearchIndex
+from core.store.fs import FileStore
+from core.store.memory import InMemoryStore
+
+CWD = "/home/me/proj"
+
+
+class CountingStore:
+    """Delegates to a real store and counts the reads the index makes."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.workspace_reads: list[str] = []
+        self.global_reads = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @property
+    def root(self) -> Path | None:
+        root: Path | None = self.inner.root
+        return root
+
+    def read_workspace(self, key: str, *, archived: bool = False) -> Any:
+        self.workspace_reads.append(key)
+        return self.inner.read_workspace(key, archived=archived)
+
+    def read_global(self) -> Any:
+        self.global_reads += 1
+        return self.inner.read_global()
+
+
+def names(index: SearchIndex, query: str) -> list[str]:
+    return sorted(h.name for h in index.search(query, limit=100).hits)
+
+
+def test_unchanged_files_are_not_read_again(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    inner.replace_global("## Tips\nuse pnpm\n", None)
+    for i in range(5):
+        put(inner, f"/w/{i}", [rec(f"r-{j}", f"text {i} {j}") for j in range(3)])
+    age_files(tmp_path / "memory")
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    first = index.refresh()
+    assert first.scopes_reread == 6 and first.docs_reindexed == 15 + 1
+    store.workspace_reads.clear()
+    store.global_reads = 0
+    again = index.refresh()
+    assert (again.scopes_reread, again.docs_reindexed, again.docs_removed) == (0, 0, 0)
+    assert store.workspace_reads == [] and store.global_reads == 0
+    assert again.docs_total == first.docs_total
+
+
+def test_commit_then_refresh_reindexes_only_the_changed_record(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    snaps = [put(inner, f"/w/{i}", [rec(f"r-{j}", f"alpha {j}") for j in range(4)]) for i in range(3)]
+    age_files(tmp_path / "memory")
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    store.workspace_reads.clear()
+    target = snaps[1]
+    inner.commit(target.key, [PutOp(record=rec("r-2", "omega changed"))], target.revision)
+    stats = index.refresh()
+    assert store.workspace_reads == [target.key]
+    assert (stats.scopes_reread, stats.docs_reindexed, stats.docs_removed) == (1, 1, 1)
+    assert [h.name for h in index.search("omega").hits] == ["r-2"]
+    assert {h.scope_key for h in index.search("alpha", limit=100).hits} == {s.key for s in snaps}
+    assert len(index.search("alpha", limit=100).hits) == 11
+
+
+def test_apply_indexes_a_commit_without_reading_the_store(tmp_path: Path) -> None:
+    inner = InMemoryStore()
+    snap = put(inner, CWD, [rec("a", "first words"), rec("b", "second words")])
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    store.workspace_reads.clear()
+    new = inner.commit(snap.key, [PutOp(record=rec("c", "third words")), DeleteOp(name="a")], snap.revision)
+    stats = index.apply(new)
+    assert store.workspace_reads == []
+    assert (stats.docs_reindexed, stats.docs_removed) == (1, 1)
+    assert names(index, "words") == ["b", "c"]
+    g = inner.replace_global("## Prefs\nzebra\n", None)
+    index.apply(g)
+    assert [h.scope_key for h in index.search("zebra").hits] == [GLOBAL_SCOPE]
+
+
+def test_external_edit_of_a_record_file(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    snap = put(inner, CWD, [rec("a", "original words"), rec("b", "other words")])
+    put(inner, "/w/untouched", [rec("c", "more words")])
+    age_files(tmp_path / "memory")
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    store.workspace_reads.clear()
+    path = tmp_path / "memory" / "workspaces" / snap.key / "a.md"
+    path.write_text(path.read_text().replace("original", "edited"))
+    stats = index.refresh()
+    assert store.workspace_reads == [snap.key]
+    assert (stats.scopes_reread, stats.docs_reindexed) == (1, 1)
+    assert names(index, "edited") == ["a"] and names(index, "original") == []
+
+
+def test_external_new_and_deleted_files_and_scopes(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    snap = put(inner, CWD, [rec("a", "zebra one"), rec("b", "zebra two")])
+    index = SearchIndex(inner, cache_dir=False)
+    index.refresh()
+    scope = tmp_path / "memory" / "workspaces" / snap.key
+    (scope / "a.md").unlink()
+    (scope / "c.md").write_bytes((scope / "b.md").read_bytes().replace(b"name: b", b"name: c"))
+    index.refresh()
+    assert names(index, "zebra") == ["b", "c"]
+    other = put(inner, "/w/new", [rec("d", "zebra three")])
+    index.refresh()
+    assert names(index, "zebra") == ["b", "c", "d"]
+    import shutil
+
+    shutil.rmtree(tmp_path / "memory" / "workspaces" / other.key)
+    stats = index.refresh()
+    assert names(index, "zebra") == ["b", "c"]
+    assert stats.docs_removed == 1
+
+
+def test_external_edit_of_global(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    inner.replace_global("## A\nalpha\n", None)
+    index = SearchIndex(inner, cache_dir=False)
+    index.refresh()
+    (tmp_path / "memory" / "GLOBAL.md").write_text("## A\nalpha\n\n## B\nbravo\n")
+    index.refresh()
+    assert [h.name for h in index.search("bravo").hits] == ["B"]
+
+
+def test_racy_files_are_re_read_but_not_re_indexed(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    put(inner, CWD, [rec("a", "fresh words")])  # mtimes are "now": fingerprints untrusted
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    stats = index.refresh()
+    assert stats.scopes_reread == 1 and stats.docs_reindexed == 0
+
+
+def test_refresh_of_selected_keys_leaves_others_alone(tmp_path: Path) -> None:
+    store = make_store("memory", tmp_path)
+    a = put(store, "/w/a", [rec("a", "zebra")])
+    b = put(store, "/w/b", [rec("b", "zebra")])
+    index = SearchIndex(store, cache_dir=False)
+    index.refresh(keys=[a.key])
+    assert names(index, "zebra") == ["a"]
+    index.refresh(keys=[b.key, GLOBAL_SCOPE])
+    assert names(index, "zebra") == ["a", "b"]
+
+
+def test_searching_while_another_thread_refreshes(tmp_path: Path) -> None:
+    store = InMemoryStore()
+    snap = put(store, CWD, [rec(f"r-{i}", "steady words") for i in range(20)])
+    index = SearchIndex(store, cache_dir=False)
+    index.refresh()
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        try:
+            current = snap
+            for i in range(30):
+                current = store.commit(current.key, [PutOp(record=rec(f"n-{i}", "steady words"))], current.revision)
+                index.refresh()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    seen = 0
+    while not done.is_set() or seen == 0:
+        res = index.search("steady", limit=100)
+        counts = len(res.hits)
+        assert counts == res.total_matches and counts >= 20
+        seen += 1
+    thread.join()
+    assert errors == []
+    assert len(index.search("steady", limit=100).hits) == 50

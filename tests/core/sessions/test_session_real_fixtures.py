@@ -1,0 +1,43 @@
+"""Opt-in: the reader on the 139 real DSH logs in ../shared/fixtures (DSH_REAL_FIXTURES=1)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+FIXTURES = REPO.parent / "shared" / "fixtures" / "dsh-sessions"
+
+pytestmark = [
+    pytest.mark.real_fixtures,
+    pytest.mark.skipif(
+        os.environ.get("DSH_REAL_FIXTURES") != "1" or not FIXTURES.is_dir(),
+        reason="set DSH_REAL_FIXTURES=1 to read the real DSH logs in ../shared/fixtures",
+    ),
+]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "try_real_sessions", REPO / "scripts" / "try_real_sessions.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_real_log_reads_cleanly() -> None:
+    report = _script().run(FIXTURES)
+    assert report["files"] == 139
+    assert report["read_cleanly"] == 139
+    assert report["unreadable"] == 0 and report["evidence_failures"] == 0
+    assert report["summary_mismatches"] == 0
+    # the fixture README's census
+    assert report["subagent"] == 23
+    assert report["no_cwd"] == 3
+    assert report["top_level_listed_by_default"] == 116

@@ -1,0 +1,95 @@
+"""The main window: tab order, placeholders, status line, shortcuts, About, guarded close."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from gui import main_window as mw
+from gui.context import AppContext
+from gui.main_window import MainWindow, UnavailableTab
+
+
+def test_five_tabs_in_order(main_window: MainWindow) -> None:
+    titles = [main_window.tab_widget.tabText(i) for i in range(main_window.tab_widget.count())]
+    assert titles == ["Global", "Workspace", "Session Consolidation", "Recycle Bin", "Settings"]
+    assert list(main_window.tabs) == ["global", "workspace", "consolidation", "recycle", "settings"]
+    for key, tab in main_window.tabs.items():
+        assert main_window.tab_widget.indexOf(tab) == list(main_window.tabs).index(key)
+        assert hasattr(tab, "refresh") and hasattr(tab, "has_unsaved_changes")
+
+
+def test_missing_tab_module_shows_placeholder(ctx: AppContext, qtbot: Any, monkeypatch: Any) -> None:
+    monkeypatch.setitem(mw.TAB_CLASSES, "consolidation", ("gui.tabs.no_such_tab_module", "Nope"))
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    tab = window.tabs["consolidation"]
+    assert isinstance(tab, UnavailableTab)
+    assert "not available yet" in tab.message
+    assert not tab.has_unsaved_changes()
+    window.shutdown()
+
+
+def test_status_line_shows_root_bytes_and_counts(ctx: AppContext, sample: dict[str, Any], qtbot: Any) -> None:
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    summary = window.status_bar.summary()
+    assert str(ctx.root) in summary
+    assert "3 workspaces" in summary
+    assert "0 archived" in summary
+    assert window.last_status is not None and window.last_status.total_bytes > 0
+    window.shutdown()
+
+
+def test_ctrl_number_switches_tabs_and_ctrl_f_focuses_search(main_window: MainWindow, qtbot: Any) -> None:
+    with qtbot.waitActive(main_window):
+        main_window.show()
+        main_window.activateWindow()
+    for n, key in enumerate(["global", "workspace", "consolidation", "recycle", "settings"], start=1):
+        qtbot.keyClick(main_window, getattr(Qt.Key, f"Key_{n}"), Qt.KeyboardModifier.ControlModifier)
+        assert main_window.current_key() == key
+    qtbot.keyClick(main_window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(main_window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    ws = main_window.tabs["workspace"]
+    assert QApplication.focusWidget() is ws.rec_filter  # no search index in this context
+
+
+def test_close_with_unsaved_edits_asks(main_window: MainWindow, ctx: Any, qtbot: Any) -> None:
+    main_window.show()
+    glob = main_window.tabs["global"]
+    glob.editor.setPlainText("# Draft\n")
+    assert main_window.unsaved_tabs() == ["Global"]
+    ctx.dialogs.push(False)  # "Discard and quit?" -> no
+    assert not main_window.close()
+    assert main_window.isVisible()
+    assert ctx.dialogs.asked[-1][0] == "confirm"
+    ctx.dialogs.push(True)
+    assert main_window.close()
+    assert not main_window.watcher.running
+
+
+def test_close_without_edits_does_not_ask(main_window: MainWindow, ctx: Any) -> None:
+    main_window.show()
+    assert main_window.close()
+    assert ctx.dialogs.asked == []
+
+
+def test_about_action(main_window: MainWindow, qtbot: Any, monkeypatch: Any) -> None:
+    seen: list[object] = []
+    import gui.about
+
+    monkeypatch.setattr(gui.about, "show_about", lambda parent, ctx: seen.append((parent, ctx)))
+    main_window.about_action.trigger()
+    assert seen == [(main_window, main_window.ctx)]
+
+
+def test_save_shortcut_saves_current_tab(main_window: MainWindow, ctx: Any, qtbot: Any) -> None:
+    with qtbot.waitActive(main_window):
+        main_window.show()
+        main_window.activateWindow()
+    main_window.show_tab("global")
+    main_window.tabs["global"].editor.setPlainText("# User Profile\n\nSaved with Ctrl+S.\n")
+    qtbot.keyClick(main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert (ctx.root / "GLOBAL.md").read_text(encoding="utf-8") == "# User Profile\n\nSaved with Ctrl+S.\n"

@@ -1,0 +1,144 @@
+"""The Qt item models: qtmodeltester on each, plus filtering, sorting and in-place updates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPersistentModelIndex, Qt
+
+from core.models import WorkspaceInfo
+from gui.qtmodels import (
+    RecordFilterProxy,
+    RecordRow,
+    RecordTableModel,
+    SearchHit,
+    SearchResultsModel,
+    WorkspaceFilterProxy,
+    WorkspaceTableModel,
+)
+from gui.qtmodels.roles import KEY_ROLE
+
+
+def _infos() -> list[WorkspaceInfo]:
+    return [
+        WorkspaceInfo(key="alpha-1", cwd="/p/alpha", record_count=12, invalid_count=1),
+        WorkspaceInfo(key="beta-2", cwd="/p/项目-beta", record_count=3),
+        WorkspaceInfo(key="gone-3", cwd="/p/gone", record_count=0, cwd_exists=False),
+    ]
+
+
+def _rows() -> list[RecordRow]:
+    return [
+        RecordRow("build-steps", "build-steps.md", "project", "How to build", 300, haystack="build-steps run make"),
+        RecordRow("code-style", "code-style.md", "feedback", "Small functions", 40, haystack="code-style small"),
+        RecordRow("broken", "broken.md", "", "", 12, ("name does not match",), haystack="broken"),
+        RecordRow("packaging", "packaging.md", "project", "打包用了 electron-builder", 2000, staged="changed",
+                  haystack="packaging 打包用了 electron-builder"),
+    ]
+
+
+def test_workspace_model_passes_modeltester(qtmodeltester: Any) -> None:
+    model = WorkspaceTableModel()
+    model.set_workspaces(_infos())
+    qtmodeltester.check(model)
+    proxy = WorkspaceFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(1, Qt.SortOrder.DescendingOrder)
+    qtmodeltester.check(proxy)
+    proxy.set_filter_text("项目")
+    qtmodeltester.check(proxy)
+
+
+def test_workspace_model_shows_counts_and_problems() -> None:
+    model = WorkspaceTableModel()
+    model.set_workspaces(_infos())
+    assert model.index(0, 0).data() == "alpha"
+    assert model.index(0, 1).data() == "12"
+    assert model.index(0, 2).data() == "1 invalid file"
+    assert model.index(2, 2).data() == "folder missing"
+    assert "/p/gone" in model.index(2, 0).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_workspace_proxy_filters_and_sorts_numerically() -> None:
+    model = WorkspaceTableModel()
+    model.set_workspaces([*_infos(), WorkspaceInfo(key="z-4", cwd="/p/zeta", record_count=100)])
+    proxy = WorkspaceFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(1, Qt.SortOrder.DescendingOrder)
+    assert [proxy.index(r, 1).data() for r in range(proxy.rowCount())] == ["100", "12", "3", "0"]
+    proxy.set_filter_text("BETA")
+    assert [proxy.index(r, 0).data() for r in range(proxy.rowCount())] == ["项目-beta"]
+    proxy.set_filter_text("")
+    assert proxy.rowCount() == 4
+
+
+def test_workspace_update_in_place_keeps_persistent_indexes() -> None:
+    model = WorkspaceTableModel()
+    infos = _infos()
+    model.set_workspaces(infos)
+    kept = QPersistentModelIndex(model.index(1, 0))
+    changed: list[int] = []
+    model.dataChanged.connect(lambda a, _b, _r=None: changed.append(a.row()))
+    model.set_workspaces([infos[0], infos[1].model_copy(update={"record_count": 4}), infos[2]])
+    assert kept.isValid() and kept.row() == 1
+    assert changed == [1]
+    assert model.index(1, 1).data() == "4"
+
+
+def test_record_model_passes_modeltester(qtmodeltester: Any) -> None:
+    model = RecordTableModel()
+    model.set_rows(_rows())
+    qtmodeltester.check(model)
+    proxy = RecordFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.sort(3, Qt.SortOrder.AscendingOrder)
+    qtmodeltester.check(proxy)
+    proxy.set_filter_text("make")
+    proxy.set_type_filter("project")
+    qtmodeltester.check(proxy)
+
+
+def test_record_model_flags_invalid_and_staged() -> None:
+    model = RecordTableModel()
+    model.set_rows(_rows())
+    assert model.index(2, 4).data() == "invalid: name does not match"
+    assert "name does not match" in model.index(2, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(3, 4).data() == "staged: changed"
+    assert model.index(3, 0).data(Qt.ItemDataRole.FontRole).italic()
+    assert model.index(0, 0).data(KEY_ROLE) == "build-steps"
+
+
+def test_record_proxy_filter_as_you_type_and_type_filter() -> None:
+    model = RecordTableModel()
+    model.set_rows(_rows())
+    proxy = RecordFilterProxy()
+    proxy.setSourceModel(model)
+
+    def names() -> list[str]:
+        return sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount()))
+
+    proxy.set_filter_text("打包")
+    assert names() == ["packaging"]
+    proxy.set_filter_text("small  code")  # every word must match, in any order
+    assert names() == ["code-style"]
+    proxy.set_filter_text("")
+    proxy.set_type_filter("invalid")
+    assert names() == ["broken"]
+    proxy.set_type_filter("project")
+    assert names() == ["build-steps", "packaging"]
+    proxy.sort(3, Qt.SortOrder.DescendingOrder)
+    assert [proxy.index(r, 0).data() for r in range(proxy.rowCount())] == ["packaging", "build-steps"]
+
+
+def test_search_results_model_passes_modeltester(qtmodeltester: Any) -> None:
+    model = SearchResultsModel()
+    model.set_hits(
+        [
+            SearchHit("alpha-1", "build-steps", "alpha", "Run make " * 30, 2.0),
+            SearchHit(None, "User Profile", "Global", "喜欢简洁的回答", 1.0),
+        ]
+    )
+    qtmodeltester.check(model)
+    assert model.index(0, 0).data().startswith("build-steps  ·  alpha\n")
+    assert model.index(0, 0).data().endswith("…")
+    assert model.index(1, 0).data(KEY_ROLE) == "GLOBAL/User Profile"

@@ -1,0 +1,112 @@
+"""Live refresh: changes made on disk by someone else appear; edits in progress are never overwritten."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from watchdog.events import FileModifiedEvent, FileMovedEvent
+
+from core.models import PutOp, WorkspaceSnapshot
+from gui.context import AppContext
+from gui.main_window import MainWindow
+from gui.qtmodels.roles import KEY_ROLE
+from gui.watcher import RootWatcher, _Handler, is_interesting
+from tests.gui.conftest import open_store, record
+
+
+def test_is_interesting_ignores_internal_and_temp_files(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    assert is_interesting(root, str(root / "GLOBAL.md"))
+    assert is_interesting(root, str(root / "workspaces" / "k" / "a.md"))
+    assert not is_interesting(root, str(root / ".manager" / "journal" / "x"))
+    assert not is_interesting(root, str(root / "workspaces" / "k" / ".#a.md"))
+    assert not is_interesting(root, str(root / "workspaces" / "k" / "a.md~"))
+    assert not is_interesting(root, str(tmp_path / "elsewhere.md"))
+
+
+def test_handler_debounces_bursts_into_one_change(tmp_path: Path, qtbot: Any) -> None:
+    watcher = RootWatcher(tmp_path, debounce_ms=50)
+    handler = _Handler(watcher)
+    changes: list[int] = []
+    watcher.changed.connect(lambda: changes.append(1))
+    handler.on_any_event(FileModifiedEvent(str(tmp_path / ".manager" / "lock")))
+    assert watcher.event_count == 0
+    for i in range(5):
+        handler.on_any_event(FileModifiedEvent(str(tmp_path / f"r{i}.md")))
+    handler.on_any_event(FileMovedEvent(str(tmp_path / ".manager" / "tmp"), str(tmp_path / "GLOBAL.md")))
+    assert watcher.event_count == 6
+    qtbot.waitUntil(lambda: changes == [1], timeout=3000)
+    watcher.stop()
+
+
+def test_watcher_does_not_start_on_a_missing_root(tmp_path: Path) -> None:
+    watcher = RootWatcher(tmp_path / "nope")
+    assert not watcher.start()
+    assert not watcher.running
+    watcher.stop()
+
+
+def _live_window(ctx: AppContext, qtbot: Any) -> MainWindow:
+    window = MainWindow(ctx, watch=True)
+    window.watcher.set_debounce_ms(100)
+    qtbot.addWidget(window)
+    assert window.watcher.running
+    return window
+
+
+def test_external_edit_appears_and_selection_is_kept(
+    ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    window = _live_window(ctx, qtbot)
+    try:
+        tab = window.tabs["workspace"]
+        alpha = sample["alpha"]
+        assert tab.select_workspace(alpha.key)
+        assert tab.select_record("code-style")
+        other = open_store(ctx.root)  # another program writing the same root
+        snap = other.read_workspace(alpha.key)
+        other.commit(
+            alpha.key,
+            [PutOp(record=record("code-style", "Edited by an agent", "feedback")), PutOp(record=record("new-fact"))],
+            snap.revision,
+        )
+
+        def shows_agent_edit() -> bool:
+            names = [tab.rec_proxy.index(r, 0).data(KEY_ROLE) for r in range(tab.rec_proxy.rowCount())]
+            return "new-fact" in names and tab.desc_edit.text() == "Edited by an agent"
+
+        qtbot.waitUntil(shows_agent_edit, timeout=10000)
+        assert tab.rec_view.currentIndex().data(KEY_ROLE) == "code-style"
+        assert tab.current_key == alpha.key
+    finally:
+        window.shutdown()
+    assert not window.watcher.running
+
+
+def test_external_edit_warns_instead_of_overwriting_unsaved_global(ctx: AppContext, qtbot: Any) -> None:
+    ctx.store.replace_global("# User Profile\n", ctx.store.read_global().revision)
+    window = _live_window(ctx, qtbot)
+    try:
+        glob = window.tabs["global"]
+        assert glob.editor.toPlainText() == "# User Profile\n"
+        glob.editor.setPlainText("# User Profile\n\nMy unsaved draft.\n")
+        other = open_store(ctx.root)
+        other.replace_global("# User Profile\n\nFrom an agent.\n", other.read_global().revision)
+        qtbot.waitUntil(lambda: glob.banner.level == "warning", timeout=10000)
+        assert "changed on disk" in glob.banner.text
+        assert glob.editor.toPlainText() == "# User Profile\n\nMy unsaved draft.\n"
+    finally:
+        window.shutdown()
+
+
+def test_external_global_edit_reloads_clean_editor(ctx: AppContext, qtbot: Any) -> None:
+    window = _live_window(ctx, qtbot)
+    try:
+        glob = window.tabs["global"]
+        other = open_store(ctx.root)
+        other.replace_global("# Written elsewhere\n", other.read_global().revision)
+        qtbot.waitUntil(lambda: glob.editor.toPlainText() == "# Written elsewhere\n", timeout=10000)
+        qtbot.waitUntil(lambda: "Written elsewhere" in glob.preview.toPlainText(), timeout=3000)
+    finally:
+        window.shutdown()

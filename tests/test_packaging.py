@@ -1,0 +1,100 @@
+"""Packaging pieces that must stay true without building: version, .desktop file, icon, spec."""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from core.version import __version__
+from resources import desktop_file_path, icon_png_paths, icon_svg_path
+
+REPO = Path(__file__).resolve().parents[1]
+SPEC = REPO / "packaging" / "dsh-memory.spec"
+
+
+def test_version_via_the_launcher_prints_the_one_version() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", "from gui.launcher import main; raise SystemExit(main(['--version']))"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"dsh-memory {__version__}"
+
+
+def test_version_is_defined_in_exactly_one_place() -> None:
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = { attr = "core.version.__version__" }' in pyproject
+    assert re.fullmatch(r"\d+\.\d+\.\d+([.-]?\w+)?", __version__)
+
+
+def test_desktop_file_is_valid() -> None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    parser.read(desktop_file_path(), encoding="utf-8")
+    entry = parser["Desktop Entry"]
+    for key in ("Name", "Exec", "Icon", "Type", "Categories"):
+        assert entry.get(key, "").strip(), f"missing {key}"
+    assert entry["Type"] == "Application"
+    assert entry["Exec"].split()[0] == "dsh-memory"
+    assert entry["Icon"] == icon_svg_path().stem
+    assert entry["Categories"].endswith(";")
+    assert entry.get("Terminal") == "false"
+
+
+def test_icon_svg_and_every_png_size_exist() -> None:
+    assert icon_svg_path().is_file()
+    assert "<svg" in icon_svg_path().read_text(encoding="utf-8")
+    sizes = sorted(int(p.stem.rsplit("-", 1)[1]) for p in icon_png_paths())
+    assert sizes == [16, 24, 32, 48, 64, 128, 256]
+    for path in icon_png_paths():
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def _spec_tree() -> ast.Module:
+    return ast.parse(SPEC.read_text(encoding="utf-8"))
+
+
+def test_spec_names_existing_files() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    _spec_tree()  # it is valid Python
+    assert 'ENTRY = REPO / "gui" / "launcher.py"' in text
+    assert (REPO / "gui" / "launcher.py").is_file()
+    assert 'RESOURCES = REPO / "resources"' in text
+    assert (REPO / "resources" / "__init__.py").is_file()
+    icon = re.search(r'ICON = RESOURCES / "icons" / "([^"]+)"', text)
+    assert icon and (REPO / "resources" / "icons" / icon.group(1)).is_file()
+    assert 'name="dsh-memory"' in text
+
+
+def test_spec_collects_the_dynamically_imported_cli_commands() -> None:
+    from core.cli.main import COMMAND_MODULES
+
+    text = SPEC.read_text(encoding="utf-8")
+    assert 'collect_submodules("core")' in text  # covers every core.cli.* command module
+    assert all(m.startswith("core.cli.") for m in COMMAND_MODULES)
+
+
+def test_spec_excludes_only_qt_modules_the_app_does_not_import() -> None:
+    text = SPEC.read_text(encoding="utf-8")
+    block = re.search(r"for m in \((.*?)\)\n\s*\]", text, re.S)
+    assert block
+    excluded = set(re.findall(r'"(Qt\w+)"', block.group(1)))
+    used: set[str] = set()
+    for path in [*(REPO / "gui").rglob("*.py"), REPO / "resources" / "__init__.py"]:
+        used |= set(re.findall(r"PySide6\.(Qt\w+)", path.read_text(encoding="utf-8")))
+    assert excluded and not (excluded & used), f"excluded but used: {excluded & used}"
+
+
+def test_build_and_smoke_scripts_are_executable() -> None:
+    for name in ("build.sh", "smoke_test.sh"):
+        path = REPO / "packaging" / name
+        assert path.is_file() and path.stat().st_mode & 0o111
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("#!/usr/bin/env bash\n") and "set -euo pipefail" in text
