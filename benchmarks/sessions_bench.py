@@ -23,6 +23,7 @@ if __package__ in (None, ""):
 import zstandard
 
 from core.sessions import SessionCatalog, build_evidence, read_session_folder, render_evidence
+from core.sessions.parse import read_session_summary
 
 T0 = 1_785_000_000_000
 
@@ -174,13 +175,23 @@ def write_zstd_session(folder: Path, session_id: str, turns: int, cwd: str) -> P
     return path
 
 
+_BEST: dict[int, float] = {}
+
+
 def _median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    """Median of ``repeat`` runs (the machine is shared; the best run goes in ``_BEST``)."""
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
         samples.append(time.perf_counter() - start)
+    _BEST[id(fn)] = min(samples)
     return statistics.median(samples)
+
+
+def _ms(fn: Callable[[], object], repeat: int) -> tuple[float, str]:
+    median = _median_seconds(fn, repeat)
+    return median, f"{median * 1000:7.1f} ms (best {_BEST[id(fn)] * 1000:.1f})"
 
 
 def main() -> int:
@@ -198,10 +209,12 @@ def main() -> int:
         def read_and_evidence() -> None:
             render_evidence(build_evidence(read_session_folder(big), limit_bytes=50_000_000))
 
-        t_read = _median_seconds(lambda: read_session_folder(big), 5)
-        t_all = _median_seconds(read_and_evidence, 5)
-        print(f"  read (decode + parse):       {t_read * 1000:7.1f} ms")
-        print(f"  read + evidence + render:    {t_all * 1000:7.1f} ms   (target <= 500 ms)")
+        _, summary_text = _ms(lambda: read_session_summary(path, big), 5)
+        _, read_text = _ms(lambda: read_session_folder(big), 5)
+        t_all, all_text = _ms(read_and_evidence, 5)
+        print(f"  listing summary (cold):      {summary_text}")
+        print(f"  read (decode + parse):       {read_text}")
+        print(f"  read + evidence + render:    {all_text}   (target <= 500 ms)")
 
         listing = Path(tmp) / "listing"
         for i in range(500):
@@ -216,11 +229,20 @@ def main() -> int:
         rows = catalog.list()
         cold = time.perf_counter() - start
         parses = catalog.parse_count
-        warm = _median_seconds(catalog.list, 9)
+        warm, warm_text = _ms(catalog.list, 9)
         print(f"500 sessions: cold listing {cold * 1000:.0f} ms ({parses} parses, {len(rows)} rows)")
         print(
-            f"  unchanged re-listing:        {warm * 1000:7.1f} ms   (target <= 200 ms), "
+            f"  unchanged re-listing:        {warm_text}   (target <= 200 ms), "
             f"re-parses: {catalog.parse_count - parses}"
+        )
+        cache_file = Path(tmp) / "app-cache" / "sessions.json"
+        SessionCatalog(listing, cache_file=cache_file).list()
+        start = time.perf_counter()
+        fresh = SessionCatalog(listing, cache_file=cache_file)
+        fresh.list()
+        print(
+            f"  fresh instance, persisted cache: {(time.perf_counter() - start) * 1000:.0f} ms "
+            f"({fresh.parse_count} parses)"
         )
         ok = t_all <= 0.5 and warm <= 0.2 and catalog.parse_count == parses
         print("PASS" if ok else "OVER TARGET")

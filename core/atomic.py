@@ -111,5 +111,8 @@ def remove_durable(path: Path) -> bool:
         return False
     except OSError as exc:
         raise StorageError(f"Could not delete {path}: {exc.strerror or exc}.") from exc
-    fsync_dir(path.parent)
+    try:
+        fsync_dir(path.parent)
+    except OSError as exc:
+        raise StorageError(f"Could not persist the removal of {path}: {exc.strerror or exc}.") from exc
     return True

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
-
 def _env_path(value: str | None) -> Path | None:
     """An environment value as a path; blank counts as unset and a leading ``~`` is expanded."""
     if value is None or not value.strip():

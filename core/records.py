@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -56,6 +55,9 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 
 _RESOLVER = yaml.resolver.Resolver()
+# Characters YAML can't hold in a one-line scalar, or that would break it: anything outside YAML's
+# printable set, plus line/paragraph separators and the BOM. Also what a description may not contain.
+_UNSAFE_CHARS = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]")
 _CONSTRUCT_ERRORS = (ValueError, TypeError, OverflowError, RecursionError)
 _PLAIN_BAD_START = set("-?:,[]{}#&*!|>'\"%@`")
 
@@ -68,9 +70,7 @@ def _is_plain_safe(value: str) -> bool:
     """True if ``value`` can be written as a YAML plain scalar and reads back as the same string."""
     if not value or value != value.strip() or value[0] in _PLAIN_BAD_START:
         return False
-    if ": " in value or " #" in value or value.endswith(":") or "\t" in value:
-        return False
-    if any(unicodedata.category(ch)[0] == "C" or ch in "\u2028\u2029\x85" for ch in value):
+    if ": " in value or " #" in value or value.endswith(":") or _UNSAFE_CHARS.search(value):
         return False
     # Words YAML would read as a bool, null, number or date (``yes``, ``123``, ``2024-01-01``).
     tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]  # PyYAML stubs
@@ -344,7 +344,7 @@ def _extract_extra(fm: str, data: dict[Any, Any], reasons: list[str]) -> str | N
 
 
 def _bad_chars(value: str) -> bool:
-    return any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch == "\ufeff" for ch in value)
+    return _UNSAFE_CHARS.search(value) is not None
 
 
 def _check_fields(

@@ -29,10 +29,11 @@ class Dialogs:
     def choose(self, parent: QWidget | None, title: str, text: str, options: list[str]) -> str | None:
         """Ask the user to pick one of ``options`` (button labels); None when dismissed."""
         box = QMessageBox(QMessageBox.Icon.Warning, title, text, parent=parent)
-        buttons = {box.addButton(o, QMessageBox.ButtonRole.ActionRole): o for o in options}
+        buttons = [(box.addButton(o, QMessageBox.ButtonRole.ActionRole), o) for o in options]
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.exec()
-        return buttons.get(box.clickedButton())  # type: ignore[call-overload]
+        clicked = box.clickedButton()
+        return next((label for button, label in buttons if button is clicked), None)
 
     def info(self, parent: QWidget | None, title: str, text: str) -> None:
         QMessageBox.information(parent, title, text)

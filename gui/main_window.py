@@ -67,6 +67,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"DSH Memory Manager — {ctx.root}")
         self.resize(1280, 800)
         self._closing = False
+        self._status_after_list = False
+        self._status_requested = False
         self.last_status: RootStatus | None = None
 
         self.tab_widget = QTabWidget()
@@ -94,7 +96,16 @@ class MainWindow(QMainWindow):
         self._watch = watch
         if watch:
             self.watcher.start()
-        self.refresh_status()
+        # The first load of every tab (tabs don't load in their constructors). The status line scans
+        # the whole root like the workspace list does, so at startup it waits for that list instead
+        # of parsing every record a second time in parallel.
+        loaded = getattr(self.tabs["workspace"], "workspaces_loaded", None)
+        if loaded is not None:
+            self._status_after_list = True
+            loaded.connect(self._on_workspaces_loaded)
+        else:
+            self._status_after_list = False
+        self.refresh_all()
 
     # --- actions and shortcuts -----------------------------------------------------------
     def _build_actions(self) -> None:
@@ -166,12 +177,20 @@ class MainWindow(QMainWindow):
     def refresh_all(self) -> None:
         if self._closing:
             return
+        self._status_requested = False
         for tab in self.tabs.values():
             if hasattr(tab, "refresh"):
                 tab.refresh()
-        self.refresh_status()
+        if not self._status_after_list and not self._status_requested:
+            self.refresh_status()
+
+    def _on_workspaces_loaded(self) -> None:
+        if self._status_after_list:
+            self._status_after_list = False
+            self.refresh_status()
 
     def refresh_status(self) -> None:
+        self._status_requested = True
         store = self.ctx.store
         self.ctx.runner.submit(
             lambda _t, _p: store.status(), on_done=self._show_status, on_error=self._status_failed

@@ -132,6 +132,7 @@ def run_self_test(
         startup += exceptions + [f"error shown: {e}" for e in dialogs.errors]
         results.append(TabResult("start-up", time.monotonic() - started, startup))
         del exceptions[:], dialogs.errors[:]
+        results.append(_check_bundle())
         tabs = _tab_widget(window)
         if tabs is None or tabs.count() == 0:
             results.append(TabResult("window", 0.0, ["no tabs found"]))
@@ -155,6 +156,37 @@ def run_self_test(
     return 0 if passed else 1
 
 
+LAZY_MODULES = (
+    "core.consolidation.offline",
+    "core.consolidation.chat",
+    "core.model_catalog",
+    "core.demo",
+    "anyio._backends._asyncio",  # httpx's event-loop backend, imported by name when a model is called
+)
+
+
+def _check_bundle() -> TabResult:
+    """Modules loaded only on demand (CLI commands, consolidators) and the icon files are present.
+
+    This is what a frozen build can miss; the unfrozen app passes it trivially.
+    """
+    import importlib
+
+    from core.cli.main import COMMAND_MODULES
+    from resources import icon_png_paths, icon_svg_path
+
+    t0 = time.monotonic()
+    problems: list[str] = []
+    for name in (*COMMAND_MODULES, *LAZY_MODULES):
+        try:
+            importlib.import_module(name)
+        except ImportError as exc:
+            problems.append(f"cannot import {name}: {exc}")
+    if not icon_png_paths() or not icon_svg_path().is_file():
+        problems.append("the application icon files are missing")
+    return TabResult("bundled modules and resources", time.monotonic() - t0, problems)
+
+
 def _check_tab(
     tabs: QTabWidget,
     index: int,
@@ -165,6 +197,8 @@ def _check_tab(
 ) -> TabResult:
     name = tabs.tabText(index).replace("&", "") or f"tab {index}"
     widget = tabs.widget(index)
+    if widget is None:
+        return TabResult(name, 0.0, ["the tab has no widget"])
     first_error, first_exc = len(dialogs.errors), len(exceptions)
     t0 = time.monotonic()
     problems: list[str] = []

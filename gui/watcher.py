@@ -2,11 +2,14 @@
 
 The watchdog thread only emits a Qt signal (queued to the GUI thread); a single-shot QTimer there
 coalesces bursts of file events into one ``changed`` signal about a second after the last one.
+The root itself is watched non-recursively and only the folders that hold memory recursively, so
+the store's busy internal folder (``.manager/``: locks, journal, history) costs no inotify watches.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -14,6 +17,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 IGNORED_DIRS = (".manager",)
+WATCHED_SUBDIRS = ("workspaces", "archived", "reviews")
 
 
 def is_interesting(root: Path, path: str) -> bool:
@@ -41,6 +45,11 @@ class _Handler(FileSystemEventHandler):
         dest = getattr(event, "dest_path", "")
         if dest:
             paths.append(str(dest))
+        if event.is_directory and event.event_type in ("deleted", "moved"):
+            self._watcher.forget_subdir(Path(str(event.src_path)))
+        if event.is_directory and event.event_type in ("created", "moved"):
+            for p in paths:
+                self._watcher.watch_subdir(Path(p))  # e.g. workspaces/ appears after the first commit
         if any(is_interesting(self._watcher.root, p) for p in paths):
             self._watcher.raw_event.emit()  # crosses to the GUI thread (queued connection)
 
@@ -60,6 +69,9 @@ class RootWatcher(QObject):
         self._timer.timeout.connect(self.changed)
         self.raw_event.connect(self._timer.start)
         self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._handler: _Handler | None = None
+        self._scheduled: set[str] = set()
+        self._lock = threading.Lock()
         self.event_count = 0
         self.raw_event.connect(self._count)
 
@@ -81,10 +93,34 @@ class RootWatcher(QObject):
             return False
         observer = Observer()
         observer.daemon = True
-        observer.schedule(_Handler(self), str(self.root), recursive=True)
-        observer.start()
+        self._handler = _Handler(self)
+        self._scheduled: set[str] = set()
+        observer.schedule(self._handler, str(self.root), recursive=False)
         self._observer = observer
+        for name in WATCHED_SUBDIRS:
+            self.watch_subdir(self.root / name)
+        observer.start()
         return True
+
+    def watch_subdir(self, path: Path) -> None:
+        """Watch ``root/<name>`` recursively once it exists (called from either thread)."""
+        observer = self._observer
+        if observer is None or path.parent != self.root or path.name not in WATCHED_SUBDIRS:
+            return
+        with self._lock:
+            if path.name in self._scheduled or not path.is_dir():
+                return
+            self._scheduled.add(path.name)
+        try:
+            observer.schedule(self._handler, str(path), recursive=True)
+        except OSError:  # vanished again, or out of inotify watches: the root watch still sees it
+            with self._lock:
+                self._scheduled.discard(path.name)
+
+    def forget_subdir(self, path: Path) -> None:
+        with self._lock:
+            if path.parent == self.root:
+                self._scheduled.discard(path.name)
 
     def stop(self) -> None:
         self._timer.stop()

@@ -58,9 +58,7 @@ def run(fixtures: Path, verbose: bool = False) -> dict[str, int]:
                 continue
             if parsed.summary != summary:
                 summary_mismatches += 1
-                print(
-                    f"MISMATCH {placed[summary.folder].name}: listed {summary!r} != loaded {parsed.summary!r}"
-                )
+                print(f"MISMATCH {placed[summary.folder].name}: listed {summary!r} != loaded {parsed.summary!r}")
             if parsed.warnings:
                 with_warnings += 1
                 print(f"WARN {placed[summary.folder].name}: {'; '.join(parsed.warnings)}")
@@ -91,6 +89,7 @@ def run(fixtures: Path, verbose: bool = False) -> dict[str, int]:
             "summary_mismatches": summary_mismatches,
             "subagent": sum(1 for s in everything if s.is_subagent),
             "no_cwd": sum(1 for s in everything if s.cwd is None),
+            "relative_cwd_unassigned": sum(1 for s in everything if s.cwd is not None and s.workspace_key is None),
             "top_level_listed_by_default": len(top_level),
             "workspaces": len(catalog.workspaces()),
             "human_turns": stats["turns"],

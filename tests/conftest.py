@@ -19,7 +19,8 @@ os.environ["XDG_CONFIG_HOME"] = os.path.join(_FAKE_HOME, ".config")
 os.environ["XDG_DATA_HOME"] = os.path.join(_FAKE_HOME, ".local", "share")
 os.environ["XDG_CACHE_HOME"] = os.path.join(_FAKE_HOME, ".cache")
 for _var in list(os.environ):
-    if _var.startswith("DSH_") or _var.endswith("_API_KEY"):
+    # DSH_REAL_FIXTURES is our own opt-in switch for the test that reads ../shared/fixtures.
+    if (_var.startswith("DSH_") and _var != "DSH_REAL_FIXTURES") or _var.endswith("_API_KEY"):
         del os.environ[_var]
 # No proxy may route a loopback test server elsewhere.
 os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"

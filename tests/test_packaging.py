@@ -8,12 +8,18 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from core.version import __version__
 from resources import desktop_file_path, icon_png_paths, icon_svg_path
 
 REPO = Path(__file__).resolve().parents[1]
 SPEC = REPO / "packaging" / "dsh-memory.spec"
+
+# Showing a dialog on the offscreen platform logs this harmless warning.
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
 def test_version_via_the_launcher_prints_the_one_version() -> None:
@@ -98,3 +104,29 @@ def test_build_and_smoke_scripts_are_executable() -> None:
         assert path.is_file() and path.stat().st_mode & 0o111
         text = path.read_text(encoding="utf-8")
         assert text.startswith("#!/usr/bin/env bash\n") and "set -euo pipefail" in text
+
+
+def test_about_dialog_shows_version_root_and_licence(qtbot: Any, tmp_path: Path) -> None:
+    from gui.about import app_icon, show_about
+    from gui.context import AppContext
+    from gui.dialogs import ScriptedDialogs
+    from gui.tasks import SyncTaskRunner
+
+    ctx = AppContext(
+        store=None,  # type: ignore[arg-type]  # the dialog never reads the store
+        runner=SyncTaskRunner(),
+        dialogs=ScriptedDialogs(),
+        root=tmp_path / "memory",
+        sessions_root=tmp_path / "sessions",
+        dsh_home=tmp_path,
+    )
+    dialog = show_about(None, ctx)
+    qtbot.addWidget(dialog)
+    assert dialog.isVisible()
+    text = dialog.text.text()
+    assert __version__ in text and str(tmp_path / "memory") in text and "MIT" in text
+    assert dialog.windowTitle() == "About DSH Memory Manager"
+    icon = app_icon()
+    assert not icon.isNull()
+    assert {s.width() for s in icon.availableSizes()} >= {16, 32, 256}
+    dialog.close()

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from core.errors import DshMemoryError, UsageError
 from core.keys import resolve_root
@@ -56,7 +56,7 @@ Handler = Callable[[argparse.Namespace, Context], Result]
 class _Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting, so ``--json`` gets a JSON error too."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]  # argparse types it NoReturn
+    def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message}. Run `dsh-memory --help` for the list of commands.")
 
 

@@ -83,9 +83,7 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
             cwd=normalize_cwd(args.cwd or os.getcwd()), include_subagents=args.include_subagents
         )
     service = _service(ctx, settings, catalog)
-    receipts: dict[str, Receipt] = {}
-    for r in reversed(service.receipts()):  # oldest first, so the newest wins
-        receipts[r.session_id] = r
+    receipts = service.latest_receipts()
     rows: list[dict[str, Any]] = []
     for s in found:
         stable, why = catalog.is_stable(s, settings.quiet_period_seconds)

@@ -197,7 +197,8 @@ def cmd_show(args: argparse.Namespace, ctx: Context) -> Result:
         if e.record is not None and e.is_valid:
             lines.append(f"- {e.name} [{e.record.type}] — {e.record.description}")
         else:
-            lines.append(f"- {e.file_name} INVALID: {'; '.join(e.invalid_reasons)}")
+            lines.append(f"- {e.file_name} INVALID (listed as is, never rewritten):")
+            lines += [f"    * {reason}" for reason in e.invalid_reasons]
     return Result(data, "\n".join(lines))
 
 
@@ -254,6 +255,19 @@ def _parse_record_file(path: str, data: bytes) -> Record:
         ) from None
 
 
+def _refuse_if_archived(store: MemoryStore, cwd: str) -> None:
+    """A put into an archived workspace would start a second scope with the same key; say so instead."""
+    try:
+        archived = store.read_workspace(workspace_key(cwd), archived=True)
+    except NotFoundError:
+        return
+    raise ConflictError(
+        f"The workspace for {normalize_cwd(cwd)} is in the Recycle Bin. Nothing was written; restore it "
+        f"first with `dsh-memory restore --key {archived.key}`, then run put again.",
+        archived.revision,
+    )
+
+
 def cmd_put(args: argparse.Namespace, ctx: Context) -> Result:
     from core.records import render_record
     from core.store.base import check_secrets
@@ -263,6 +277,7 @@ def cmd_put(args: argparse.Namespace, ctx: Context) -> Result:
     snap = store.find_workspace(args.cwd)
     created = snap is None
     if snap is None:
+        _refuse_if_archived(store, args.cwd)
         # Check what would refuse the commit *before* creating the workspace, so a refused put
         # leaves no empty scope behind.
         check_secrets(
@@ -280,7 +295,8 @@ def cmd_put(args: argparse.Namespace, ctx: Context) -> Result:
     new = store.commit(
         snap.key, [PutOp(record=record)], expect, origin="manual", allow_secrets=args.allow_secrets
     )
-    action = "Updated" if previous is not None else "Added"
+    unchanged = previous is not None and new.revision == snap.revision
+    action = "Unchanged" if unchanged else "Updated" if previous is not None else "Added"
     data = {
         "workspace": new.key,
         "cwd": new.info.cwd,
@@ -293,7 +309,7 @@ def cmd_put(args: argparse.Namespace, ctx: Context) -> Result:
     text = f"{action} record {record.name!r} in {where}. Revision: {new.revision}"
     if created:
         text = f"Created workspace {new.key} for {new.info.cwd}.\n" + text
-    if previous is not None:
+    if previous is not None and not unchanged:
         text += (
             f"\nThe previous version is in history: "
             f"dsh-memory history --cwd {new.info.cwd} --name {record.name}"
@@ -359,7 +375,10 @@ def cmd_history(args: argparse.Namespace, ctx: Context) -> Result:
     entries = store.history(key, args.name)
     versions = [_history_json(e, store.read_history(e.id).decode("utf-8", "replace")) for e in entries]
     current: dict[str, Any] | None = None
-    snap = store.find_workspace(args.cwd)
+    try:  # the record as it is now, also when its workspace sits in the Recycle Bin
+        snap: WorkspaceSnapshot | None = _workspace_by(store, args.cwd, None)[0]
+    except NotFoundError:
+        snap = None
     entry = snap.get(args.name) if snap is not None else None
     if entry is not None and entry.record is not None:
         from core.records import render_record

@@ -21,7 +21,8 @@ Public API (import from ``core.consolidation``)::
         # rejected | no-change | conflict. On "conflict" nothing was written:
     review = service.refresh(review)                                  # same proposal vs disk now
     service.reject(review) -> Receipt;  service.receipts() -> list[Receipt] (newest first)
-    service.latest_receipt_for(session_id) -> Receipt | None;  service.existing_receipt(review_id)
+    service.latest_receipts() -> {session_id: Receipt};  service.latest_receipt_for(session_id)
+    service.existing_receipt(review_id) -> Receipt | None
     service.review_id(prepared, kind) -> str
 
     check_connection(choice, timeout_seconds=10, cancelled=...) -> ConnectionReport   # Settings "test"

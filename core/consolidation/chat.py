@@ -247,30 +247,14 @@ class ChatModelConsolidator:
         debug = debug or NullDebugSink()
         messages = build_messages(request)
         problems: list[str] = []
+        json_mode = True
         for attempt in (1, 2):  # one retry on malformed output, never on HTTP failures
             raise_if_cancelled(cancelled)
-            body = {
-                "model": self.choice.model,
-                "messages": messages,
-                "temperature": 0,
-                "stream": False,
-                "max_tokens": self.max_output_tokens,
-                "response_format": {"type": "json_object"},
-            }
-            request_bytes = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
-            debug.event("request", try_number=attempt, request_bytes=request_bytes, model=self.choice.model)
-            try:
-                answer = self._endpoint.send("POST", "/chat/completions", body, cancelled)
-            except ConsolidationError as exc:
-                debug.event("http_error", try_number=attempt, error=exc.message)
-                raise
-            debug.event(
-                "response",
-                try_number=attempt,
-                status=answer.status,
-                response_bytes=len(answer.body),
-                http_ms=round(answer.elapsed_ms, 1),
-            )
+            answer = self._post(messages, attempt, json_mode, cancelled, debug)
+            if answer.status == 400 and json_mode and b"response_format" in answer.body:
+                # Some OpenAI-compatible servers do not know JSON mode; the prompt asks for JSON anyway.
+                json_mode = False
+                answer = self._post(messages, attempt, json_mode, cancelled, debug)
             if answer.status != 200:
                 detail = _api_error(answer.body)
                 hint = (
@@ -306,6 +290,39 @@ class ChatModelConsolidator:
             f"{self.choice.label} twice answered with something that is not a valid proposal "
             f"({'; '.join(problems[:3])}); nothing was changed."
         )
+
+    def _post(
+        self,
+        messages: list[dict[str, str]],
+        attempt: int,
+        json_mode: bool,
+        cancelled: CancelCheck,
+        debug: DebugSink,
+    ) -> HttpAnswer:
+        body: dict[str, Any] = {
+            "model": self.choice.model,
+            "messages": messages,
+            "temperature": 0,
+            "stream": False,
+            "max_tokens": self.max_output_tokens,
+        }
+        if json_mode:
+            body["response_format"] = {"type": "json_object"}
+        request_bytes = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
+        debug.event("request", try_number=attempt, request_bytes=request_bytes, json_mode=json_mode)
+        try:
+            answer = self._endpoint.send("POST", "/chat/completions", body, cancelled)
+        except ConsolidationError as exc:
+            debug.event("http_error", try_number=attempt, error=exc.message)
+            raise
+        debug.event(
+            "response",
+            try_number=attempt,
+            status=answer.status,
+            response_bytes=len(answer.body),
+            http_ms=round(answer.elapsed_ms, 1),
+        )
+        return answer
 
     @staticmethod
     def _content(body: bytes) -> tuple[str | None, list[str]]:

@@ -38,6 +38,8 @@ from core.consolidation.proposals import NoChange, Proposal, ProposedRecord, Put
 from core.models import Record, RecordType
 
 Kind = Literal["remember", "decision", "correction", "preference"]
+RULES_VERSION = "rules-1"
+"""Bump when the rules change what they propose, so earlier receipts don't hide the new results."""
 
 _I = re.IGNORECASE
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|\n+")
@@ -46,6 +48,15 @@ _LEAD = re.compile(
 )
 _QUESTION = re.compile(
     r"[?？]\s*$|[吗呢]\s*[。]?\s*$|^(?:can|could|would|should|do|does|did|is|are|what|why|how|which|when|where)\b",
+    _I,
+)
+_FILLER = re.compile(
+    r"^(?:this|the\s+following)(?:\s+(?:fact|note|detail|thing))?(?:\s+for\s+later)?\s*[:：,\-–]\s*", _I
+)
+_NOT_A_FACT = re.compile(r"^(?:never\s*mind|always\s+the\s+same)\b", _I)
+_STATEMENT = re.compile(
+    r"\b(?:is|are|was|were|should|must|use|uses|used|lives|live|it'?s|we|not|instead|don'?t|do\s+not|never)\b"
+    r"|[是不要用该]",
     _I,
 )
 _URL = re.compile(r"https?://\S+")
@@ -63,7 +74,7 @@ _REMEMBER = [
 _DECISION = [
     re.compile(
         r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?decided\s+(?:to\s+|that\s+|on\s+)?(?P<what>.+?)"
-        r"(?:\s*[,;]?\s+(?:because|since|as)\s+(?P<why>.+))?$",
+        r"(?:\s*[,;]?\s+(?:because|since)\s+(?P<why>.+))?$",
         _I,
     ),
     re.compile(
@@ -72,8 +83,11 @@ _DECISION = [
         r"\s*[,;]?\s+(?:because|since)\s+(?P<why>.+)$",
         _I,
     ),
-    re.compile(r"(?:因为|由于)(?P<why>.+?)[，,]\s*(?:所以)?(?:我们)?(?:决定|确定)(?P<what>.+)$"),
-    re.compile(r"(?:我们)?(?:决定|确定)(?:了)?(?:要)?(?P<what>.+?)(?:[，,]?\s*(?:因为|由于)(?P<why>.+))?$"),
+    # "不决定/没决定" is the opposite of a decision.
+    re.compile(
+        r"(?:因为|由于)(?P<why>.+?)[，,]\s*(?:所以)?(?:我们)?(?<![不没未])决定(?:了)?(?:要)?(?P<what>.+)$"
+    ),
+    re.compile(r"(?<![不没未])决定(?:了)?(?:要)?(?P<what>.+?)(?:[，,]?\s*(?:因为|由于)(?P<why>.+))?$"),
 ]
 _CORRECTION = [
     re.compile(
@@ -89,9 +103,12 @@ _CORRECTION = [
 ]
 _PREFERENCE = [
     re.compile(
-        r"(?P<fact>\bI(?:'d|\s+would)?\s+(?:really\s+)?(?:prefer|like\s+to|like\s+it\s+when|want\s+you\s+to\s+always)\b.+)$",
+        r"(?P<fact>\bI\s+(?:really\s+)?(?:prefer|like\s+to|like\s+it\s+when|want\s+you\s+to\s+always)\b.+)$",
         _I,
     ),
+    re.compile(
+        r"(?P<fact>\bI(?:'d|\s+would)\s+(?:really\s+)?(?:prefer|rather)\b.+)$", _I
+    ),  # not "I'd like to"
     re.compile(r"^(?P<fact>(?:please\s+)?(?:always|never)\s+\w.+)$", _I),
     re.compile(r"(?P<fact>\b(?:always|never)\s+use\b.+)$", _I),
     re.compile(r"^(?:from\s+now\s+on|going\s+forward|in\s+the\s+future)[,:]?\s+(?P<fact>.+)$", _I),
@@ -137,6 +154,10 @@ def _is_cjk(text: str) -> bool:
 
 
 def _clean(text: str) -> str:
+    # Control characters (ESC, NUL, BOM, line separators...) never belong in a one-line description.
+    text = "".join(
+        " " if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch == "\ufeff" else ch for ch in text
+    )
     text = re.sub(r"\s+", " ", text).strip().strip("\"'“”‘’「」`").strip()
     text = text.rstrip(" ,，;；:：")
     return text
@@ -187,6 +208,12 @@ def classify(sentence: str) -> _Hit | None:
                     what = f"{'Stick with' if verb.startswith('stick') else 'Use'} {what}"
                 return _Hit(kind, what, why)
             fact = _clean(groups.get("fact") or sentence)
+            if kind == "remember":  # "remember this fact for later: X" -> "X"
+                fact = _FILLER.sub("", fact, count=1)
+            if _QUESTION.search(fact) or _NOT_A_FACT.search(fact):
+                return None
+            if kind == "correction" and not _STATEMENT.search(fact):
+                continue  # "actually, fix the tests too" is a new request, not a correction
             if len(re.sub(r"\W", "", fact)) < 3:
                 continue
             return _Hit(kind, fact, None)
@@ -292,7 +319,7 @@ class OfflineConsolidator:
     """Deterministic rule-based extractor (always available, no network)."""
 
     name = "offline"
-    model = ""
+    model = RULES_VERSION  # part of the review id: changed rules give new reviews
 
     def extract(self, request: ConsolidationInput) -> list[_Hit]:
         hits: dict[str, _Hit] = {}

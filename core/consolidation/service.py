@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -218,6 +219,12 @@ class ConsolidationService:
                 f"Session {evidence.session_id} has no working directory, so it belongs to no workspace; "
                 "only sessions with a cwd can be consolidated."
             )
+        if not os.path.isabs(evidence.cwd):
+            # Resolving it against this process's cwd would pick an unrelated workspace.
+            raise UsageError(
+                f"Session {evidence.session_id} has a relative working directory ({evidence.cwd!r}), so its "
+                "workspace is unknown; only sessions with an absolute cwd can be consolidated."
+            )
         if evidence.size_bytes > self.settings.evidence_limit_bytes:
             from core.errors import EvidenceTooLargeError
 
@@ -397,6 +404,14 @@ class ConsolidationService:
 
     def _write(self, receipt: Receipt) -> None:
         self.store.write_receipt(receipt.review_id, render_receipt(receipt))
+        if receipt.status != "proposed" and self.settings.debug_logging:
+            DebugLog(self.store, receipt.review_id, receipt.attempts, enabled=True).event(
+                "receipt",
+                status=receipt.status,
+                changes=len(receipt.changes),
+                global_revision_after=receipt.global_revision_after,
+                workspace_revision_after=receipt.workspace_revision_after,
+            )
 
     # --- review helpers ------------------------------------------------------------------
     def _request(self, review: Review) -> ConsolidationInput:
@@ -610,9 +625,13 @@ class ConsolidationService:
         out = [r for r in (self.existing_receipt(rid) for rid in self.store.list_receipts()) if r is not None]
         return sorted(out, key=lambda r: (r.updated, r.review_id), reverse=True)
 
+    def latest_receipts(self) -> dict[str, Receipt]:
+        """Session id -> its newest receipt (any consolidator or revision): one read for a whole table."""
+        out: dict[str, Receipt] = {}
+        for r in self.receipts():  # newest first: keep the first seen
+            out.setdefault(r.session_id, r)
+        return out
+
     def latest_receipt_for(self, session_id: str) -> Receipt | None:
         """The newest receipt of ``session_id`` (any consolidator or revision), for the sessions table."""
-        for r in self.receipts():
-            if r.session_id == session_id:
-                return r
-        return None
+        return self.latest_receipts().get(session_id)

@@ -15,33 +15,42 @@ DESCRIPTION_POINTS = 2
 TYPE_POINTS = 1
 
 
+# BM25 with a fixed average document length: a record's term weights then depend on its own text
+# only, so they are computed once per file revision and survive every later refresh unchanged.
+K1 = 1.2
+B = 0.75
+AVGDL = 200.0  # tokens in a typical ~1 KB record
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Analysis:
     """Everything the index needs from a document's text; depends only on the text."""
 
-    counts: dict[str, int]  # term -> frequency over name, description, type and body
+    weights: dict[str, float]  # term -> BM25 term-frequency component (idf applied per query)
     points: dict[str, int]  # term -> field points (name/description/type)
-    norm: str  # normalized "name\ndescription\ntype\nbody"
-    squashed: str  # ``norm`` without separators
+    norm: str  # normalized "name\ndescription\ntype\nbody" (phrase rule)
     name_key: str  # squashed normalized name (exact-name rule)
-    length: int  # number of tokens (BM25 document length)
+    length: int  # number of tokens
 
 
 def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
     raw = f"{name}\n{description}\n{type_}\n{body}"
     norm = normalize(raw)
-    tokens = tokenize_normalized(norm, raw)
+    tokens = tokenize_normalized(norm)
+    length = len(tokens)
+    k = K1 * (1.0 - B + B * length / AVGDL)
+    k1p = K1 + 1.0
+    weights = {t: tf * k1p / (tf + k) for t, tf in Counter(tokens).items()}
     points: dict[str, int] = {}
     for field_text, pts in ((name, NAME_POINTS), (description, DESCRIPTION_POINTS), (type_, TYPE_POINTS)):
         for term in set(tokenize(field_text)):
             points[term] = points.get(term, 0) + pts
     return Analysis(
-        counts=dict(Counter(tokens)),
+        weights=weights,
         points=points,
         norm=norm,
-        squashed=squash(norm),
         name_key=squash(normalize(name)),
-        length=len(tokens),
+        length=length,
     )
 
 
@@ -62,6 +71,7 @@ class Doc:
     mtime_ns: int
     revision: str  # file revision (records) or section fingerprint (Global)
     analysis: Analysis
+    weights: dict[str, float]  # == analysis.weights (one attribute hop less in the hot loop)
 
     @property
     def sort_name(self) -> tuple[str, str, int]:
@@ -99,7 +109,5 @@ def split_global_sections(text: str) -> list[GlobalSection]:
     for n, (start, after, level, title) in enumerate(heads):
         del start
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-        sections.append(
-            GlobalSection(heading=title, level=level, text="".join(lines[after:end]), index=len(sections))
-        )
+        sections.append(GlobalSection(heading=title, level=level, text="".join(lines[after:end]), index=len(sections)))
     return sections

@@ -15,37 +15,45 @@ time. Stores without a root (in memory) are compared by scope revision.
 
 from __future__ import annotations
 
-import heapq
+import bisect
 import math
 import os
+import re
 import threading
 import time
-from array import array
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any, cast
 
-from core.errors import NotFoundError
+from core.errors import DshMemoryError
 from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
+from core.search import cache
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
-from core.search.tokenizer import ParsedQuery, parse_query
+from core.search.tokenizer import CJK_CLASS, ParsedQuery, parse_query, squash
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
 from core.store.api import MemoryStore
 
-K1 = 1.2
-B = 0.75
-PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix counts half
-MAX_PREFIX_EXPANSIONS = 64  # per segment
+PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix (or a bigram around one
+# typed CJK character) counts half
+MAX_EXPANSIONS = 64  # per segment and term
 RACY_NS = 2_000_000_000
-_COVER = 1000.0  # score accumulator: coverage * _COVER + BM25 (BM25 stays far below _COVER)
+_TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
+_ANALYSES: dict[str, Analysis] = {}
+"""Token analyses by record file revision, shared by every index in the process (warm reopen)."""
+_ANALYSES_MAX = 200_000
+AUTO_SAVE_DOCS = 200  # a refresh that re-tokenized this many documents rewrites the persisted cache
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
+_CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 
 
 @dataclass(frozen=True, eq=False)
 class Segment:
-    """The searchable state of one scope. Never mutated after construction."""
+    """The searchable state of one scope. Never mutated after construction (``lazy`` only gains
+    derived tables computed on first use; a race computes the same value twice, harmlessly)."""
 
     id: str  # "global", "w:<key>" (active) or "a:<key>" (archived)
     key: str
@@ -54,14 +62,42 @@ class Segment:
     revision: str
     fingerprint: Fingerprint | None
     docs: tuple[Doc, ...]
-    postings: dict[str, tuple[tuple[Doc, ...], array[float]]]
-    fields: dict[str, tuple[tuple[Doc, ...], tuple[int, ...]]]
-    names: dict[str, tuple[Doc, ...]]
-    vocab: tuple[str, ...]  # sorted terms, for prefix expansion
+    postings: dict[str, list[Doc]]
+    fields: dict[str, list[tuple[Doc, int]]]
+    names: dict[str, list[Doc]]
     info: WorkspaceInfo | None = None
+    lazy: dict[str, Any] = field(default_factory=dict)
 
     def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None) -> Segment:
         return replace(self, fingerprint=fingerprint, info=info)
+
+    def prefix_terms(self, prefix: str) -> list[str]:
+        """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
+        vocab: list[str] | None = self.lazy.get("vocab")
+        if vocab is None:
+            vocab = sorted(t for t in self.postings if t.isascii())
+            self.lazy["vocab"] = vocab
+        lo = bisect.bisect_left(vocab, prefix)
+        out: list[str] = []
+        for term in vocab[lo : lo + MAX_EXPANSIONS + 1]:
+            if not term.startswith(prefix):
+                break
+            if term != prefix:
+                out.append(term)
+        return out[:MAX_EXPANSIONS]
+
+    def bigrams_with(self, char: str) -> list[str]:
+        """Indexed CJK bigrams containing ``char``."""
+        table: dict[str, list[str]] | None = self.lazy.get("cjk")
+        if table is None:
+            table = {}
+            for term in self.postings:
+                if len(term) == 2 and not term.isascii() and _CJK_RE.fullmatch(term):
+                    table.setdefault(term[0], []).append(term)
+                    if term[1] != term[0]:
+                        table.setdefault(term[1], []).append(term)
+            self.lazy["cjk"] = table
+        return table.get(char, [])[: MAX_EXPANSIONS * 4]
 
 
 def _build_segment(
@@ -74,35 +110,16 @@ def _build_segment(
     docs: Sequence[Doc],
     info: WorkspaceInfo | None,
 ) -> Segment:
-    total_len = sum(d.analysis.length for d in docs)
-    avgdl = (total_len / len(docs)) if docs else 1.0
-    avgdl = avgdl or 1.0
-    post_docs: dict[str, list[Doc]] = {}
-    post_w: dict[str, array[float]] = {}
-    field_docs: dict[str, list[Doc]] = {}
-    field_pts: dict[str, list[int]] = {}
-    names: dict[str, list[Doc]] = {}
+    postings: defaultdict[str, list[Doc]] = defaultdict(list)
+    fields: defaultdict[str, list[tuple[Doc, int]]] = defaultdict(list)
+    names: defaultdict[str, list[Doc]] = defaultdict(list)
     for d in docs:
-        a = d.analysis
-        norm = K1 * (1.0 - B + B * a.length / avgdl)
-        for term, tf in a.counts.items():
-            lst = post_docs.get(term)
-            if lst is None:
-                post_docs[term] = [d]
-                post_w[term] = array("d", [tf * (K1 + 1.0) / (tf + norm)])
-            else:
-                lst.append(d)
-                post_w[term].append(tf * (K1 + 1.0) / (tf + norm))
-        for term, pts in a.points.items():
-            fl = field_docs.get(term)
-            if fl is None:
-                field_docs[term] = [d]
-                field_pts[term] = [pts]
-            else:
-                fl.append(d)
-                field_pts[term].append(pts)
-        if a.name_key:
-            names.setdefault(a.name_key, []).append(d)
+        for term in d.weights:
+            postings[term].append(d)
+        for term, pts in d.analysis.points.items():
+            fields[term].append((d, pts))
+        if d.analysis.name_key:
+            names[d.analysis.name_key].append(d)
     return Segment(
         id=seg_id,
         key=key,
@@ -111,10 +128,9 @@ def _build_segment(
         revision=revision,
         fingerprint=fingerprint,
         docs=tuple(docs),
-        postings={t: (tuple(ds), post_w[t]) for t, ds in post_docs.items()},
-        fields={t: (tuple(ds), tuple(field_pts[t])) for t, ds in field_docs.items()},
-        names={k: tuple(v) for k, v in names.items()},
-        vocab=tuple(sorted(post_docs)),
+        postings=dict(postings),
+        fields=dict(fields),
+        names=dict(names),
         info=info,
     )
 
@@ -181,8 +197,8 @@ class SearchIndex:
             self._cache_dir = None
         else:
             self._cache_dir = Path(cache_dir)
-        self._cache_loaded = False
-        self._cached: dict[str, object] = {}
+        self._cache_tried = False
+        self._cache_dirty = False
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -210,11 +226,22 @@ class SearchIndex:
             wanted = None if keys is None else set(keys)
             counters = _Counters()
             segments = dict(old.segments)
-            targets: dict[str, tuple[WorkspaceInfo, bool]] = {}
+            loaded: dict[str, Segment] = {}
+            if not segments and not self._cache_tried and self._cache_dir is not None:
+                self._cache_tried = True
+                loaded = self._load_cache(wanted)
+                segments.update(loaded)
+            targets: dict[str, tuple[str, bool, WorkspaceInfo | None]] = {}
             for archived in (False, True):
-                for info in self._store.list_workspaces(archived=archived):
-                    if wanted is None or info.key in wanted:
-                        targets[_segment_id(info.key, archived)] = (info, archived)
+                if self._root is not None:
+                    # The on-disk layout names the scopes; no need to have the store parse them all.
+                    for key in self._disk_scope_keys(archived):
+                        if wanted is None or key in wanted:
+                            targets[_segment_id(key, archived)] = (key, archived, None)
+                else:
+                    for info in self._store.list_workspaces(archived=archived):
+                        if wanted is None or info.key in wanted:
+                            targets[_segment_id(info.key, archived)] = (info.key, archived, info)
             for sid in list(segments):
                 if sid == GLOBAL_SCOPE:
                     continue
@@ -222,9 +249,9 @@ class SearchIndex:
                 if sid not in targets and (wanted is None or seg_key in wanted):
                     counters.removed += len(segments.pop(sid).docs)
             now_ns = time.time_ns()
-            for sid, (info, archived) in targets.items():
+            for sid, (key, archived, listed) in targets.items():
                 counters.checked += 1
-                seg = self._refresh_workspace(sid, info, archived, segments.get(sid), now_ns, counters)
+                seg = self._refresh_workspace(sid, key, listed, archived, segments.get(sid), now_ns, counters)
                 if seg is None:
                     if sid in segments:
                         counters.removed += len(segments.pop(sid).docs)
@@ -233,8 +260,49 @@ class SearchIndex:
             if wanted is None or GLOBAL_SCOPE in wanted:
                 counters.checked += 1
                 segments[GLOBAL_SCOPE] = self._refresh_global(segments.get(GLOBAL_SCOPE), now_ns, counters)
+            counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
             self._state = IndexState(segments)
+            changed = counters.reindexed or counters.removed or counters.reread
+            self._cache_dirty = self._cache_dirty or bool(changed) or (self._cache_dir is not None and not loaded)
+            if wanted is None and self._cache_dirty and (counters.reindexed >= AUTO_SAVE_DOCS or not loaded):
+                self._save_cache_locked()
             return counters.stats(self._state.doc_count, t0)
+
+    # --- persisted cache ----------------------------------------------------------------
+    def save_cache(self) -> bool:
+        """Write the persisted cache now (e.g. when the window closes). False if there is no cache
+        folder or it could not be written; search never depends on it."""
+        with self._lock:
+            return self._save_cache_locked()
+
+    def _save_cache_locked(self) -> bool:
+        if self._cache_dir is None:
+            return False
+        scopes = [
+            cache.CachedScope(s.id, s.key, s.cwd, s.archived, s.revision, s.fingerprint, list(s.docs), s.info)
+            for s in self._state.segments.values()
+        ]
+        try:
+            cache.save(self._cache_dir, scopes)
+        except OSError:
+            return False
+        self._cache_dirty = False
+        return True
+
+    def _load_cache(self, wanted: set[str] | None) -> dict[str, Segment]:
+        assert self._cache_dir is not None
+        scopes = cache.load(self._cache_dir)
+        if not scopes:
+            return {}
+        out: dict[str, Segment] = {}
+        for c in scopes:
+            if wanted is not None and c.key not in wanted:
+                continue
+            for d in c.docs:
+                if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
+                    _ANALYSES[d.revision] = d.analysis
+            out[c.sid] = _build_segment(c.sid, c.key, c.cwd, c.archived, c.revision, c.fingerprint, c.docs, c.info)
+        return out
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
         """Index a snapshot a store mutation just returned (a commit, a Global save): no disk reads."""
@@ -243,15 +311,11 @@ class SearchIndex:
             counters = _Counters(checked=1)
             segments = dict(self._state.segments)
             if isinstance(snapshot, GlobalSnapshot):
-                segments[GLOBAL_SCOPE] = self._global_segment(
-                    snapshot, None, segments.get(GLOBAL_SCOPE), counters
-                )
+                segments[GLOBAL_SCOPE] = self._global_segment(snapshot, None, segments.get(GLOBAL_SCOPE), counters)
             else:
                 archived = snapshot.info.archived_at is not None
                 sid = _segment_id(snapshot.key, archived)
-                segments[sid] = self._workspace_segment(
-                    sid, snapshot, archived, None, segments.get(sid), counters
-                )
+                segments[sid] = self._workspace_segment(sid, snapshot, archived, None, segments.get(sid), counters)
             self._state = IndexState(segments)
             return counters.stats(self._state.doc_count, t0)
 
@@ -260,22 +324,34 @@ class SearchIndex:
             return None
         return self._root / ("archived" if archived else "workspaces") / key
 
+    def _disk_scope_keys(self, archived: bool) -> list[str]:
+        """Scope folders as the file store sees them (same filter as FileStore._scope_keys)."""
+        assert self._root is not None
+        try:
+            with os.scandir(self._root / ("archived" if archived else "workspaces")) as it:
+                return sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
+        except OSError:
+            return []
+
     def _refresh_workspace(
         self,
         sid: str,
-        info: WorkspaceInfo,
+        key: str,
+        info: WorkspaceInfo | None,
         archived: bool,
         old: Segment | None,
         now_ns: int,
         counters: _Counters,
     ) -> Segment | None:
-        directory = self._scope_dir(info.key, archived)
+        directory = self._scope_dir(key, archived)
         fp = _scope_fingerprint(directory, now_ns) if directory is not None else None
         if old is not None and fp is not None and old.fingerprint == fp:
-            return old if old.info == info else old.with_meta(fp, info)
+            if info is None or old.info == info:
+                return old
+            return old.with_meta(fp, info)
         try:
-            snap = self._store.read_workspace(info.key, archived=archived)
-        except NotFoundError:
+            snap = self._store.read_workspace(key, archived=archived)
+        except DshMemoryError:  # gone meanwhile, or a folder that is no scope (bad key)
             return None
         counters.reread += 1
         return self._workspace_segment(sid, snap, archived, fp, old, counters, info)
@@ -305,7 +381,14 @@ class SearchIndex:
                     continue
                 analysis = prev.analysis
             else:
-                analysis = analyze(record.name, record.description, record.type, record.body)
+                cached = _ANALYSES.get(entry.revision)
+                if cached is not None and cached.name_key == squash(record.name):
+                    analysis = cached
+                else:
+                    analysis = analyze(record.name, record.description, record.type, record.body)
+                    if len(_ANALYSES) >= _ANALYSES_MAX:
+                        _ANALYSES.clear()
+                    _ANALYSES[entry.revision] = analysis
                 counters.reindexed += 1
             docs.append(
                 Doc(
@@ -322,10 +405,11 @@ class SearchIndex:
                     mtime_ns=entry.mtime_ns,
                     revision=entry.revision,
                     analysis=analysis,
+                    weights=analysis.weights,
                 )
             )
         counters.removed += len(previous)
-        if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs)):
+        if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs, strict=True)):
             return replace(old, revision=snap.revision, fingerprint=fp, info=info)  # nothing to re-index
         return _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info)
 
@@ -375,6 +459,7 @@ class SearchIndex:
                     mtime_ns=mtime_ns,
                     revision=snap.revision,
                     analysis=analysis,
+                    weights=analysis.weights,
                 )
             )
         counters.removed += len(previous)
@@ -477,115 +562,123 @@ def _select(state: IndexState, scopes: Sequence[str] | None, include_archived: b
     return out
 
 
-def _prefix_terms(seg: Segment, prefix: str) -> list[str]:
-    vocab = seg.vocab
-    lo = _bisect_left(vocab, prefix)
-    out: list[str] = []
-    for i in range(lo, min(len(vocab), lo + MAX_PREFIX_EXPANSIONS + 1)):
-        term = vocab[i]
-        if not term.startswith(prefix):
-            break
-        if term != prefix:
-            out.append(term)
+def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> list[list[Doc]]:
+    """Postings of the words a term stands for besides itself: longer words for the typed prefix,
+    bigrams around a single CJK character."""
+    out: list[list[Doc]] = []
+    if term in pq.prefix_terms:
+        for s in segs:
+            out += [s.postings[t] for t in s.prefix_terms(term)]
+    elif len(term) == 1 and _CJK_RE.fullmatch(term):
+        for s in segs:
+            out += [s.postings[t] for t in s.bigrams_with(term)]
     return out
 
 
-def _bisect_left(seq: Sequence[str], item: str) -> int:
-    lo, hi = 0, len(seq)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if seq[mid] < item:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 def _rank(pq: ParsedQuery, segs: list[Segment], limit: int) -> tuple[list[tuple[Doc, float]], int]:
-    """Top ``limit`` (doc, score) pairs and the number of matching documents."""
+    """Top ``limit`` (doc, score) pairs and the number of matching documents.
+
+    Coverage comes from C-speed Counter updates over the postings; the phrase check runs only on
+    documents holding every term (a set intersection); BM25 only on the candidates still able to
+    reach the top after the coarse tiers (level, points, coverage).
+    """
     if pq.empty or not segs:
         return [], 0
     n_docs = sum(len(s.docs) for s in segs) or 1
-    acc: dict[Doc, float] = {}
-    get = acc.get
+    cov: Counter[Doc] = Counter()
+    idf: list[tuple[str, float, set[Doc] | None]] = []
+    full: set[Doc] | None = None  # documents matching every term
+    multi = pq.multi_word and bool(pq.norm)
     for term in pq.terms:
-        plists = [p for p in (s.postings.get(term) for s in segs) if p is not None]
-        extra: list[tuple[tuple[Doc, ...], array[float]]] = []
-        if term in pq.prefix_terms:
-            for s in segs:
-                for t in _prefix_terms(s, term):
-                    extra.append(s.postings[t])
-        df = sum(len(p[0]) for p in plists)
-        if df == 0 and not extra:
-            continue
-        idf = math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-        seen: set[Doc] = set()
-        for docs, weights in plists:
-            if extra:
-                seen.update(docs)
-            for d, w in zip(docs, weights, strict=True):
-                acc[d] = get(d, 0.0) + _COVER + idf * w
+        lists = [p for p in (s.postings.get(term) for s in segs) if p is not None]
+        df = 0
+        for lst in lists:
+            cov.update(lst)
+            df += len(lst)
+        only: set[Doc] | None = None
+        extra = _expansions(pq, term, segs)
         if extra:
-            best: dict[Doc, float] = {}
-            for docs, weights in extra:
-                for d, w in zip(docs, weights, strict=True):
-                    if d not in seen and w > best.get(d, 0.0):
-                        best[d] = w
-            edf = len(best) + df
-            eidf = math.log(1.0 + (n_docs - edf + 0.5) / (edf + 0.5)) * PREFIX_WEIGHT
-            for d, w in best.items():
-                acc[d] = get(d, 0.0) + _COVER + eidf * w
+            only = set().union(*extra)
+            if lists:
+                only.difference_update(*lists)
+            cov.update(only)
+            df += len(only)
+        if multi:
+            docs_of_term = set().union(*lists)
+            if only:
+                docs_of_term |= only
+            full = docs_of_term if full is None else full & docs_of_term
+        if df:
+            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only))
     if pq.phrases:
-        for d in [d for d in acc if not all(p in d.analysis.norm for p in pq.phrases)]:
-            del acc[d]
-    if not acc:
+        for d in [d for d in cov if not all(p in d.analysis.norm for p in pq.phrases)]:
+            del cov[d]
+            if full is not None:
+                full.discard(d)
+    if not cov:
         return [], 0
-    # Second rule: field points (name/description/type) and the exact-name bonus.
-    points: dict[Doc, float] = {}
-    pget = points.get
+    total = len(cov)
+    # From here ``cov`` holds the coarse score: level * _TIER² + points * _TIER + coverage.
+    coarse = cast(dict[Doc, float], cov)  # the counts become float scores in place
+    # Second rule: points for query terms in name / description / type.
+    points: dict[Doc, int] = {}
     for term in pq.terms:
         for s in segs:
-            f = s.fields.get(term)
-            if f is None:
-                continue
-            for d, p in zip(f[0], f[1], strict=True):
-                if d in acc:
-                    points[d] = pget(d, 0.0) + p
-    # First rule: the query is a record's name / a section's heading (level 3), or occurs as an
-    # exact phrase (2) or as a separator-insensitive substring (1). One word is its own phrase.
-    level: dict[Doc, float] = {}
+            for d, p in s.fields.get(term, ()):
+                if d in cov:
+                    points[d] = points.get(d, 0) + p
+    for d, p in points.items():
+        coarse[d] += min(p, 999) * _TIER
+    # First rule: the query is a name / heading (3), an exact phrase (2), or a separator-insensitive
+    # substring (1). A one-word query is its own phrase, so only multi-word queries need the check.
+    named: set[Doc] = set()
     if pq.squashed:
         for s in segs:
             for d in s.names.get(pq.squashed, ()):
-                if d in acc:
-                    level[d] = 3.0
-    if pq.multi_word and pq.norm:
-        full = _COVER * len(pq.terms)
-        for d, v in acc.items():
-            if v >= full and d not in level:
-                a = d.analysis
-                if pq.norm in a.norm:
-                    level[d] = 2.0
-                elif pq.squashed and pq.squashed in a.squashed:
-                    level[d] = 1.0
-    # Composite: phrase level, then points, then coverage*_COVER + BM25. Points are capped so a tier
-    # never spills into the one above; coverage is capped by the number of terms.
-    tier_points = _COVER * (len(pq.terms) + 1)
-    tier_level = tier_points * 1000.0
-    composite: dict[Doc, float] = {}
-    lget = level.get
-    for d, v in acc.items():
-        composite[d] = lget(d, 0.0) * tier_level + min(pget(d, 0.0), 999.0) * tier_points + v
-    total = len(composite)
+                if d in cov:
+                    named.add(d)
+                    coarse[d] += 3 * _TIER * _TIER
+    if full:
+        phrase = pq.norm
+        squashed = pq.squashed
+        squashed_text = bool(squashed) and not squashed.isascii()  # CJK: spaces may differ
+        big = _TIER * _TIER
+        for d in full:
+            if d in named:
+                continue
+            if phrase in d.analysis.norm:
+                coarse[d] += 2 * big
+            elif squashed in d.weights or (squashed_text and squashed in d.analysis.norm):
+                coarse[d] += big
     if limit <= 0:
         return [], total
     if total > limit:
-        threshold = heapq.nlargest(limit, composite.values())[-1]
-        pool = [(d, v) for d, v in composite.items() if v >= threshold]
+        threshold = sorted(coarse.values(), reverse=True)[limit - 1]
+        pool = [d for d, v in coarse.items() if v >= threshold]
     else:
-        pool = list(composite.items())
-    pool.sort(key=lambda dv: (-dv[1], -dv[0].mtime_ns, dv[0].scope_key, dv[0].name, dv[0].section_index))
-    return pool[:limit], total
+        pool = list(coarse)
+    # BM25 (< 1000 for any sane query) below the coarse tiers.
+    scored: list[tuple[float, Doc]] = []
+    top = _TIER - 1.0
+    if len(idf) == 1 and idf[0][2] is None:
+        term, f, _ = idf[0]
+        scored = [(coarse[d] * _TIER + f * d.weights.get(term, 0.0), d) for d in pool]  # f * w < 30
+    else:
+        for d in pool:
+            w = d.weights
+            bm = 0.0
+            for term, f, only in idf:
+                x = w.get(term)
+                if x is not None:
+                    bm += f * x
+                elif only is not None and d in only:
+                    bm += f * PREFIX_WEIGHT
+            scored.append((coarse[d] * _TIER + min(bm, top), d))
+    if len(scored) > limit:
+        cut = sorted([v for v, _ in scored], reverse=True)[limit - 1]
+        scored = [vd for vd in scored if vd[0] >= cut]
+    scored.sort(key=lambda vd: (-vd[0], -vd[1].mtime_ns, vd[1].scope_key, vd[1].name, vd[1].section_index))
+    return [(d, v) for v, d in scored[:limit]], total
 
 
 def _make_hit(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:

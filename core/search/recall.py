@@ -30,6 +30,7 @@ PREAMBLE = (
 GLOBAL_SHARE = 0.4  # at most this share of max_bytes goes to GLOBAL.md when records compete
 _MARKER_RE = re.compile(r"<<<\s*(?:BEGIN|END)\s+UNTRUSTED\s+DSH\s+MEMORY\s*>>>", re.IGNORECASE)
 TRUNCATED = "\n[… truncated]\n"
+MIN_RECALL_BYTES = 256  # the delimiters and the untrusted-data label always fit
 
 
 def _clean(text: str) -> str:
@@ -41,8 +42,13 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
+_YEAR_2000_NS = 946_684_800 * 10**9
+
+
 def _date(mtime_ns: int) -> str:
-    if mtime_ns <= 0:
+    """The UTC date of a file time; "" when the store has no real times (the in-memory store's
+    mtimes are counters)."""
+    if mtime_ns < _YEAR_2000_NS:
         return ""
     return datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).date().isoformat()
 
@@ -73,20 +79,23 @@ def _fit(block: str, budget: int) -> tuple[str, bool]:
     return truncate_utf8(block, room).rstrip() + TRUNCATED, True
 
 
-def build_recall(
-    index: SearchIndex, cwd: str, query: str, *, limit: int = 8, max_bytes: int = 12000
-) -> Recall:
+def build_recall(index: SearchIndex, cwd: str, query: str, *, limit: int = 8, max_bytes: int = 12000) -> Recall:
     cwd_norm = normalize_cwd(cwd)
     key = workspace_key(cwd_norm)
     ws_docs = index._docs(f"w:{key}")
     has_workspace = f"w:{key}" in index.scope_revisions()
-    head = (
-        f"{BEGIN}\n{PREAMBLE}"
+    max_bytes = max(max_bytes, MIN_RECALL_BYTES)
+    frame = f"{BEGIN}\n{PREAMBLE}"
+    tail = f"{END}\n"
+    meta = (
         f"query: {_clean(_one_line(query))}\n"
         f"cwd: {_clean(cwd_norm)}\n"
         f"workspace: {key if has_workspace else '(no workspace memory for this directory)'}\n\n"
     )
-    tail = f"{END}\n"
+    room = max_bytes - _size(frame) - _size(tail)
+    if _size(meta) > room:  # only with a tiny max_bytes or a huge query
+        meta = truncate_utf8(meta, room - 2).rstrip("\n") + "\n\n"
+    head = frame + meta
     budget = max_bytes - _size(head) - _size(tail)
     truncated = False
 
@@ -100,9 +109,7 @@ def build_recall(
     records_size = sum(_size(b) for _, b in record_blocks)
 
     global_docs = index._docs(GLOBAL_SCOPE)
-    relevant_global = (
-        [d for d, _ in index._ranked_docs(query, [GLOBAL_SCOPE], len(global_docs))] if has_terms else []
-    )
+    relevant_global = [d for d, _ in index._ranked_docs(query, [GLOBAL_SCOPE], len(global_docs))] if has_terms else []
     # Global gets what the records leave over, and at least its share when they compete.
     global_budget = max(0, budget - records_size, int(budget * GLOBAL_SHARE))
     global_part: list[str] = []
@@ -143,9 +150,7 @@ def build_recall(
     parts: list[str] = []
     total_ws = len(ws_docs)
     label = f"## Workspace memory: {{n}} relevant record(s) of {total_ws}\n\n"
-    remaining -= _size(label.format(n=len(record_blocks))) + _size(
-        "(NNN more relevant records not shown)\n\n"
-    )
+    remaining -= _size(label.format(n=len(record_blocks))) + _size("(NNN more relevant records not shown)\n\n")
     for doc, block in record_blocks:
         fitted, cut = _fit(block, remaining)
         if not fitted:
@@ -165,7 +170,13 @@ def build_recall(
             ws_text += "(no record matches the query)\n\n" if has_terms else "(no records)\n\n"
     else:
         ws_text = ""
-    text = head + global_text + ws_text + tail
+    middle = global_text + ws_text
+    if _size(middle) > budget:  # the section labels themselves did not fit: cut the lot
+        middle = truncate_utf8(middle, max(0, budget - _size(TRUNCATED))).rstrip() + TRUNCATED
+        if _size(middle) > budget:
+            middle = ""
+        truncated = True
+    text = head + middle + tail
     return Recall(
         text=text,
         cwd=cwd_norm,

@@ -12,17 +12,30 @@ SNIPPET_CHARS = 160
 ELLIPSIS = "…"
 
 
-def _normalize_with_map(text: str) -> tuple[str, list[int]]:
-    """Normalized ``text`` and, for each normalized char, the index of the source char."""
+_CHAR_NORM: dict[str, str] = {}
+
+
+def _char_norm(ch: str) -> str:
+    n = _CHAR_NORM.get(ch)
+    if n is None:
+        n = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
+        if len(_CHAR_NORM) < 65536:
+            _CHAR_NORM[ch] = n
+    return n
+
+
+def _normalize_with_map(text: str) -> tuple[str, list[int] | None]:
+    """Normalized ``text`` and, for each normalized char, the index of the source char (None when
+    normalization kept every character in place)."""
+    if text.isascii():
+        return text.lower(), None
     norm = normalize(text)
     if len(norm) == len(text):
-        return norm, list(range(len(text)))
-    parts: list[str] = []
+        return norm, None
+    parts = [_char_norm(ch) for ch in text]
     origin: list[int] = []
-    for i, ch in enumerate(text):
-        n = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
-        parts.append(n)
-        origin.extend([i] * len(n))
+    for i, n in enumerate(parts):
+        origin += [i] * len(n)
     return "".join(parts), origin
 
 
@@ -53,7 +66,7 @@ def highlight_spans(text: str, pq: ParsedQuery) -> tuple[tuple[int, int], ...]:
     for m in pattern.finditer(norm):
         if m.end() == m.start():
             continue
-        start, end = origin[m.start()], origin[m.end() - 1] + 1
+        start, end = (m.start(), m.end()) if origin is None else (origin[m.start()], origin[m.end() - 1] + 1)
         if spans and start <= spans[-1][1]:
             spans[-1] = (spans[-1][0], max(spans[-1][1], end))
         else:
@@ -61,9 +74,7 @@ def highlight_spans(text: str, pq: ParsedQuery) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-def make_snippet(
-    text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS
-) -> tuple[str, tuple[tuple[int, int], ...]]:
+def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A one-line window of ``text`` (whitespace collapsed) around the first match, with highlights."""
     flat = collapse_spaces(text)
     if not flat:
@@ -74,7 +85,7 @@ def make_snippet(
         norm, origin = _normalize_with_map(flat)
         m = pattern.search(norm)
         if m is not None:
-            anchor = origin[m.start()]
+            anchor = m.start() if origin is None else origin[m.start()]
     start = 0
     if len(flat) > width and anchor > width // 4:
         start = min(anchor - width // 4, len(flat) - width)
@@ -86,12 +97,14 @@ def make_snippet(
         space = flat.rfind(" ", end - 12, end)
         if space > start:
             end = space
-    snippet = flat[start:end].strip()
+    window = flat[start:end].strip()
+    spans = highlight_spans(window, pq)  # before the ellipses: "…" would normalize to "..."
     if start > 0:
-        snippet = ELLIPSIS + snippet
+        window = ELLIPSIS + window
+        spans = tuple((a + 1, b + 1) for a, b in spans)
     if end < len(flat):
-        snippet += ELLIPSIS
-    return snippet, highlight_spans(snippet, pq)
+        window += ELLIPSIS
+    return window, spans
 
 
 def truncate_utf8(text: str, max_bytes: int) -> str:

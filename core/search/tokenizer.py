@@ -6,9 +6,9 @@ Normalization is NFKC + case folding (``Electron-Builder`` → ``electron-builde
 - word parts: maximal runs of letters/digits of non-CJK scripts (``snake_case`` → ``snake``, ``case``);
 - compounds: parts joined by ``-``, ``_`` or ``.`` kept whole as well (``electron-builder``,
   ``core.store.api``, ``3.11``, ``2026-11-30``), so an exact compound outranks its loose parts;
-- camelCase humps (``SearchIndex`` → ``search``, ``index``, besides ``searchindex``);
 - CJK (Han, kana, Hangul): overlapping character bigrams of each run (``打包用了`` → ``打包``,
-  ``包用``, ``用了``) plus single characters, which queries use only for one-character runs.
+  ``包用``, ``用了``); a one-character run is itself a token. A one-character *query* also
+  matches every bigram containing that character (the index expands it).
 
 Everything is regex-driven (C speed) because the index tokenizes ~10 MB on a cold start.
 """
@@ -20,19 +20,19 @@ import unicodedata
 from dataclasses import dataclass
 
 MAX_TOKEN_CHARS = 64
+MAX_QUERY_TERMS = 64  # a pasted page is not a query; the rest is ignored
 
-_CJK = (
+CJK_CLASS = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 )
-_W = rf"[^\W_{_CJK}]"  # a letter or digit of a non-CJK script
-_PART_RE = re.compile(rf"{_W}+")
-_COMPOUND_RE = re.compile(rf"{_W}+(?:[-_.]{_W}+)+")
-_CJK_BIGRAM_RE = re.compile(rf"(?=([{_CJK}]{{2}}))")
-_CJK_CHAR_RE = re.compile(rf"[{_CJK}]")
-_CJK_RUN_RE = re.compile(rf"[{_CJK}]+")
-_CAMEL_WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]*(?:[a-z][A-Z]|[A-Z]{2}[a-z])[A-Za-z0-9]*")
-_HUMP_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_CJK_RUN_RE = re.compile(rf"[{CJK_CLASS}]+")
+# A chunk is a word with its compound tail (``electron-builder``, ``core.store.api``, ``3.11``):
+# one left-to-right pass, no retries inside words.
+_ASCII_CHUNK_RE = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+_ASCII_PART_RE = re.compile(r"[a-z0-9]+")
+_CHUNK_RE = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")  # any script; CJK is split off afterwards
+_PART_RE = re.compile(r"[^\W_]+")
 _SPACE_RE = re.compile(r"\s+")
 _NON_WORD_RE = re.compile(r"[\W_]+")
 _QUOTED_RE = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」')
@@ -50,7 +50,12 @@ def normalize(text: str) -> str:
     """NFKC + case folding (idempotent for practical text); ASCII takes a fast path."""
     if text.isascii():
         return text.lower()
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    folded = text.casefold()
+    if folded != text and not unicodedata.is_normalized("NFKC", folded):
+        folded = unicodedata.normalize("NFKC", folded)
+    return folded
 
 
 def squash(norm: str) -> str:
@@ -63,36 +68,67 @@ def collapse_spaces(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
-def _camel_parts(text: str) -> list[str]:
-    """Lower-cased humps of camelCase / PascalCase words of the *un-folded* text."""
-    out: list[str] = []
-    for word in _CAMEL_WORD_RE.findall(text):
-        out.extend(h.lower() for h in _HUMP_RE.findall(word))
-    return out
-
-
 def _cap(tokens: list[str]) -> list[str]:
-    if all(len(t) <= MAX_TOKEN_CHARS for t in tokens):
+    if not tokens or max(map(len, tokens)) <= MAX_TOKEN_CHARS:
         return tokens
     return [t if len(t) <= MAX_TOKEN_CHARS else t[:MAX_TOKEN_CHARS] for t in tokens]
 
 
-def tokenize_normalized(norm: str, raw: str | None = None) -> list[str]:
-    """Tokens of already-normalized text (``raw`` = the text before folding, for camelCase)."""
-    tokens = _PART_RE.findall(norm)
-    if "-" in norm or "_" in norm or "." in norm:
-        tokens += _COMPOUND_RE.findall(norm)
-    if raw is not None and not raw.islower() and not raw.isupper():
-        tokens += _camel_parts(raw)
-    if not norm.isascii():
-        tokens += _CJK_BIGRAM_RE.findall(norm)
-        tokens += _CJK_CHAR_RE.findall(norm)
+def cjk_terms(run: str) -> list[str]:
+    """Bigrams of a CJK run; the character itself for a one-character run."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def _split_chunks(chunks: list[str]) -> tuple[list[str], list[str]]:
+    """(word parts, compounds) of word chunks without CJK."""
+    comps = [c for c in chunks if not c.isalnum()]
+    if not comps:
+        return chunks, comps
+    parts = [c for c in chunks if c.isalnum()]
+    parts += _PART_RE.findall(" ".join(comps))
+    return parts, comps
+
+
+def _words(norm: str) -> tuple[list[str], list[str], list[str]]:
+    """(word parts, compounds, CJK runs) of normalized text."""
+    if norm.isascii():
+        parts, comps = _split_chunks(_ASCII_CHUNK_RE.findall(norm))
+        return parts, comps, []
+    chunks = _CHUNK_RE.findall(norm)
+    plain = [c for c in chunks if c.isascii()]
+    runs: list[str] = []
+    for chunk in chunks:
+        if not chunk.isascii():
+            found = _CJK_RUN_RE.findall(chunk)
+            if found:
+                runs += found
+                plain += _CHUNK_RE.findall(_CJK_RUN_RE.sub(" ", chunk))
+            else:
+                plain.append(chunk)
+    parts, comps = _split_chunks(plain)
+    return parts, comps, runs
+
+
+def tokenize_normalized(norm: str) -> list[str]:
+    """Tokens of already-normalized text.
+
+    Documents also get each compound without its separators (``electronbuilder``), so a query
+    written either way finds it and the "normalized substring" rule can look it up.
+    """
+    tokens, comps, runs = _words(norm)
+    if comps:
+        tokens += comps
+        tokens += [c.replace("-", "").replace("_", "").replace(".", "") for c in comps]
+    for run in runs:
+        tokens += cjk_terms(run)
     return _cap(tokens)
 
 
 def tokenize(text: str) -> list[str]:
     """Every index token of ``text`` (with repeats, grouped by kind, not in text order)."""
-    return tokenize_normalized(normalize(text), text)
+    return tokenize_normalized(normalize(text))
 
 
 @dataclass(frozen=True)
@@ -123,28 +159,19 @@ def query_terms(query: str) -> tuple[str, ...]:
 
 def parse_query(query: str) -> ParsedQuery:
     phrases = _dedupe(
-        [
-            collapse_spaces(normalize(next(g for g in m.groups() if g is not None)))
-            for m in _QUOTED_RE.finditer(query)
-        ]
+        [collapse_spaces(normalize(next(g for g in m.groups() if g is not None))) for m in _QUOTED_RE.finditer(query)]
     )
     bare = _QUOTED_RE.sub(lambda m: " " + next(g for g in m.groups() if g is not None) + " ", query)
     norm = collapse_spaces(normalize(bare))
-    parts = _PART_RE.findall(norm)
-    words: list[str] = list(parts)
-    if "-" in norm or "_" in norm or "." in norm:
-        words += _COMPOUND_RE.findall(norm)
-    words += _camel_parts(bare)
+    parts, comps, runs = _words(norm)
+    words: list[str] = parts + comps
     content = [w for w in words if w not in STOPWORDS]
     if content:
         words = content
     cjk: list[str] = []
-    for run in _CJK_RUN_RE.findall(norm):
-        if len(run) == 1:
-            cjk.append(run)
-        else:
-            cjk.extend(run[i : i + 2] for i in range(len(run) - 1))
-    terms = _dedupe(_cap(words + cjk))
+    for run in runs:
+        cjk += cjk_terms(run)
+    terms = _dedupe(_cap(words + cjk))[:MAX_QUERY_TERMS]
     # Search-as-you-type: the last word, when the query does not end in a space, also matches
     # longer words it begins (``electr`` → ``electron``), at a lower weight.
     last = parts[-1] if parts and not query[-1:].isspace() and norm.endswith(parts[-1]) else ""

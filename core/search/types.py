@@ -38,8 +38,7 @@ class SearchHit:
     def byte_size(self) -> int:
         """UTF-8 bytes this hit counts against ``max_bytes``: its key, cwd, name, description, snippet."""
         return sum(
-            len(s.encode("utf-8"))
-            for s in (self.scope_key, self.cwd, self.name, self.description, self.snippet)
+            len(s.encode("utf-8")) for s in (self.scope_key, self.cwd, self.name, self.description, self.snippet)
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -131,9 +130,7 @@ class Recall:
             "cwd": self.cwd,
             "query": self.query,
             "workspace_key": self.workspace_key,
-            "records": [
-                {"scope_key": r.scope_key, "name": r.name, "truncated": r.truncated} for r in self.records
-            ],
+            "records": [{"scope_key": r.scope_key, "name": r.name, "truncated": r.truncated} for r in self.records],
             "global_sections": list(self.global_sections),
             "truncated": self.truncated,
             "bytes": len(self.text.encode("utf-8")),

@@ -3,20 +3,24 @@
 Public API (import from ``core.sessions``; nothing here ever writes, locks or renames anything
 under the sessions root)::
 
-    catalog = SessionCatalog(sessions_root=None, dsh_home=None)
+    catalog = SessionCatalog(sessions_root=None, dsh_home=None, cache_file=None)
         # sessions_root defaults to core.keys.default_sessions_root(). dsh_home (for
         # storages/workspace.json) defaults to core.keys.dsh_home() only when sessions_root is
         # defaulted too; with an explicit sessions_root and no dsh_home there is no registry.
         # One instance keeps an in-memory parse cache keyed by SessionRevision: keep it alive
         # (e.g. one per window / CLI run) so re-listing re-parses nothing that did not change.
-        # Thread-safe: list()/load() may run on worker threads.
+        # Thread-safe: list()/load() may run on worker threads. cache_file (optional; must be
+        # outside sessions_root, e.g. the app's cache dir) persists summaries across runs, so a
+        # fresh instance re-parses only what changed; a bad cache file is ignored.
 
     catalog.list(cwd=None, include_subagents=False, include_unassigned=True,
                  include_archived=True) -> list[SessionSummary]
         # cwd=None: every workspace (+ Unassigned when include_unassigned); cwd="/some/dir": only
         # sessions whose header cwd maps to workspace_key("/some/dir") (Unassigned never included).
-        # Newest first (updated desc, then id, then folder). Unreadable folders are skipped
-        # (catalog.problems says why). SessionSummary.archived_in_dsh comes from workspace.json.
+        # "Unassigned" means workspace_key None: no cwd in the header, or a relative one (which
+        # names no folder; SessionSummary.cwd keeps its text). Newest first (updated desc, id,
+        # folder). Unreadable folders are skipped (catalog.problems says why).
+        # SessionSummary.archived_in_dsh comes from workspace.json.
     catalog.workspaces(include_subagents=False) -> list[WorkspaceGroup]
         # WorkspaceGroup(key: str | None, cwd: str | None, title: str, session_count: int),
         # sorted by title, Unassigned (key/cwd None) last; title from workspace.json when it
@@ -34,8 +38,9 @@ under the sessions root)::
     catalog.parse_count -> int           # full parses so far (cache checks in tests/benchmarks)
 
     ParsedSession (frozen dataclass): summary: SessionSummary, header: Mapping, events:
-        tuple[SessionEvent, ...] (chunk rows dropped), warnings: tuple[str, ...] (torn zstd
-        frame / torn last line / skipped bad lines)
+        tuple[SessionEvent, ...] (conversation events only: messages, tool calls/results,
+        approvals, titles, seed marker; chunk rows and other types skipped),
+        warnings: tuple[str, ...] (torn zstd frame / torn last line / skipped bad lines)
     SessionEvent (frozen dataclass): seq: int, type: str, time: int | None (epoch ms), data: Mapping
 
     build_evidence(session: ParsedSession, limit_bytes: int = DEFAULT_EVIDENCE_LIMIT_BYTES) -> Evidence

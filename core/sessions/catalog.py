@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import json
 import os
 import threading
 import time
@@ -11,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import keys
-from core.errors import NotFoundError, SessionReadError
+from core.atomic import write_atomic
+from core.errors import NotFoundError, SessionReadError, StorageError, UsageError
 from core.sessions.files import SessionFile, find_session_file
 from core.sessions.models import SessionRevision, SessionSummary
 from core.sessions.parse import ParsedSession, folder_session_id, read_session_file, read_session_summary
@@ -19,6 +21,7 @@ from core.sessions.stability import DEFAULT_QUIET_SECONDS, describe_age, lock_st
 from core.sessions.workspaces import WorkspaceRegistry, read_registry, registry_path
 
 UNASSIGNED_TITLE = "Unassigned"
+CACHE_FORMAT = 1  # bump when what a summary means changes (old cache files are then ignored)
 
 
 @dataclass(frozen=True)
@@ -37,12 +40,17 @@ class SessionCatalog:
     ``dsh_home`` supplies ``storages/workspace.json``; when omitted it is ``$DSH_HOME`` if
     ``sessions_root`` is omitted too, and no registry otherwise (an explicit root is not guessed
     to live inside some DSH home).
+
+    ``cache_file`` (optional, outside the sessions root) persists the summaries between runs so
+    a fresh instance re-parses only what changed since; it is an optimization: a missing,
+    stale or corrupt cache file is ignored and a failed save is skipped.
     """
 
     def __init__(
         self,
         sessions_root: str | os.PathLike[str] | None = None,
         dsh_home: str | os.PathLike[str] | None = None,
+        cache_file: str | os.PathLike[str] | None = None,
     ) -> None:
         if sessions_root is None:
             self.sessions_root = keys.default_sessions_root()
@@ -57,6 +65,14 @@ class SessionCatalog:
         self._registry = WorkspaceRegistry()
         self.parse_count = 0  # full parses done by this instance (tests and benchmarks read it)
         self.problems: dict[str, str] = {}
+        self.cache_file = Path(cache_file) if cache_file is not None else None
+        if self.cache_file is not None and _inside(self.cache_file, self.sessions_root):
+            raise UsageError(
+                f"The session list cache {self.cache_file} would be inside the DSH sessions folder "
+                f"{self.sessions_root}, which this app never writes to. Put it in the app's cache folder."
+            )
+        self._cache_loaded = self.cache_file is None
+        self._cache_dirty = False
 
     def __repr__(self) -> str:
         return f"SessionCatalog(root={str(self.sessions_root)!r}, cached={len(self._cache)})"
@@ -105,9 +121,49 @@ class SessionCatalog:
             self.parse_count += 1
             result, revision = exc.message, found.revision
         self._cache[key] = (revision, result)
+        self._cache_dirty = True
         return result
 
+    def _load_cache_file(self) -> None:
+        self._cache_loaded = True
+        if self.cache_file is None:
+            return
+        try:
+            doc = json.loads(self.cache_file.read_bytes())
+        except (OSError, ValueError):
+            return
+        if not isinstance(doc, dict) or doc.get("format") != CACHE_FORMAT:
+            return
+        if doc.get("root") != str(self.sessions_root) or not isinstance(doc.get("entries"), dict):
+            return
+        for folder, entry in doc["entries"].items():
+            try:
+                revision = SessionRevision.model_validate(entry["revision"])
+                summary = SessionSummary.model_validate(entry["summary"])
+            except (KeyError, TypeError, ValueError):
+                continue  # pydantic's ValidationError is a ValueError
+            if summary.folder == folder and summary.revision == revision:
+                self._cache[folder] = (revision, summary)
+
+    def _save_cache_file(self) -> None:
+        if self.cache_file is None or not self._cache_dirty:
+            return
+        entries = {
+            folder: {"revision": revision.model_dump(mode="json"), "summary": result.model_dump(mode="json")}
+            for folder, (revision, result) in sorted(self._cache.items())
+            if isinstance(result, SessionSummary)
+        }
+        doc = {"format": CACHE_FORMAT, "root": str(self.sessions_root), "entries": entries}
+        try:
+            self.cache_file.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.cache_file, json.dumps(doc, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+        except (OSError, StorageError):
+            return  # an optimization only: the next run re-parses, nothing is lost
+        self._cache_dirty = False
+
     def _all(self) -> list[SessionSummary]:
+        if not self._cache_loaded:
+            self._load_cache_file()
         registry = self.registry()
         summaries: list[SessionSummary] = []
         problems: dict[str, str] = {}
@@ -127,7 +183,9 @@ class SessionCatalog:
             summaries.append(result)
         for gone in set(self._cache) - seen:
             del self._cache[gone]
+            self._cache_dirty = True
         self.problems = problems
+        self._save_cache_file()
         return summaries
 
     def list(
@@ -147,9 +205,7 @@ class SessionCatalog:
             if (include_subagents or not s.is_subagent)
             and (include_archived or not s.archived_in_dsh)
             and (
-                s.workspace_key == wanted
-                if wanted is not None
-                else (include_unassigned or s.workspace_key is not None)
+                s.workspace_key == wanted if wanted is not None else (include_unassigned or s.workspace_key is not None)
             )
         ]
         out.sort(key=_newest_first)
@@ -238,12 +294,15 @@ def check_stability(
     current = time.time() if now is None else now
     age = current - found.revision.mtime_ns / 1e9
     if age < quiet_seconds:
-        return False, (
-            f"modified {describe_age(age)} ago; waiting for {describe_age(quiet_seconds)} without changes"
-        )
+        return False, (f"modified {describe_age(age)} ago; waiting for {describe_age(quiet_seconds)} without changes")
     if found.revision != summary.revision:
         return False, "the session changed since it was listed; refresh the list"
     return True, "stable"
+
+
+def _inside(path: Path, root: Path) -> bool:
+    resolved = Path(os.path.realpath(path))
+    return resolved.is_relative_to(os.path.realpath(root))
 
 
 def _newest_first(summary: SessionSummary) -> tuple[float, str, str]:

@@ -73,12 +73,12 @@ def _call_id(data: Mapping[str, Any]) -> str | None:
             if isinstance(value, str) and value:
                 return value
         source = holder.get("source")
-        if isinstance(source, Mapping):
+        if isinstance(source, dict):
             value = source.get("callId")
             if isinstance(value, str) and value:
                 return value
     for block in content_blocks(data):
-        if isinstance(block, Mapping):
+        if isinstance(block, dict):
             value = block.get("toolCallId", block.get("callId"))
             if isinstance(value, str) and value:
                 return value
@@ -92,7 +92,7 @@ def _result_outcome(data: Mapping[str, Any]) -> Outcome:
         if isinstance(status, str) and status.lower() in _STATUS_OUTCOMES:
             return _STATUS_OUTCOMES[status.lower()]
     error = data.get("error")
-    if isinstance(error, Mapping):
+    if isinstance(error, dict):
         for key in ("code", "name", "kind"):
             value = error.get(key)
             if isinstance(value, str) and value.lower() in _CANCEL_CODES:
@@ -103,7 +103,7 @@ def _result_outcome(data: Mapping[str, Any]) -> Outcome:
         if isinstance(flag, bool):
             flags.append(flag)
     for block in content_blocks(data):
-        if isinstance(block, Mapping) and isinstance(block.get("isError"), bool):
+        if isinstance(block, dict) and isinstance(block.get("isError"), bool):
             flags.append(bool(block["isError"]))
     if error is not None and error is not False:
         return "error"
@@ -173,20 +173,17 @@ def build_evidence(session: ParsedSession, limit_bytes: int = DEFAULT_EVIDENCE_L
                 builder.current()[0].append(EvidenceMessage(seq=event.seq, role="assistant", text=text))
             for block in content_blocks(data):
                 # Calls announced in the message; a later tool/call event supplies the seq.
-                if isinstance(block, Mapping) and block.get("type") in ("tool-call", "tool_call", "tool-use"):
+                if isinstance(block, dict) and block.get("type") in ("tool-call", "tool_call", "tool-use"):
                     call_id = block.get("id", block.get("callId"))
                     name = block.get("name")
                     if isinstance(call_id, str) and call_id:
-                        builder.add_call(
-                            call_id, event.seq, name if isinstance(name, str) and name else "tool", False
-                        )
+                        builder.add_call(call_id, event.seq, name if isinstance(name, str) and name else "tool", False)
         elif event.type in TOOL_CALL_TYPES:
             raw_id = data.get("id")
             call_id = _call_id(data) or (raw_id if isinstance(raw_id, str) and raw_id else f"seq-{event.seq}")
             builder.add_call(call_id, event.seq, _tool_name(data) or "tool", True)
         elif event.type in TOOL_RESULT_TYPES or (
-            (event.type in USER_MESSAGE_TYPES or event.type in GENERIC_MESSAGE_TYPES)
-            and is_tool_message(data)
+            (event.type in USER_MESSAGE_TYPES or event.type in GENERIC_MESSAGE_TYPES) and is_tool_message(data)
         ):
             call_id = _call_id(data) or f"seq-{event.seq}"
             call = builder.calls.get(call_id) or builder.add_call(
@@ -201,9 +198,7 @@ def build_evidence(session: ParsedSession, limit_bytes: int = DEFAULT_EVIDENCE_L
             outcome = data.get("outcome")
             approval_id = data.get("id")
             if (
-                isinstance(outcome, str)
-                and outcome.lower() in _REJECT_OUTCOMES
-                and isinstance(approval_id, str)
+                isinstance(outcome, str) and outcome.lower() in _REJECT_OUTCOMES and isinstance(approval_id, str)
             ) and approval_id in approvals:
                 rejected.add(approvals[approval_id])
 

@@ -83,9 +83,7 @@ def find_session_file(folder: Path) -> SessionFile | None:
 def stat_revision(path: Path) -> SessionRevision:
     """Stat identity of ``path`` (raises OSError when it is gone)."""
     st = os.stat(path)
-    return SessionRevision(
-        path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns
-    )
+    return SessionRevision(path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
 
 def read_stable_bytes(path: Path, attempts: int = 5) -> tuple[bytes, SessionRevision]:
@@ -183,9 +181,7 @@ def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
                 try:
                     parts.append(dctx.decompressobj().decompress(view[offset:end]))
                 except zstandard.ZstdError as exc:
-                    warnings.append(
-                        f"zstd frame at byte {offset} is damaged ({exc}); ignored it and the rest"
-                    )
+                    warnings.append(f"zstd frame at byte {offset} is damaged ({exc}); ignored it and the rest")
                     break
                 offset = end
     if complete < size:
@@ -197,9 +193,7 @@ def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
                 f"torn final zstd frame at byte {complete} ({size - complete} bytes); kept its complete lines"
             )
         else:
-            warnings.append(
-                f"{size - complete} trailing bytes at byte {complete} are not a zstd frame; ignored them"
-            )
+            warnings.append(f"{size - complete} trailing bytes at byte {complete} are not a zstd frame; ignored them")
     return b"".join(parts), warnings
 
 

@@ -56,7 +56,11 @@ class SessionEvent:
 
 @dataclass(frozen=True)
 class ParsedSession:
-    """A whole session read from one revision of its log file."""
+    """A session read from one revision of its log file.
+
+    ``events`` holds the conversation events (``CONVERSATION_TYPES``: messages, tool calls and
+    results, approvals, titles, the seed marker) in log order; other types are skipped.
+    """
 
     summary: SessionSummary
     header: Mapping[str, Any]
@@ -76,7 +80,7 @@ class ParsedSession:
 def message_of(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """The message object of an event: ``data.message`` (v1+) or ``data`` itself (legacy)."""
     message = data.get("message")
-    return message if isinstance(message, Mapping) else data
+    return message if isinstance(message, dict) else data
 
 
 def source_kind(data: Mapping[str, Any]) -> str | None:
@@ -84,7 +88,7 @@ def source_kind(data: Mapping[str, Any]) -> str | None:
     source = message.get("source", data.get("source"))
     if isinstance(source, str):
         return source
-    if isinstance(source, Mapping):
+    if isinstance(source, dict):
         kind = source.get("kind", source.get("type"))
         return kind if isinstance(kind, str) else None
     return None
@@ -115,7 +119,7 @@ def text_of(data: Mapping[str, Any]) -> str:
     for block in content_blocks(data):
         if isinstance(block, str):
             texts.append(block)
-        elif isinstance(block, Mapping) and block.get("type", "text") in _TEXT_BLOCK_TYPES:
+        elif isinstance(block, dict) and block.get("type", "text") in _TEXT_BLOCK_TYPES:
             text = block.get("text")
             if isinstance(text, str):
                 texts.append(text)
@@ -184,6 +188,18 @@ def header_cwd(header: Mapping[str, Any]) -> str | None:
     return cwd if isinstance(cwd, str) and cwd.strip() else None
 
 
+def header_workspace_key(cwd: str | None) -> str | None:
+    """Our workspace key for a header cwd; None ("Unassigned") when there is no usable cwd.
+
+    A relative cwd (e.g. a template placeholder) names no folder: resolving it against this
+    process's cwd would file the session under an unrelated workspace, so it stays Unassigned
+    (the summary keeps the text in ``cwd`` for display).
+    """
+    if cwd is None or not os.path.isabs(cwd):
+        return None
+    return keys.workspace_key(cwd)
+
+
 def header_is_subagent(header: Mapping[str, Any]) -> bool:
     depth = header.get("delegationDepth")
     deep = isinstance(depth, int | float) and not isinstance(depth, bool) and depth > 0
@@ -221,9 +237,13 @@ def seed_boundary(header: Mapping[str, Any], events: Iterable[SessionEvent]) -> 
 
 # The compact prefix DSH writes (JSON.stringify key order). Lets the listing skip events it does
 # not need without a JSON parse; anything not matching is parsed normally.
-_ROW_PREFIX = re.compile(r'\{"type":"([^"\\]+)","seq":(\d+),"time":(\d+)[,}]')
+_SEQ_TIME = re.compile(r',"seq":\d+,"time":(\d+)[,}]')
 # What a summary needs: prompts (for turns and the fallback title), titles, the seed marker.
 SUMMARY_TYPES = USER_MESSAGE_TYPES | GENERIC_MESSAGE_TYPES | TITLE_TYPES | END_SEED_TYPES
+APPROVAL_TYPES = frozenset({"approval/asked", "approval/decided"})
+# What a ParsedSession keeps: everything evidence and summaries read. Other event types (steps,
+# turns, requests, hooks, compaction bookkeeping, unknown future types) are skipped unparsed.
+CONVERSATION_TYPES = SUMMARY_TYPES | ASSISTANT_MESSAGE_TYPES | TOOL_CALL_TYPES | TOOL_RESULT_TYPES | APPROVAL_TYPES
 
 
 @dataclass
@@ -249,13 +269,18 @@ def _parse_lines(payload: bytes, only: frozenset[str] | None = None) -> _Scan:
         if not raw.strip():
             continue
         if scan.header is not None:
-            if _SKIPPED_ROW.match(raw) is not None:
-                continue  # streaming deltas and packed delta rows: the final messages carry the text
-            if only is not None and raw.endswith("}"):
-                prefix = _ROW_PREFIX.match(raw)
-                if prefix is not None and prefix.group(1) not in only:
-                    latest = max(latest, int(prefix.group(3)))
-                    continue
+            if raw.startswith('{"type":"'):  # DSH's compact form: read the type without parsing
+                end = raw.find('"', 9)
+                row_type = raw[9:end]
+                if row_type == "assistant/chunk" or row_type.endswith("-chunks"):
+                    continue  # streaming deltas and packed delta rows: the final messages carry the text
+                if only is not None and row_type not in only and raw.endswith("}"):
+                    stamp = _SEQ_TIME.match(raw, end + 1)
+                    if stamp is not None:
+                        latest = max(latest, int(stamp.group(1)))
+                        continue
+            elif _SKIPPED_ROW.match(raw) is not None:
+                continue
         try:
             obj = json.loads(raw)
         except ValueError:
@@ -294,9 +319,7 @@ def _parse_lines(payload: bytes, only: frozenset[str] | None = None) -> _Scan:
         if only is not None and kind not in only:
             continue
         data = obj.get("data")
-        scan.events.append(
-            SessionEvent(seq=seq, type=kind, time=time, data=data if isinstance(data, dict) else {})
-        )
+        scan.events.append(SessionEvent(seq=seq, type=kind, time=time, data=data if isinstance(data, dict) else {}))
     if bad_lines:
         scan.warnings.append(f"{bad_lines} line(s) were not JSON objects; skipped them")
     scan.latest_time = latest if latest >= 0 else None
@@ -358,7 +381,7 @@ def _summarize(scan: _Scan, revision: SessionRevision, folder: Path) -> SessionS
         id=session_id,
         title=session_title(events, boundary),
         cwd=cwd,
-        workspace_key=keys.workspace_key(cwd) if cwd is not None else None,
+        workspace_key=header_workspace_key(cwd),
         created=_epoch_ms_to_datetime(header.get("createdAt")),
         updated=updated,
         turns=turns,
@@ -370,17 +393,13 @@ def _summarize(scan: _Scan, revision: SessionRevision, folder: Path) -> SessionS
     )
 
 
-def parse_session(
-    text: bytes, revision: SessionRevision, folder: Path, warnings: Iterable[str] = ()
-) -> ParsedSession:
+def parse_session(text: bytes, revision: SessionRevision, folder: Path, warnings: Iterable[str] = ()) -> ParsedSession:
     """Build a :class:`ParsedSession` from decoded JSONL bytes. Raises SessionReadError without a header."""
-    scan = _parse_lines(text)
+    scan = _parse_lines(text, only=CONVERSATION_TYPES)
     scan.warnings[:0] = list(warnings)
     summary = _summarize(scan, revision, folder)
     assert scan.header is not None  # _summarize raised otherwise
-    return ParsedSession(
-        summary=summary, header=scan.header, events=tuple(scan.events), warnings=tuple(scan.warnings)
-    )
+    return ParsedSession(summary=summary, header=scan.header, events=tuple(scan.events), warnings=tuple(scan.warnings))
 
 
 def summarize_session(
@@ -392,9 +411,7 @@ def summarize_session(
     return _summarize(scan, revision, folder)
 
 
-def read_session_file(
-    path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
-) -> ParsedSession:
+def read_session_file(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> ParsedSession:
     """Read one log file (plain or ``.zstd``). Raises SessionReadError when it cannot be read."""
     log = Path(path)
     try:
@@ -404,9 +421,7 @@ def read_session_file(
     return parse_session(text, revision, Path(folder) if folder is not None else log.parent, warnings)
 
 
-def read_session_summary(
-    path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None
-) -> SessionSummary:
+def read_session_summary(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> SessionSummary:
     """Summary of one log file, cheaper than a full parse. Raises SessionReadError like it."""
     log = Path(path)
     try:

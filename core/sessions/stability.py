@@ -57,8 +57,10 @@ def _owner_pid(text: str) -> tuple[int | None, str | None]:
 def _pid_alive(pid: int) -> bool:
     if pid <= 0:
         return False
+    if sys.platform == "win32":
+        return _windows_pid_alive(pid)
     try:
-        os.kill(pid, 0)
+        os.kill(pid, 0)  # signal 0: existence check only (never on Windows, where it kills)
     except ProcessLookupError:
         return False
     except PermissionError:
@@ -68,8 +70,29 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _windows_pid_alive(pid: int) -> bool:
+    """OpenProcess + GetExitCodeProcess; ``os.kill(pid, 0)`` would terminate the process there."""
+    if sys.platform != "win32":  # keeps mypy's platform narrowing honest
+        return False
+    import ctypes
+
+    kernel32 = ctypes.windll.kernel32
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+    if not handle:
+        return bool(kernel32.GetLastError() == 5)  # ERROR_ACCESS_DENIED: exists, not ours
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
+
+
 def _posix_lock_held(fd: int) -> bool:
     """F_GETLK: does another process hold a write lock on the file? Takes no lock itself."""
+    if sys.platform == "win32":
+        return False
     import fcntl
 
     if sys.platform.startswith("linux"):
@@ -86,6 +109,8 @@ def _posix_lock_held(fd: int) -> bool:
 
 
 def _flock_held(fd: int) -> bool:
+    if sys.platform == "win32":
+        return False
     import fcntl
 
     try:

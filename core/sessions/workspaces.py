@@ -79,13 +79,9 @@ def parse_registry(doc: Any) -> WorkspaceRegistry:
                 if key != "archived" or not isinstance(scope.get(key), bool):
                     archived.update(_ids(scope.get(key)))
     for entry in _workspace_entries(doc):
-        path = next(
-            (entry[k] for k in _PATH_KEYS if isinstance(entry.get(k), str) and entry[k].strip()), None
-        )
-        title = next(
-            (entry[k] for k in _TITLE_KEYS if isinstance(entry.get(k), str) and entry[k].strip()), None
-        )
-        if path is not None and title is not None:
+        path = next((entry[k] for k in _PATH_KEYS if isinstance(entry.get(k), str) and entry[k].strip()), None)
+        title = next((entry[k] for k in _TITLE_KEYS if isinstance(entry.get(k), str) and entry[k].strip()), None)
+        if path is not None and title is not None and os.path.isabs(path):
             titles[keys.workspace_key(path)] = title.strip()
         for key in _ARCHIVE_KEYS:
             if not isinstance(entry.get(key), bool):

@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from core.errors import (
     ConfirmationRequiredError,
@@ -33,6 +33,7 @@ from core.errors import (
     InvalidRecordError,
     NotFoundError,
     SecretRefusedError,
+    StorageError,
     UsageError,
 )
 from core.keys import normalize_cwd, workspace_key, workspace_name
@@ -72,6 +73,7 @@ NOT_REGULAR_PREFIX = "not a regular file"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 
 Clock = Callable[[], datetime]
+_T = TypeVar("_T")
 
 
 def utc_now() -> datetime:
@@ -501,7 +503,7 @@ class StoreCore(ABC):
                 history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old))
             self._write_global(data, history)
             self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
-            return self._global_snapshot(self._global_bytes())
+            return self._after_write(lambda: self._global_snapshot(self._global_bytes()))
 
     def create_workspace(self, cwd: str) -> WorkspaceSnapshot:
         cwd = normalize_cwd(cwd)
@@ -515,7 +517,20 @@ class StoreCore(ABC):
             change.files[SCOPE_FILE] = render_scope_json(cwd, self._clock())
             change.files[INDEX_FILE] = render_index([])
             self._write_scope(change)
-            return self._snapshot(self._must_load(key))
+            return self._after_write(lambda: self._snapshot(self._must_load(key)))
+
+    def _after_write(self, read: Callable[[], _T]) -> _T:
+        """Read the new state after a successful write, retrying once: the write already happened,
+        so a transient read error must not be reported as "nothing changed"."""
+        try:
+            return read()
+        except StorageError:
+            try:
+                return read()
+            except StorageError as exc:
+                raise StorageError(
+                    f"The change was saved, but reading it back failed: {exc.message} Reload to see it."
+                ) from exc
 
     def _must_load(self, key: str, archived: bool = False) -> ScopeFiles:
         files = self._load_scope(key, archived)
@@ -622,7 +637,7 @@ class StoreCore(ABC):
                 change.files[INDEX_FILE] = index
             self._write_scope(change)
             self._prune_history(key, [h.entry.name for h in change.history])
-            return self._snapshot(self._must_load(key))
+            return self._after_write(lambda: self._snapshot(self._must_load(key)))
 
     def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
         check_key(key)
@@ -640,7 +655,7 @@ class StoreCore(ABC):
                     snap,
                 )
             self._archive_move(key, self._clock())
-            return self._info(self._must_load(key, True))
+            return self._after_write(lambda: self._info(self._must_load(key, True)))
 
     def restore(self, key: str) -> WorkspaceInfo:
         check_key(key)
@@ -657,7 +672,7 @@ class StoreCore(ABC):
                     snap,
                 )
             self._restore_move(key)
-            return self._info(self._must_load(key))
+            return self._after_write(lambda: self._info(self._must_load(key)))
 
     def purge(self, key: str, confirm: str) -> None:
         if key.lower() in (GLOBAL_SCOPE, "global.md"):
@@ -702,7 +717,12 @@ class StoreCore(ABC):
         """Drop versions beyond the limits. Best effort: history is a safety net, not the truth."""
         if not names:
             return
-        wanted = set(names)
+        try:
+            self._prune_history_of(scope, set(names))
+        except (StorageError, OSError):
+            return  # the write succeeded; pruning will happen on a later write
+
+    def _prune_history_of(self, scope: str, wanted: set[str]) -> None:
         cutoff = self._clock() - HISTORY_MAX_AGE
         groups: dict[str, list[HistoryEntry]] = {}
         for h in self._history_items():

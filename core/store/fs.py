@@ -49,6 +49,7 @@ ACTIVE_DIR = "workspaces"
 ARCHIVED_DIR = "archived"
 MANAGER = journal.MANAGER_DIR
 HISTORY_SUFFIX = ".hist"
+STALE_TEMP_S = 600
 RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp granularity we know of
 
 _StatSig = tuple[int, int, int, int]
@@ -116,6 +117,15 @@ class FileStore(StoreCore):
             for p in trash.iterdir():
                 with contextlib.suppress(OSError):
                     shutil.rmtree(p)
+        # Temp files of single-file atomic writes interrupted by a crash. Only old ones: a young
+        # one may belong to a write in progress in another process (receipts take no lock).
+        cutoff = time.time() - STALE_TEMP_S
+        for d in (self._root, self._root / "reviews", self._manager / "archive", self._manager / "journal"):
+            with contextlib.suppress(OSError):
+                for p in d.glob(f"{TEMP_PREFIX}*"):
+                    with contextlib.suppress(OSError):
+                        if p.lstat().st_mtime < cutoff:
+                            p.unlink()
 
     def _prepare(self, scope: str) -> None:
         done = journal.recover(self._root, scope)
@@ -246,13 +256,19 @@ class FileStore(StoreCore):
     def _write_scope(self, change: ScopeChange) -> None:
         d = self._scope_dir(change.key, False)
         tx = journal.Transaction(self._root, change.key)
-        tx.ensure_dir(d)
-        for fn, data in change.files.items():
-            if data is None:
-                tx.delete(d / fn)
-            else:
-                tx.write(d / fn, data)
-        self._stage_history(tx, change.history)
+        try:
+            tx.ensure_dir(d)
+            for fn, data in change.files.items():
+                if data is None:
+                    tx.delete(d / fn)
+                else:
+                    tx.write(d / fn, data)
+            self._stage_history(tx, change.history)
+        except BaseException as exc:
+            tx.abort()
+            if isinstance(exc, OSError):
+                raise StorageError(f"Could not stage the change: {exc.strerror or exc}. Nothing was written.") from exc
+            raise
         tx.commit()
 
     def _stage_history(self, tx: journal.Transaction, history: Sequence[HistoryItem]) -> None:
@@ -268,9 +284,14 @@ class FileStore(StoreCore):
 
     def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None:
         tx = journal.Transaction(self._root, GLOBAL_SCOPE)
-        tx.ensure_dir(self._root)
-        tx.write(self._root / GLOBAL_FILE, data)
-        self._stage_history(tx, history)
+        try:
+            tx.write(self._root / GLOBAL_FILE, data)
+            self._stage_history(tx, history)
+        except BaseException as exc:
+            tx.abort()
+            if isinstance(exc, OSError):
+                raise StorageError(f"Could not stage the change: {exc.strerror or exc}. Nothing was written.") from exc
+            raise
         tx.commit()
 
     # --- Recycle Bin --------------------------------------------------------------------------
@@ -289,32 +310,49 @@ class FileStore(StoreCore):
             except OSError:
                 return None
 
-    def _archive_move(self, key: str, when: datetime) -> None:
-        src = self._scope_dir(key, False)
-        dst = self._scope_dir(key, True)
+    @staticmethod
+    def _move_scope(src: Path, dst: Path, what: str) -> None:
+        """Rename a scope folder (the one atomic step of archive/restore) and make it durable.
+
+        If the rename can't be made durable it is undone, so a StorageError always means "not moved".
+        """
         try:
-            stamp = self._archive_stamp(key)
+            dst.parent.mkdir(exist_ok=True)
+            os.rename(src, dst)
+        except OSError as exc:
+            raise StorageError(f"Could not {what}: {exc.strerror or exc}. Nothing was moved.") from exc
+        try:
+            fsync_dir(dst.parent)
+            fsync_dir(src.parent)
+        except OSError as exc:
+            try:
+                os.rename(dst, src)
+                fsync_dir(src.parent)
+            except OSError:
+                raise StorageError(
+                    f"Could not {what} durably ({exc.strerror or exc}); it was moved but may be undone by "
+                    "a crash. Check the disk."
+                ) from exc
+            raise StorageError(f"Could not {what}: {exc.strerror or exc}. Nothing was moved.") from exc
+
+    def _archive_move(self, key: str, when: datetime) -> None:
+        stamp = self._archive_stamp(key)
+        try:
             stamp.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"Could not archive {key}: {exc.strerror or exc}. Nothing was moved.") from exc
+        try:
             # The stamp first: it means nothing until the folder is in archived/, and the rename
             # below is the single atomic step that archives.
             write_atomic(stamp, json.dumps({"archived_at": when.isoformat()}).encode("utf-8"))
-            dst.parent.mkdir(exist_ok=True)
-            os.rename(src, dst)
-            fsync_dir(dst.parent)
-            fsync_dir(src.parent)
-        except OSError as exc:
-            raise StorageError(f"Could not archive {key}: {exc.strerror or exc}. Nothing was moved.") from exc
+            self._move_scope(self._scope_dir(key, False), self._scope_dir(key, True), f"archive {key}")
+        except StorageError:
+            with contextlib.suppress(OSError):
+                os.unlink(stamp)
+            raise
 
     def _restore_move(self, key: str) -> None:
-        src = self._scope_dir(key, True)
-        dst = self._scope_dir(key, False)
-        try:
-            dst.parent.mkdir(exist_ok=True)
-            os.rename(src, dst)
-            fsync_dir(dst.parent)
-            fsync_dir(src.parent)
-        except OSError as exc:
-            raise StorageError(f"Could not restore {key}: {exc.strerror or exc}. Nothing was moved.") from exc
+        self._move_scope(self._scope_dir(key, True), self._scope_dir(key, False), f"restore {key}")
         with contextlib.suppress(StorageError):
             remove_durable(self._archive_stamp(key))
 

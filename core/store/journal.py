@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.atomic import fsync_dir, remove_durable, write_atomic, write_durable
+from core.atomic import TEMP_PREFIX, fsync_dir, remove_durable, write_atomic, write_durable
 from core.errors import StorageError
 
 MANAGER_DIR = ".manager"
@@ -100,6 +100,11 @@ class Transaction:
             write_durable(bak, target.read_bytes())  # file systems without hard links
         return self._rel(bak)
 
+    def abort(self) -> None:
+        """Drop everything staged (only valid before :meth:`commit` reached its commit point)."""
+        if self._started and not journal_path(self.root, self.scope).exists():
+            _remove_tree(self.staging)
+
     def write(self, target: Path, data: bytes) -> None:
         self._begin()
         staged = self._next("new")
@@ -129,7 +134,16 @@ class Transaction:
             journal.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(journal, json.dumps(self._doc("commit")).encode("utf-8"))
         except (OSError, StorageError) as exc:
-            # Before the commit point: nothing visible changed; drop the staging folder.
+            # The journal may have landed with its durability unknown (the directory fsync failed).
+            # Withdraw it, so the commit point is clearly not passed; staged files must never be
+            # dropped while a journal still names them.
+            try:
+                remove_durable(journal)
+            except StorageError:
+                raise StorageError(
+                    "Could not finish writing the change; it will be completed or undone the next time "
+                    "the memory is opened."
+                ) from exc
             _remove_tree(self.staging)
             if isinstance(exc, StorageError):
                 raise
@@ -227,6 +241,7 @@ def _finish(root: Path, scope: str) -> None:
 def recover(root: Path, scope: str) -> str | None:
     """Settle an interrupted transaction of ``scope`` (caller holds its lock). Returns what was done."""
     journal = journal_path(root, scope)
+    _drop_temp_journals(root, scope)
     try:
         raw = journal.read_bytes()
     except FileNotFoundError:
@@ -268,4 +283,14 @@ def pending_scopes(root: Path) -> list[str]:
         found.update(p.name.removesuffix(".json") for p in jdir.iterdir() if p.name.endswith(".json"))
     with contextlib.suppress(OSError):
         found.update(p.name for p in sdir.iterdir())
-    return sorted(found)
+    # Temp files of a journal being written are not scopes (see _drop_temp_journals).
+    return sorted(s for s in found if not s.startswith("."))
+
+
+def _drop_temp_journals(root: Path, scope: str) -> None:
+    """A journal temp file left by a crash before its rename: that transaction never committed."""
+    jdir = root / MANAGER_DIR / "journal"
+    with contextlib.suppress(OSError):
+        for p in jdir.glob(f"{TEMP_PREFIX}*-{scope}.json"):
+            with contextlib.suppress(OSError):
+                p.unlink()

@@ -47,17 +47,48 @@ class RecordTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: list[RecordRow] = []
+        self._sort_column = 0
+        self._sort_order = Qt.SortOrder.AscendingOrder
+
+    @staticmethod
+    def _sort_key(column: int) -> Any:
+        if column == 3:
+            return lambda r: (r.size, r.name)
+        if column == 4:
+            return lambda r: (r.status, r.name)
+        if column in (1, 2):
+            return lambda r: ((r.type, r.description)[column - 1].lower(), r.name)
+        return lambda r: r.name
+
+    def _sorted(self, rows: list[RecordRow]) -> list[RecordRow]:
+        return sorted(
+            rows, key=self._sort_key(self._sort_column), reverse=self._sort_order == Qt.SortOrder.DescendingOrder
+        )
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorted here, in one Python sort, so the filter proxy never re-sorts on a keystroke."""
+        if not 0 <= column < len(self.HEADERS):
+            return
+        self._sort_column, self._sort_order = column, order
+        new_rows = self._sorted(self._rows)
+        if new_rows == self._rows:
+            return
+        self.layoutAboutToBeChanged.emit()
+        new_pos = {r.name: i for i, r in enumerate(new_rows)}
+        old_names = [r.name for r in self._rows]
+        old = self.persistentIndexList()
+        self._rows = new_rows
+        self.changePersistentIndexList(old, [self.index(new_pos[old_names[i.row()]], i.column()) for i in old])
+        self.layoutChanged.emit()
 
     def set_rows(self, rows: list[RecordRow]) -> None:
         """Replace the rows; the same names in the same order update in place (selection kept)."""
-        rows = list(rows)
+        rows = self._sorted(list(rows))
         if [r.name for r in rows] == [r.name for r in self._rows]:
             changed = [i for i, (a, b) in enumerate(zip(self._rows, rows, strict=True)) if a != b]
             self._rows = rows
             if changed:
-                self.dataChanged.emit(
-                    self.index(min(changed), 0), self.index(max(changed), len(self.HEADERS) - 1)
-                )
+                self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(self.HEADERS) - 1))
             return
         self.beginResetModel()
         self._rows = rows
@@ -79,9 +110,7 @@ class RecordTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if (
             orientation == Qt.Orientation.Horizontal
             and role == Qt.ItemDataRole.DisplayRole
@@ -95,6 +124,12 @@ class RecordTableModel(QAbstractTableModel):
             return None
         r = self._rows[index.row()]
         col = index.column()
+        if role == SORT_ROLE:  # first: sorting asks for it thousands of times per filter change
+            if col == 3:
+                return r.size
+            if col == 4:
+                return r.status
+            return (r.name, r.type, r.description)[col] if col < 3 else ""
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
                 return r.name
@@ -106,12 +141,6 @@ class RecordTableModel(QAbstractTableModel):
                 return f"{r.size:,}" if r.size else ""
             if col == 4:
                 return r.status
-        elif role == SORT_ROLE:
-            if col == 3:
-                return r.size
-            if col == 4:
-                return r.status
-            return (r.name, r.type, r.description)[col] if col < 3 else ""
         elif role == Qt.ItemDataRole.ToolTipRole:
             if r.invalid_reasons:
                 return f"{r.file_name} is invalid and is not loaded by the agent:\n" + "\n".join(
@@ -143,9 +172,11 @@ class RecordFilterProxy(QSortFilterProxyModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
-        self.setDynamicSortFilter(True)
+        self.setDynamicSortFilter(False)  # order comes from the source model, already sorted
         self._words: list[str] = []
         self._type = ""
+        self._source: RecordTableModel | None = None
+        self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
 
     def set_filter_text(self, text: str) -> None:
         self.beginFilterChange()
@@ -158,11 +189,29 @@ class RecordFilterProxy(QSortFilterProxyModel):
         self._type = type_name
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Delegated to the source model: the proxy itself only filters (keystrokes stay O(rows))."""
+        if self._source is not None:
+            self._sort_state = (column, order)
+            self._source.sort(column, order)
+        else:
+            super().sort(column, order)
+
+    def sort_state(self) -> tuple[int, Qt.SortOrder]:
+        return self._sort_state
+
+    def setSourceModel(self, model: Any) -> None:
+        self._source = model if isinstance(model, RecordTableModel) else None
+        super().setSourceModel(model)
+
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
-        model = self.sourceModel()
-        if not isinstance(model, RecordTableModel) or source_row >= model.rowCount():
+        model = self._source
+        if model is None:
             return True
-        r = model.row(source_row)
+        rows = model._rows  # direct access: this runs once per row on every keystroke
+        if source_row >= len(rows):
+            return True
+        r = rows[source_row]
         if self._type == "invalid":
             if not r.invalid_reasons:
                 return False

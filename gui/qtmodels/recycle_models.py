@@ -9,6 +9,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 
 from core.keys import workspace_name
 from core.models import HistoryEntry, WorkspaceInfo
+from core.store.base import GLOBAL_SCOPE
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 Index = QModelIndex | QPersistentModelIndex
@@ -56,9 +57,7 @@ class ArchivedWorkspacesModel(QAbstractTableModel):
     def columnCount(self, parent: Index = _NO_INDEX) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
         if horizontal and 0 <= section < len(self.HEADERS):
             return self.HEADERS[section]
@@ -138,9 +137,7 @@ class DeletedRecordsModel(QAbstractTableModel):
     def columnCount(self, parent: Index = _NO_INDEX) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         horizontal = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
         if horizontal and 0 <= section < len(self.HEADERS):
             return self.HEADERS[section]
@@ -153,6 +150,8 @@ class DeletedRecordsModel(QAbstractTableModel):
 
     @staticmethod
     def workspace_label(entry: HistoryEntry) -> str:
+        if entry.scope_key == GLOBAL_SCOPE:
+            return "Global"
         return workspace_name(entry.cwd) if entry.cwd else entry.scope_key
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -87,15 +87,9 @@ class ModelChoicesModel(QAbstractListModel):
             return row.label
         if role == Qt.ItemDataRole.ToolTipRole:
             if row.choice is None:
-                return (
-                    "Any OpenAI-compatible chat-completions endpoint: base URL, model and key variable name"
-                )
+                return "Any OpenAI-compatible chat-completions endpoint: base URL, model and key variable name"
             c = row.choice
-            key = (
-                f"API key read from the environment variable {c.api_key_env}"
-                if c.api_key_env
-                else "no API key"
-            )
+            key = f"API key read from the environment variable {c.api_key_env}" if c.api_key_env else "no API key"
             return f"{c.model} at {c.base_url}\n{key}"
         if role == KEY_ROLE:
             return row.key

@@ -32,6 +32,7 @@ def workspace_problems(info: WorkspaceInfo) -> list[str]:
 
 class WorkspaceTableModel(QAbstractTableModel):
     HEADERS = ("Workspace", "Records", "Problems")
+    HEADER_TIPS = ("Workspace folder name (hover for its path)", "Valid records", "Things to look at")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)

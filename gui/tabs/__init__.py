@@ -1,8 +1,10 @@
 """The window's tabs. Every tab is a QWidget built as ``Tab(ctx)`` and follows this protocol.
 
 Required:
-    ``refresh() -> None``              reload from the store off the GUI thread (watcher and F5 call it);
-                                       must keep the selection and never overwrite unsaved edits.
+    ``refresh() -> None``              reload from the store off the GUI thread. The window calls it once
+                                       after building every tab (the first load; constructors don't
+                                       load), then on every change on disk (watcher) and on F5. Must
+                                       keep the selection and never overwrite unsaved edits.
     ``has_unsaved_changes() -> bool``  True while closing would lose work.
 Optional (the main window calls them when present):
     ``save() -> None``                 Ctrl+S.

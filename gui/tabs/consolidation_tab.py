@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -52,7 +53,12 @@ from gui.widgets.messages import describe_error
 from gui.widgets.review_diff import ChangeDiffPanel
 from gui.widgets.review_editor import ReviewRecordEditor
 
-OFFLINE, MODEL = "offline", "model"
+if TYPE_CHECKING:
+    from core.consolidation.service import ConsolidationService
+    from core.sessions import SessionCatalog
+
+OFFLINE: Literal["offline"] = "offline"
+MODEL: Literal["model"] = "model"
 UNASSIGNED_HINT = (
     "Sessions without a working directory belong to no workspace, so they cannot be consolidated. "
     "They are listed so you can see them."
@@ -90,8 +96,15 @@ class _Pipeline:
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self.catalog: Any = None
-        self.service: Any = None
+        self.catalog: SessionCatalog | None = None
+        self._service: ConsolidationService | None = None
+
+    @property
+    def service(self) -> ConsolidationService:
+        if self._service is None:
+            self.update()
+        assert self._service is not None
+        return self._service
 
     def update(self) -> tuple[Any, Any]:
         """Re-read settings and DSH's model list; keep the session catalog (and its cache) per root."""
@@ -105,13 +118,13 @@ class _Pipeline:
         root = settings.resolved_sessions_root() if settings.sessions_root else Path(self.ctx.sessions_root)
         if self.catalog is None or Path(self.catalog.sessions_root) != root:
             self.catalog = SessionCatalog(root, self.ctx.dsh_home)
-            self.service = None
+            self._service = None
         models = load_model_catalog(Path(self.ctx.dsh_home))
-        if self.service is None:
-            self.service = ConsolidationService(self.ctx.store, models, settings, sessions=self.catalog)
+        if self._service is None:
+            self._service = ConsolidationService(self.ctx.store, models, settings, sessions=self.catalog)
         else:  # keep open reviews; pick up new settings and models
-            self.service.settings = settings
-            self.service.models = models
+            self._service.settings = settings
+            self._service.models = models
         return loaded, models
 
 
@@ -143,7 +156,9 @@ class ConsolidationTab(QWidget):
         self.workspace_box.setObjectName("workspacePicker")
         self.workspace_box.setModel(self.workspace_model)
         self.workspace_box.setMinimumContentsLength(24)
-        self.workspace_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.workspace_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("sessionFilter")
         self.filter_edit.setPlaceholderText("Filter sessions by title…")
@@ -323,6 +338,9 @@ class ConsolidationTab(QWidget):
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: self._show_current_change())
         self.changes_model.dataChanged.connect(lambda *_: self._update_controls())
         self.changes_model.modelReset.connect(self._update_controls)
+        toggle = QShortcut(QKeySequence(Qt.Key.Key_Space), self.changes_view)
+        toggle.setContext(Qt.ShortcutContext.WidgetShortcut)
+        toggle.activated.connect(self.toggle_current)
         self.accept_all_button.clicked.connect(lambda: self._set_all(True))
         self.reject_all_button.clicked.connect(lambda: self._set_all(False))
         self.commit_button.clicked.connect(self.commit_selected)
@@ -458,7 +476,7 @@ class ConsolidationTab(QWidget):
         if current is None or not self._consolidator_touched:
             self.consolidator_box.setCurrentIndex(1 if listing.settings_consolidator == MODEL else 0)
         self._model_problem = listing.model_problem
-        if listing.settings_problem:
+        if listing.settings_problem and not self.banner.text:
             self.banner.show_message("warning", listing.settings_problem)
         elif self.banner.level == "error" and self.banner.label.text().startswith("Could not list"):
             self.banner.clear()
@@ -523,7 +541,7 @@ class ConsolidationTab(QWidget):
                 f"“{row.summary.title}” is still live ({row.state_reason}). Try again when it is quiet.",
             )
             return
-        kind = str(self.consolidator_box.currentData())
+        kind: Literal["offline", "model"] = MODEL if self.consolidator_box.currentData() == MODEL else OFFLINE
         pipeline = self.pipeline
         summary = row.summary
         self.banner.clear()
@@ -624,6 +642,12 @@ class ConsolidationTab(QWidget):
     def _set_all(self, accepted: bool) -> None:
         for i in range(self.changes_model.rowCount()):
             self.changes_model.set_accepted(i, accepted)
+
+    def toggle_current(self) -> None:
+        """Space in the changes list: accept or reject the current change."""
+        row = self.current_change_row()
+        if row >= 0:
+            self.changes_model.set_accepted(row, not self.changes_model.change_row(row).accepted)
 
     def set_accepted(self, change_id: str, accepted: bool) -> bool:
         return self.changes_model.set_accepted(self.changes_model.row_of(change_id), accepted)
@@ -829,6 +853,7 @@ def _read_listing(pipeline: _Pipeline, wanted_key: str | None, explicit: bool) -
     loaded, models = pipeline.update()
     settings = loaded.settings
     catalog = pipeline.catalog
+    assert catalog is not None
     groups = catalog.workspaces()
     choices = [WorkspaceChoice(g.key, g.cwd, g.title, g.session_count) for g in groups]
     keys = [c.key for c in choices]
@@ -887,3 +912,82 @@ def _read_listing(pipeline: _Pipeline, wanted_key: str | None, explicit: bool) -
         settings_problem=loaded.problem,
         catalog_problems=dict(catalog.problems),
     )
+
+
+# --- screenshot steps (scripts/screenshots.py picks these up) ------------------------------------------
+
+_DEMO_PROMPTS = (
+    "Please remember that releases are cut from the trunk-stable branch, never from main.",
+    "Can you run the test suite?",
+    "I prefer small focused commits with imperative subject lines.",
+    "记住：打包用 electron-builder，因为要签名。",
+    "Remember the staging deploy token is ghp_Zx9Qk2Lm8Np4Rt6Vw1Yb3Cd5Ef7Gh9Jk0LmNp",
+)
+
+
+def write_demo_session(sessions_root: Path, cwd: str, session_id: str, title: str) -> Path:
+    """A small DSH session log (format v1) in the real layout, last written an hour ago."""
+    import json
+    import os
+    import time
+
+    t0 = int(time.time() * 1000) - 2 * 3600 * 1000
+    rows: list[dict[str, Any]] = [
+        {"type": "session", "version": 1, "id": session_id, "createdAt": t0, "cwd": cwd}
+    ]
+    seq = 0
+    for prompt in _DEMO_PROMPTS:
+        for role, text in (("user", prompt), ("assistant", "Noted.")):
+            source = {"kind": "user" if role == "user" else "model"}
+            message = {"role": role, "content": [{"type": "text", "text": text}], "source": source}
+            kind = "user/message" if role == "user" else "assistant/message"
+            rows.append({"type": kind, "seq": seq, "time": t0 + seq * 1000, "data": {"message": message}})
+            seq += 1
+    rows.append({"type": "session/title", "seq": seq, "time": t0 + seq * 1000, "data": {"title": title}})
+    folder = sessions_root / ("--" + cwd.strip("/").replace("/", "-") + "--") / session_id
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "session.jsonl"
+    log.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    an_hour_ago = time.time() - 3600
+    os.utime(log, (an_hour_ago, an_hour_ago))
+    return folder
+
+
+def _shot_review(shot: Any) -> None:
+    ctx = shot.ctx
+    info = next((w for w in ctx.store.list_workspaces() if w.display_name == "atlas-web"), None)
+    cwd = info.cwd if info is not None else str(Path(ctx.root).parent / "atlas-web")
+    root = Path(ctx.sessions_root)
+    write_demo_session(root, cwd, "demo-session-release", "Release branch and commit style")
+    write_demo_session(root, cwd, "demo-session-ci", "Fix the flaky CI job")
+    tab: ConsolidationTab = shot.tab("consolidation")
+    tab.refresh()
+    tab.choose_workspace(info.key if info is not None else None)
+    tab.select_session("demo-session-release")
+    tab.set_consolidator(OFFLINE)
+    tab.run_selected()
+    tab._set_all(True)
+    if tab.changes_model.rowCount() > 1:
+        tab.changes_model.set_accepted(1, False)
+    tab.changes_view.selectRow(0)
+    tab.detail_tabs.setCurrentIndex(0)
+
+
+def _shot_side_by_side(shot: Any) -> None:
+    tab: ConsolidationTab = shot.tab("consolidation")
+    secret = next((i for i, r in enumerate(tab.changes_model.change_rows()) if r.current.problems), 0)
+    tab.changes_view.selectRow(max(0, secret - 1))
+    tab.diff_panel.side_button.setChecked(True)
+
+
+def _shot_receipt(shot: Any) -> None:
+    tab: ConsolidationTab = shot.tab("consolidation")
+    tab.diff_panel.unified_button.setChecked(True)
+    tab.commit_selected()
+
+
+SCREENSHOT_STEPS: list[tuple[str, Callable[[Any], None]]] = [
+    ("consolidation-review", _shot_review),
+    ("consolidation-side-by-side", _shot_side_by_side),
+    ("consolidation-receipt", _shot_receipt),
+]

@@ -133,7 +133,6 @@ class GlobalTab(QWidget):
         self._preview_timer.timeout.connect(self._update_preview)
 
         self._update_size()
-        self.refresh()
 
     # --- protocol ----------------------------------------------------------------------------
     def refresh(self) -> None:

@@ -37,11 +37,13 @@ from PySide6.QtWidgets import (
 
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
+from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
 from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel, format_time
 from gui.qtmodels.roles import SORT_ROLE
 from gui.tasks import CancelToken, ProgressFn, TaskHandle
 from gui.widgets.banner import Banner
+from gui.widgets.fonts import monospace_font
 from gui.widgets.messages import describe_error, format_size
 
 
@@ -154,6 +156,7 @@ class RecycleBinTab(QWidget):
         self.preview.setObjectName("recyclePreview")
         self.preview.setReadOnly(True)
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.preview.setFont(monospace_font())  # record files are Markdown source; columns line up
         self.restore_button = QPushButton("Restore")
         self.restore_button.setToolTip("Put the selected workspace or record back exactly as it was")
         self.purge_button = QPushButton("Purge…")
@@ -166,9 +169,7 @@ class RecycleBinTab(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.restore_button.clicked.connect(self.restore_selected)
         self.purge_button.clicked.connect(self.purge_selected)
-        self.archived_view.selectionModel().selectionChanged.connect(
-            lambda *_: self._on_selected("workspace")
-        )
+        self.archived_view.selectionModel().selectionChanged.connect(lambda *_: self._on_selected("workspace"))
         self.deleted_view.selectionModel().selectionChanged.connect(lambda *_: self._on_selected("record"))
         self._update_buttons()
         self._update_counts()
@@ -241,9 +242,7 @@ class RecycleBinTab(QWidget):
         gen = self._refresh_gen
         store = self.ctx.store
 
-        def work(
-            _token: CancelToken, _progress: ProgressFn
-        ) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
+        def work(_token: CancelToken, _progress: ProgressFn) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
             return store.list_workspaces(archived=True), store.history()
 
         self._submit(work, lambda result: self._apply_refresh(gen, result), self._on_load_error)
@@ -286,13 +285,16 @@ class RecycleBinTab(QWidget):
     def _update_counts(self) -> None:
         n = self.archived_model.rowCount()
         self.archived_count_label.setText(
-            "The Recycle Bin holds no archived workspaces."
-            if n == 0
-            else f"{n} archived workspace{'s' * (n != 1)}"
+            "The Recycle Bin holds no archived workspaces." if n == 0 else f"{n} archived workspace{'s' * (n != 1)}"
         )
         shown = self.deleted_proxy.rowCount()
+        if self.deleted_proxy.show_versions:
+            what = "entry" if shown == 1 else "entries"
+        else:
+            what = "deleted record" if shown == 1 else "deleted records"
+        days = HISTORY_MAX_AGE.days
         self.deleted_count_label.setText(
-            "No deleted records in the kept history." if shown == 0 else f"{shown} shown"
+            "Nothing in the kept history." if shown == 0 else f"{shown} {what} (kept for {days} days)"
         )
 
     # --- selection and preview -----------------------------------------------------------------
@@ -481,6 +483,9 @@ class RecycleBinTab(QWidget):
         self._submit(work, done, failed)
 
     def _restore_entry(self, entry: HistoryEntry) -> None:
+        if entry.scope_key == GLOBAL_SCOPE:
+            self._restore_global_version(entry)
+            return
         store = self.ctx.store
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
@@ -503,6 +508,13 @@ class RecycleBinTab(QWidget):
                 )
                 return
             if target.state == "missing":
+                if not entry.cwd:
+                    self.banner.show_message(
+                        "error",
+                        f"Cannot restore “{entry.name}”: its workspace no longer exists and its folder is "
+                        "unknown. Open the record here, copy its text and add it in the Workspace tab.",
+                    )
+                    return
                 if not self.ctx.dialogs.confirm(
                     self,
                     "Restore record",
@@ -542,9 +554,7 @@ class RecycleBinTab(QWidget):
 
         def done(_snap: WorkspaceSnapshot) -> None:
             self._set_busy(False)
-            self.banner.show_message(
-                "ok", f"Restored “{entry.name}” into “{label}”. It is in the Workspace tab again."
-            )
+            self.banner.show_message("ok", f"Restored “{entry.name}” into “{label}”. It is in the Workspace tab again.")
             self.refresh()
 
         def failed(exc: BaseException) -> None:
@@ -561,6 +571,58 @@ class RecycleBinTab(QWidget):
             self.refresh()
 
         self._submit(work, done, failed)
+
+    def _restore_global_version(self, entry: HistoryEntry) -> None:
+        """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
+        store = self.ctx.store
+        self._set_busy(True)
+
+        def look(_token: CancelToken, _progress: ProgressFn) -> tuple[str, Revision]:
+            text = store.read_history(entry.id).decode("utf-8")
+            return text, store.read_global().revision
+
+        def looked(result: tuple[str, Revision]) -> None:
+            self._set_busy(False)
+            text, revision = result
+            if not self.ctx.dialogs.confirm(
+                self,
+                "Restore Global",
+                f"Replace GLOBAL.md with this earlier version from {format_time(entry.time)}?\n\n"
+                "The current GLOBAL.md is kept in history.",
+                "Replace",
+            ):
+                return
+            self._set_busy(True)
+
+            def write(_token: CancelToken, _progress: ProgressFn) -> None:
+                store.replace_global(text, revision)
+
+            def written(_result: None) -> None:
+                self._set_busy(False)
+                self.banner.show_message("ok", "GLOBAL.md is back to the version shown here.")
+                self.refresh()
+
+            def refused(exc: BaseException) -> None:
+                self._set_busy(False)
+                text = (
+                    "GLOBAL.md changed while you were deciding. Nothing was restored; look again."
+                    if isinstance(exc, ConflictError)
+                    else "Could not restore GLOBAL.md: " + describe_error(exc)
+                )
+                self.banner.show_message("error", text)
+                self.refresh()
+
+            self._submit(write, written, refused)
+
+        def failed(exc: BaseException) -> None:
+            self._set_busy(False)
+            if isinstance(exc, UnicodeDecodeError):
+                msg = "that version is not valid UTF-8 text."
+            else:
+                msg = describe_error(exc)
+            self.banner.show_message("error", "Could not restore GLOBAL.md: " + msg)
+
+        self._submit(look, looked, failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_selected(self) -> None:
@@ -611,8 +673,7 @@ def describe_archived(snap: WorkspaceSnapshot) -> str:
     """Plain-text preview of an archived scope: where it came from, when, and its records."""
     info = snap.info
     lines = [
-        f"Folder:    {info.cwd or '(unknown)'}"
-        + ("" if info.cwd_exists else "   (this folder no longer exists)"),
+        f"Folder:    {info.cwd or '(unknown)'}" + ("" if info.cwd_exists else "   (this folder no longer exists)"),
         f"Archived:  {format_time(info.archived_at) or 'unknown'}",
         f"Key:       {info.key}",
         f"Size:      {format_size(info.size_bytes)}",
@@ -630,3 +691,44 @@ def describe_archived(snap: WorkspaceSnapshot) -> str:
         for e in invalid:
             lines.append(f"  • {e.file_name}: {'; '.join(e.invalid_reasons) or 'invalid'}")
     return "\n".join(lines)
+
+
+# --- states for scripts/screenshots.py (picked up from here; ``shot`` is its Shot) --------------------
+
+
+def _shot_archived(shot: Any) -> None:
+    tab: RecycleBinTab = shot.tab("recycle")
+    tab.banner.clear()
+    tab.refresh()
+    archived = shot.ctx.store.list_workspaces(archived=True)
+    if archived:
+        tab.select_workspace(archived[0].key)
+
+
+def _shot_deleted_record(shot: Any) -> None:
+    tab: RecycleBinTab = shot.tab("recycle")
+    tab.refresh()
+    deleted = [e for e in shot.ctx.store.history() if e.reason == "delete"]
+    if deleted:
+        tab.select_entry(deleted[0].id)
+
+
+def _shot_purge_wrong_name(shot: Any) -> None:
+    tab: RecycleBinTab = shot.tab("recycle")
+    _shot_archived(shot)
+    ws = tab.selected_workspace()
+    if ws is not None:
+        shot.dialogs.answers.append(ws.display_name.upper() + "?")
+        tab.purge_selected()
+
+
+def _shot_reset(shot: Any) -> None:
+    shot.window.tabs["recycle"].banner.clear()
+
+
+SCREENSHOT_STEPS = [
+    ("recycle-bin", _shot_archived),
+    ("recycle-bin-deleted-record", _shot_deleted_record),
+    ("recycle-bin-purge-wrong-name", _shot_purge_wrong_name),
+    ("_recycle-bin-reset", _shot_reset),
+]

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import shiboken6
 from pydantic import ValidationError
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,13 +26,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from core.consolidation.chat import ConnectionReport, check_connection
 from core.errors import CancelledError, ConfirmationRequiredError, ConflictError
-from core.keys import default_sessions_root
 from core.model_catalog import CUSTOM_ID, ModelCatalog, ModelChoice, load_model_catalog
 from core.settings import (
     AppSettings,
@@ -89,10 +90,19 @@ def summarize_connection(report: ConnectionReport) -> ConnectionOutcome:
     return ConnectionOutcome(False, "Could not connect", msg)
 
 
+def _wrap(text: str, width: int = 110) -> str:
+    """Break a long message into lines for a label that does not word-wrap."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width)) or text
+
+
 def _hint(text: str) -> QLabel:
+    # No word wrap: wrapped labels get the wrong height inside form layouts and scroll areas (large
+    # gaps, clipped descenders). Long texts carry explicit line breaks instead.
     label = QLabel(text)
-    label.setWordWrap(True)
     label.setStyleSheet(_HINT_STYLE)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 
 
@@ -141,7 +151,6 @@ class SettingsTab(QWidget):
         self.key_env_edit = QLineEdit()
         self.key_env_edit.setPlaceholderText("variable NAME, e.g. MY_LLM_API_KEY (leave empty for no key)")
         self.custom_error = QLabel()
-        self.custom_error.setWordWrap(True)
         self.custom_error.setStyleSheet(_ERROR_STYLE)
         self.custom_error.hide()
 
@@ -149,16 +158,27 @@ class SettingsTab(QWidget):
         self.cancel_test_button = QPushButton("Cancel")
         self.cancel_test_button.setEnabled(False)
         self.test_result = QLabel("")
-        self.test_result.setWordWrap(True)
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_result.hide()
 
         # --- debug ------------------------------------------------------------------------------
         self.debug_box = QCheckBox("Write debug logs of consolidation attempts")
+        self.timeout_spin = QSpinBox()
+        self.timeout_spin.setRange(1, 3600)
+        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setToolTip("How long one model request may take before it is abandoned")
+        self.quiet_spin = QSpinBox()
+        self.quiet_spin.setRange(0, 7 * 24 * 3600)
+        self.quiet_spin.setSuffix(" s")
+        self.quiet_spin.setToolTip(
+            "A session counts as finished (and can be consolidated) once its log has not changed this long"
+        )
 
         # --- folders ----------------------------------------------------------------------------
         self.memory_root_edit = QLineEdit(str(ctx.root))
         self.memory_root_edit.setReadOnly(True)
         self.sessions_root_edit = QLineEdit()
-        self.sessions_root_edit.setPlaceholderText(str(default_sessions_root()))
+        self.sessions_root_edit.setPlaceholderText(str(self._default_sessions_root()))
         self.browse_button = QPushButton("Browse…")
         self.default_sessions_button = QPushButton("Use default")
         self.sessions_note = _hint("")
@@ -175,6 +195,15 @@ class SettingsTab(QWidget):
         for edit in (self.base_url_edit, self.custom_model_edit, self.key_env_edit, self.sessions_root_edit):
             edit.textChanged.connect(self._on_form_changed)
         self.debug_box.toggled.connect(self._on_form_changed)
+        self.timeout_spin.valueChanged.connect(self._on_form_changed)
+        for signal in (
+            self.model_combo.currentIndexChanged,
+            self.base_url_edit.textChanged,
+            self.custom_model_edit.textChanged,
+            self.key_env_edit.textChanged,
+        ):
+            signal.connect(self._forget_test_result)
+        self.quiet_spin.valueChanged.connect(self._on_form_changed)
         self.test_button.clicked.connect(self.test_connection)
         self.cancel_test_button.clicked.connect(self.cancel_test)
         self.browse_button.clicked.connect(self.browse_sessions_root)
@@ -193,6 +222,15 @@ class SettingsTab(QWidget):
         form.addRow("Model:", self.model_combo)
         form.addRow("", self.model_details)
         form.addRow("", self.catalog_note)
+        limits = QHBoxLayout()
+        limits.addWidget(QLabel("Request timeout:"))
+        limits.addWidget(self.timeout_spin)
+        limits.addSpacing(24)
+        limits.addWidget(QLabel("A session counts as finished after"))
+        limits.addWidget(self.quiet_spin)
+        limits.addWidget(QLabel("without changes"))
+        limits.addStretch(1)
+        form.addRow("", limits)
 
         self.custom_box = QGroupBox("Custom OpenAI-compatible endpoint")
         custom_form = QFormLayout(self.custom_box)
@@ -203,8 +241,8 @@ class SettingsTab(QWidget):
         custom_form.addRow(
             "",
             _hint(
-                "Type the name of the environment variable that holds the key, never the key itself. "
-                "Keys are read from the environment when a request is made and are never saved."
+                "The NAME of the environment variable that holds the key, never the key itself.\n"
+                "The key is read from the environment for each request and is never saved."
             ),
         )
         custom_form.addRow("", self.custom_error)
@@ -213,16 +251,17 @@ class SettingsTab(QWidget):
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button)
         test_row.addWidget(self.cancel_test_button)
-        test_row.addWidget(self.test_result, 1)
+        test_row.addStretch(1)
         form.addRow("", test_row)
+        form.addRow("", self.test_result)
 
         debug_box = QGroupBox("Debugging")
         d_layout = QVBoxLayout(debug_box)
         d_layout.addWidget(self.debug_box)
         d_layout.addWidget(
             _hint(
-                "Each model attempt's sizes, timings and status codes go to debug/<review-id>/ in the memory "
-                "root. Conversation text, memory bodies and keys are never logged."
+                "Each model attempt's sizes, timings and status codes go to debug/<review-id>/ in the "
+                "memory root.\nConversation text, memory bodies and keys are never logged."
             )
         )
 
@@ -233,8 +272,8 @@ class SettingsTab(QWidget):
         f_form.addRow(
             "",
             _hint(
-                "Chosen when the app starts. To use another root, start it with "
-                "“dsh-memory --root PATH”, or set DSH_MEMORY_ROOT (or DSH_HOME, whose memory folder "
+                "Chosen when the app starts. To use another root, start the app with "
+                "“dsh-memory --root PATH”,\nor set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder "
                 "is the default)."
             ),
         )
@@ -272,9 +311,6 @@ class SettingsTab(QWidget):
 
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
-
-    def save_shortcut(self) -> None:
-        self.save()
 
     def shutdown(self) -> None:
         self.cancel_test()
@@ -323,7 +359,7 @@ class SettingsTab(QWidget):
         previous = self._loaded
         self._catalog = catalog
         if self.has_unsaved_changes():
-            # Never overwrite edits: keep them, remember the new base, and say what happened.
+            # Never overwrite edits. The old revision stays the CAS base, so Save reports the conflict.
             if previous is None or previous.revision != loaded.revision:
                 self.banner.show_message(
                     "warning",
@@ -335,9 +371,7 @@ class SettingsTab(QWidget):
         self._loaded = loaded
         self._populate(loaded.settings, catalog)
         if loaded.problem:
-            self.banner.show_message(
-                "warning", loaded.problem + " Saving will ask before replacing the file."
-            )
+            self.banner.show_message("warning", loaded.problem + " Saving will ask before replacing the file.")
         elif self.banner.level == "error" and self.banner.text.startswith("Could not read settings.yml"):
             self.banner.clear()
 
@@ -345,9 +379,7 @@ class SettingsTab(QWidget):
         self._populating = True
         try:
             self.models.set_catalog(catalog)
-            self.consolidator_combo.setCurrentIndex(
-                max(0, self.consolidator_combo.findData(settings.consolidator))
-            )
+            self.consolidator_combo.setCurrentIndex(max(0, self.consolidator_combo.findData(settings.consolidator)))
             key = settings.selected_model or DEFAULT_KEY
             row = self.models.row_of(key)
             unknown_selected = row < 0
@@ -357,6 +389,8 @@ class SettingsTab(QWidget):
             self.custom_model_edit.setText(ep.model)
             self.key_env_edit.setText(ep.api_key_env)
             self.debug_box.setChecked(settings.debug_logging)
+            self.timeout_spin.setValue(max(1, round(settings.request_timeout_seconds)))
+            self.quiet_spin.setValue(max(0, round(settings.quiet_period_seconds)))
             self.sessions_root_edit.setText(settings.sessions_root or "")
             self.catalog_note.setText(
                 self._catalog_text(catalog, settings.selected_model if unknown_selected else None)
@@ -376,7 +410,7 @@ class SettingsTab(QWidget):
         lines = [f"Models come from {where} (DSH's own configuration; only key variable names are shown)."]
         if missing:
             lines.append(f"The saved model {missing!r} is not in that list any more; pick another one.")
-        lines += catalog.problems
+        lines += [_wrap(p) for p in catalog.problems]
         return "\n".join(lines)
 
     def _set_form_enabled(self, enabled: bool) -> None:
@@ -384,6 +418,8 @@ class SettingsTab(QWidget):
             self.consolidator_combo,
             self.model_combo,
             self.debug_box,
+            self.timeout_spin,
+            self.quiet_spin,
             self.sessions_root_edit,
             self.browse_button,
             self.default_sessions_button,
@@ -414,6 +450,8 @@ class SettingsTab(QWidget):
             },
             "debug_logging": self.debug_box.isChecked(),
             "sessions_root": self.sessions_root_edit.text().strip() or None,
+            "request_timeout_seconds": float(self.timeout_spin.value()),
+            "quiet_period_seconds": float(self.quiet_spin.value()),
         }
 
     def _custom_problems(self) -> list[str]:
@@ -431,8 +469,9 @@ class SettingsTab(QWidget):
             check_api_key_env(env_name)
         except ValueError:
             problems.append(
-                "API key variable: this looks like a key, not a variable name. Keys are never saved: put the "
-                "key in an environment variable and type the variable's NAME here (like MY_LLM_API_KEY)."
+                "API key variable: this looks like a key, not a variable name. Keys are never saved:\n"
+                "put the key in an environment variable and type that variable's NAME here "
+                "(like MY_LLM_API_KEY)."
             )
         if custom and not (url and self.custom_model_edit.text().strip()):
             problems.append("A custom endpoint needs a base URL and a model name.")
@@ -441,12 +480,14 @@ class SettingsTab(QWidget):
     def _on_form_changed(self, *_args: Any) -> None:
         if self._populating:
             return
+        if self.banner.level == "ok":
+            self.banner.clear()  # "Saved" is no longer true once the form changes
         row = self.selected_row()
         custom = row is not None and row.kind == "custom"
         self.custom_box.setEnabled(custom)
         self.model_details.setText(self._details_text(row))
         problems = self._custom_problems()
-        self.custom_error.setText("\n".join(problems))
+        self.custom_error.setText("\n".join(p if "\n" in p else _wrap(p) for p in problems))
         self.custom_error.setVisible(bool(problems))
         self.sessions_note.setText(self._sessions_text())
         self._update_state()
@@ -469,12 +510,12 @@ class SettingsTab(QWidget):
 
     def _sessions_text(self) -> str:
         text = self.sessions_root_edit.text().strip()
-        path = os.path.abspath(os.path.expanduser(text)) if text else str(default_sessions_root())
+        path = os.path.abspath(os.path.expanduser(text)) if text else str(self._default_sessions_root())
         note = "Where DSH keeps its session logs; this app only reads them."
         if not text:
             note = f"Default: {path}. " + note
         if not os.path.isdir(path):
-            note += " This folder does not exist (yet): no sessions will be listed."
+            note += "\nThis folder does not exist (yet): no sessions will be listed."
         return note
 
     def _update_state(self) -> None:
@@ -490,6 +531,8 @@ class SettingsTab(QWidget):
             self.state_label.setText("Loading settings…")
         elif dirty:
             self.state_label.setText("Unsaved changes.")
+        elif self._loaded is not None and not self._loaded.exists:
+            self.state_label.setText(f"Defaults in use: {self._settings_path()} does not exist yet.")
         else:
             self.state_label.setText(f"Saved in {self._settings_path()}.")
 
@@ -505,11 +548,15 @@ class SettingsTab(QWidget):
             return True
         return False
 
+    def _default_sessions_root(self) -> Path:
+        """``$DSH_HOME/sessions``: where DSH writes sessions when settings name no other folder."""
+        return Path(self.ctx.dsh_home) / "sessions"
+
     def _settings_path(self) -> str:
         return os.path.join(str(self.ctx.root), "settings.yml")
 
     def browse_sessions_root(self) -> None:
-        start = self.sessions_root_edit.text().strip() or str(default_sessions_root())
+        start = self.sessions_root_edit.text().strip() or str(self._default_sessions_root())
         chosen = self.choose_directory(self, "Choose the DSH sessions folder", os.path.expanduser(start))
         if chosen:
             self.sessions_root_edit.setText(chosen)
@@ -550,7 +597,12 @@ class SettingsTab(QWidget):
             self._saving = False
             self._loaded = saved
             self._loaded_form = self._form_values()
-            self.ctx.sessions_root = saved.settings.resolved_sessions_root()
+            chosen = saved.settings.sessions_root
+            self.ctx.sessions_root = (
+                Path(os.path.abspath(os.path.expanduser(chosen.strip())))
+                if chosen and chosen.strip()
+                else self._default_sessions_root()
+            )
             self.banner.show_message("ok", f"Settings saved to {self._settings_path()}.")
             self._update_state()
             self.settings_saved.emit(saved.settings)
@@ -635,11 +687,10 @@ class SettingsTab(QWidget):
         env = None if self.env is None else dict(self.env)
         self.test_result.setStyleSheet(_HINT_STYLE)
         self.test_result.setText(f"Connecting to {choice.base_url}…")
+        self.test_result.show()
 
         def work(token: CancelToken, _progress: ProgressFn) -> ConnectionReport:
-            return check_connection(
-                choice, timeout_seconds=timeout, cancelled=lambda: token.cancelled, env=env
-            )
+            return check_connection(choice, timeout_seconds=timeout, cancelled=lambda: token.cancelled, env=env)
 
         def finish() -> bool:
             if gen != self._test_gen:
@@ -656,9 +707,7 @@ class SettingsTab(QWidget):
             if not finish():
                 return
             if isinstance(exc, CancelledError):
-                self._show_test_result(
-                    ConnectionOutcome(False, "Cancelled", "The connection test was cancelled.")
-                )
+                self._show_test_result(ConnectionOutcome(False, "Cancelled", "The connection test was cancelled."))
             else:
                 self._show_test_result(ConnectionOutcome(False, "Could not connect", describe_error(exc)))
 
@@ -667,6 +716,12 @@ class SettingsTab(QWidget):
         handle = self._submit(work, done, failed)
         if self._test_running == gen:  # still running (a synchronous runner has already finished)
             self._test_handle = handle
+
+    def _forget_test_result(self, *_args: Any) -> None:
+        """A result about another endpoint would mislead: hide it when the endpoint changes."""
+        if self._test_running is None and not self._populating:
+            self.test_result.hide()
+            self.last_connection = None
 
     def cancel_test(self) -> None:
         handle = self._test_handle
@@ -683,5 +738,89 @@ class SettingsTab(QWidget):
         self.last_connection = outcome
         mark = "✔" if outcome.ok else "✘"
         self.test_result.setStyleSheet("color:#1d6b25;" if outcome.ok else _ERROR_STYLE)
-        self.test_result.setText(f"{mark} {outcome.headline}. {outcome.detail}")
+        self.test_result.setText(f"{mark} {outcome.headline}.\n{_wrap(outcome.detail)}")
+        self.test_result.show()
         self._update_state()
+
+
+# --- states for scripts/screenshots.py (picked up from here; ``shot`` is its Shot) --------------------
+
+_SHOT_DSH_SETTINGS = """\
+agent-default-model: deepseek/deepseek-v4-flash
+llm-deepseek:
+  apiKeyEnv: DEEPSEEK_API_KEY
+llm-pi-ai:
+  providers:
+    openrouter:
+      baseUrl: https://openrouter.ai/api/v1
+      apiKeyEnv: OPENROUTER_API_KEY
+      api: openai-completions
+      models:
+        - id: qwen/qwen3-coder
+          name: Qwen3 Coder
+          input: [text]
+"""
+
+
+def _shot_settings(shot: Any) -> None:
+    home = shot.ctx.dsh_home
+    path = home / "settings.yaml"
+    if not path.exists():
+        path.write_text(_SHOT_DSH_SETTINGS, encoding="utf-8")
+    tab: SettingsTab = shot.tab("settings")
+    tab.revert()
+    tab.consolidator_combo.setCurrentIndex(tab.consolidator_combo.findData("model"))
+    tab.select_model("deepseek/deepseek-v4-flash")
+    tab.save()
+
+
+def _shot_custom_endpoint(shot: Any) -> None:
+    """A custom endpoint tested against a throwaway loopback server."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Models(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b'{"data": [{"id": "qwen3-coder"}]}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Models)
+    thread = threading.Thread(target=lambda: server.serve_forever(0.05), daemon=True)
+    thread.start()
+    try:
+        tab: SettingsTab = shot.tab("settings")
+        tab.select_model(CUSTOM_ID)
+        tab.base_url_edit.setText(f"http://127.0.0.1:{server.server_address[1]}/v1")
+        tab.custom_model_edit.setText("qwen3-coder")
+        tab.key_env_edit.setText("")
+        tab.test_connection()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def _shot_key_refused(shot: Any) -> None:
+    tab: SettingsTab = shot.tab("settings")
+    tab.key_env_edit.setText("sk-" + "0123456789abcdef" * 2)
+
+
+def _shot_settings_reset(shot: Any) -> None:
+    tab: SettingsTab = shot.window.tabs["settings"]
+    tab.revert()
+    tab.test_result.hide()
+
+
+SCREENSHOT_STEPS = [
+    ("settings", _shot_settings),
+    ("settings-custom-endpoint", _shot_custom_endpoint),
+    ("settings-key-refused", _shot_key_refused),
+    ("_settings-reset", _shot_settings_reset),
+]

@@ -80,6 +80,7 @@ def _secret_warnings(text: str) -> list[str]:
 
 class WorkspaceTab(QWidget):
     open_global_requested = Signal()
+    workspaces_loaded = Signal()  # after every workspace list refresh (the window chains its status on it)
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -102,7 +103,6 @@ class WorkspaceTab(QWidget):
         self.last_search_hits: list[SearchHit] = []
 
         self._build_ui()
-        self.refresh()
 
     # =========================================================================================
     # layout
@@ -135,6 +135,7 @@ class WorkspaceTab(QWidget):
         self.search_view.setModel(self.search_model)
         self.search_view.setWordWrap(True)
         self.search_view.setAlternatingRowColors(True)
+        self.search_view.setSpacing(2)
         self.search_view.activated.connect(self._on_search_activated)
         self.search_view.clicked.connect(self._on_search_activated)
         self.search_status = QLabel()
@@ -169,9 +170,7 @@ class WorkspaceTab(QWidget):
         hh = self.ws_view.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        hh.resizeSection(2, 110)
-        self.ws_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.ws_view.selectionModel().currentRowChanged.connect(self._on_workspace_current)
         lv.addWidget(self.ws_view, 2)
         self.splitter.addWidget(left)
@@ -224,14 +223,16 @@ class WorkspaceTab(QWidget):
         self._setup_table(self.rec_view)
         self.rec_view.setModel(self.rec_proxy)
         self.rec_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        # Fixed widths, never ResizeToContents: that measures every row on each filter keystroke.
         rh = self.rec_view.horizontalHeader()
-        rh.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        rh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        for col in range(5):
+            rh.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
         rh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        rh.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        rh.setSectionResizeMode(4, QHeaderView.ResizeMode.Interactive)
-        rh.resizeSection(0, 200)
-        rh.resizeSection(4, 120)
+        fm = self.rec_view.fontMetrics()
+        rh.resizeSection(0, 170)
+        rh.resizeSection(1, fm.horizontalAdvance("reference") + 18)
+        rh.resizeSection(3, fm.horizontalAdvance("000,000") + 18)
+        rh.resizeSection(4, 90)
         self.rec_view.selectionModel().currentRowChanged.connect(self._on_record_current)
         cv.addWidget(self.rec_view, 1)
         self.count_label = QLabel()
@@ -250,7 +251,7 @@ class WorkspaceTab(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
-        self.splitter.setSizes([300, 560, 420])
+        self.splitter.setSizes([310, 600, 450])
         self._set_editor_enabled(False)
         self._update_workspace_header()
 
@@ -332,6 +333,7 @@ class WorkspaceTab(QWidget):
         v.addWidget(self.staged_label)
         self.diff_view = DiffView()
         self.diff_view.setObjectName("staged_diff")
+        self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # the pane is narrow
         v.addWidget(self.diff_view, 1)
         row = QHBoxLayout()
         self.discard_button = QPushButton("Discard all")
@@ -358,7 +360,7 @@ class WorkspaceTab(QWidget):
         self.agent_view.setObjectName("agent_view")
         self.agent_view.setReadOnly(True)
         self.agent_view.setFont(monospace_font())
-        self.agent_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.agent_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         v.addWidget(self.agent_view, 1)
         return page
 
@@ -402,6 +404,12 @@ class WorkspaceTab(QWidget):
     def _on_workspaces(self, infos: list[WorkspaceInfo]) -> None:
         if self._closing:
             return
+        try:
+            self._show_workspaces(infos)
+        finally:
+            self.workspaces_loaded.emit()
+
+    def _show_workspaces(self, infos: list[WorkspaceInfo]) -> None:
         self._suppress_selection = True
         try:
             self.ws_model.set_workspaces(infos)
@@ -767,6 +775,7 @@ class WorkspaceTab(QWidget):
         i = self.type_combo.findData(rtype)
         self.type_combo.setCurrentIndex(i if i >= 0 else self.type_combo.findData("project"))
         self.desc_edit.setText(desc)
+        self.desc_edit.setCursorPosition(0)  # show the start of a long description
         self.body_edit.setPlainText(body)
         self._editor_extra = extra
         self._editor_loaded = self._editor_fields()

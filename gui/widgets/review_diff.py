@@ -56,10 +56,10 @@ class _Side(QPlainTextEdit):
                 colour = _COLOURS["pad"]
             if kind != "equal" and colour:
                 sel = QTextEdit.ExtraSelection()
-                sel.format.setBackground(QColor(colour))  # type: ignore[attr-defined]
-                sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)  # type: ignore[attr-defined]
+                sel.format.setBackground(QColor(colour))
+                sel.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
                 cursor = QTextCursor(block)
-                sel.cursor = cursor  # type: ignore[attr-defined]
+                sel.cursor = cursor
                 selections.append(sel)
             block = block.next()
         self.setExtraSelections(selections)

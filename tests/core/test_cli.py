@@ -45,7 +45,9 @@ def run_json(root: Path, *argv: str) -> tuple[int, Any]:
     return rc, json.loads(out)
 
 
-def record_file(tmp_path: Path, name: str = "build-tips", body: str = "Use pnpm, never npm.", **kw: str) -> Path:
+def record_file(
+    tmp_path: Path, name: str = "build-tips", body: str = "Use pnpm, never npm.", **kw: str
+) -> Path:
     path = tmp_path / f"draft-{name}-{len(list(tmp_path.glob('draft-*')))}.md"
     fields = {"name": name, "description": "How the project is built", "type": "project", "body": body, **kw}
     path.write_text(RECORD.format(**fields), encoding="utf-8")
@@ -138,7 +140,9 @@ def test_json_flag_is_accepted_after_the_command(root: Path) -> None:
 
 def test_put_with_expect_updates_and_keeps_history(root: Path, cwd: str, tmp_path: Path) -> None:
     _, first = put(root, cwd, record_file(tmp_path))
-    rc, second = put(root, cwd, record_file(tmp_path, body="Use pnpm; never npm or yarn."), "--expect", first["revision"])
+    rc, second = put(
+        root, cwd, record_file(tmp_path, body="Use pnpm; never npm or yarn."), "--expect", first["revision"]
+    )
     assert rc == 0 and second["action"] == "updated" and second["created_workspace"] is False
 
     rc, hist = run_json(root, "history", "--cwd", cwd, "--name", "build-tips")
@@ -148,6 +152,14 @@ def test_put_with_expect_updates_and_keeps_history(root: Path, cwd: str, tmp_pat
     assert old["reason"] == "overwrite" and "Use pnpm, never npm." in old["content"] and old["time"]
     rc, out, _ = run(root, "history", "--cwd", cwd, "--name", "build-tips")
     assert "== current" in out and "overwrite" in out and "Use pnpm, never npm." in out
+
+
+def test_putting_the_same_record_again_changes_nothing(root: Path, cwd: str, tmp_path: Path) -> None:
+    f = record_file(tmp_path)
+    _, first = put(root, cwd, f)
+    rc, again = put(root, cwd, f, "--expect", first["revision"])
+    assert rc == 0 and again["action"] == "unchanged" and again["revision"] == first["revision"]
+    assert run_json(root, "history", "--cwd", cwd, "--name", "build-tips")[1]["versions"] == []
 
 
 def test_stale_expect_is_a_conflict_and_writes_nothing(root: Path, cwd: str, tmp_path: Path) -> None:
@@ -163,7 +175,9 @@ def test_stale_expect_is_a_conflict_and_writes_nothing(root: Path, cwd: str, tmp
     assert rc == 1 and out == "" and err.startswith("error: ") and "Nothing was written" in err
 
 
-def test_expect_on_a_workspace_that_does_not_exist_is_a_conflict(root: Path, cwd: str, tmp_path: Path) -> None:
+def test_expect_on_a_workspace_that_does_not_exist_is_a_conflict(
+    root: Path, cwd: str, tmp_path: Path
+) -> None:
     rc, data = put(root, cwd, record_file(tmp_path), "--expect", "abcdef0123456789")
     assert rc == 1 and data["error"]["code"] == "conflict"
     assert not (root / "workspaces").exists() or not any((root / "workspaces").iterdir())
@@ -173,7 +187,9 @@ def test_expect_on_a_workspace_that_does_not_exist_is_a_conflict(root: Path, cwd
 
 def test_invalid_record_is_refused_with_every_reason(root: Path, cwd: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.md"
-    bad.write_text("---\nname: Bad Name\ndescription: ''\nmetadata:\n  type: idea\n---\nbody\n", encoding="utf-8")
+    bad.write_text(
+        "---\nname: Bad Name\ndescription: ''\nmetadata:\n  type: idea\n---\nbody\n", encoding="utf-8"
+    )
     rc, data = put(root, cwd, bad)
     assert rc == 1 and data["error"]["code"] == "invalid"
     reasons = " ".join(data["error"]["reasons"])
@@ -201,7 +217,9 @@ def test_secrets_are_refused_unless_allowed(root: Path, cwd: str, tmp_path: Path
     assert rc == 0
 
 
-def test_secrets_in_an_existing_workspace_are_refused_by_the_store(root: Path, cwd: str, tmp_path: Path) -> None:
+def test_secrets_in_an_existing_workspace_are_refused_by_the_store(
+    root: Path, cwd: str, tmp_path: Path
+) -> None:
     put(root, cwd, record_file(tmp_path))
     leaky = record_file(tmp_path, name="db-url", body="DATABASE_URL=postgres://app:s3cr3tPass@db:5432/app")
     rc, data = put(root, cwd, leaky)
@@ -234,7 +252,9 @@ def test_delete_removes_the_record_and_history_keeps_it(root: Path, cwd: str, tm
 
 def test_delete_errors(root: Path, cwd: str, tmp_path: Path) -> None:
     rc, data = run_json(root, "delete", "--cwd", cwd, "--name", "build-tips")
-    assert rc == 1 and data["error"]["code"] == "not_found" and "No active workspace" in data["error"]["message"]
+    assert (
+        rc == 1 and data["error"]["code"] == "not_found" and "No active workspace" in data["error"]["message"]
+    )
     _, first = put(root, cwd, record_file(tmp_path))
     rc, data = run_json(root, "delete", "--cwd", cwd, "--name", "nothing-here")
     assert rc == 1 and data["error"]["code"] == "not_found" and "build-tips" in data["error"]["message"]
@@ -248,7 +268,9 @@ def test_history_of_an_unknown_record_is_not_found(root: Path, cwd: str) -> None
     assert rc == 1 and data["error"]["code"] == "not_found"
 
 
-def test_history_of_a_record_never_overwritten_shows_only_current(root: Path, cwd: str, tmp_path: Path) -> None:
+def test_history_of_a_record_never_overwritten_shows_only_current(
+    root: Path, cwd: str, tmp_path: Path
+) -> None:
     put(root, cwd, record_file(tmp_path))
     rc, hist = run_json(root, "history", "--cwd", cwd, "--name", "build-tips")
     assert rc == 0 and hist["versions"] == [] and hist["current"] is not None
@@ -316,7 +338,11 @@ def test_archive_restore_purge(root: Path, cwd: str, tmp_path: Path) -> None:
 
     assert run(root, "archive", "--key", key)[0] == 0
     rc, data = run_json(root, "purge", "--key", key, "--confirm", "wrong-name")
-    assert rc == 1 and data["error"]["code"] == "confirmation_required" and "atlas-web" in data["error"]["message"]
+    assert (
+        rc == 1
+        and data["error"]["code"] == "confirmation_required"
+        and "atlas-web" in data["error"]["message"]
+    )
     rc, data = run_json(root, "purge", "--key", key)
     assert rc == 1 and data["error"]["code"] == "confirmation_required"
     assert run_json(root, "workspaces", "--archived")[1]["workspaces"]  # still there
@@ -328,6 +354,15 @@ def test_archive_restore_purge(root: Path, cwd: str, tmp_path: Path) -> None:
     assert rc == 1 and data["error"]["code"] == "not_found"
 
 
+def test_put_into_an_archived_workspace_asks_for_a_restore(root: Path, cwd: str, tmp_path: Path) -> None:
+    _, first = put(root, cwd, record_file(tmp_path))
+    run(root, "archive", "--cwd", cwd)
+    rc, data = put(root, cwd, record_file(tmp_path, name="new-note"))
+    assert rc == 1 and data["error"]["code"] == "conflict" and "restore" in data["error"]["message"]
+    assert run_json(root, "workspaces")[1]["workspaces"] == []
+    assert run_json(root, "restore", "--key", first["workspace"])[0] == 0
+
+
 def test_recycle_bin_errors(root: Path, cwd: str, tmp_path: Path) -> None:
     rc, data = run_json(root, "archive", "--key", "nope-0123456789abcdef")
     assert rc == 1 and data["error"]["code"] == "not_found"
@@ -335,7 +370,7 @@ def test_recycle_bin_errors(root: Path, cwd: str, tmp_path: Path) -> None:
     assert rc == 1 and data["error"]["code"] == "not_found"
     _, first = put(root, cwd, record_file(tmp_path))
     rc, data = run_json(root, "purge", "--key", first["workspace"], "--confirm", "atlas-web")
-    assert rc == 1 and data["error"]["code"] == "usage" and "archive it first" in data["error"]["message"]
+    assert rc == 2 and data["error"]["code"] == "usage" and "archive it first" in data["error"]["message"]
     rc, data = run_json(root, "archive", "--cwd", cwd, "--expect", "0000000000000001")
     assert rc == 1 and data["error"]["code"] == "conflict"
 
@@ -381,7 +416,7 @@ def test_demo_writes_a_root_the_other_commands_can_read(tmp_path: Path) -> None:
 def test_usage_errors_are_json_with_exit_2(root: Path, argv: list[str]) -> None:
     rc, data = run_json(root, *argv)
     assert rc == 2 and data["error"]["code"] == "usage" and data["error"]["message"]
-    rc, out, err = run(root, *argv)
+    rc, _, err = run(root, *argv)
     assert rc == 2 and err.startswith("error: ")
 
 
@@ -391,7 +426,12 @@ def test_usage_errors_are_json_with_exit_2(root: Path, argv: list[str]) -> None:
 def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DSH_")}
     return subprocess.run(
-        [sys.executable, "-m", "core.cli.main", *argv], cwd=REPO, capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "core.cli.main", *argv],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
 
 
@@ -409,7 +449,10 @@ def test_real_process_round_trip(root: Path, cwd: str, tmp_path: Path) -> None:
 
 def test_real_process_uses_dsh_memory_root_env(tmp_path: Path) -> None:
     env_root = tmp_path / "from-env"
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("DSH_")}, "DSH_MEMORY_ROOT": str(env_root)}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("DSH_")},
+        "DSH_MEMORY_ROOT": str(env_root),
+    }
     proc = subprocess.run(
         [sys.executable, "-m", "core.cli.main", "--json", "status"],
         cwd=REPO,
@@ -420,3 +463,13 @@ def test_real_process_uses_dsh_memory_root_env(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["root"] == str(env_root)
+
+
+def test_history_of_a_record_in_an_archived_workspace_shows_its_current_content(
+    root: Path, cwd: str, tmp_path: Path
+) -> None:
+    put(root, cwd, record_file(tmp_path))
+    put(root, cwd, record_file(tmp_path, body="Second version."))
+    run(root, "archive", "--cwd", cwd)
+    rc, hist = run_json(root, "history", "--cwd", cwd, "--name", "build-tips")
+    assert rc == 0 and "Second version." in hist["current"]["content"] and len(hist["versions"]) == 1

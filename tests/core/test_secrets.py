@@ -42,6 +42,9 @@ CASES: list[tuple[str, str, str]] = [
     ("url-password", "s3cr3tPass", "DATABASE_URL=postgres://app:{v}@db.internal:5432/app"),
     ("url-password", "hunter22", "mirror at https://deploy:{v}@git.example.org/repo.git"),
     ("password", "hunter2024", "DB_PASSWORD={v}"),
+    ("password", "hunter-2024", "DB_PASSWORD={v}"),
+    ("gitlab-token", "glpat-" + "xY7kP2mQ9rT4vW1zA3bC", "GITLAB_TOKEN={v}"),
+    ("api-key", "sk-ant-api03-" + "Zk2v9Qm4Tn7Xw1Lp8Rb5Hd3Jf6Gc0Ya", "ANTHROPIC_API_KEY={v}"),
     ("password", "Tr0ub4dor&3", 'password: "{v}"'),
     ("password", "Tr0ub4dor&3", "数据库密码：{v}"),
     ("stripe-key", "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "Stripe: {v}"),
@@ -78,6 +81,14 @@ def test_truncated_private_key_block_is_still_redacted() -> None:
     pem_head = "\n".join(_PEM.splitlines()[:2])
     assert find_secrets(pem_head) == [SecretFinding(kind="private-key", line=1)]
     assert "MIIEow" not in redact(pem_head)
+
+
+def test_default_url_credentials_are_flagged_only_on_local_hosts() -> None:
+    local = "postgres://postgres:postgres@localhost:5433/app"
+    remote = "postgres://postgres:postgres@db.prod.example.com/app"
+    assert find_secrets(local) == []
+    assert find_secrets(remote) == [SecretFinding("url-password", 1)]
+    assert redact(remote) == "postgres://postgres:[REDACTED:url-password]@db.prod.example.com/app"
 
 
 def test_jwt_signature_is_redacted_too() -> None:
@@ -177,6 +188,11 @@ def test_no_false_positives_on_a_realistic_memory_corpus() -> None:
         "UUID 550e8400-e29b-41d4-a716-446655440000",
         "a-very-long-kebab-case-record-name-that-goes-on-and-on",
         "记住：用户喜欢用 pnpm，不要用 npm。",
+        "secret: vault-kv/v2/atlas",
+        "token: gpt-4o-mini counts differently",
+        "model: deepseek-v4-flash, api_key: deepseek-v4-pro",
+        "local db: postgres://postgres:postgres@localhost:5433/app_test",
+        "redis://default:default@127.0.0.1:6379/0",
     ],
 )
 def test_no_false_positives_on_edge_cases(text: str) -> None:
@@ -210,3 +226,16 @@ def test_a_known_secret_is_redacted_whatever_lines_surround_it(
     text = f"{before}\n{sentence.format(v=value)}\n{after}"
     assert find_secrets(text)
     assert value not in redact(text) or value in before or value in after
+
+
+def test_scanning_never_consults_detect_secrets_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Settings are where detect-secrets keeps baselines, filters and network verification; the
+    # scan uses plugin regexes directly and must not depend on (or trigger) any of that.
+    import detect_secrets.settings
+
+    def refuse() -> None:
+        raise AssertionError("detect-secrets settings were consulted")
+
+    monkeypatch.setattr(detect_secrets.settings, "get_settings", refuse)
+    text = "\n".join(sentence.format(v=value) for _, value, sentence in CASES)
+    assert {f.kind for f in find_secrets(text)} == {kind for kind, _, _ in CASES}

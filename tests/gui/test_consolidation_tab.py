@@ -24,6 +24,7 @@ from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.consolidation_models import ReviewChangesModel
 from gui.tabs.consolidation_tab import ConsolidationTab
 from gui.tasks import SyncTaskRunner, ThreadPoolTaskRunner
+from gui.widgets.review_diff import side_by_side_rows
 from tests.gui.test_selftest import forget_exited_foreign_threads
 
 HOUR_AGO = time.time() - 3600
@@ -479,7 +480,6 @@ def threaded_ctx(ctx: AppContext) -> Iterator[AppContext]:
     forget_exited_foreign_threads()
 
 
-
 def test_window_stays_responsive_while_a_slow_model_runs_and_cancel_works(
     qtbot: QtBot, threaded_ctx: AppContext, sessions: Path
 ) -> None:
@@ -531,3 +531,87 @@ def test_models_pass_qtmodeltester(qtbot: QtBot, qtmodeltester: Any, ctx: AppCon
     tab.commit_button.click()
     qtmodeltester.check(tab.receipt_model)
     assert tab.changes_model.data(QModelIndex()) is None
+
+
+def test_side_by_side_rows_align_changes() -> None:
+    rows = side_by_side_rows("a\nb\nc\n", "a\nB\nc\nd\n")
+    assert rows == [("a", "a", "equal"), ("b", "B", "replace"), ("c", "c", "equal"), (None, "d", "insert")]
+    assert side_by_side_rows("", "x\n") == [(None, "x", "insert")]
+
+
+def test_revert_an_edit_and_run_again_anyway(qtbot: QtBot, ctx: AppContext, sessions: Path) -> None:
+    tab = make_tab(qtbot, ctx)
+    run_offline(tab)
+    row = row_of_target(tab, "trunk-stable")
+    tab.changes_view.selectRow(row)
+    tab.editor.description.setText("Changed my mind")
+    tab.editor.apply_button.click()
+    assert tab.changes_model.change_row(row).edited is not None
+    tab.editor.revert_button.click()
+    r = tab.changes_model.change_row(row)
+    assert r.edited is None and r.accepted  # the decision stays; the proposal's text is back
+    assert tab.editor.description.text() != "Changed my mind"
+
+    tab.commit_button.click()
+    first = tab.last_receipt
+    assert first is not None
+    run_offline(tab)
+    again = tab.banner.button("Run again anyway")
+    assert again is not None
+    again.click()
+    assert tab.review is not None and not tab.review.reused
+    # What was committed is in memory now, so only the rejected fact is proposed again.
+    targets = [c.target for c in tab.review.actionable]
+    assert targets == ["small-focused-commits-imperative-subject.md"]
+
+
+def test_space_toggles_the_current_change(qtbot: QtBot, ctx: AppContext, sessions: Path) -> None:
+    tab = make_tab(qtbot, ctx)
+    tab.show()
+    qtbot.waitExposed(tab)
+    run_offline(tab)
+    row = row_of_target(tab, "trunk-stable")
+    tab.changes_view.selectRow(row)
+    tab.changes_view.setFocus()
+    qtbot.keyClick(tab.changes_view, Qt.Key.Key_Space)
+    assert tab.changes_model.change_row(row).accepted
+    qtbot.keyClick(tab.changes_view, Qt.Key.Key_Space)
+    assert not tab.changes_model.change_row(row).accepted
+
+
+GLOBAL_ANSWER = {
+    "summary": "A general preference.",
+    "changes": [
+        {
+            "op": "replace_global",
+            "text": "# User Preferences\n\n- Prefers small focused commits with imperative subjects.\n",
+            "reason": "The user stated a general preference.",
+            "evidence": [5],
+        }
+    ],
+}
+
+
+def test_a_global_change_needs_explicit_confirmation(
+    qtbot: QtBot, ctx: AppContext, sessions: Path, dialogs: ScriptedDialogs
+) -> None:
+    with _ModelServer(GLOBAL_ANSWER) as server:
+        use_model(ctx, server.base_url)
+        tab = make_tab(qtbot, ctx)
+        assert tab.select_session("sess-alpha-1")
+        tab.run_button.click()
+        rows = tab.changes_model.change_rows()
+        assert [r.change.target for r in rows] == ["GLOBAL.md"]
+        assert rows[0].acceptable and rows[0].change.needs_confirmation
+        assert "every workspace" in tab.changes_model.index(0, ReviewChangesModel.NOTES).data()
+        assert click_accept(tab, 0, True)
+
+        dialogs.push(False)  # "Change GLOBAL.md?" -> no: nothing happens
+        tab.commit_button.click()
+        assert dialogs.asked[-1][1] == "Change GLOBAL.md?"
+        assert tab.review is not None and not ctx.store.read_global().exists
+
+        dialogs.push(True)
+        tab.commit_button.click()
+        assert tab.last_receipt is not None and tab.last_receipt.status == "committed"
+        assert "imperative subjects" in ctx.store.read_global().text

@@ -14,6 +14,7 @@ GLOBAL_TEXT = "# User Profile\n\n| tool | choice |\n|---|---|\n| editor | vim |\
 def _tab(ctx: AppContext, qtbot: Any) -> GlobalTab:
     tab = GlobalTab(ctx)
     qtbot.addWidget(tab)
+    tab.refresh()  # the window does this once after building its tabs
     return tab
 
 

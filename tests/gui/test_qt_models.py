@@ -32,8 +32,15 @@ def _rows() -> list[RecordRow]:
         RecordRow("build-steps", "build-steps.md", "project", "How to build", 300, haystack="build-steps run make"),
         RecordRow("code-style", "code-style.md", "feedback", "Small functions", 40, haystack="code-style small"),
         RecordRow("broken", "broken.md", "", "", 12, ("name does not match",), haystack="broken"),
-        RecordRow("packaging", "packaging.md", "project", "打包用了 electron-builder", 2000, staged="changed",
-                  haystack="packaging 打包用了 electron-builder"),
+        RecordRow(
+            "packaging",
+            "packaging.md",
+            "project",
+            "打包用了 electron-builder",
+            2000,
+            staged="changed",
+            haystack="packaging 打包用了 electron-builder",
+        ),
     ]
 
 
@@ -101,11 +108,31 @@ def test_record_model_passes_modeltester(qtmodeltester: Any) -> None:
 def test_record_model_flags_invalid_and_staged() -> None:
     model = RecordTableModel()
     model.set_rows(_rows())
-    assert model.index(2, 4).data() == "invalid: name does not match"
-    assert "name does not match" in model.index(2, 0).data(Qt.ItemDataRole.ToolTipRole)
-    assert model.index(3, 4).data() == "staged: changed"
-    assert model.index(3, 0).data(Qt.ItemDataRole.FontRole).italic()
-    assert model.index(0, 0).data(KEY_ROLE) == "build-steps"
+    assert [model.index(r, 0).data(KEY_ROLE) for r in range(4)] == [
+        "broken",
+        "build-steps",
+        "code-style",
+        "packaging",
+    ]  # sorted by name
+    broken, packaging = model.row_of("broken"), model.row_of("packaging")
+    assert model.index(broken, 4).data() == "invalid: name does not match"
+    assert "name does not match" in model.index(broken, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(packaging, 4).data() == "staged: changed"
+    assert model.index(packaging, 0).data(Qt.ItemDataRole.FontRole).italic()
+
+
+def test_record_model_sorts_itself_and_keeps_persistent_indexes() -> None:
+    model = RecordTableModel()
+    model.set_rows(_rows())
+    proxy = RecordFilterProxy()
+    proxy.setSourceModel(model)
+    kept = QPersistentModelIndex(model.index(model.row_of("code-style"), 2))
+    proxy.sort(3, Qt.SortOrder.DescendingOrder)  # by size, like a header click
+    assert [model.index(r, 0).data() for r in range(4)] == ["packaging", "build-steps", "code-style", "broken"]
+    assert kept.isValid() and kept.row() == 2 and kept.column() == 2
+    assert proxy.sort_state() == (3, Qt.SortOrder.DescendingOrder)
+    model.set_rows(_rows())  # a refresh keeps the chosen order
+    assert model.index(0, 0).data() == "packaging"
 
 
 def test_record_proxy_filter_as_you_type_and_type_filter() -> None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QThreadPool
+from PySide6.QtCore import QSortFilterProxyModel, Qt
 
 from core.models import DeleteOp, HistoryEntry, PutOp, WorkspaceInfo, WorkspaceSnapshot
 from gui.context import AppContext
@@ -20,27 +17,6 @@ from gui.qtmodels.roles import SORT_ROLE
 from gui.tabs.recycle_tab import RecycleBinTab
 from gui.tasks import ThreadPoolTaskRunner
 from tests.gui.conftest import record, seed_workspace
-
-
-@pytest.fixture(autouse=True)
-def _no_dangling_threads() -> Iterator[None]:
-    """Like tests/gui/conftest.py's check, minus ``threading._DummyThread``: a QThreadPool thread that
-    ran Python (filelock calls ``current_thread()``) is registered as a dummy thread, which Python never
-    unregisters and cannot join. Pool work is checked with ``wait_all`` instead."""
-    before = set(threading.enumerate())
-    yield
-    QThreadPool.globalInstance().waitForDone(5000)
-    deadline = time.monotonic() + 5
-    extra = [
-        t
-        for t in threading.enumerate()
-        if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)
-    ]
-    while extra and time.monotonic() < deadline:
-        for t in extra:
-            t.join(timeout=0.1)
-        extra = [t for t in extra if t.is_alive()]
-    assert not extra, f"threads left running: {[t.name for t in extra]}"
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -95,9 +71,7 @@ def test_archived_workspace_appears_with_time_and_count_and_previews(
     assert tab.error_text() is None
 
 
-def test_restore_puts_the_workspace_back_byte_identical(
-    ctx: AppContext, tab: RecycleBinTab, tmp_path: Path
-) -> None:
+def test_restore_puts_the_workspace_back_byte_identical(ctx: AppContext, tab: RecycleBinTab, tmp_path: Path) -> None:
     snap = _seed_alpha(ctx, tmp_path)
     folder = ctx.root / "workspaces" / snap.key
     (folder / "broken.md").write_bytes(b"---\nname: Broken Name\n---\nkept as is \xff\n")  # invalid stays too
@@ -166,9 +140,7 @@ def test_purge_needs_the_exact_workspace_name(
     assert not tab.purge_button.isEnabled()
 
 
-def test_purge_is_never_offered_for_global_or_a_record(
-    ctx: AppContext, tab: RecycleBinTab, tmp_path: Path
-) -> None:
+def test_purge_is_never_offered_for_global_or_a_record(ctx: AppContext, tab: RecycleBinTab, tmp_path: Path) -> None:
     ctx.store.replace_global("# User Profile\n\nold\n", ctx.store.read_global().revision)
     ctx.store.replace_global("# User Profile\n\nnew\n", ctx.store.read_global().revision)
     snap = _seed_alpha(ctx, tmp_path)
@@ -378,3 +350,41 @@ def test_recycle_models_pass_modeltester(qtmodeltester: Any) -> None:
     assert deleted.index(1, DeletedRecordsModel.WORKSPACE).data() == "项目-beta"
     deleted.set_entries([])
     qtmodeltester.check(deleted)
+
+
+def test_an_earlier_global_can_be_restored_but_never_purged(
+    ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs
+) -> None:
+    ctx.store.replace_global("# User Profile\n\n喜欢简洁的回答。\n", ctx.store.read_global().revision)
+    ctx.store.replace_global("# User Profile\n\nnew text\n", ctx.store.read_global().revision)
+    tab.refresh()
+    assert tab.deleted_proxy.rowCount() == 0  # earlier versions are hidden by default
+    tab.show_versions_box.setChecked(True)
+    entry = next(e for e in ctx.store.history() if "喜欢" in ctx.store.read_history(e.id).decode())
+    row = tab.deleted_model.row_of(entry.id)
+    assert tab.deleted_model.index(row, DeletedRecordsModel.WORKSPACE).data() == "Global"
+    assert tab.select_entry(entry.id)
+    assert "喜欢简洁的回答" in tab.preview.toPlainText()
+    assert not tab.purge_button.isEnabled()
+
+    dialogs.push(True)
+    tab.restore_button.click()
+    assert dialogs.asked[-1][1] == "Restore Global"
+    assert ctx.store.read_global().text == "# User Profile\n\n喜欢简洁的回答。\n"
+    assert tab.banner.level == "ok"
+
+
+def test_the_tab_proxies_pass_modeltester(
+    ctx: AppContext, tab: RecycleBinTab, tmp_path: Path, qtmodeltester: Any
+) -> None:
+    snap = _seed_alpha(ctx, tmp_path)
+    snap = ctx.store.commit(snap.key, [PutOp(record=record("build-steps", "Edited"))], snap.revision)
+    snap = ctx.store.commit(snap.key, [DeleteOp(name="packaging")], snap.revision)
+    ctx.store.archive(snap.key, snap.revision)
+    tab.refresh()
+    qtmodeltester.check(tab.archived_proxy)
+    qtmodeltester.check(tab.deleted_proxy)
+    tab.show_versions_box.setChecked(True)
+    tab.filter_edit.setText("build")
+    qtmodeltester.check(tab.deleted_proxy)
+    assert tab.deleted_proxy.rowCount() == 1

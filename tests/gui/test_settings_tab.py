@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -13,7 +12,6 @@ from typing import Any
 
 import pytest
 import yaml
-from PySide6.QtCore import QThreadPool
 
 from core.model_catalog import parse_model_catalog
 from gui.context import AppContext
@@ -47,25 +45,6 @@ llm-pi-ai:
 """
 
 
-@pytest.fixture(autouse=True)
-def _no_dangling_threads() -> Iterator[None]:
-    """Like tests/gui/conftest.py's check, minus ``threading._DummyThread``: a QThreadPool thread that
-    ran Python (filelock and asyncio call ``current_thread()``) is registered as a dummy thread, which
-    Python never unregisters and cannot join. Pool work is checked with ``wait_all`` instead."""
-    before = set(threading.enumerate())
-    yield
-    QThreadPool.globalInstance().waitForDone(5000)
-    deadline = time.monotonic() + 5
-    extra = [
-        t
-        for t in threading.enumerate()
-        if t not in before and t.is_alive() and not isinstance(t, threading._DummyThread)
-    ]
-    while extra and time.monotonic() < deadline:
-        for t in extra:
-            t.join(timeout=0.1)
-        extra = [t for t in extra if t.is_alive()]
-    assert not extra, f"threads left running: {[t.name for t in extra]}"
 
 
 @pytest.fixture
@@ -135,6 +114,8 @@ def test_edit_and_save_round_trip(ctx: AppContext, tab: SettingsTab, tmp_path: P
     tab.custom_model_edit.setText("qwen3-coder")
     tab.key_env_edit.setText("LOCAL_LLM_KEY")
     tab.debug_box.setChecked(True)
+    tab.timeout_spin.setValue(45)
+    tab.quiet_spin.setValue(300)
     tab.browse_button.click()
     assert asked and tab.sessions_root_edit.text() == str(sessions)
     assert tab.has_unsaved_changes() and tab.save_button.isEnabled()
@@ -152,6 +133,7 @@ def test_edit_and_save_round_trip(ctx: AppContext, tab: SettingsTab, tmp_path: P
     }
     assert data["debug_logging"] is True
     assert data["sessions_root"] == str(sessions)
+    assert data["request_timeout_seconds"] == 45 and data["quiet_period_seconds"] == 300
     assert data["future_option"] == 7  # unknown keys survive
     assert ctx.sessions_root == sessions
     assert not tab.has_unsaved_changes() and not tab.save_button.isEnabled()
@@ -165,6 +147,7 @@ def test_edit_and_save_round_trip(ctx: AppContext, tab: SettingsTab, tmp_path: P
     assert again.key_env_edit.text() == "LOCAL_LLM_KEY"
     assert again.debug_box.isChecked()
     assert again.sessions_root_edit.text() == str(sessions)
+    assert again.timeout_spin.value() == 45 and again.quiet_spin.value() == 300
 
     # Pick one of DSH's own models and save again: only its id is written.
     again.select_model("openrouter/qwen/qwen3-coder")
@@ -356,6 +339,8 @@ def test_connection_ok(threaded_tab: SettingsTab, qtbot: Any, monkeypatch: pytes
     assert text.startswith("✔ Connection OK · ") and " ms" in text
     assert server.auth == [f"Bearer {KEY_VALUE}"]
     assert KEY_VALUE not in _all_texts(threaded_tab)
+    threaded_tab.base_url_edit.setText("http://127.0.0.1:1/v1")  # another endpoint: old result hidden
+    assert threaded_tab.test_result.isHidden() and threaded_tab.last_connection is None
 
 
 def test_connection_http_500(threaded_tab: SettingsTab, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:

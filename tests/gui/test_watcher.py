@@ -110,3 +110,20 @@ def test_external_global_edit_reloads_clean_editor(ctx: AppContext, qtbot: Any) 
         qtbot.waitUntil(lambda: "Written elsewhere" in glob.preview.toPlainText(), timeout=3000)
     finally:
         window.shutdown()
+
+
+def test_first_workspace_created_elsewhere_appears(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:
+    window = _live_window(ctx, qtbot)  # empty root: workspaces/ does not exist yet
+    try:
+        tab = window.tabs["workspace"]
+        assert tab.ws_model.rowCount() == 0
+        project = tmp_path / "fresh"
+        project.mkdir()
+        other = open_store(ctx.root)
+        snap = other.create_workspace(str(project))
+        qtbot.waitUntil(lambda: tab.ws_model.rowCount() == 1, timeout=10000)
+        other.commit(snap.key, [PutOp(record=record("first-fact"))], other.read_workspace(snap.key).revision)
+        qtbot.waitUntil(lambda: tab.rec_model.row_of("first-fact") >= 0, timeout=10000)
+        assert tab.current_key == snap.key
+    finally:
+        window.shutdown()

@@ -20,6 +20,7 @@ Sample = dict[str, WorkspaceSnapshot]
 def _tab(ctx: AppContext, qtbot: Any) -> WorkspaceTab:
     tab = WorkspaceTab(ctx)
     qtbot.addWidget(tab)
+    tab.refresh()  # the window does this once after building its tabs
     return tab
 
 

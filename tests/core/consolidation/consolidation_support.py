@@ -189,7 +189,9 @@ class ChatServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = False
         self._httpd.block_on_close = True  # server_close() joins the handler threads
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="chat-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, args=(0.05,), name="chat-server", daemon=True
+        )
         self._thread.start()
 
     @property

@@ -117,7 +117,7 @@ def test_http_500_fails_without_retry(chat_server: ChatServer, catalog: ModelCat
 def test_timeout(chat_server: ChatServer, catalog: ModelCatalog) -> None:
     chat_server.replies.append(Reply(body=chat_body("{}"), hold=True))
     service = service_for(InMemoryStore(), catalog, request_timeout_seconds=0.3)
-    with pytest.raises(ConsolidationError, match="did not answer within 0.3 s"):
+    with pytest.raises(ConsolidationError, match=r"did not answer within 0\.3 s"):
         service.propose(prepared_for(service))
     assert len(chat_server.requests) == 1
 
@@ -398,3 +398,16 @@ def test_check_connection(chat_server: ChatServer, model_choice: ModelChoice) ->
     assert not bad.ok and bad.status_code == 401 and "TEST_LLM_KEY" in bad.message
     nowhere = model_choice.model_copy(update={"base_url": "http://127.0.0.1:9/v1"})
     assert not check_connection(nowhere, timeout_seconds=2).ok
+
+
+def test_server_without_json_mode_is_asked_again_without_it(
+    chat_server: ChatServer, catalog: ModelCatalog
+) -> None:
+    chat_server.replies += [
+        Reply(400, b'{"error": {"message": "unknown field response_format"}}'),
+        proposal_reply([put("blue-green-deploys")]),
+    ]
+    service = service_for(InMemoryStore(), catalog)
+    review = service.propose(prepared_for(service))
+    assert "response_format" in chat_server.requests[0] and "response_format" not in chat_server.requests[1]
+    assert [c.target for c in review.changes] == ["blue-green-deploys.md"]

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from consolidation_support import CWD, make_evidence, write_dsh_session
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.consolidation import (
     ConsolidationInput,
@@ -114,8 +116,8 @@ def test_chinese_conversation() -> None:
 
 
 def test_every_proposed_record_is_valid_and_names_are_stable() -> None:
-    first = OfflineConsolidator().propose(_request(ENGLISH + [(20, "user", "记住：周五不发布。")]))
-    second = OfflineConsolidator().propose(_request(ENGLISH + [(20, "user", "记住：周五不发布。")]))
+    first = OfflineConsolidator().propose(_request([*ENGLISH, (20, "user", "记住：周五不发布。")]))
+    second = OfflineConsolidator().propose(_request([*ENGLISH, (20, "user", "记住：周五不发布。")]))
     assert first == second and first.digest() == second.digest()
     for change in first.changes:
         assert isinstance(change, PutRecord)
@@ -223,3 +225,123 @@ def test_offline_result_dedupes_against_the_store() -> None:
     review = service.propose(service.prepare_evidence(evidence, text), consolidator="offline")
     assert review.receipt.status == "no-change"
     assert [c.kind for c in review.changes] == ["no_change"]
+
+
+def test_evidence_over_the_limit_is_a_clear_error(tmp_path: Path) -> None:
+    from core.errors import EvidenceTooLargeError
+
+    sessions_root = tmp_path / "sessions"
+    write_dsh_session(sessions_root, "sess-big", CWD, [("Remember this. " * 200, "ok")])
+    catalog = SessionCatalog(sessions_root=sessions_root, dsh_home=tmp_path / "dsh")
+    [summary] = catalog.list(cwd=CWD)
+    service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings(evidence_limit_bytes=500))
+    service.sessions = catalog
+    with pytest.raises(EvidenceTooLargeError):
+        service.prepare(summary)
+
+
+def test_session_without_cwd_cannot_be_consolidated() -> None:
+    from core.errors import UsageError
+
+    service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
+    evidence, text = make_evidence([(1, "user", "Remember X.")], cwd=None)
+    with pytest.raises(UsageError, match="no working directory"):
+        service.prepare_evidence(evidence, text)
+    evidence, text = make_evidence([(1, "user", "Remember X.")], cwd="{{cwd}}")
+    with pytest.raises(UsageError, match="relative working directory"):
+        service.prepare_evidence(evidence, text)
+
+
+def test_offline_review_id_names_the_rules_version() -> None:
+    service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
+    evidence, text = make_evidence([(1, "user", "Remember that X is Y.")])
+    review = service.propose(service.prepare_evidence(evidence, text))
+    assert review.consolidator == "offline" and review.model == "rules-1"
+    assert review.receipt.model == "rules-1"
+
+
+def test_remember_filler_is_dropped() -> None:
+    puts = _puts([(1, "user", "Remember this fact for later: the project codeword is MARMALADE.")])
+    assert puts[1].record.name == "project-codeword-marmalade"
+    assert puts[1].record.body.startswith("\nThe project codeword is MARMALADE.\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Actually, fix the tests too.", "Actually, can you also update the docs", "Never mind.", "No worries!"],
+)
+def test_requests_and_chatter_are_not_memories(text: str) -> None:
+    assert OfflineConsolidator().propose(_request([(1, "user", text)])).is_no_change
+
+
+def test_offline_secret_is_refused_by_the_host() -> None:
+    store = InMemoryStore()
+    service = ConsolidationService(store, ModelCatalog(()), AppSettings())
+    evidence, text = make_evidence(
+        [
+            (1, "user", "Remember that the CI token is ghp_1234567890abcdefghijklmnopqrstuvwxyzAB."),
+            (2, "user", "Remember that CI runs on Fridays."),
+        ]
+    )
+    review = service.propose(service.prepare_evidence(evidence, text))
+    secret, fine = review.changes
+    assert secret.problems and "credential" in secret.problems[0] and fine.is_actionable
+    receipt = service.commit(review, [fine.id])
+    assert receipt.status == "committed"  # the refused change is not counted as rejected
+    assert {c.id: c.decision for c in receipt.changes} == {secret.id: "refused", fine.id: "accepted"}
+    assert "ghp_" not in (store.read_receipt(review.review_id) or "")
+
+
+_PHRASES = st.sampled_from(
+    [
+        "remember ",
+        "记住：",
+        "I prefer ",
+        "always use ",
+        "no, use ",
+        "actually, it is ",
+        "不对，",
+        "不是A而是",
+        "we decided to ",
+        " because ",
+        "因为",
+        "决定",
+        "以后都",
+        "?",
+        "。",
+        ". ",
+        "\n",
+        "https://x.example/a ",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(_PHRASES, st.text(max_size=30)), max_size=12).map("".join))
+def test_any_text_gives_valid_records_or_no_change(text: str) -> None:
+    proposal = OfflineConsolidator().propose(_request([(1, "user", text)]))
+    for change in proposal.changes:
+        if isinstance(change, PutRecord):
+            record = Record(**change.record.model_dump())  # type: ignore[arg-type]
+            assert validate_record(record, f"{record.name}.md") == []
+        else:
+            assert isinstance(change, NoChange)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我不确定这个方案。",
+        "我们还没决定用哪个库。",
+        "I'd like to see the logs.",
+        "I would like to run it again.",
+    ],
+)
+def test_uncertainty_and_polite_requests_are_not_memories(text: str) -> None:
+    assert OfflineConsolidator().propose(_request([(1, "user", text)])).is_no_change
+
+
+def test_as_is_not_a_reason() -> None:
+    puts = _puts([(1, "user", "We decided to use UTC as the default timezone.")])
+    assert puts[1].record.body.startswith("\nUse UTC as the default timezone.\n")
+    assert "no reason was stated" in puts[1].record.body

@@ -97,7 +97,9 @@ def test_description_match_beats_body_match(store: MemoryStore) -> None:
         store,
         CWD,
         [
-            rec("a-body", "migrations migrations migrations must be reversible", description="Database notes"),
+            rec(
+                "a-body", "migrations migrations migrations must be reversible", description="Database notes"
+            ),
             rec("b-desc", "Use alembic.", description="How migrations work"),
         ],
     )
@@ -120,7 +122,10 @@ def test_type_match_counts(store: MemoryStore) -> None:
     put(
         store,
         CWD,
-        [rec("a", "Prefer short answers.", type_="project"), rec("b", "Prefer short answers.", type_="feedback")],
+        [
+            rec("a", "Prefer short answers.", type_="project"),
+            rec("b", "Prefer short answers.", type_="feedback"),
+        ],
     )
     assert names(indexed(store), "feedback answers") == ["b", "a"]
 
@@ -138,7 +143,11 @@ def test_coverage_beats_frequency(store: MemoryStore) -> None:
 
 
 def test_bm25_prefers_higher_term_frequency(store: MemoryStore) -> None:
-    put(store, CWD, [rec("once", "redis cache alpha beta gamma"), rec("twice", "redis cache redis alpha beta")])
+    put(
+        store,
+        CWD,
+        [rec("once", "redis cache alpha beta gamma"), rec("twice", "redis cache redis alpha beta")],
+    )
     assert names(indexed(store), "redis") == ["twice", "once"]
 
 
@@ -221,12 +230,15 @@ def test_highlights_point_at_query_terms(store: MemoryStore) -> None:
 
 def test_global_sections_are_searchable_by_heading(store: MemoryStore) -> None:
     store.replace_global(
-        "# Me\n\n## User Profile\nBackend developer.\n\n## User Preferences\nShort answers, 中文注释。\n", None
+        "# Me\n\n## User Profile\nBackend developer.\n\n## User Preferences\nShort answers, 中文注释。\n",
+        None,
     )
     put(store, CWD, [rec("a", "unrelated")])
     index = indexed(store)
     hits = index.search("preferences").hits
-    assert [(h.scope_key, h.kind, h.name) for h in hits] == [(GLOBAL_SCOPE, "global_section", "User Preferences")]
+    assert [(h.scope_key, h.kind, h.name) for h in hits] == [
+        (GLOBAL_SCOPE, "global_section", "User Preferences")
+    ]
     assert [h.name for h in index.search("中文").hits] == ["User Preferences"]
     assert index.search("backend", scopes=[GLOBAL_SCOPE]).hits[0].section_index == 1
 
@@ -236,9 +248,16 @@ def test_scopes_filter(store: MemoryStore) -> None:
     a = put(store, "/w/a", [rec("a", "use pnpm")])
     put(store, "/w/b", [rec("b", "use pnpm")])
     index = indexed(store)
-    assert {h.scope_key for h in index.search("pnpm").hits} == {GLOBAL_SCOPE, a.key, workspace_of(store, "/w/b")}
+    assert {h.scope_key for h in index.search("pnpm").hits} == {
+        GLOBAL_SCOPE,
+        a.key,
+        workspace_of(store, "/w/b"),
+    }
     assert [h.name for h in index.search("pnpm", scopes=[a.key]).hits] == ["a"]
-    assert {h.scope_key for h in index.search("pnpm", scopes=[a.key, GLOBAL_SCOPE]).hits} == {a.key, GLOBAL_SCOPE}
+    assert {h.scope_key for h in index.search("pnpm", scopes=[a.key, GLOBAL_SCOPE]).hits} == {
+        a.key,
+        GLOBAL_SCOPE,
+    }
 
 
 def workspace_of(store: MemoryStore, cwd: str) -> str:
@@ -272,7 +291,7 @@ def test_invalid_records_are_not_indexed(tmp_path: Path) -> None:
 def test_empty_and_punctuation_queries(store: MemoryStore) -> None:
     put(store, CWD, [rec("a", "text")])
     index = indexed(store)
-    for q in ("", "   ", "!!!", "\"\"", "。，"):
+    for q in ("", "   ", "!!!", '""', "。，"):
         res = index.search(q)
         assert res.hits == () and res.total_matches == 0
 

@@ -113,3 +113,12 @@ def test_archived_workspace_is_not_recalled(store: MemoryStore) -> None:
     store.archive(snap.key)
     rc = recall_index(store).build_recall(CWD, "packaging")
     assert rc.records == () and rc.workspace_key is None
+
+
+def test_tiny_bounds_and_huge_queries_still_fit(store: MemoryStore) -> None:
+    index = recall_index(store)
+    for max_bytes in (0, 100, 256, 300, 400):
+        for query in ("packaging", "打包 " * 500):
+            text = index.recall(CWD, query, max_bytes=max_bytes)
+            assert len(text.encode("utf-8")) <= max(max_bytes, 256)
+            assert text.startswith(BEGIN) and text.endswith(END + "\n")

@@ -53,9 +53,7 @@ def user(seq: int, text: str, version: int = 0, kind: str | None = None) -> dict
     else:
         source = {"kind": kind or "user"}
     if version == 0:
-        return event(
-            seq, "user/message", {"content": blocks, "source": source, "role": "user", "id": f"u{seq}"}
-        )
+        return event(seq, "user/message", {"content": blocks, "source": source, "role": "user", "id": f"u{seq}"})
     return event(seq, "user/message", {"message": {"role": "user", "content": blocks, "source": source}})
 
 
@@ -132,9 +130,7 @@ def chunk_rows(seq: int) -> list[dict[str, Any]]:
     ]
 
 
-def conversation(
-    version: int = 0, turns: int = 2, session_id: str = "s-1", **head: Any
-) -> list[dict[str, Any]]:
+def conversation(version: int = 0, turns: int = 2, session_id: str = "s-1", **head: Any) -> list[dict[str, Any]]:
     """A plausible session: runtime context, prompts, tool use, answers, a title."""
     rows: list[dict[str, Any]] = [header(session_id, version, **head)]
     seq = 0

@@ -15,9 +15,7 @@ from core.sessions import SessionCatalog, parse_registry
 
 
 def _tree(root: Path) -> dict[str, tuple[int, int]]:
-    return {
-        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(root.rglob("*"))
-    }
+    return {str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(root.rglob("*"))}
 
 
 @pytest.fixture
@@ -106,11 +104,7 @@ def test_a_broken_or_missing_registry_is_ignored(root: Path, tmp_path: Path) -> 
     [
         {"workspaces": [{"cwd": "/w/alpha", "name": "Alpha"}], "archivedSessions": [{"id": "x"}]},
         [{"root": "/w/alpha", "label": "Alpha", "archived": ["x"]}],
-        {
-            "workspaces": {
-                "k": {"directory": "/w/alpha", "title": "Alpha", "sessions": [{"id": "x", "archived": True}]}
-            }
-        },
+        {"workspaces": {"k": {"directory": "/w/alpha", "title": "Alpha", "sessions": [{"id": "x", "archived": True}]}}},
         {
             "tables": {"workspaces": {"k": {"path": "/w/alpha", "title": "Alpha"}}},
             "global": {"archivedSessionIds": {"x": True}},
@@ -124,7 +118,8 @@ def test_registry_shapes_we_tolerate(doc: object) -> None:
 
 
 def test_registry_nonsense_is_empty() -> None:
-    for doc in (None, 3, "x", {"workspaces": 5}, {"tables": []}, {"archived": True}):
+    docs: list[object] = [None, 3, "x", {"workspaces": 5}, {"tables": []}, {"archived": True}]
+    for doc in docs:
         registry = parse_registry(doc)
         assert not registry.titles and not registry.archived_session_ids
 
@@ -225,3 +220,79 @@ def test_reading_never_writes_under_the_root(root: Path) -> None:
         catalog.is_stable(summary)
     catalog.workspaces()
     assert _tree(root) == before
+
+
+def test_listing_from_several_threads_at_once(root: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    catalog = SessionCatalog(root)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: catalog.list(include_subagents=True), range(16)))
+    assert all(r == results[0] for r in results)
+    assert catalog.parse_count == 5  # each session parsed once, whoever came first
+
+
+def test_a_new_generation_makes_a_listed_summary_stale(root: Path) -> None:
+    catalog = SessionCatalog(root)
+    summary = next(s for s in catalog.list() if s.id == "b1")
+    new = write_session(
+        root,
+        conversation(turns=1, session_id="b1", cwd="/w/beta"),
+        slug="--w-beta--",
+        name="session.v1.jsonl",
+    )
+    old_time = summary.revision.mtime_ns / 1e9 - 3600
+    for log in new.iterdir():
+        os.utime(log, (old_time, old_time))
+    ok, reason = catalog.is_stable(summary)
+    assert not ok and "changed since it was listed" in reason
+
+
+def test_persisted_cache_spares_a_fresh_instance_the_parses(root: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "app-cache" / "sessions.json"
+    first = SessionCatalog(root, cache_file=cache)
+    listed = first.list(include_subagents=True)
+    assert first.parse_count == 5 and cache.is_file()
+    before = _tree(root)
+
+    second = SessionCatalog(root, cache_file=cache)
+    assert second.list(include_subagents=True) == listed
+    assert second.parse_count == 0
+
+    log = Path(next(s for s in listed if s.id == "a1").folder) / "session.jsonl"
+    with open(log, "ab") as handle:
+        handle.write(json.dumps(user(700, "later")).encode() + b"\n")
+    third = SessionCatalog(root, cache_file=cache)
+    assert next(s for s in third.list() if s.id == "a1").turns == 3
+    assert third.parse_count == 1
+    assert set(_tree(root)) == set(before)  # the cache lives outside; nothing new under the root
+
+
+@pytest.mark.parametrize(
+    "content", [b"{broken", b"[]", b'{"format": 999}', b'{"format": 1, "root": "/elsewhere", "entries": {}}']
+)
+def test_a_useless_cache_file_is_ignored(root: Path, tmp_path: Path, content: bytes) -> None:
+    cache = tmp_path / "sessions.json"
+    cache.write_bytes(content)
+    catalog = SessionCatalog(root, cache_file=cache)
+    assert len(catalog.list()) == 4 and catalog.parse_count == 5
+    assert json.loads(cache.read_bytes())["format"] == 1  # rewritten usable
+
+
+def test_tampered_cache_entries_are_dropped(root: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "sessions.json"
+    SessionCatalog(root, cache_file=cache).list()
+    doc = json.loads(cache.read_bytes())
+    folder = next(iter(doc["entries"]))
+    doc["entries"][folder]["summary"]["turns"] = "many"
+    cache.write_text(json.dumps(doc))
+    catalog = SessionCatalog(root, cache_file=cache)
+    catalog.list()
+    assert catalog.parse_count == 1
+
+
+def test_the_cache_file_may_not_live_under_the_sessions_root(root: Path) -> None:
+    from core.errors import UsageError
+
+    with pytest.raises(UsageError, match="never writes"):
+        SessionCatalog(root, cache_file=root / "--w-beta--" / "cache.json")

@@ -69,23 +69,17 @@ def test_same_bytes_same_evidence_in_any_encoding(tmp_path: Path) -> None:
     folder = write_session(tmp_path / "a", rows)
     plain = build_evidence(read_session_folder(folder))
     again = build_evidence(read_session_folder(folder))  # a fresh read of the unchanged file
-    zipped = build_evidence(
-        read_session_folder(write_session(tmp_path / "b", rows, name="session.jsonl.zstd"))
-    )
+    zipped = build_evidence(read_session_folder(write_session(tmp_path / "b", rows, name="session.jsonl.zstd")))
     assert plain == again
     assert render_evidence(plain) == render_evidence(again)
     # the revision differs (another file), everything else is identical
-    assert plain.model_copy(update={"session_revision": "x"}) == zipped.model_copy(
-        update={"session_revision": "x"}
-    )
+    assert plain.model_copy(update={"session_revision": "x"}) == zipped.model_copy(update={"session_revision": "x"})
     digest = hashlib.sha256(render_evidence(plain).encode()).hexdigest()
     assert digest == hashlib.sha256(render_evidence(again).encode()).hexdigest()
 
 
 def test_no_tool_bodies_reasoning_or_runtime_context(tmp_path: Path) -> None:
-    text = render_evidence(
-        build_evidence(read_session_folder(write_session(tmp_path, conversation(turns=3))))
-    )
+    text = render_evidence(build_evidence(read_session_folder(write_session(tmp_path, conversation(turns=3)))))
     for forbidden in ("TOOL-BODY", "TOOL-OUTPUT-BODY", "secret", "private thinking", "AGENTS.md", "NOISE"):
         assert forbidden not in text
     assert "tool bash: ok" in text and "tool bash: error" in text

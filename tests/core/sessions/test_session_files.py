@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 import zstandard
 from dsh_log_builders import conversation, jsonl, write_session, zstd_frames
 from hypothesis import HealthCheck, given, settings
@@ -128,7 +129,6 @@ def test_log_generation_names() -> None:
 
 
 def test_empty_and_headerless_files_are_read_errors(tmp_path: Path) -> None:
-    import pytest
 
     from core.errors import SessionReadError
 
@@ -159,3 +159,49 @@ def test_any_truncation_of_a_zstd_log_decodes_to_a_prefix(cut: int) -> None:
 def test_arbitrary_tails_never_raise(noise: bytes, cut: int) -> None:
     text, _ = decode_zstd_frames(_ZSTD[:cut] + noise)
     assert isinstance(text, bytes)
+
+
+def test_an_append_during_the_read_is_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    from core.sessions import files
+
+    folder = write_session(tmp_path, conversation(turns=1))
+    log = folder / "session.jsonl"
+    real_open = builtins.open
+    appended: list[int] = []
+
+    def open_and_append(path: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+        if not appended:  # a DSH append lands between our stat and our read
+            appended.append(1)
+            with real_open(log, "ab") as writer:
+                writer.write(b'{"type":"user/message","seq":900,"time":1,"data":{}}\n')
+        return real_open(path, mode, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(files, "open", open_and_append, raising=False)
+    data, revision = files.read_stable_bytes(log)
+    assert appended == [1]
+    assert len(data) == revision.size == log.stat().st_size
+    assert data.endswith(b'"seq":900,"time":1,"data":{}}\n')
+
+
+def test_frame_walker_handles_multi_block_raw_and_rle_frames() -> None:
+    import random
+
+    rng = random.Random(7)
+    incompressible = bytes(rng.getrandbits(8) for _ in range(300_000))  # raw blocks
+    runs = b"a" * 400_000  # RLE blocks
+    mixed = b"".join(f'{{"line": {i}, "text": "{rng.random()}"}}\n'.encode() for i in range(20_000))
+    for level in (1, 19):
+        compressor = zstandard.ZstdCompressor(level=level, write_checksum=True)
+        frames = [compressor.compress(part) for part in (incompressible, runs, mixed)]
+        # and one streamed frame without a content size in its header
+        streamed = compressor.compressobj()
+        frames.append(streamed.compress(mixed[:100_000]) + streamed.flush())
+        data = b"".join(frames)
+        text, warnings = decode_zstd_frames(data)
+        assert warnings == []
+        assert text == incompressible + runs + mixed + mixed[:100_000]
+        text, warnings = decode_zstd_frames(data[:-1])
+        assert len(warnings) == 1 and "torn final zstd frame" in warnings[0]
+        assert (incompressible + runs + mixed).startswith(text[: len(incompressible + runs + mixed)])

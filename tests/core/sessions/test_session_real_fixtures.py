@@ -22,9 +22,7 @@ pytestmark = [
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "try_real_sessions", REPO / "scripts" / "try_real_sessions.py"
-    )
+    spec = importlib.util.spec_from_file_location("try_real_sessions", REPO / "scripts" / "try_real_sessions.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -73,9 +73,7 @@ def test_lock_file_with_live_and_dead_pid(session: tuple[SessionCatalog, Session
     assert not ok and f"pid {os.getpid()}" in reason
     lock.write_text(str(os.getpid()))
     assert is_lock_held(summary.folder)
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
-    )
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     lock.write_text(dead.stdout.strip())
     assert not is_lock_held(summary.folder)
     assert catalog.is_stable(summary) == (True, "stable")

@@ -1,0 +1,141 @@
+"""Store benchmark on the reference workload (PRODUCT.md §8): prints figures, asserts nothing.
+
+    python benchmarks/store_bench.py [--workspaces 100] [--records 100] [--commits 200]
+
+- **cold open**: a fresh interpreter opens the root and lists + parses every scope (imports excluded
+  and reported apart);
+- **warm reopen**: in that same interpreter, a new FileStore over the same root (parse cache warm);
+- **commit p50/p95**: single-record commits (CAS, history, MEMORY.md rebuilt) into a 1k-record
+  workspace, alternating edits of existing records and new records.
+
+Targets: cold <= 1.5 s, warm <= 0.3 s, commit p95 <= 30 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make ``core`` and ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core.models import PutOp, Record
+from core.store.fs import FileStore
+
+
+def generate(root: Path, workspaces: int, records: int) -> None:
+    from benchmarks.workload import generate_workload
+
+    generate_workload(root, workspaces=workspaces, records=records, seed=0)
+
+
+def open_all(root: Path) -> tuple[int, int]:
+    store = FileStore(root)
+    n_ws = n_rec = 0
+    for info in store.list_workspaces():
+        snap = store.read_workspace(info.key)
+        n_ws += 1
+        n_rec += len(snap.records())
+    store.read_global()
+    return n_ws, n_rec
+
+
+def child_open(root: Path) -> None:
+    """Runs in a fresh interpreter: cold open, then warm reopen; prints JSON."""
+    t0 = time.perf_counter()
+    ws, recs = open_all(root)
+    cold = time.perf_counter() - t0
+    warm_times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        open_all(root)
+        warm_times.append(time.perf_counter() - t0)
+    print(json.dumps({"cold": cold, "warm": min(warm_times), "workspaces": ws, "records": recs}))
+
+
+def bench_commits(tmp: Path, n_records: int, commits: int) -> list[float]:
+    root = tmp / "commit-root"
+    store = FileStore(root)
+    snap = store.create_workspace("/home/bench/big-workspace")
+    batch = [
+        PutOp(
+            record=Record(
+                name=f"record-{i:04d}",
+                description=f"Record {i} 记录 about builds",
+                type="project",
+                body=f"\nFact number {i}. 这是第 {i} 条记忆。" + " filler" * 120 + "\n",
+            )
+        )
+        for i in range(n_records)
+    ]
+    for start in range(0, n_records, 200):
+        snap = store.commit(snap.key, batch[start : start + 200], snap.revision)
+    time.sleep(0.2)  # let the files age past the racy-timestamp window, as they would in real use
+    store.read_workspace(snap.key)
+    times = []
+    for i in range(commits):
+        if i % 2:
+            name = f"new-record-{i:04d}"
+        else:
+            name = f"record-{(i * 37) % n_records:04d}"
+        rec = Record(name=name, description=f"Edited {i}", type="feedback", body=f"\nEdit {i}.\n")
+        t0 = time.perf_counter()
+        current = store.read_workspace(snap.key)
+        snap = store.commit(snap.key, [PutOp(record=rec)], current.revision)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workspaces", type=int, default=100)
+    parser.add_argument("--records", type=int, default=100)
+    parser.add_argument("--commit-records", type=int, default=1000)
+    parser.add_argument("--commits", type=int, default=200)
+    parser.add_argument("--child-open", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child_open:
+        child_open(args.child_open)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="dsh-store-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        root = tmp / "memory"
+        t0 = time.perf_counter()
+        generate(root, args.workspaces, args.records)
+        print(f"generated {args.workspaces} x {args.records} records in {time.perf_counter() - t0:.2f} s")
+        time.sleep(0.2)
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child-open", str(root)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        total = time.perf_counter() - t0
+        res = json.loads(proc.stdout.strip().splitlines()[-1])
+        print(f"cold open (list + parse {res['workspaces']} workspaces, {res['records']} records): {res['cold']:.3f} s")
+        print(f"  (fresh interpreter incl. imports: {total:.2f} s)")
+        print(f"warm reopen (new FileStore, same process): {res['warm']:.3f} s")
+        times = bench_commits(tmp, args.commit_records, args.commits)
+        print(
+            f"single-record commit into a {args.commit_records}-record workspace ({args.commits} commits): "
+            f"p50 {pct(times, 50) * 1000:.1f} ms, p95 {pct(times, 95) * 1000:.1f} ms, "
+            f"max {max(times) * 1000:.1f} ms"
+        )
+        print(f"  mean {statistics.mean(times) * 1000:.1f} ms; targets: cold <= 1.5 s, warm <= 0.3 s, p95 <= 30 ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

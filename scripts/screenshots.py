@@ -1,0 +1,309 @@
+"""Screenshots of every tab (and interesting states) on a fresh demo root, into docs/screenshots/.
+
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py [--out DIR] [--only NAME ...]``
+
+Each screenshot is a named *step*: a function ``step(shot)`` that drives the window into a state;
+the PNG ``<name>.png`` is grabbed after it returns. To add states of your tab, either append to
+``STEPS`` below or define ``SCREENSHOT_STEPS: list[tuple[str, Callable[[Shot], None]]]`` in your tab
+module (``gui.tabs.<x>_tab``); those are picked up automatically, after the built-in steps.
+Steps run in order on one window, so a step should set up everything it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repo importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+
+from gui.context import AppContext
+from gui.dialogs import Dialogs
+from gui.main_window import MainWindow
+from gui.tasks import SyncTaskRunner
+
+REPO = Path(__file__).resolve().parents[1]
+WINDOW_SIZE = (1360, 820)
+
+
+class QuietDialogs(Dialogs):
+    """Never blocks: answers from a queue when a step pushed one, else declines."""
+
+    def __init__(self) -> None:
+        self.answers: list[Any] = []
+
+    def _next(self, default: Any) -> Any:
+        return self.answers.pop(0) if self.answers else default
+
+    def confirm(self, parent: QWidget | None, title: str, text: str, ok_label: str = "OK") -> bool:
+        return bool(self._next(False))
+
+    def ask_text(self, parent: QWidget | None, title: str, label: str) -> str | None:
+        answer = self._next(None)
+        return None if answer is None else str(answer)
+
+    def choose(self, parent: QWidget | None, title: str, text: str, options: list[str]) -> str | None:
+        answer = self._next(None)
+        return answer if answer in options else None
+
+    def info(self, parent: QWidget | None, title: str, text: str) -> None:
+        pass
+
+    def error(self, parent: QWidget | None, title: str, text: str) -> None:
+        print(f"  (error dialog) {title}: {text}", file=sys.stderr)
+
+
+@dataclass
+class Shot:
+    """What a step gets: the window, its context, the dialogs (push answers) and helpers."""
+
+    window: MainWindow
+    ctx: AppContext
+    dialogs: QuietDialogs
+
+    def tab(self, key: str) -> Any:
+        self.window.show_tab(key)
+        settle()
+        return self.window.tabs[key]
+
+    def workspace_key(self, display_name: str) -> str:
+        for info in self.ctx.store.list_workspaces():
+            if info.display_name == display_name:
+                return info.key
+        raise KeyError(display_name)
+
+
+Step = Callable[[Shot], None]
+
+
+def settle(ms: int = 60) -> None:
+    """Let queued signals, timers (preview debounce) and layouts run."""
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    QCoreApplication.processEvents()
+
+
+# --- built-in steps ---------------------------------------------------------------------------
+
+
+def global_tab(shot: Shot) -> None:
+    shot.tab("global")
+    settle(300)
+
+
+def global_conflict(shot: Shot) -> None:
+    tab = shot.tab("global")
+    tab.editor.setPlainText(tab.editor.toPlainText().replace("Short answers", "Very short answers", 1))
+    store = shot.ctx.store
+    snap = store.read_global()
+    store.replace_global(snap.text + "\n## Added by an agent\n\n- Prefers pnpm over npm.\n", snap.revision)
+    shot.dialogs.answers.append(None)  # dismiss the question: the diff panel stays open
+    tab.save()
+    settle(300)
+
+
+def global_reset(shot: Shot) -> None:
+    tab = shot.window.tabs["global"]
+    if tab.has_unsaved_changes() or tab.conflict_panel.isVisible():
+        tab.resolve_conflict("Reload")
+        tab.reload_from_disk()
+
+
+def _open_record(shot: Shot, workspace: str, record: str) -> Any:
+    tab = shot.tab("workspace")
+    tab.select_workspace(shot.workspace_key(workspace))
+    tab.select_record(record)
+    tab.detail.setCurrentIndex(0)
+    settle()
+    return tab
+
+
+def workspace_record(shot: Shot) -> None:
+    _open_record(shot, "atlas-web", "release-process")
+
+
+def workspace_chinese(shot: Shot) -> None:
+    _open_record(shot, "lumen-desktop", "slow-build-cause")
+
+
+def workspace_invalid_file(shot: Shot) -> None:
+    tab = shot.tab("workspace")
+    tab.select_workspace(shot.workspace_key("atlas-web"))
+    invalid = [r.name for r in tab.rec_model.rows() if r.invalid_reasons]
+    if invalid:
+        tab.select_record(invalid[0])
+    settle()
+
+
+def workspace_staged_diff(shot: Shot) -> None:
+    tab = _open_record(shot, "order-service", "code-review-style")
+    tab.desc_edit.setText(tab.desc_edit.text() + " (also for hotfixes)")
+    tab.body_edit.setPlainText(
+        tab.body_edit.toPlainText() + "\nHotfixes get the same review, within the hour.\n"
+    )
+    tab.stage_current()
+    tab.new_record()
+    tab.name_edit.setText("release-train")
+    tab.desc_edit.setText("Releases leave every Tuesday at 10:00 UTC+8")
+    tab.type_combo.setCurrentIndex(tab.type_combo.findData("project"))
+    tab.body_edit.setPlainText(
+        "\n每周二上午十点（UTC+8）发布。\n\n**Why:** 运维值班安排。\n\n**How to apply:** 周一前合并。 See [[db-migration-rules]].\n"
+    )
+    tab.stage_current()
+    tab.detail.setCurrentIndex(1)
+    settle()
+
+
+def workspace_reset(shot: Shot) -> None:
+    tab = shot.window.tabs["workspace"]
+    tab.discard_staged()
+    tab.revert_editor()
+
+
+def workspace_missing_folder(shot: Shot) -> None:
+    tab = shot.tab("workspace")
+    tab.select_workspace(shot.workspace_key("ml-experiments"))
+    tab.detail.setCurrentIndex(0)
+    settle()
+
+
+def workspace_agent_view(shot: Shot) -> None:
+    tab = shot.tab("workspace")
+    tab.select_workspace(shot.workspace_key("atlas-web"))
+    tab.detail.setCurrentIndex(2)
+    settle()
+
+
+def workspace_search(shot: Shot) -> None:
+    tab = shot.tab("workspace")
+    if shot.ctx.search is None:
+        return
+    tab.search_box.setText("打包为什么慢")
+    tab.run_search_now()
+    if tab.search_model.rowCount():
+        tab.search_view.setCurrentIndex(tab.search_model.index(0, 0))
+        tab.open_hit(tab.search_model.hit(0))  # activating a result opens the record
+    tab.detail.setCurrentIndex(0)
+    settle()
+
+
+def search_reset(shot: Shot) -> None:
+    shot.window.tabs["workspace"].search_box.clear()
+
+
+def plain_tab(key: str) -> Step:
+    def step(shot: Shot) -> None:
+        shot.tab(key)
+        settle(200)
+
+    return step
+
+
+# (name, step); a name starting with "_" runs the step without saving a screenshot.
+STEPS: list[tuple[str, Step]] = [
+    ("global", global_tab),
+    ("global-conflict", global_conflict),
+    ("_global-reset", global_reset),
+    ("workspace", workspace_record),
+    ("workspace-chinese", workspace_chinese),
+    ("workspace-invalid-file", workspace_invalid_file),
+    ("workspace-staged-diff", workspace_staged_diff),
+    ("_workspace-reset", workspace_reset),
+    ("workspace-missing-folder", workspace_missing_folder),
+    ("workspace-agent-view", workspace_agent_view),
+    ("workspace-search", workspace_search),
+    ("_search-reset", search_reset),
+    ("consolidation", plain_tab("consolidation")),
+    # recycle-bin* and settings* come from SCREENSHOT_STEPS in gui/tabs/recycle_tab.py and settings_tab.py
+]
+
+TAB_MODULES = ("global_tab", "workspace_tab", "consolidation_tab", "recycle_tab", "settings_tab")
+
+
+def all_steps() -> list[tuple[str, Step]]:
+    steps = list(STEPS)
+    for name in TAB_MODULES:
+        try:
+            module = importlib.import_module(f"gui.tabs.{name}")
+        except ModuleNotFoundError:
+            continue
+        steps += list(getattr(module, "SCREENSHOT_STEPS", []))
+    return steps
+
+
+def build_context(root: Path, dialogs: QuietDialogs) -> AppContext:
+    from gui.app import build_search, open_store
+
+    store = open_store(root)
+    home = root.parent / "dsh-home"
+    home.mkdir(exist_ok=True)
+    search = build_search(store)
+    if search is not None and hasattr(search, "refresh"):
+        search.refresh()
+    return AppContext(
+        store=store,
+        runner=SyncTaskRunner(),  # deterministic: every load has finished when a step returns
+        dialogs=dialogs,
+        root=root,
+        sessions_root=home / "sessions",
+        dsh_home=home,
+        search=search,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--only", nargs="*", help="step names to save (all by default)")
+    args = parser.parse_args(argv)
+
+    app = QApplication.instance() or QApplication(["screenshots"])
+    assert isinstance(app, QApplication)
+    from gui.widgets.fonts import apply_app_fonts
+
+    apply_app_fonts(app)
+    from core.demo import build_demo_root
+
+    with tempfile.TemporaryDirectory(prefix="dsh-shots-") as tmp:
+        root = Path(tmp) / "memory"
+        build_demo_root(root)
+        dialogs = QuietDialogs()
+        ctx = build_context(root, dialogs)
+        window = MainWindow(ctx, watch=False)
+        window.resize(*WINDOW_SIZE)
+        window.show()
+        settle(200)
+        args.out.mkdir(parents=True, exist_ok=True)
+        saved = []
+        try:
+            for name, step in all_steps():
+                step(Shot(window, ctx, dialogs))
+                if name.startswith("_") or (args.only and name not in args.only):
+                    continue
+                settle()
+                path = args.out / f"{name}.png"
+                window.grab().save(str(path))
+                saved.append(path)
+                print(f"saved {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
+        finally:
+            window.shutdown()
+            window.close()
+    print(f"{len(saved)} screenshots in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

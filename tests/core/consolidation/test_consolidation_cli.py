@@ -1,0 +1,108 @@
+"""``dsh-memory sessions | consolidate | reviews`` end to end on files in tmp_path."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from consolidation_support import CWD, write_dsh_session
+
+from core.cli.main import main
+from core.keys import workspace_key
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def env(tmp_path: Path, dsh_home: Path) -> dict[str, Any]:
+    sessions = tmp_path / "sessions"
+    write_dsh_session(
+        sessions,
+        "sess-cli",
+        CWD,
+        [("Please remember that releases happen on Tuesdays.", "Noted."), ("Fix the build.", "Done.")],
+        title="Release day",
+    )
+    write_dsh_session(sessions, "sess-other", "/home/ada/projects/other", [("Hello.", "Hi.")], title="Other")
+    return {"root": str(tmp_path / "memory"), "sessions": str(sessions), "memory": tmp_path / "memory"}
+
+
+def test_sessions_lists_one_workspace_or_all(env: dict[str, Any]) -> None:
+    code, out, _ = run("--root", env["root"], "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
+    assert code == 0 and "sess-cli" in out and "Release day" in out and "sess-other" not in out
+    assert "stable" in out
+    code, out, _ = run(
+        "--root", env["root"], "--json", "sessions", "--all", "--sessions-root", env["sessions"]
+    )
+    data = json.loads(out)
+    assert code == 0 and sorted(s["id"] for s in data["sessions"]) == ["sess-cli", "sess-other"]
+    assert all(s["last_review"] is None for s in data["sessions"])
+
+
+def test_consolidate_dry_run_then_apply_then_rerun(env: dict[str, Any]) -> None:
+    base = ("--root", env["root"], "consolidate", "sess-cli", "--consolidator", "offline", "--sessions-root")
+    code, out, err = run(*base, env["sessions"])
+    assert code == 0, err
+    assert "+++ b/releases-happen-tuesdays.md" in out and "+Releases happen on Tuesdays." in out
+    assert "Dry run: nothing was written" in out
+    assert not (env["memory"] / "workspaces").exists()
+
+    code, out, err = run(*base, env["sessions"], "--apply")
+    assert code == 0, err
+    assert "committed" in out
+    record = env["memory"] / "workspaces" / workspace_key(CWD) / "releases-happen-tuesdays.md"
+    assert record.is_file()
+
+    code, out, _ = run(*base, env["sessions"])
+    assert code == 0 and "already consolidated" in out and "committed" in out
+
+    code, out, _ = run("--root", env["root"], "--json", "reviews")
+    [receipt] = json.loads(out)["reviews"]
+    assert receipt["status"] == "committed" and receipt["session_id"] == "sess-cli"
+    code, out, _ = run(
+        "--root", env["root"], "--json", "sessions", "--cwd", CWD, "--sessions-root", env["sessions"]
+    )
+    assert json.loads(out)["sessions"][0]["last_review"]["status"] == "committed"
+
+
+def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
+    code, out, _ = run(
+        "--root",
+        env["root"],
+        "--json",
+        "consolidate",
+        "sess-cli",
+        "--consolidator",
+        "offline",
+        "--sessions-root",
+        env["sessions"],
+    )
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "proposed" and data["changes"][0]["kind"] == "put"
+    code, out, _ = run(
+        "--root", env["root"], "--json", "consolidate", "nope", "--sessions-root", env["sessions"]
+    )
+    assert code == 1 and json.loads(out)["error"]["code"] == "not_found"
+    code, _, err = run(
+        "--root",
+        env["root"],
+        "consolidate",
+        "sess-cli",
+        "--consolidator",
+        "model",
+        "--sessions-root",
+        env["sessions"],
+    )
+    assert code == 1 and "DEEPSEEK_API_KEY is not set" in err
+
+
+def test_reviews_when_there_are_none(env: dict[str, Any]) -> None:
+    code, out, _ = run("--root", env["root"], "reviews")
+    assert code == 0 and "No consolidation receipts" in out
