@@ -9,6 +9,7 @@ asserts nothing (targets: query p95 <= 10 ms, >= 10x faster than ``rg -i -l``, i
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -119,13 +120,47 @@ def run_rg(rg: str, root: Path, query: str) -> float:
     return time.perf_counter() - t0
 
 
+def phase(root: Path, mode: str) -> dict[str, float]:
+    """One measurement in this (fresh) process; printed as JSON by ``--phase``."""
+    t0 = time.perf_counter()
+    store = TimedStore(FileStore(root))
+    index = SearchIndex(store, cache_dir=mode != "cold")
+    stats = index.refresh()
+    total = time.perf_counter() - t0
+    out = {
+        "total": total,
+        "store": store.seconds,
+        "docs": float(index.doc_count),
+        "from_cache": float(stats.from_cache),
+        "reread": float(stats.scopes_reread),
+    }
+    if mode == "save":
+        out["save"] = timeit(index.save_cache)
+    return out
+
+
+def run_phase(root: Path, mode: str) -> dict[str, float]:
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--root", str(root), "--phase", mode],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--root", type=Path, help="existing workload root (default: generate one)")
     parser.add_argument("--reps", type=int, default=20, help="runs of each query (default 20)")
     parser.add_argument("--rg-reps", type=int, default=3, help="runs of each rg query (default 3)")
     parser.add_argument("--commits", type=int, default=20, help="incremental-update samples (default 20)")
+    parser.add_argument("--phase", choices=("cold", "save", "warm"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.phase:
+        print(json.dumps(phase(args.root, args.phase)))
+        return 0
 
     tmp: str | None = None
     if args.root is None:
@@ -141,17 +176,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         # --- build -------------------------------------------------------------------------
+        shutil.rmtree(root / ".manager" / "cache", ignore_errors=True)
+        cold = run_phase(root, "cold")
+        print(
+            f"index build cold : {ms(cold['total'])}  ({cold['docs']} docs, fresh process, no cache;"
+            f" of which store list+read {ms(cold['store'])}, tokenize+index {ms(cold['total'] - cold['store'])})"
+        )
+        saved = run_phase(root, "save")
+        print(f"  (writing the persisted cache: {ms(saved['save'])})")
+        warm = run_phase(root, "warm")
+        print(
+            f"index build warm : {ms(warm['total'])}  (fresh process, persisted cache;"
+            f" {warm['from_cache']} scopes from cache, {warm['reread']} re-read)"
+        )
         store = TimedStore(FileStore(root))
-        index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
-        t_cold = timeit(index.refresh)
+        index = SearchIndex(store, cache_dir=False)
+        index.refresh()
+        index2 = SearchIndex(FileStore(root), cache_dir=False)
+        t_same = timeit(index2.refresh)
+        print(f"index build warm, same process (store + analysis caches warm, no disk cache): {ms(t_same)}")
         docs = index.doc_count
-        print(f"index build cold : {ms(t_cold)}  ({docs} docs; store list+read {ms(store.seconds)},"
-              f" tokenize+index {ms(t_cold - store.seconds)})")
-        store2 = TimedStore(FileStore(root))
-        index2 = SearchIndex(store2, cache_dir=False)  # type: ignore[arg-type]
-        t_warm = timeit(index2.refresh)
-        print(f"index build warm : {ms(t_warm)}  (new store + index in the same process: file and"
-              f" analysis caches warm; store {ms(store2.seconds)})")
         t_noop = [timeit(index.refresh) for _ in range(5)]
         print(f"refresh, nothing changed: p50 {ms(statistics.median(t_noop))}  (stat of every file)")
 
@@ -163,8 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for q in QUERIES:
                 per_query[q].append(timeit(lambda q=q: index.search(q, limit=20)))  # type: ignore[misc]
         all_times = [t for ts in per_query.values() for t in ts]
-        print(f"query ({len(QUERIES)} queries x {args.reps}): p50 {ms(pct(all_times, 50))}"
-              f"  p95 {ms(pct(all_times, 95))}  max {ms(max(all_times))}")
+        print(
+            f"query ({len(QUERIES)} queries x {args.reps}): p50 {ms(pct(all_times, 50))}"
+            f"  p95 {ms(pct(all_times, 95))}  max {ms(max(all_times))}"
+        )
 
         rg = rg_command()
         rg_times: dict[str, list[float]] = {}
@@ -193,6 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         fs = FileStore(root)
         t_apply: list[float] = []
         t_refresh: list[float] = []
+        t_keyed: list[float] = []
+        index3 = SearchIndex(FileStore(root), cache_dir=False)
+        index3.refresh()
         for i in range(args.commits):
             snap = fs.find_workspace(workspace_cwd(i % 100))
             if snap is None:
@@ -204,14 +253,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 body=f"\nIncremental update number {i}: 增量更新 zebra{i}.\n",
             )
             new = fs.commit(snap.key, [PutOp(record=record)], snap.revision)
-            t_refresh.append(timeit(index.refresh))  # stat every file, re-read the one scope
             t_apply.append(timeit(lambda new=new: index2.apply(new)))  # type: ignore[misc]
-            assert [h.name for h in index.search(f"zebra{i}").hits] == [record.name]
-            assert [h.name for h in index2.search(f"zebra{i}").hits] == [record.name]
-        print(f"incremental after one commit, apply(snapshot): p50 {ms(pct(t_apply, 50))}"
-              f"  p95 {ms(pct(t_apply, 95))}")
-        print(f"incremental after one commit, refresh()      : p50 {ms(pct(t_refresh, 50))}"
-              f"  p95 {ms(pct(t_refresh, 95))}  (includes the stat scan of all {docs} files)")
+            t_keyed.append(timeit(lambda key=snap.key: index3.refresh(keys=[key])))  # type: ignore[misc]
+            t_refresh.append(timeit(index.refresh))  # stat every file, re-read the one scope
+            for ix in (index, index2, index3):
+                assert [h.name for h in ix.search(f"zebra{i}").hits] == [record.name]
+        print(f"incremental after one commit, apply(snapshot): p50 {ms(pct(t_apply, 50))}  p95 {ms(pct(t_apply, 95))}")
+        print(
+            f"incremental after one commit, refresh(keys=[key]): p50 {ms(pct(t_keyed, 50))}"
+            f"  p95 {ms(pct(t_keyed, 95))}  (stat + re-read of that scope through the store)"
+        )
+        print(
+            f"incremental after one commit, refresh()      : p50 {ms(pct(t_refresh, 50))}"
+            f"  p95 {ms(pct(t_refresh, 95))}  (includes the stat scan of all {docs} files)"
+        )
         load = os.getloadavg()
         print(f"machine load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     finally:

@@ -59,7 +59,9 @@ def child_open(root: Path) -> None:
     print(json.dumps({"cold": cold, "warm": min(warm_times), "workspaces": ws, "records": recs}))
 
 
-def bench_commits(tmp: Path, n_records: int, commits: int) -> list[float]:
+def bench_commits(tmp: Path, n_records: int, commits: int) -> tuple[list[float], list[float]]:
+    """``(commit only, read + commit)`` times. "Commit only" chains on the snapshot each commit
+    returns, as the GUI and consolidation do; "read + commit" re-reads the workspace first."""
     root = tmp / "commit-root"
     store = FileStore(root)
     snap = store.create_workspace("/home/bench/big-workspace")
@@ -77,19 +79,22 @@ def bench_commits(tmp: Path, n_records: int, commits: int) -> list[float]:
     for start in range(0, n_records, 200):
         snap = store.commit(snap.key, batch[start : start + 200], snap.revision)
     time.sleep(0.2)  # let the files age past the racy-timestamp window, as they would in real use
-    store.read_workspace(snap.key)
-    times = []
+    snap = store.read_workspace(snap.key)
+    only: list[float] = []
+    with_read: list[float] = []
     for i in range(commits):
-        if i % 2:
-            name = f"new-record-{i:04d}"
-        else:
-            name = f"record-{(i * 37) % n_records:04d}"
+        name = f"new-record-{i:04d}" if i % 2 else f"record-{(i * 37) % n_records:04d}"
         rec = Record(name=name, description=f"Edited {i}", type="feedback", body=f"\nEdit {i}.\n")
-        t0 = time.perf_counter()
-        current = store.read_workspace(snap.key)
-        snap = store.commit(snap.key, [PutOp(record=rec)], current.revision)
-        times.append(time.perf_counter() - t0)
-    return times
+        if i % 4 < 2:
+            t0 = time.perf_counter()
+            snap = store.commit(snap.key, [PutOp(record=rec)], snap.revision)
+            only.append(time.perf_counter() - t0)
+        else:
+            t0 = time.perf_counter()
+            current = store.read_workspace(snap.key)
+            snap = store.commit(snap.key, [PutOp(record=rec)], current.revision)
+            with_read.append(time.perf_counter() - t0)
+    return only, with_read
 
 
 def pct(values: list[float], p: float) -> float:
@@ -127,13 +132,14 @@ def main() -> int:
         print(f"cold open (list + parse {res['workspaces']} workspaces, {res['records']} records): {res['cold']:.3f} s")
         print(f"  (fresh interpreter incl. imports: {total:.2f} s)")
         print(f"warm reopen (new FileStore, same process): {res['warm']:.3f} s")
-        times = bench_commits(tmp, args.commit_records, args.commits)
-        print(
-            f"single-record commit into a {args.commit_records}-record workspace ({args.commits} commits): "
-            f"p50 {pct(times, 50) * 1000:.1f} ms, p95 {pct(times, 95) * 1000:.1f} ms, "
-            f"max {max(times) * 1000:.1f} ms"
-        )
-        print(f"  mean {statistics.mean(times) * 1000:.1f} ms; targets: cold <= 1.5 s, warm <= 0.3 s, p95 <= 30 ms")
+        only, with_read = bench_commits(tmp, args.commit_records, args.commits)
+        for label, times in (("commit", only), ("read + commit", with_read)):
+            print(
+                f"single-record {label} into a {args.commit_records}-record workspace ({len(times)} runs): "
+                f"p50 {pct(times, 50) * 1000:.1f} ms, p95 {pct(times, 95) * 1000:.1f} ms, "
+                f"max {max(times) * 1000:.1f} ms, mean {statistics.mean(times) * 1000:.1f} ms"
+            )
+        print("targets: cold <= 1.5 s, warm <= 0.3 s, commit p95 <= 30 ms")
     return 0
 
 

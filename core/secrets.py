@@ -11,13 +11,14 @@ Left out on purpose:
   the formats that matter are covered by exact patterns.
 - its public-IP plugin: an IP address is not a credential.
 - its private-key plugin: it reports the ``BEGIN ... PRIVATE KEY`` marker, also in prose that only
-  names the format; :data:`_PRIVATE_KEY_BLOCK` matches the key material itself.
+  names the format; :func:`_private_key_hits` matches the key material itself.
 Nothing here reads detect-secrets settings, baselines or anything under ``$HOME``, and nothing
 calls its network verifiers: plugins' regexes and ``analyze_string`` are used directly.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import importlib
 import re
@@ -137,12 +138,32 @@ def _looks_random(value: str) -> bool:
 
 # --- our own patterns (what detect-secrets misses or reports too narrowly) -----------------
 
-_PRIVATE_KEY_BLOCK = re.compile(
-    # A full block, or a truncated one: the BEGIN line followed by at least one line of key material.
-    r"-{4,5} ?BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-{4,5}"
-    r"(?:[\s\S]*?-{4,5} ?END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-{4,5}"
-    r"|(?:[ \t]*\r?\n(?:[A-Za-z-]+: .*|[ \t]*))*(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*)+)"
+_PEM_BEGIN = re.compile(r"-{4,5} ?BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}")
+_PEM_END = re.compile(r"-{4,5} ?END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-{4,5}")
+# A truncated block: after the BEGIN line, up to 8 header or blank lines (``Proc-Type: ...``), then
+# at least one line of key material. The line kinds are disjoint, so matching stays linear.
+_PEM_TRUNCATED = re.compile(
+    r"[ \t]*(?:\r?\n(?:[A-Za-z-]+: [^\r\n]*|[ \t]*)){0,8}?(?:\r?\n[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*(?=\r?\n|\Z))+"
 )
+
+
+def _private_key_hits(text: str) -> list[_Hit]:
+    """Whole key blocks: BEGIN marker to the next END marker, or to the end of its key material.
+
+    A BEGIN marker alone (prose that names the format) is not a finding. END markers are found once
+    and looked up by position, so many BEGIN lines without an END cost linear time, not quadratic.
+    """
+    ends = [m.end() for m in _PEM_END.finditer(text)]
+    hits: list[_Hit] = []
+    for begin in _PEM_BEGIN.finditer(text):
+        i = bisect.bisect_left(ends, begin.end())
+        if i < len(ends):
+            hits.append(_Hit(begin.start(), ends[i], "private-key", 4))
+            continue
+        body = _PEM_TRUNCATED.match(text, begin.end())
+        if body is not None:
+            hits.append(_Hit(begin.start(), body.end(), "private-key", 4))
+    return hits
 
 
 @dataclass(frozen=True)
@@ -244,6 +265,10 @@ class _PluginSpec:
     needles: tuple[tuple[str, ...], ...] = ()  # per denylist regex; see _Pattern.needles
     # "keyword: value" shaped patterns: the value must also look random (see _looks_random).
     weak: bool = False
+    # Start matches only at a token boundary. For patterns that begin with a literal followed by an
+    # unbounded run (JWT, OpenAI), a long run repeating the literal ("eyJeyJeyJ...") otherwise costs
+    # quadratic time; a real token never starts in the middle of another one anyway.
+    anchored: bool = False
 
 
 _ASSIGNMENT_NEEDLES = ("key", "pw", "pass", "token")
@@ -290,10 +315,10 @@ _PLUGINS: tuple[_PluginSpec, ...] = (
         "ibm_cloud_iam", "IbmCloudIamDetector", ("ibm-cloud-key",), (_ASSIGNMENT_NEEDLES,), weak=True
     ),
     _PluginSpec("ibm_cos_hmac", "IbmCosHmacDetector", ("ibm-cos-hmac",), (_SECRET_KEY_NEEDLES,)),
-    _PluginSpec("jwt", "JwtTokenDetector", ("jwt",), (("eyJ",),)),
+    _PluginSpec("jwt", "JwtTokenDetector", ("jwt",), (("eyJ",),), anchored=True),
     _PluginSpec("mailchimp", "MailchimpDetector", ("mailchimp-key",), (("-us",),)),
     _PluginSpec("npm", "NpmDetector", ("npm-token",), (("_authtoken",),)),
-    _PluginSpec("openai", "OpenAIDetector", ("api-key",), (("T3BlbkFJ",),)),
+    _PluginSpec("openai", "OpenAIDetector", ("api-key",), (("T3BlbkFJ",),), anchored=True),
     _PluginSpec("pypi_token", "PypiTokenDetector", ("pypi-token",), (("pypi-",), ("pypi-",))),
     _PluginSpec("sendgrid", "SendGridDetector", ("sendgrid-key",), (("SG.",),)),
     _PluginSpec("slack", "SlackDetector", ("slack-token", "slack-webhook"), (("xox",), ("hooks.slack.com",))),
@@ -329,7 +354,10 @@ def _plugin_patterns() -> list[_Pattern]:
             out.append(
                 _Pattern(
                     kind=spec.kinds[min(i, len(spec.kinds) - 1)],
-                    regex=re.compile(regex.pattern, regex.flags | re.MULTILINE),
+                    regex=re.compile(
+                        (r"(?<![A-Za-z0-9_=-])" if spec.anchored else "") + regex.pattern,
+                        regex.flags | re.MULTILINE,
+                    ),
                     group=-1 if regex.groups else 0,  # -1: every non-empty group, as findall() yields
                     check=check,
                     priority=2 if spec.kinds[0] == "url-password" else 3,
@@ -447,7 +475,7 @@ def _raw_hits(text: str) -> list[_Hit]:
     lower = text.lower()
     hits: list[_Hit] = []
     if "private key" in lower:
-        hits += [_Hit(m.start(), m.end(), "private-key", 4) for m in _PRIVATE_KEY_BLOCK.finditer(text)]
+        hits += _private_key_hits(text)
     token_run = _has_token_run(text)
     patterns, keyword_plugin = _detectors()
     for pattern, gate in patterns:

@@ -114,9 +114,7 @@ def build_search(store: MemoryStore) -> Any:
         return None
 
 
-def build_context(
-    root: Path, *, dialogs: Dialogs | None = None, runner: TaskRunner | None = None
-) -> AppContext:
+def build_context(root: Path, *, dialogs: Dialogs | None = None, runner: TaskRunner | None = None) -> AppContext:
     store = open_store(root)
     return AppContext(
         store=store,

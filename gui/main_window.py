@@ -67,8 +67,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"DSH Memory Manager — {ctx.root}")
         self.resize(1280, 800)
         self._closing = False
-        self._status_after_list = False
-        self._status_requested = False
+        self._deferred_tabs: list[str] | None = None
         self.last_status: RootStatus | None = None
 
         self.tab_widget = QTabWidget()
@@ -96,16 +95,7 @@ class MainWindow(QMainWindow):
         self._watch = watch
         if watch:
             self.watcher.start()
-        # The first load of every tab (tabs don't load in their constructors). The status line scans
-        # the whole root like the workspace list does, so at startup it waits for that list instead
-        # of parsing every record a second time in parallel.
-        loaded = getattr(self.tabs["workspace"], "workspaces_loaded", None)
-        if loaded is not None:
-            self._status_after_list = True
-            loaded.connect(self._on_workspaces_loaded)
-        else:
-            self._status_after_list = False
-        self.refresh_all()
+        self._initial_load()
 
     # --- actions and shortcuts -----------------------------------------------------------
     def _build_actions(self) -> None:
@@ -167,34 +157,49 @@ class MainWindow(QMainWindow):
                 raise
             from core.version import __version__
 
-            self.ctx.dialogs.info(
-                self, "About", f"DSH Memory Manager {__version__}\nMemory root: {self.ctx.root}"
-            )
+            self.ctx.dialogs.info(self, "About", f"DSH Memory Manager {__version__}\nMemory root: {self.ctx.root}")
             return
         about.show_about(self, self.ctx)
 
     # --- refresh ---------------------------------------------------------------------------
+    def _initial_load(self) -> None:
+        """The first load of every tab (tabs don't load in their constructors).
+
+        Global and the workspace list come first; the other tabs and the status line (which scans
+        the whole root again) start once the workspace list has arrived, so on a big root they
+        don't compete with it for the two worker threads and the GIL.
+        """
+        loaded = getattr(self.tabs["workspace"], "workspaces_loaded", None)
+        if loaded is None:
+            self.refresh_all()
+            return
+        self._deferred_tabs = [k for k in self.tabs if k not in ("global", "workspace")]
+        loaded.connect(self._after_first_list)
+        for key in ("global", "workspace"):
+            self.tabs[key].refresh()  # type: ignore[attr-defined]
+
+    def _after_first_list(self) -> None:
+        deferred, self._deferred_tabs = self._deferred_tabs, None
+        if deferred is None or self._closing:
+            return
+        self.refresh_status()  # cheap now: the store has just scanned the root
+        for key in deferred:
+            tab = self.tabs[key]
+            if hasattr(tab, "refresh"):
+                tab.refresh()
+
     def refresh_all(self) -> None:
         if self._closing:
             return
-        self._status_requested = False
+        self._deferred_tabs = None  # a full refresh supersedes a pending first load
         for tab in self.tabs.values():
             if hasattr(tab, "refresh"):
                 tab.refresh()
-        if not self._status_after_list and not self._status_requested:
-            self.refresh_status()
-
-    def _on_workspaces_loaded(self) -> None:
-        if self._status_after_list:
-            self._status_after_list = False
-            self.refresh_status()
+        self.refresh_status()
 
     def refresh_status(self) -> None:
-        self._status_requested = True
         store = self.ctx.store
-        self.ctx.runner.submit(
-            lambda _t, _p: store.status(), on_done=self._show_status, on_error=self._status_failed
-        )
+        self.ctx.runner.submit(lambda _t, _p: store.status(), on_done=self._show_status, on_error=self._status_failed)
 
     def _show_status(self, status: RootStatus) -> None:
         if self._closing:

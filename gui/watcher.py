@@ -94,7 +94,7 @@ class RootWatcher(QObject):
         observer = Observer()
         observer.daemon = True
         self._handler = _Handler(self)
-        self._scheduled: set[str] = set()
+        self._scheduled = set()
         observer.schedule(self._handler, str(self.root), recursive=False)
         self._observer = observer
         for name in WATCHED_SUBDIRS:

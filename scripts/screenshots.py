@@ -151,16 +151,15 @@ def workspace_invalid_file(shot: Shot) -> None:
 def workspace_staged_diff(shot: Shot) -> None:
     tab = _open_record(shot, "order-service", "code-review-style")
     tab.desc_edit.setText(tab.desc_edit.text() + " (also for hotfixes)")
-    tab.body_edit.setPlainText(
-        tab.body_edit.toPlainText() + "\nHotfixes get the same review, within the hour.\n"
-    )
+    tab.body_edit.setPlainText(tab.body_edit.toPlainText() + "\nHotfixes get the same review, within the hour.\n")
     tab.stage_current()
     tab.new_record()
     tab.name_edit.setText("release-train")
     tab.desc_edit.setText("Releases leave every Tuesday at 10:00 UTC+8")
     tab.type_combo.setCurrentIndex(tab.type_combo.findData("project"))
     tab.body_edit.setPlainText(
-        "\n每周二上午十点（UTC+8）发布。\n\n**Why:** 运维值班安排。\n\n**How to apply:** 周一前合并。 See [[db-migration-rules]].\n"
+        "\n每周二上午十点（UTC+8）发布。\n\n**Why:** 运维值班安排。\n\n"
+        "**How to apply:** 周一前合并。 See [[db-migration-rules]].\n"
     )
     tab.stage_current()
     tab.detail.setCurrentIndex(1)

@@ -3,8 +3,11 @@
 The fixtures are flat ``<case>__<file>.jsonl`` files; this lays each one out in a temp dir in
 DSH's real ``--<slug>--/<encoded-id>/session.jsonl`` layout (symlinks, nothing copied into the
 project), lists them with SessionCatalog, builds evidence for every one and prints a report.
+With ``--consolidate`` it also runs the offline consolidator over every session and commits what
+it proposes into a throwaway in-memory store (the logs' ``{{cwd}}`` placeholders are mapped to a
+made-up absolute folder per case, since a session needs a workspace to be consolidated).
 
-    .venv/bin/python scripts/try_real_sessions.py [FIXTURES_DIR] [--verbose]
+    .venv/bin/python scripts/try_real_sessions.py [FIXTURES_DIR] [--verbose] [--consolidate]
 """
 
 from __future__ import annotations
@@ -100,10 +103,47 @@ def run(fixtures: Path, verbose: bool = False) -> dict[str, int]:
         return report
 
 
+def consolidate_offline(fixtures: Path, verbose: bool = False) -> dict[str, int]:
+    """Offline consolidation of every real log (sub-agents included) into an in-memory store."""
+    from core.consolidation import ConsolidationService
+    from core.model_catalog import ModelCatalog
+    from core.sessions import render_evidence
+    from core.settings import AppSettings
+    from core.store.memory import InMemoryStore
+
+    counts: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory(prefix="dsh-real-sessions-") as tmp:
+        root = Path(tmp) / "sessions"
+        placed = lay_out(fixtures, root)
+        catalog = SessionCatalog(root)
+        service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings(), sessions=catalog)
+        for summary in catalog.list(include_subagents=True):
+            name = placed[summary.folder].name
+            try:
+                evidence = build_evidence(catalog.load(summary), limit_bytes=10_000_000)
+                if evidence.cwd is None or not evidence.cwd.startswith("/"):
+                    evidence = evidence.model_copy(update={"cwd": f"/fixtures/{Path(summary.folder).parent.name}"})
+                review = service.propose(
+                    service.prepare_evidence(evidence, render_evidence(evidence)), consolidator="offline"
+                )
+                receipt = service.commit(review, [c.id for c in review.actionable])
+            except DshMemoryError as exc:
+                counts["failed"] += 1
+                print(f"CONSOLIDATION FAILED {name}: {exc.code}: {exc.message}")
+                continue
+            counts[f"consolidated:{receipt.status}"] += 1
+            counts["records_committed"] += sum(1 for c in receipt.changes if c.decision == "accepted")
+            if verbose:
+                for change in review.actionable:
+                    print(f"{name}: {change.kind} {change.target}")
+    return dict(counts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("fixtures", nargs="?", type=Path, default=DEFAULT_FIXTURES)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--consolidate", action="store_true", help="also run the offline consolidator on each")
     args = parser.parse_args(argv)
     if not args.fixtures.is_dir():
         print(f"No fixtures at {args.fixtures}", file=sys.stderr)
@@ -112,6 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     for key, value in report.items():
         print(f"{key}: {value}")
     ok = report["unreadable"] == 0 and report["evidence_failures"] == 0 and report["summary_mismatches"] == 0
+    if args.consolidate:
+        consolidated = consolidate_offline(args.fixtures, args.verbose)
+        for key, value in sorted(consolidated.items()):
+            print(f"{key}: {value}")
+        ok = ok and consolidated.get("failed", 0) == 0
     return 0 if ok else 1
 
 

@@ -211,8 +211,8 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
     lines.append("")
     if receipt.status == "conflict":
         lines.append(
-            f"Conflict: {receipt.error}. Nothing was written; run the command again to review against "
-            "the current memory."
+            f"Conflict: {(receipt.error or '').removeprefix('conflict: ')} "
+            "Run the command again to get a proposal against the current memory."
         )
         return Result(data=data, text="\n".join(lines), exit_code=1)
     lines.append(f"{receipt.status}: {receipt.summary} (receipt reviews/{receipt.review_id}.md)")

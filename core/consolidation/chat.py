@@ -112,9 +112,36 @@ def parse_proposal(content: str) -> tuple[Proposal | None, list[str]]:
     try:
         return Proposal.model_validate(_normalize_ops(data)), []
     except ValidationError as exc:
-        return None, [f"{'.'.join(str(p) for p in e['loc']) or 'answer'}: {e['msg']}" for e in exc.errors()][
-            :20
-        ]
+        return None, _validation_problems(exc)
+
+
+# Field names of the proposal schema: any other key in an error location is the model's own text.
+_SCHEMA_KEYS = frozenset(
+    {"changes", "summary", "op", "record", "name", "description", "type", "body", "reason", "evidence"}
+    | {"workspace", "text", "put", "delete", "replace_global", "no_change"}
+)
+
+
+def _validation_problems(exc: ValidationError) -> list[str]:
+    """Where and how the answer breaks the schema, without echoing what the model wrote.
+
+    These texts go back to the model, into the failed receipt and into debug logs, so model output
+    (which may quote the conversation) must not: unknown keys become ``<key>``, and messages that
+    repeat the offending input (an unknown ``op`` tag, for one) are replaced by their error type.
+    """
+    out: list[str] = []
+    for error in exc.errors():
+        loc = ".".join(
+            str(part) if isinstance(part, int) or part in _SCHEMA_KEYS else "<key>" for part in error["loc"]
+        )
+        message = error["msg"]
+        value = error.get("input")
+        if error["type"] == "union_tag_invalid":
+            message = "unknown op; expected replace_global, put, delete or no_change"
+        elif isinstance(value, str | int | float) and str(value) and str(value) in message:
+            message = error["type"]
+        out.append(f"{loc or 'answer'}: {message}")
+    return out[:20]
 
 
 @dataclass(frozen=True)
@@ -196,7 +223,8 @@ class _Endpoint:
             ) from None
         except httpx.HTTPError as exc:
             raise ConsolidationError(
-                f"Could not reach {self.choice.base_url} ({type(exc).__name__}: {exc}); nothing was changed."
+                f"Could not reach {self.choice.base_url} ({type(exc).__name__}: {exc}); nothing was changed. "
+                "Check the base URL in Settings and the network connection."
             ) from None
 
 
@@ -211,6 +239,19 @@ def _api_error(body: bytes) -> str:
     err = data.get("error") if isinstance(data, dict) else None
     message = err.get("message") if isinstance(err, dict) else err
     return redact(str(message))[:200] if message else ""
+
+
+def _status_hint(status: int, choice: ModelChoice) -> str:
+    """What the user can do about an HTTP failure (with a leading space), or ""."""
+    if status in (401, 403):
+        return f" Check that {choice.api_key_env} holds a valid key." if choice.api_key_env else ""
+    if status == 429:
+        return " The service is rate-limiting requests; wait a minute and try again."
+    if status == 404:
+        return " Check the base URL and the model name in Settings."
+    if status >= 500:
+        return " The service failed on its side; try again later."
+    return " Check the model settings, then try again."
 
 
 class ChatModelConsolidator:
@@ -257,11 +298,7 @@ class ChatModelConsolidator:
                 answer = self._post(messages, attempt, json_mode, cancelled, debug)
             if answer.status != 200:
                 detail = _api_error(answer.body)
-                hint = (
-                    f" Check that {self.choice.api_key_env} holds a valid key."
-                    if answer.status in (401, 403) and self.choice.api_key_env
-                    else ""
-                )
+                hint = _status_hint(answer.status, self.choice)
                 raise ConsolidationError(
                     f"{self.choice.label} answered HTTP {answer.status}"
                     + (f" ({detail})" if detail else "")
@@ -288,7 +325,8 @@ class ChatModelConsolidator:
                 ]
         raise ConsolidationError(
             f"{self.choice.label} twice answered with something that is not a valid proposal "
-            f"({'; '.join(problems[:3])}); nothing was changed."
+            f"({'; '.join(problems[:3])}); nothing was changed. Run it again, or pick another model "
+            "(or the offline consolidator) in Settings."
         )
 
     def _post(

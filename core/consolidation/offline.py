@@ -3,17 +3,21 @@
 It reads only human prompts (never assistant text or tools: the agent's guesses are not facts)
 and looks, sentence by sentence, for four kinds of durable statement, English and Chinese:
 
-- **remember**: "remember (that) …", "keep in mind …", "don't forget …", "记住/请记住/记一下 …";
-- **decision**: "we decided (to) … (because …)", "let's go with … because …", "决定… 因为…",
+- **remember**: "remember (that) …", "keep in mind …", "don't forget …", "…, remember that",
+  "记住/请记住/记一下 …", "记得/别忘了 …";
+- **decision**: "we decided (to/on) … (because …)", "we're going with / we chose …",
+  "let's go with … because …", "决定… 因为…",
   "因为…，所以决定…" (``project`` records; the reason becomes **Why:**);
-- **correction**: "no, use X", "actually, …", "that's wrong, …", "不对，…", "不是…而是…"
-  (``feedback``);
-- **preference**: "I prefer …", "always use …", "never …", "from now on …", "我喜欢/我习惯/
-  我偏好 …", "以后都/以后请/以后不要 …", "不要再 …" (``feedback``).
+- **correction**: "no, use X", "nope — use X", "No. Use X." (a bare "no" joins the next sentence),
+  "actually, …", "that's wrong, …", "不对，…", "不是…而是…" (``feedback``);
+- **preference**: "I prefer …", "prefer …", "my preference is …", "always use …", "never …",
+  "use X, not Y", "don't use X, use Y", "from now on …", "我喜欢/我习惯/我偏好 …",
+  "以后都/以后请/以后不要 …", "不要再 …", "别用 X，用 Y" (``feedback``).
 
 Questions are skipped. Each hit becomes a whole-record ``put`` in the source workspace (never a
-Global change) with a kebab-case ASCII name derived from the fact, or ``note-<hash8>`` for
-Chinese text, a one-line description and a body with **Why:** / **How to apply:**. A fact an
+Global change) with a kebab-case ASCII name derived from the fact's ASCII words (``note-<hash8>``
+when it has none, e.g. all-Chinese text), a one-line description and a body with **Why:** /
+**How to apply:**, in Chinese when the fact contains Chinese. A fact an
 existing record already holds is skipped; a name already taken by a different record gets a
 numeric suffix. Same input, same proposal.
 """
@@ -38,14 +42,12 @@ from core.consolidation.proposals import NoChange, Proposal, ProposedRecord, Put
 from core.models import Record, RecordType
 
 Kind = Literal["remember", "decision", "correction", "preference"]
-RULES_VERSION = "rules-1"
+RULES_VERSION = "rules-2"
 """Bump when the rules change what they propose, so earlier receipts don't hide the new results."""
 
 _I = re.IGNORECASE
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|\n+")
-_LEAD = re.compile(
-    r"^(?:ok(?:ay)?|also|and|so|but|hey|hi|btw|oh|well|嗯|好的?|另外|还有|对了)[,，:：!！.\s]+", _I
-)
+_LEAD = re.compile(r"^(?:ok(?:ay)?|also|and|so|but|hey|hi|btw|oh|well|嗯|好的?|另外|还有|对了)[,，:：!！.\s]+", _I)
 _QUESTION = re.compile(
     r"[?？]\s*$|[吗呢]\s*[。]?\s*$|^(?:can|could|would|should|do|does|did|is|are|what|why|how|which|when|where)\b",
     _I,
@@ -70,10 +72,24 @@ _REMEMBER = [
         _I,
     ),
     re.compile(r"(?:请|帮我|你要)?(?:记住|记一下|记下来|记下|牢记)(?:一下)?[：:，,、]?\s*(?P<fact>.+)$"),
+    # "记得 X" at the start is "remember to X" ("我记得…" is "I recall…", not a request).
+    re.compile(r"^(?:请|你要)?(?:记得|别忘了|不要忘了|不要忘记)[：:，,、]?\s*(?P<fact>.+)$"),
+    # "we deploy with fly.io, remember that"
+    re.compile(
+        r"^(?P<fact>.+?)\s*[,;，；:—–-]+\s*(?:please\s+)?(?:remember|keep\s+(?:that|this|it)\s+in\s+mind|"
+        r"don'?t\s+forget)(?:\s+(?:that|this|it))?\s*[.!]*$",
+        _I,
+    ),
 ]
 _DECISION = [
     re.compile(
-        r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?decided\s+(?:to\s+|that\s+|on\s+)?(?P<what>.+?)"
+        r"\b(?:we|i)\s+(?:have\s+|'ve\s+)?decided\s+(?:to\s+|that\s+|(?P<verb>on)\s+)?(?P<what>.+?)"
+        r"(?:\s*[,;]?\s+(?:because|since)\s+(?P<why>.+))?$",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:we(?:'re|\s+are)\s+(?P<verb>going\s+with|sticking\s+with)|we\s+(?P<verb2>chose|picked|"
+        r"settled\s+on|went\s+with|opted\s+for))\s+(?!to\b)(?P<what>.+?)"
         r"(?:\s*[,;]?\s+(?:because|since)\s+(?P<why>.+))?$",
         _I,
     ),
@@ -84,20 +100,17 @@ _DECISION = [
         _I,
     ),
     # "不决定/没决定" is the opposite of a decision.
-    re.compile(
-        r"(?:因为|由于)(?P<why>.+?)[，,]\s*(?:所以)?(?:我们)?(?<![不没未])决定(?:了)?(?:要)?(?P<what>.+)$"
-    ),
+    re.compile(r"(?:因为|由于)(?P<why>.+?)[，,]\s*(?:所以)?(?:我们)?(?<![不没未])决定(?:了)?(?:要)?(?P<what>.+)$"),
     re.compile(r"(?<![不没未])决定(?:了)?(?:要)?(?P<what>.+?)(?:[，,]?\s*(?:因为|由于)(?P<why>.+))?$"),
 ]
 _CORRECTION = [
     re.compile(
-        r"^no[,.!]?\s+(?P<fact>(?:use|it'?s|it\s+is|we|the|that|you|don'?t|do\s+not|please|this|it\s+should)\b.+)$",
+        r"^(?:no|nope|nah|wrong)\s*[,.!;:—–-]*\s+"
+        r"(?P<fact>(?:use|it'?s|it\s+is|we|the|that|you|don'?t|do\s+not|please|this|it\s+should)\b.+)$",
         _I,
     ),
     re.compile(r"^actually[,:]?\s+(?P<fact>.+)$", _I),
-    re.compile(
-        r"^(?:that'?s|this\s+is|you'?re)\s+(?:wrong|not\s+right|incorrect)[,.;:!]?\s*(?P<fact>.+)$", _I
-    ),
+    re.compile(r"^(?:that'?s|this\s+is|you'?re)\s+(?:wrong|not\s+right|incorrect)[,.;:!]?\s*(?P<fact>.+)$", _I),
     re.compile(r"^(?:不对|错了|搞错了|不是这样)[，,。！!：:\s]*(?P<fact>.+)$"),
     re.compile(r"(?P<fact>.*不是.+?[，,]?\s*而是.+)$"),
 ]
@@ -106,12 +119,18 @@ _PREFERENCE = [
         r"(?P<fact>\bI\s+(?:really\s+)?(?:prefer|like\s+to|like\s+it\s+when|want\s+you\s+to\s+always)\b.+)$",
         _I,
     ),
-    re.compile(
-        r"(?P<fact>\bI(?:'d|\s+would)\s+(?:really\s+)?(?:prefer|rather)\b.+)$", _I
-    ),  # not "I'd like to"
+    re.compile(r"(?P<fact>\bI(?:'d|\s+would)\s+(?:really\s+)?(?:prefer|rather)\b.+)$", _I),  # not "I'd like to"
     re.compile(r"^(?P<fact>(?:please\s+)?(?:always|never)\s+\w.+)$", _I),
     re.compile(r"(?P<fact>\b(?:always|never)\s+use\b.+)$", _I),
     re.compile(r"^(?:from\s+now\s+on|going\s+forward|in\s+the\s+future)[,:]?\s+(?P<fact>.+)$", _I),
+    re.compile(r"^(?:please\s+)?(?P<fact>prefer\s+\w.+)$", _I),
+    re.compile(r"(?P<fact>\bmy\s+preference\s+is\b.+)$", _I),
+    # Short "use X, not Y" / "don't use X, use Y": a standing instruction, not a task.
+    re.compile(
+        r"^(?:please\s+)?(?P<fact>use\s+[^,;.]{1,40}?,?\s+(?:not|instead\s+of|rather\s+than)\s+[^,;.]{1,40})[.!]?$", _I
+    ),
+    re.compile(r"^(?:please\s+)?(?P<fact>(?:don'?t|do\s+not)\s+use\s+[^,;.]{1,40}[,;]\s*use\s+[^,;.]{1,40})[.!]?$", _I),
+    re.compile(r"^(?:请)?(?P<fact>(?:别|不要)(?:再)?用.+?[，,]\s*(?:要|请|改|而是|就)?用.+)$"),
     re.compile(
         r"(?P<fact>(?:我(?:更|比较)?(?:喜欢|习惯|偏好|倾向于?)|以后(?:都|请|一律|不要|别)|不要再|永远不要|总是用).+)$"
     ),
@@ -127,15 +146,13 @@ _STOPWORDS_TEXT = (
     "a an the to of and or for in on at is are be been we i you it its that this with our my your "
     "should will would please always never use using do does dont don t not can could just also "
     "us me them they there here from by as into than then so very really all any some "
-    "prefer like want"
+    "prefer like want id im ive ill were weve lets thats theres youre"
 )
 _STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 _FEEDBACK_WORDS = re.compile(
     r"\b(?:always|never|prefer|don'?t|do not|please|use|avoid|instead)\b|总是|不要|别|请|以后|习惯|喜欢", _I
 )
-_REFERENCE_WORDS = re.compile(
-    r"\b(?:dashboard|docs?|documentation|issue|ticket|runbook|wiki)\b|文档|看板", _I
-)
+_REFERENCE_WORDS = re.compile(r"\b(?:dashboard|docs?|documentation|issue|ticket|runbook|wiki)\b|文档|看板", _I)
 
 
 @dataclass
@@ -147,17 +164,13 @@ class _Hit:
 
 
 def _is_cjk(text: str) -> bool:
-    letters = [ch for ch in text if not ch.isspace() and unicodedata.category(ch)[0] in ("L", "N")]
-    if not letters:
-        return False
-    return sum(1 for ch in letters if _CJK.match(ch)) * 10 >= len(letters) * 3
+    """Chinese text, for labels and punctuation: any CJK ideograph ("打包用 electron-builder" is Chinese)."""
+    return _CJK.search(text) is not None
 
 
 def _clean(text: str) -> str:
     # Control characters (ESC, NUL, BOM, line separators...) never belong in a one-line description.
-    text = "".join(
-        " " if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch == "\ufeff" else ch for ch in text
-    )
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch == "\ufeff" else ch for ch in text)
     text = re.sub(r"\s+", " ", text).strip().strip("\"'“”‘’「」`").strip()
     text = text.rstrip(" ,，;；:：")
     return text
@@ -188,6 +201,13 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+_BARE_NO = re.compile(r"^(?:no|nope|nah|wrong|not\s+quite|不对|错了|不是这样)\s*[.!。！]*$", _I)
+
+
+def _join_negation(sentence: str) -> str:
+    return f"不对，{sentence}" if _is_cjk(sentence) else f"No, {sentence[:1].lower()}{sentence[1:]}"
+
+
 def classify(sentence: str) -> _Hit | None:
     """The durable statement in ``sentence``, if any (first matching rule wins)."""
     if _QUESTION.search(sentence):
@@ -203,9 +223,10 @@ def classify(sentence: str) -> _Hit | None:
                 why = _clean(groups.get("why") or "") or None
                 if len(what) < 2:
                     continue
-                verb = (groups.get("verb") or "").lower()
+                verb = (groups.get("verb") or groups.get("verb2") or "").lower()
                 if verb:  # "let's go with X because ..." -> "Use X"
                     what = f"{'Stick with' if verb.startswith('stick') else 'Use'} {what}"
+                    what = what.replace("Use use ", "Use ", 1)
                 return _Hit(kind, what, why)
             fact = _clean(groups.get("fact") or sentence)
             if kind == "remember":  # "remember this fact for later: X" -> "X"
@@ -235,10 +256,8 @@ def _normalized(text: str) -> str:
 
 
 def slug_name(fact: str) -> str:
-    """A kebab-case ASCII name for ``fact``; ``note-<hash8>`` when the text is Chinese (or has no words)."""
+    """A kebab-case name from the ASCII words of ``fact``; ``note-<hash8>`` when it has none (all Chinese)."""
     digest = hashlib.sha256(_normalized(fact).encode("utf-8")).hexdigest()[:8]
-    if _is_cjk(fact):
-        return f"note-{digest}"
     text = _URL.sub(lambda m: " ".join(re.findall(r"[a-z0-9]+", m.group(0).lower())[1:3]), fact)
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     words = [w for w in re.findall(r"[a-z0-9]+", ascii_text.replace("'", "")) if w not in _STOPWORDS]
@@ -327,8 +346,12 @@ class OfflineConsolidator:
             for message in turn.messages:
                 if message.role != "user":
                     continue
+                negated = False
                 for sentence in sentences(message.text):
-                    hit = classify(sentence)
+                    # "No. Use pnpm." / "不对。用 pnpm。": a bare "no" makes the next sentence a correction.
+                    hit = classify(_join_negation(sentence)) if negated else None
+                    hit = hit or classify(sentence)
+                    negated = _BARE_NO.match(sentence) is not None
                     if hit is None:
                         continue
                     key = _normalized(hit.fact)

@@ -66,6 +66,7 @@ from core.settings import AppSettings
 from core.store.api import MemoryStore
 
 ConsolidatorKind = Literal["offline", "model"]
+_NOT_WRITTEN = "nothing was written. Review the changes again against the current memory, then commit."
 
 
 class SessionSource(Protocol):
@@ -502,6 +503,7 @@ class ConsolidationService:
             raise UsageError(
                 "these changes were refused and cannot be accepted: "
                 + "; ".join(f"{ch.id}: {ch.problems[0]}" for ch in refused)
+                + ". Nothing was written; reject them, or edit the records to fix what is wrong, then commit."
             )
         if any(ch.needs_confirmation for ch in chosen) and not confirm_global:
             raise ConfirmationRequiredError(
@@ -577,11 +579,13 @@ class ConsolidationService:
         # Check both bases before writing anything, so the common conflict writes nothing at all.
         current_global = self.store.read_global()
         if current_global.revision != review.global_revision:
-            raise ConflictError("GLOBAL.md changed since the proposal was made", current_global.revision)
+            raise ConflictError(
+                f"GLOBAL.md changed since the proposal was made; {_NOT_WRITTEN}", current_global.revision
+            )
         snap = self.store.find_workspace(review.cwd)
         current_ws = snap.revision if snap is not None else EMPTY_REVISION
         if ops and current_ws != review.workspace_revision:
-            raise ConflictError("the workspace memory changed since the proposal was made", current_ws)
+            raise ConflictError(f"the workspace memory changed since the proposal was made; {_NOT_WRITTEN}", current_ws)
 
         global_after = current_global.revision
         old_global = current_global
@@ -596,7 +600,9 @@ class ConsolidationService:
                 if snap is None:
                     snap = self.store.create_workspace(review.cwd)
                     if snap.records() or any(not e.is_valid for e in snap.entries):
-                        raise ConflictError("the workspace memory was created meanwhile", snap.revision)
+                        raise ConflictError(
+                            f"the workspace memory was created meanwhile; {_NOT_WRITTEN}", snap.revision
+                        )
                 expect = snap.revision
                 ws_after = self._guard(
                     lambda: self.store.commit(review.workspace_key, ops, expect, origin="automatic").revision

@@ -70,7 +70,10 @@ def _secret_problems(text: str, what: str) -> list[str]:
     findings = find_secrets(text)
     if not findings:
         return []
-    return [f"{what} contains what looks like a credential ({'; '.join(describe(findings))}); refused"]
+    return [
+        f"{what} contains what looks like a credential ({'; '.join(describe(findings))}); refused: "
+        "remove it by editing, or reject the change"
+    ]
 
 
 def _scope_problem(workspace: str | None, request: ConsolidationInput) -> list[str]:

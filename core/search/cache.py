@@ -99,6 +99,8 @@ class CachedScope:
         fingerprint: tuple[tuple[str, int, int, int], ...] | None,
         docs: list[Doc],
         info: WorkspaceInfo | None,
+        postings: dict[str, list[int]] | None = None,
+        fields: dict[str, tuple[list[int], list[int]]] | None = None,
     ) -> None:
         self.sid = sid
         self.key = key
@@ -108,6 +110,8 @@ class CachedScope:
         self.fingerprint = fingerprint
         self.docs = docs
         self.info = info
+        self.postings = postings  # term -> indexes into ``docs`` (saves rebuilding the postings)
+        self.fields = fields  # term -> (indexes into ``docs``, field points)
 
 
 def encode(scopes: Iterable[CachedScope]) -> bytes:
@@ -124,6 +128,8 @@ def encode(scopes: Iterable[CachedScope]) -> bytes:
                     "fingerprint": list(s.fingerprint) if s.fingerprint is not None else None,
                     "info": s.info.model_dump(mode="json") if s.info is not None else None,
                     "docs": [_doc_row(d) for d in s.docs],
+                    "postings": s.postings,
+                    "fields": s.fields,
                 }
                 for s in scopes
             ],
@@ -166,7 +172,27 @@ def decode(data: bytes) -> list[CachedScope]:
         info_raw = raw.get("info")
         info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
         docs = [_doc_from_row(row, key, cwd, archived) for row in raw.get("docs", [])]
-        out.append(CachedScope(sid, key, cwd, archived, revision, fingerprint, docs, info))
+        postings = raw.get("postings")
+        if postings is not None:
+            n = len(docs)
+            if not isinstance(postings, dict) or not all(
+                isinstance(lst, list) and (not lst or (min(lst) >= 0 and max(lst) < n)) for lst in postings.values()
+            ):
+                raise ValueError("bad cache postings")
+        fields = raw.get("fields")
+        if fields is not None:
+            n = len(docs)
+            if not isinstance(fields, dict) or not all(
+                isinstance(pair, tuple)
+                and len(pair) == 2
+                and isinstance(pair[0], list)
+                and isinstance(pair[1], list)
+                and len(pair[0]) == len(pair[1])
+                and (not pair[0] or (min(pair[0]) >= 0 and max(pair[0]) < n))
+                for pair in fields.values()
+            ):
+                raise ValueError("bad cache fields")
+        out.append(CachedScope(sid, key, cwd, archived, revision, fingerprint, docs, info, postings, fields))
     return out
 
 

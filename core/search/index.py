@@ -16,6 +16,7 @@ time. Stores without a root (in memory) are compared by scope revision.
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 import os
 import re
@@ -24,8 +25,10 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import chain, compress, repeat
+from operator import attrgetter, contains
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from core.errors import DshMemoryError
 from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
@@ -44,9 +47,20 @@ _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + p
 _ANALYSES: dict[str, Analysis] = {}
 """Token analyses by record file revision, shared by every index in the process (warm reopen)."""
 _ANALYSES_MAX = 200_000
+MAX_IMPACT_LISTS = 512  # memoized merged impact lists per index state
 AUTO_SAVE_DOCS = 200  # a refresh that re-tokenized this many documents rewrites the persisted cache
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
+
+
+def _first(pair: tuple[float, Doc]) -> float:
+    return pair[0]
+
+
+_NORM = attrgetter("analysis.norm")
+_WEIGHTS = attrgetter("weights")
+
+
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 
 
@@ -86,6 +100,15 @@ class Segment:
                 out.append(term)
         return out[:MAX_EXPANSIONS]
 
+    def impact(self, term: str) -> list[tuple[float, Doc]]:
+        """The term's postings as (BM25 weight, doc), heaviest first (for top-k early stopping)."""
+        table: dict[str, list[tuple[float, Doc]]] = self.lazy.setdefault("impact", {})
+        ordered = table.get(term)
+        if ordered is None:
+            ordered = sorted(((d.weights[term], d) for d in self.postings.get(term, ())), key=_first, reverse=True)
+            table[term] = ordered
+        return ordered
+
     def bigrams_with(self, char: str) -> list[str]:
         """Indexed CJK bigrams containing ``char``."""
         table: dict[str, list[str]] | None = self.lazy.get("cjk")
@@ -109,15 +132,32 @@ def _build_segment(
     fingerprint: Fingerprint | None,
     docs: Sequence[Doc],
     info: WorkspaceInfo | None,
+    postings_idx: dict[str, list[int]] | None = None,
+    fields_idx: dict[str, tuple[list[int], list[int]]] | None = None,
 ) -> Segment:
-    postings: defaultdict[str, list[Doc]] = defaultdict(list)
-    fields: defaultdict[str, list[tuple[Doc, int]]] = defaultdict(list)
+    docs = tuple(docs)
+    postings: dict[str, list[Doc]]
+    if postings_idx is not None:  # from the persisted cache: C-speed mapping, no per-posting appends
+        at = docs.__getitem__
+        postings = {t: list(map(at, idxs)) for t, idxs in postings_idx.items()}
+    else:
+        building: defaultdict[str, list[Doc]] = defaultdict(list)
+        for d in docs:
+            for term in d.weights:
+                building[term].append(d)
+        postings = dict(building)
+    fields: dict[str, list[tuple[Doc, int]]]
+    if fields_idx is not None:
+        at = docs.__getitem__
+        fields = {t: list(zip(map(at, idxs), pts, strict=True)) for t, (idxs, pts) in fields_idx.items()}
+    else:
+        fbuild: defaultdict[str, list[tuple[Doc, int]]] = defaultdict(list)
+        for d in docs:
+            for term, pts in d.analysis.points.items():
+                fbuild[term].append((d, pts))
+        fields = dict(fbuild)
     names: defaultdict[str, list[Doc]] = defaultdict(list)
     for d in docs:
-        for term in d.weights:
-            postings[term].append(d)
-        for term, pts in d.analysis.points.items():
-            fields[term].append((d, pts))
         if d.analysis.name_key:
             names[d.analysis.name_key].append(d)
     return Segment(
@@ -127,9 +167,9 @@ def _build_segment(
         archived=archived,
         revision=revision,
         fingerprint=fingerprint,
-        docs=tuple(docs),
-        postings=dict(postings),
-        fields=dict(fields),
+        docs=docs,
+        postings=postings,
+        fields=fields,
         names=dict(names),
         info=info,
     )
@@ -138,6 +178,20 @@ def _build_segment(
 @dataclass(frozen=True)
 class IndexState:
     segments: dict[str, Segment] = field(default_factory=dict)
+    # Derived, filled on first use: (selected segment ids, term) -> postings of those segments by
+    # weight, heaviest first. A new state (after any refresh) starts empty.
+    impacts: dict[tuple[tuple[str, ...], str], list[tuple[float, Doc]]] = field(default_factory=dict)
+
+    def impact(self, segs: list[Segment], term: str) -> list[tuple[float, Doc]]:
+        key = (tuple(s.id for s in segs), term)
+        ordered = self.impacts.get(key)
+        if ordered is None:
+            # Concatenated sorted runs: Timsort merges them in C.
+            ordered = sorted(chain.from_iterable(s.impact(term) for s in segs), key=_first, reverse=True)
+            if len(self.impacts) >= MAX_IMPACT_LISTS:
+                self.impacts.clear()
+            self.impacts[key] = ordered
+        return ordered
 
     @property
     def doc_count(self) -> int:
@@ -278,10 +332,16 @@ class SearchIndex:
     def _save_cache_locked(self) -> bool:
         if self._cache_dir is None:
             return False
-        scopes = [
-            cache.CachedScope(s.id, s.key, s.cwd, s.archived, s.revision, s.fingerprint, list(s.docs), s.info)
-            for s in self._state.segments.values()
-        ]
+        scopes = []
+        for s in self._state.segments.values():
+            where = {d: i for i, d in enumerate(s.docs)}
+            postings = {t: [where[d] for d in lst] for t, lst in s.postings.items()}
+            fields = {t: ([where[d] for d, _ in lst], [p for _, p in lst]) for t, lst in s.fields.items()}
+            scopes.append(
+                cache.CachedScope(
+                    s.id, s.key, s.cwd, s.archived, s.revision, s.fingerprint, list(s.docs), s.info, postings, fields
+                )
+            )
         try:
             cache.save(self._cache_dir, scopes)
         except OSError:
@@ -301,7 +361,9 @@ class SearchIndex:
             for d in c.docs:
                 if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
                     _ANALYSES[d.revision] = d.analysis
-            out[c.sid] = _build_segment(c.sid, c.key, c.cwd, c.archived, c.revision, c.fingerprint, c.docs, c.info)
+            out[c.sid] = _build_segment(
+                c.sid, c.key, c.cwd, c.archived, c.revision, c.fingerprint, c.docs, c.info, c.postings, c.fields
+            )
         return out
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
@@ -483,7 +545,7 @@ class SearchIndex:
         state = self._state
         pq = parse_query(query)
         segs = _select(state, scopes, include_archived)
-        ranked, total = _rank(pq, segs, limit)
+        ranked, total = _rank(pq, state, segs, limit)
         hits: list[SearchHit] = []
         used = 0
         truncated = total > len(ranked)
@@ -525,8 +587,8 @@ class SearchIndex:
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
-        segs = _select(self._state, scopes, False)
-        return _rank(parse_query(query), segs, limit)[0]
+        state = self._state
+        return _rank(parse_query(query), state, _select(state, scopes, False), limit)[0]
 
 
 @dataclass
@@ -575,7 +637,57 @@ def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> list[list[Do
     return out
 
 
-def _rank(pq: ParsedQuery, segs: list[Segment], limit: int) -> tuple[list[tuple[Doc, float]], int]:
+def _top_bm25(
+    idf: list[tuple[str, float, set[Doc] | None]],
+    state: IndexState,
+    segs: list[Segment],
+    pool: set[Doc],
+    limit: int,
+) -> list[tuple[float, Doc]]:
+    """(BM25, doc) for the pool's best documents, without scoring the whole pool (threshold
+    algorithm). The terms' postings are walked heaviest first, in step; each pool document met is
+    scored in full. Once the ``limit``-th best score is above what an unseen document could still
+    reach (the sum of the current weights), the rest cannot enter the top; documents tying with
+    that bound are still collected, so ties are broken exactly as without this shortcut."""
+    walkers = [(f, iter(state.impact(segs, term))) for term, f, _ in idf]
+    frontier = [f * 10.0 for f, _ in walkers]  # above any weight (weights < K1 + 1)
+    alive = [True] * len(walkers)
+    seen: set[Doc] = set()
+    best: list[float] = []  # min-heap of the top ``limit`` BM25 scores
+    found: list[tuple[float, Doc]] = []
+    terms = [(term, f) for term, f, _ in idf]
+    while any(alive):
+        for i, (f, walker) in enumerate(walkers):
+            if not alive[i]:
+                continue
+            nxt = next(walker, None)
+            if nxt is None:
+                alive[i] = False
+                frontier[i] = 0.0
+                continue
+            frontier[i] = f * nxt[0]
+            d = nxt[1]
+            if d in seen or d not in pool:
+                continue
+            seen.add(d)
+            w = d.weights
+            bm = 0.0
+            for term, tf in terms:
+                x = w.get(term)
+                if x is not None:
+                    bm += tf * x
+            found.append((bm, d))
+            if len(best) < limit:
+                heapq.heappush(best, bm)
+            elif bm > best[0]:
+                heapq.heapreplace(best, bm)
+        if len(best) >= limit and best[0] > sum(frontier):
+            break
+    kth = best[0] if len(best) >= limit else float("-inf")
+    return [(bm, d) for bm, d in found if bm >= kth]
+
+
+def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -> tuple[list[tuple[Doc, float]], int]:
     """Top ``limit`` (doc, score) pairs and the number of matching documents.
 
     Coverage comes from C-speed Counter updates over the postings; the phrase check runs only on
@@ -603,6 +715,7 @@ def _rank(pq: ParsedQuery, segs: list[Segment], limit: int) -> tuple[list[tuple[
                 only.difference_update(*lists)
             cov.update(only)
             df += len(only)
+            only = only or None
         if multi:
             docs_of_term = set().union(*lists)
             if only:
@@ -618,67 +731,99 @@ def _rank(pq: ParsedQuery, segs: list[Segment], limit: int) -> tuple[list[tuple[
     if not cov:
         return [], 0
     total = len(cov)
-    # From here ``cov`` holds the coarse score: level * _TIER² + points * _TIER + coverage.
-    coarse = cast(dict[Doc, float], cov)  # the counts become float scores in place
-    # Second rule: points for query terms in name / description / type.
-    points: dict[Doc, int] = {}
-    for term in pq.terms:
-        for s in segs:
-            for d, p in s.fields.get(term, ()):
-                if d in cov:
-                    points[d] = points.get(d, 0) + p
-    for d, p in points.items():
-        coarse[d] += min(p, 999) * _TIER
-    # First rule: the query is a name / heading (3), an exact phrase (2), or a separator-insensitive
-    # substring (1). A one-word query is its own phrase, so only multi-word queries need the check.
+    if limit <= 0:
+        return [], total
+    # First rule: the query is a name / heading (tier 3), an exact phrase (2), or a separator-
+    # insensitive substring (1). One word is its own phrase, so only multi-word queries need it.
     named: set[Doc] = set()
     if pq.squashed:
         for s in segs:
-            for d in s.names.get(pq.squashed, ()):
-                if d in cov:
-                    named.add(d)
-                    coarse[d] += 3 * _TIER * _TIER
+            named.update(d for d in s.names.get(pq.squashed, ()) if d in cov)
+    phrased: set[Doc] = set()
+    loose: set[Doc] = set()
     if full:
-        phrase = pq.norm
+        rest = list(full - named) if named else list(full)
+        # C-level filtering (no Python bytecode per document): norm.__contains__(phrase) via map.
+        phrased = set(compress(rest, map(contains, map(_NORM, rest), repeat(pq.norm))))
         squashed = pq.squashed
-        squashed_text = bool(squashed) and not squashed.isascii()  # CJK: spaces may differ
-        big = _TIER * _TIER
-        for d in full:
-            if d in named:
-                continue
-            if phrase in d.analysis.norm:
-                coarse[d] += 2 * big
-            elif squashed in d.weights or (squashed_text and squashed in d.analysis.norm):
-                coarse[d] += big
-    if limit <= 0:
-        return [], total
-    if total > limit:
-        threshold = sorted(coarse.values(), reverse=True)[limit - 1]
-        pool = [d for d, v in coarse.items() if v >= threshold]
-    else:
-        pool = list(coarse)
-    # BM25 (< 1000 for any sane query) below the coarse tiers.
+        if squashed:
+            rest = [d for d in rest if d not in phrased]
+            loose = set(compress(rest, map(contains, map(_WEIGHTS, rest), repeat(squashed))))
+            if not squashed.isascii():  # CJK: the same characters with other spacing
+                loose |= set(compress(rest, map(contains, map(_NORM, rest), repeat(squashed))))
+    # Walk the tiers from the top; every tier that fits entirely is scored in full, the tier
+    # where the ``limit`` cut falls is ranked by points + coverage first, BM25 last.
+    chosen: list[tuple[int, set[Doc]]] = []
+    taken = 0
+    upper = named | phrased | loose
+    for lv, tier in ((3, named), (2, phrased), (1, loose), (0, None)):
+        docs = tier if tier is not None else set(cov).difference(upper)
+        if not docs:
+            continue
+        chosen.append((lv, docs))
+        taken += len(docs)
+        if taken >= limit:
+            break
+    points = _points(pq, segs, cov)
     scored: list[tuple[float, Doc]] = []
-    top = _TIER - 1.0
-    if len(idf) == 1 and idf[0][2] is None:
-        term, f, _ = idf[0]
-        scored = [(coarse[d] * _TIER + f * d.weights.get(term, 0.0), d) for d in pool]  # f * w < 30
-    else:
-        for d in pool:
-            w = d.weights
-            bm = 0.0
-            for term, f, only in idf:
-                x = w.get(term)
-                if x is not None:
-                    bm += f * x
-                elif only is not None and d in only:
-                    bm += f * PREFIX_WEIGHT
-            scored.append((coarse[d] * _TIER + min(bm, top), d))
+    for i, (lv, docs) in enumerate(chosen):
+        base = lv * _TIER * _TIER
+        if i < len(chosen) - 1 or taken <= limit:
+            scored += [(_score(d, base, cov, points, idf), d) for d in docs]
+            continue
+        need = limit - (taken - len(docs))
+        # Within the tier: points * _TIER + coverage (built at C speed, points added after).
+        order = list(docs)
+        coarse: dict[Doc, float] = dict(zip(order, map(cov.__getitem__, order), strict=True))
+        for d, p in points.items():
+            if d in coarse:
+                coarse[d] += min(p, 999) * _TIER
+        threshold = sorted(coarse.values(), reverse=True)[need - 1]
+        above = [d for d, v in coarse.items() if v > threshold]
+        scored += [(_score(d, base, cov, points, idf), d) for d in above]
+        tie = {d for d, v in coarse.items() if v == threshold}
+        if len(tie) > 4 * limit and idf and all(only is None for _, _, only in idf):
+            tier_score = (base + threshold) * _TIER
+            scored += [(tier_score + bm, d) for bm, d in _top_bm25(idf, state, segs, tie, need - len(above))]
+        else:
+            scored += [(_score(d, base, cov, points, idf), d) for d in tie]
     if len(scored) > limit:
         cut = sorted([v for v, _ in scored], reverse=True)[limit - 1]
         scored = [vd for vd in scored if vd[0] >= cut]
     scored.sort(key=lambda vd: (-vd[0], -vd[1].mtime_ns, vd[1].scope_key, vd[1].name, vd[1].section_index))
     return [(d, v) for v, d in scored[:limit]], total
+
+
+def _points(pq: ParsedQuery, segs: list[Segment], cov: Counter[Doc]) -> dict[Doc, int]:
+    """Second rule: points for query terms in name (4) / description (2) / type (1)."""
+    points: dict[Doc, int] = {}
+    get = points.get
+    for term in pq.terms:
+        for s in segs:
+            for d, p in s.fields.get(term, ()):
+                if d in cov:
+                    points[d] = get(d, 0) + p
+    return points
+
+
+def _score(
+    d: Doc,
+    base: float,
+    cov: Counter[Doc],
+    points: dict[Doc, int],
+    idf: list[tuple[str, float, set[Doc] | None]],
+) -> float:
+    """The full score: tier, points, coverage, then BM25 (< _TIER) in the last three digits."""
+    w = d.weights
+    bm = 0.0
+    for term, f, only in idf:
+        x = w.get(term)
+        if x is not None:
+            bm += f * x
+        elif only is not None and d in only:
+            bm += f * PREFIX_WEIGHT
+    coarse = base + min(points.get(d, 0), 999) * _TIER + cov[d]
+    return coarse * _TIER + min(bm, _TIER - 1.0)
 
 
 def _make_hit(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:

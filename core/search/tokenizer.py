@@ -174,7 +174,9 @@ def parse_query(query: str) -> ParsedQuery:
     terms = _dedupe(_cap(words + cjk))[:MAX_QUERY_TERMS]
     # Search-as-you-type: the last word, when the query does not end in a space, also matches
     # longer words it begins (``electr`` → ``electron``), at a lower weight.
-    last = parts[-1] if parts and not query[-1:].isspace() and norm.endswith(parts[-1]) else ""
+    last = parts[-1] if parts and not query[-1:].isspace() else ""
+    if last and norm != last and not norm.endswith(" " + last):
+        last = ""  # the last word is part of a compound or glued to punctuation: no prefix search
     prefix = (last,) if len(last) >= 3 and last.isascii() and last in terms else ()
     return ParsedQuery(
         text=query,

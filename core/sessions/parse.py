@@ -411,24 +411,29 @@ def summarize_session(
     return _summarize(scan, revision, folder)
 
 
-def read_session_file(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> ParsedSession:
-    """Read one log file (plain or ``.zstd``). Raises SessionReadError when it cannot be read."""
+def _read_log(
+    path: str | os.PathLike[str], folder: str | os.PathLike[str] | None
+) -> tuple[bytes, SessionRevision, Path, list[str]]:
     log = Path(path)
     try:
         text, revision, warnings = read_log_text(log)
     except OSError as exc:
-        raise SessionReadError(f"Could not read {log}: {exc.strerror or exc}.") from exc
-    return parse_session(text, revision, Path(folder) if folder is not None else log.parent, warnings)
+        raise SessionReadError(
+            f"Could not read {log}: {exc.strerror or exc}. Check that the file is readable, then refresh."
+        ) from exc
+    return text, revision, Path(folder) if folder is not None else log.parent, warnings
+
+
+def read_session_file(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> ParsedSession:
+    """Read one log file (plain or ``.zstd``). Raises SessionReadError when it cannot be read."""
+    text, revision, where, warnings = _read_log(path, folder)
+    return parse_session(text, revision, where, warnings)
 
 
 def read_session_summary(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> SessionSummary:
     """Summary of one log file, cheaper than a full parse. Raises SessionReadError like it."""
-    log = Path(path)
-    try:
-        text, revision, warnings = read_log_text(log)
-    except OSError as exc:
-        raise SessionReadError(f"Could not read {log}: {exc.strerror or exc}.") from exc
-    return summarize_session(text, revision, Path(folder) if folder is not None else log.parent, warnings)
+    text, revision, where, warnings = _read_log(path, folder)
+    return summarize_session(text, revision, where, warnings)
 
 
 def read_session_folder(folder: Path) -> ParsedSession:

@@ -88,13 +88,9 @@ def scope_revision(entries: Sequence[RecordEntry], scope_json: bytes | None) -> 
     """A workspace revision: every ``*.md`` except MEMORY.md, plus scope.json."""
     if scope_json is None and not entries:
         return EMPTY_REVISION
-    h = hashlib.blake2b(digest_size=8)
-    h.update(
-        b"scope.json\0" + (content_hash(scope_json).encode() if scope_json is not None else b"-") + b"\n"
-    )
-    for e in entries:
-        h.update(e.file_name.encode("utf-8", "surrogateescape") + b"\0" + e.revision.encode() + b"\n")
-    return h.hexdigest()
+    parts = [f"scope.json\0{content_hash(scope_json) if scope_json is not None else '-'}\n"]
+    parts += [f"{e.file_name}\0{e.revision}\n" for e in entries]
+    return content_hash("".join(parts).encode("utf-8", "surrogateescape"))
 
 
 def check_key(key: str) -> str:
@@ -143,6 +139,9 @@ def special_entry(
 
 def mark_case_duplicates(entries: list[RecordEntry]) -> list[RecordEntry]:
     """Flag files whose names differ only in letter case (they collide on macOS/Windows)."""
+    lowered = {e.file_name.lower() for e in entries}
+    if len(lowered) == len(entries):  # the common case: no collisions, nothing to mark
+        return sorted(entries, key=lambda x: x.file_name)
     by_lower: dict[str, list[str]] = {}
     for e in entries:
         by_lower.setdefault(e.file_name.lower(), []).append(e.file_name)
@@ -155,7 +154,8 @@ def mark_case_duplicates(entries: list[RecordEntry]) -> list[RecordEntry]:
                 f"its name differs only in letter case from {others}; "
                 "case-insensitive file systems can't hold both"
             )
-            e = e.model_copy(update={"record": None, "invalid_reasons": (*e.invalid_reasons, reason)})
+            if reason not in e.invalid_reasons:
+                e = e.model_copy(update={"record": None, "invalid_reasons": (*e.invalid_reasons, reason)})
         out.append(e)
     return sorted(out, key=lambda x: x.file_name)
 
@@ -178,6 +178,7 @@ class HistoryItem:
 
     entry: HistoryEntry
     data: bytes
+    source: str  # the file whose previous bytes these are (``<name>.md`` or ``GLOBAL.md``)
 
 
 @dataclass
@@ -219,9 +220,14 @@ def render_scope_json(cwd: str, created: datetime) -> bytes:
     return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def history_id(scope: str, when: datetime, name: str, revision: Revision) -> str:
-    stamp = when.astimezone(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    return f"{scope}/{stamp}-{revision[:8]}-{name}"
+HISTORY_STAMP = "%Y%m%dT%H%M%S%fZ"
+HISTORY_ID_RE = re.compile(r"^(\d{8}T\d{12}Z)-(overwrite|delete)-([0-9a-f]{16})-(.+)$")
+"""The part of a history id after ``<scope>/``: UTC time, reason, revision of the bytes, record name."""
+
+
+def history_id(scope: str, when: datetime, name: str, reason: str, revision: Revision) -> str:
+    stamp = when.astimezone(UTC).strftime(HISTORY_STAMP)
+    return f"{scope}/{stamp}-{reason}-{revision}-{name}"
 
 
 def _find_secrets(texts: Sequence[tuple[str, str]]) -> list[str]:
@@ -282,8 +288,11 @@ class StoreCore(ABC):
         """Raw bytes of a regular file in an active scope."""
 
     @abstractmethod
-    def _write_scope(self, change: ScopeChange) -> None:
-        """Apply a ScopeChange all-or-nothing (creating the scope folder if needed)."""
+    def _write_scope(self, change: ScopeChange, before: ScopeFiles | None) -> ScopeFiles | None:
+        """Apply a ScopeChange all-or-nothing (creating the scope folder if needed).
+
+        May return the scope as it is now (saves a re-read); None means "read it back".
+        """
 
     @abstractmethod
     def _global_bytes(self) -> bytes | None: ...
@@ -301,7 +310,8 @@ class StoreCore(ABC):
     def _purge_archived(self, key: str) -> None: ...
 
     @abstractmethod
-    def _history_items(self) -> list[HistoryEntry]: ...
+    def _history_items(self, scope: str | None = None) -> list[HistoryEntry]:
+        """History entries (of one scope, or all)."""
 
     @abstractmethod
     def _history_bytes(self, entry_id: str) -> bytes | None: ...
@@ -500,7 +510,7 @@ class StoreCore(ABC):
             check_secrets([("GLOBAL.md", text)], origin, allow_secrets)
             history: list[HistoryItem] = []
             if old is not None:
-                history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old))
+                history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old, "GLOBAL.md"))
             self._write_global(data, history)
             self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
             return self._after_write(lambda: self._global_snapshot(self._global_bytes()))
@@ -516,7 +526,7 @@ class StoreCore(ABC):
             change = ScopeChange(key=key)
             change.files[SCOPE_FILE] = render_scope_json(cwd, self._clock())
             change.files[INDEX_FILE] = render_index([])
-            self._write_scope(change)
+            self._write_scope(change, None)
             return self._after_write(lambda: self._snapshot(self._must_load(key)))
 
     def _after_write(self, read: Callable[[], _T]) -> _T:
@@ -626,7 +636,7 @@ class StoreCore(ABC):
                     records.pop(fn, None)
                 if old is not None:
                     reason = "overwrite" if change.files[fn] is not None else "delete"
-                    change.history.append(self._history_item(key, snap.info.cwd, name, reason, old))
+                    change.history.append(self._history_item(key, snap.info.cwd, name, reason, old, fn))
             if reasons:
                 raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
             if not change.files:
@@ -635,8 +645,10 @@ class StoreCore(ABC):
             index = render_index(records.values())
             if index != files.index:
                 change.files[INDEX_FILE] = index
-            self._write_scope(change)
+            after = self._write_scope(change, files)
             self._prune_history(key, [h.entry.name for h in change.history])
+            if after is not None:
+                return self._snapshot(after)
             return self._after_write(lambda: self._snapshot(self._must_load(key)))
 
     def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
@@ -695,14 +707,16 @@ class StoreCore(ABC):
                     "to confirm; nothing was deleted."
                 )
             self._purge_archived(key)
-            self._drop_history([h.id for h in self._history_items() if h.scope_key == key])
+            self._drop_history([h.id for h in self._history_items(key)])
 
     # --- history ------------------------------------------------------------------------------
-    def _history_item(self, scope: str, cwd: str, name: str, reason: str, data: bytes) -> HistoryItem:
+    def _history_item(
+        self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str
+    ) -> HistoryItem:
         when = self._clock()
         rev = content_hash(data)
         entry = HistoryEntry(
-            id=history_id(scope, when, name, rev),
+            id=history_id(scope, when, name, reason, rev),
             scope_key=scope,
             cwd=cwd,
             name=name,
@@ -711,7 +725,7 @@ class StoreCore(ABC):
             size=len(data),
             revision=rev,
         )
-        return HistoryItem(entry=entry, data=data)
+        return HistoryItem(entry=entry, data=data, source=source)
 
     def _prune_history(self, scope: str, names: Sequence[str]) -> None:
         """Drop versions beyond the limits. Best effort: history is a safety net, not the truth."""
@@ -725,8 +739,8 @@ class StoreCore(ABC):
     def _prune_history_of(self, scope: str, wanted: set[str]) -> None:
         cutoff = self._clock() - HISTORY_MAX_AGE
         groups: dict[str, list[HistoryEntry]] = {}
-        for h in self._history_items():
-            if h.scope_key == scope and h.name in wanted:
+        for h in self._history_items(scope):
+            if h.name in wanted:
                 groups.setdefault(h.name, []).append(h)
         drop: list[str] = []
         for items in groups.values():
@@ -739,7 +753,7 @@ class StoreCore(ABC):
         cutoff = self._clock() - HISTORY_MAX_AGE
         items = [
             h
-            for h in self._history_items()
+            for h in self._history_items(key)
             if (key is None or h.scope_key == key) and (name is None or h.name == name) and h.time >= cutoff
         ]
         return sorted(items, key=lambda h: (h.time, h.id), reverse=True)
@@ -752,7 +766,7 @@ class StoreCore(ABC):
 
     def restore_history(self, entry_id: str, expect: Revision | None) -> WorkspaceSnapshot:
         data = self.read_history(entry_id)
-        entry = next((h for h in self._history_items() if h.id == entry_id), None)
+        entry = next((h for h in self._history_items(entry_id.split("/", 1)[0]) if h.id == entry_id), None)
         if entry is None:  # pragma: no cover - read_history found it
             raise NotFoundError(f"No history entry {entry_id!r}.")
         if entry.scope_key == GLOBAL_SCOPE:

@@ -22,8 +22,9 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
+from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from core.atomic import TEMP_PREFIX, append_durable, fsync_dir, remove_durable, write_atomic
 from core.errors import StorageError
@@ -32,6 +33,8 @@ from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX
 from core.store import journal
 from core.store.base import (
     GLOBAL_SCOPE,
+    HISTORY_ID_RE,
+    HISTORY_STAMP,
     SCOPE_FILE,
     Clock,
     HistoryItem,
@@ -40,6 +43,7 @@ from core.store.base import (
     StoreCore,
     entry_from_bytes,
     mark_case_duplicates,
+    parse_scope_json,
     special_entry,
 )
 from core.store.locking import ScopeLocks
@@ -55,14 +59,13 @@ RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp gran
 _StatSig = tuple[int, int, int, int]
 _ENTRY_CACHE: dict[str, tuple[_StatSig, RecordEntry]] = {}
 """Parsed entries by absolute path, shared by every FileStore in the process (warm reopen)."""
-_HISTORY_CACHE: dict[str, tuple[_StatSig, HistoryEntry]] = {}
 
 
 def _sig(st: os.stat_result) -> _StatSig:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
-def _read_regular(path: Path) -> bytes | None:
+def _read_regular(path: Path | str) -> bytes | None:
     """Bytes of a regular file (never through a symlink), or None."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -120,7 +123,7 @@ class FileStore(StoreCore):
         # Temp files of single-file atomic writes interrupted by a crash. Only old ones: a young
         # one may belong to a write in progress in another process (receipts take no lock).
         cutoff = time.time() - STALE_TEMP_S
-        for d in (self._root, self._root / "reviews", self._manager / "archive", self._manager / "journal"):
+        for d in (self._root, self._root / "reviews", self._manager / "archive"):
             with contextlib.suppress(OSError):
                 for p in d.glob(f"{TEMP_PREFIX}*"):
                     with contextlib.suppress(OSError):
@@ -137,8 +140,8 @@ class FileStore(StoreCore):
         return self._locks.hold(scope)
 
     def _read_lock(self, scope: str) -> AbstractContextManager[None]:
-        # A root that does not exist (or can't hold .manager, e.g. read-only media) is read unlocked:
-        # reading must never create anything.
+        # A root that does not exist is read unlocked: reading must not create it. An existing root
+        # gets .manager/locks (ours); if it can't (read-only media), reads go unlocked.
         if not self._manager.is_dir():
             if not self._root.is_dir():
                 return nullcontext()
@@ -164,6 +167,8 @@ class FileStore(StoreCore):
 
     def _load_scope(self, key: str, archived: bool) -> ScopeFiles | None:
         d = self._scope_dir(key, archived)
+        if os.path.islink(d):  # never read or write through a symlinked scope (check() reports it)
+            return None
         try:
             it = os.scandir(d)
         except (FileNotFoundError, NotADirectoryError):
@@ -174,19 +179,34 @@ class FileStore(StoreCore):
         scope_json: bytes | None = None
         index: bytes | None = None
         now = time.time_ns()
+        cache = _ENTRY_CACHE
         with it:
             for de in it:
                 name = de.name
-                if name.startswith(TEMP_PREFIX):
-                    continue
-                if name in (SCOPE_FILE, INDEX_FILE):
-                    data = _read_regular(d / name) if de.is_file(follow_symlinks=False) else None
+                if not name.endswith(RECORD_SUFFIX):
                     if name == SCOPE_FILE:
-                        scope_json = data
-                    else:
-                        index = data
-                elif name.endswith(RECORD_SUFFIX):
-                    entries.append(self._entry(d, de, now))
+                        scope_json = _read_regular(de.path) if de.is_file(follow_symlinks=False) else None
+                    continue
+                if name == INDEX_FILE:
+                    index = _read_regular(de.path) if de.is_file(follow_symlinks=False) else None
+                    continue
+                # Hot path (a 1k-record scope is re-read under the lock by every commit): one stat,
+                # one dict lookup for an unchanged file.
+                try:
+                    st = de.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue  # deleted while we listed
+                if S_ISREG(st.st_mode):
+                    cached = cache.get(de.path)
+                    if cached is not None and cached[0] == (
+                        st.st_size,
+                        st.st_mtime_ns,
+                        st.st_ino,
+                        st.st_ctime_ns,
+                    ):
+                        entries.append(cached[1])
+                        continue
+                entries.append(self._entry(de, st, now))
         extra = len(scope_json or b"") + len(index or b"")
         return ScopeFiles(
             key=key,
@@ -197,10 +217,11 @@ class FileStore(StoreCore):
             extra_bytes=extra,
         )
 
-    def _entry(self, d: Path, de: os.DirEntry[str], now: int) -> RecordEntry:
+    def _entry(self, de: os.DirEntry[str], st: os.stat_result, now: int) -> RecordEntry:
+        # Hot path of a cold open (10k calls): plain strings, no pathlib.
         name = de.name
-        path = d / name
-        if de.is_symlink():
+        path = de.path
+        if S_ISLNK(st.st_mode):
             try:
                 target = os.readlink(path)
             except OSError:
@@ -210,13 +231,12 @@ class FileStore(StoreCore):
             inside = real == root_real or real.startswith(root_real + os.sep)
             where = "inside the memory root" if inside else "leading out of the memory root"
             return special_entry(name, f"it is a symbolic link to {target} ({where})", f"symlink:{target}")
-        if de.is_dir(follow_symlinks=False):
+        if S_ISDIR(st.st_mode):
             return special_entry(name, "it is a directory, not a record file", "dir")
-        st = de.stat(follow_symlinks=False)
-        if not de.is_file(follow_symlinks=False):
+        if not S_ISREG(st.st_mode):
             return special_entry(name, "it is not a regular file", f"special:{st.st_mode}")
         sig = _sig(st)
-        key = str(path)
+        key = path
         cached = _ENTRY_CACHE.get(key)
         if cached is not None and cached[0] == sig:
             return cached[1]
@@ -232,7 +252,7 @@ class FileStore(StoreCore):
         return entry
 
     @staticmethod
-    def _oversize_entry(path: Path, name: str, st: os.stat_result) -> RecordEntry:
+    def _oversize_entry(path: str, name: str, st: os.stat_result) -> RecordEntry:
         # Hash without holding a 10 MB (or 10 GB) file in memory; never parse it.
         h = hashlib.blake2b(digest_size=8)
         with contextlib.suppress(OSError), open(path, "rb") as f:
@@ -253,7 +273,7 @@ class FileStore(StoreCore):
     def _file_bytes(self, key: str, file_name: str) -> bytes | None:
         return _read_regular(self._scope_dir(key, False) / file_name)
 
-    def _write_scope(self, change: ScopeChange) -> None:
+    def _write_scope(self, change: ScopeChange, before: ScopeFiles | None) -> ScopeFiles | None:
         d = self._scope_dir(change.key, False)
         tx = journal.Transaction(self._root, change.key)
         try:
@@ -263,20 +283,44 @@ class FileStore(StoreCore):
                     tx.delete(d / fn)
                 else:
                     tx.write(d / fn, data)
-            self._stage_history(tx, change.history)
+            self._stage_history(tx, d, change.history)
         except BaseException as exc:
             tx.abort()
             if isinstance(exc, OSError):
                 raise StorageError(f"Could not stage the change: {exc.strerror or exc}. Nothing was written.") from exc
             raise
         tx.commit()
+        return None if before is None else self._scope_after(d, before, change)
 
-    def _stage_history(self, tx: journal.Transaction, history: Sequence[HistoryItem]) -> None:
+    def _scope_after(self, d: Path, before: ScopeFiles, change: ScopeChange) -> ScopeFiles:
+        """The scope after a commit, from what we just wrote: no re-read of a 1k-record folder."""
+        entries = {e.file_name: e for e in before.entries}
+        scope_json, index = before.scope_json, before.index
+        for fn, data in change.files.items():
+            if fn == SCOPE_FILE:
+                scope_json = data
+            elif fn == INDEX_FILE:
+                index = data
+            elif data is None:
+                entries.pop(fn, None)
+            else:
+                try:
+                    mtime_ns = os.stat(d / fn).st_mtime_ns
+                except OSError:
+                    mtime_ns = 0
+                entries[fn] = entry_from_bytes(fn, data, mtime_ns)
+        return ScopeFiles(
+            key=before.key,
+            scope_json=scope_json,
+            entries=tuple(mark_case_duplicates(list(entries.values()))),
+            index=index,
+            extra_bytes=len(scope_json or b"") + len(index or b""),
+        )
+
+    def _stage_history(self, tx: journal.Transaction, d: Path, history: Sequence[HistoryItem]) -> None:
+        # The previous bytes are kept as a hard link of the file being replaced: no copy, no fsync.
         for item in history:
-            path = self._history_path(item.entry.id)
-            tx.ensure_dir(path.parent)
-            header = item.entry.model_dump(mode="json")
-            tx.write(path, json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n" + item.data)
+            tx.keep_history(d / item.source, self._history_path(item.entry.id))
 
     # --- global -------------------------------------------------------------------------------
     def _global_bytes(self) -> bytes | None:
@@ -286,7 +330,7 @@ class FileStore(StoreCore):
         tx = journal.Transaction(self._root, GLOBAL_SCOPE)
         try:
             tx.write(self._root / GLOBAL_FILE, data)
-            self._stage_history(tx, history)
+            self._stage_history(tx, self._root, history)
         except BaseException as exc:
             tx.abort()
             if isinstance(exc, OSError):
@@ -383,49 +427,60 @@ class FileStore(StoreCore):
                 raise StorageError(f"Invalid history id {entry_id!r}.")
         return self._history_dir() / scope / f"{rest}{HISTORY_SUFFIX}"
 
-    def _history_items(self) -> list[HistoryEntry]:
+    def _history_items(self, scope: str | None = None) -> list[HistoryEntry]:
+        """History entries, read from file names (time, reason, revision, name) and sizes."""
         out: list[HistoryEntry] = []
+        base = self._history_dir()
         try:
-            scopes = list(os.scandir(self._history_dir()))
+            if scope is not None:
+                scopes = [scope] if (base / scope).is_dir() and "/" not in scope else []
+            else:
+                with os.scandir(base) as it:
+                    scopes = [e.name for e in it if e.is_dir(follow_symlinks=False)]
         except (FileNotFoundError, NotADirectoryError):
             return out
-        for sd in scopes:
-            if not sd.is_dir(follow_symlinks=False):
-                continue
-            with os.scandir(sd.path) as it:
+        for name in scopes:
+            cwd = "" if name == GLOBAL_SCOPE else self._scope_cwd(name)
+            with os.scandir(base / name) as it:
                 for fe in it:
-                    if not fe.name.endswith(HISTORY_SUFFIX) or fe.name.startswith("."):
+                    if not fe.name.endswith(HISTORY_SUFFIX):
                         continue
-                    entry = self._history_entry(fe)
-                    if entry is not None:
-                        out.append(entry)
+                    m = HISTORY_ID_RE.match(fe.name[: -len(HISTORY_SUFFIX)])
+                    if m is None:
+                        continue
+                    try:
+                        size = fe.stat(follow_symlinks=False).st_size
+                        when = datetime.strptime(m.group(1), HISTORY_STAMP).replace(tzinfo=UTC)
+                    except (OSError, ValueError):
+                        continue
+                    out.append(
+                        HistoryEntry(
+                            id=f"{name}/{fe.name[: -len(HISTORY_SUFFIX)]}",
+                            scope_key=name,
+                            cwd=cwd,
+                            name=m.group(4),
+                            time=when,
+                            reason="delete" if m.group(2) == "delete" else "overwrite",
+                            size=size,
+                            revision=m.group(3),
+                        )
+                    )
         return out
 
-    @staticmethod
-    def _history_entry(fe: os.DirEntry[str]) -> HistoryEntry | None:
-        try:
-            sig = _sig(fe.stat(follow_symlinks=False))
-            cached = _HISTORY_CACHE.get(fe.path)
-            if cached is not None and cached[0] == sig:
-                return cached[1]
-            with open(fe.path, "rb") as f:
-                header = f.readline()
-            entry = HistoryEntry.model_validate_json(header)
-        except (OSError, ValueError):
-            return None  # unreadable history is skipped, never fatal
-        _HISTORY_CACHE[fe.path] = (sig, entry)
-        return entry
+    def _scope_cwd(self, key: str) -> str:
+        for archived in (False, True):
+            data = _read_regular(self._scope_dir(key, archived) / SCOPE_FILE)
+            if data is not None:
+                cwd, _, _ = parse_scope_json(key, data)
+                return cwd
+        return ""
 
     def _history_bytes(self, entry_id: str) -> bytes | None:
         try:
             path = self._history_path(entry_id)
         except StorageError:
             return None
-        data = _read_regular(path)
-        if data is None:
-            return None
-        _, _, body = data.partition(b"\n")
-        return body
+        return _read_regular(path)
 
     def _drop_history(self, entry_ids: Sequence[str]) -> None:
         for entry_id in entry_ids:

@@ -1,62 +1,127 @@
-"""Cross-process locks, one per scope, as ``flock``-style files under ``<root>/.manager/locks``.
+"""Cross-process locks, one per scope, as lock files under ``<root>/.manager/locks``.
+
+On POSIX this is a plain ``flock`` on ``<scope>.lock``: each acquisition opens its own descriptor, so
+threads of one process exclude each other exactly like processes do, and the kernel drops the lock
+when a process dies (``kill -9`` never leaves a scope locked). Elsewhere it falls back to the
+``filelock`` package. We use ``flock`` directly because reads take the lock too (so they never see
+a half-applied commit) and ``filelock`` 4 costs ~1.5 ms per acquisition, which a cold open of 100
+scopes pays 200 times; ``flock`` costs ~20 µs.
 
 Lock files are created on first use and left in place on purpose: deleting a lock file while another
-process waits on it lets two processes "hold" the same lock. They live only in the internal
-``.manager`` folder and hold no data.
+process waits on it lets two processes "hold" the same lock. They hold no data.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-
-import filelock
 
 from core.errors import StorageError
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]  # fall back to filelock below
+
 LOCK_TIMEOUT_S = 30.0
+Release = Callable[[], None]
 
 
 class ScopeLocks:
-    """Hands out the lock of a scope (``global``, ``settings`` or a workspace key)."""
+    """Hands out the lock of a scope (``global``, ``settings`` or a workspace key). Re-entrant per thread."""
 
     def __init__(self, lock_dir: Path, timeout: float = LOCK_TIMEOUT_S) -> None:
         self._dir = lock_dir
         self._timeout = timeout
-        self._locks: dict[str, filelock.FileLock] = {}
-        self._guard = threading.Lock()
+        self._held = threading.local()  # scope -> depth, for re-entry by the same thread
+        self._dir_ready = False
 
-    def _get(self, scope: str) -> filelock.FileLock:
-        with self._guard:
-            lock = self._locks.get(scope)
-            if lock is None:
-                # thread_local: each thread gets its own descriptor, so threads exclude each other
-                # as well as processes, and a thread may re-enter its own lock.
-                lock = filelock.FileLock(
-                    self._dir / f"{scope}.lock", timeout=self._timeout, thread_local=True
-                )
-                self._locks[scope] = lock
-            return lock
+    def _depths(self) -> dict[str, int]:
+        depths: dict[str, int] | None = getattr(self._held, "depths", None)
+        if depths is None:
+            depths = self._held.depths = {}
+        return depths
 
     @contextlib.contextmanager
     def hold(self, scope: str) -> Iterator[None]:
+        depths = self._depths()
+        if depths.get(scope):
+            depths[scope] += 1
+            try:
+                yield
+            finally:
+                depths[scope] -= 1
+            return
+        release = self._acquire(scope)
+        depths[scope] = 1
         try:
-            self._dir.mkdir(parents=True, exist_ok=True)
-            lock = self._get(scope)
+            yield
+        finally:
+            depths[scope] = 0
+            release()
+
+    def _acquire(self, scope: str) -> Release:
+        path = os.path.join(self._dir, f"{scope}.lock")
+        try:
+            if not self._dir_ready:
+                self._dir.mkdir(parents=True, exist_ok=True)
+                self._dir_ready = True
+            if fcntl is None:  # pragma: no cover - Windows
+                return self._acquire_filelock(path, scope)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except OSError as exc:
+            raise self._error(scope, exc) from exc
+        try:
+            deadline = time.monotonic() + self._timeout
+            delay = 0.0005
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise StorageError(
+                            f"Another program has been writing to this memory ({scope}) for over "
+                            f"{self._timeout:.0f} s. Try again in a moment; nothing was changed."
+                        ) from None
+                    time.sleep(delay)
+                    delay = min(delay * 2, 0.02)
+        except OSError as exc:
+            os.close(fd)
+            raise self._error(scope, exc) from exc
+        except BaseException:
+            os.close(fd)
+            raise
+
+        def release() -> None:
+            # Closing the descriptor drops the flock; no explicit LOCK_UN needed.
+            os.close(fd)
+
+        return release
+
+    def _acquire_filelock(self, path: str, scope: str) -> Release:  # pragma: no cover - Windows
+        import filelock
+
+        lock = filelock.FileLock(path, timeout=self._timeout)
+        try:
             lock.acquire()
         except filelock.Timeout as exc:
             raise StorageError(
                 f"Another program has been writing to this memory ({scope}) for over {self._timeout:.0f} s. "
                 "Try again in a moment; nothing was changed."
             ) from exc
-        except OSError as exc:
-            raise StorageError(
-                f"Could not lock {scope} under {self._dir}: {exc.strerror or exc}. "
-                "Check permissions; nothing was changed."
-            ) from exc
-        try:
-            yield
-        finally:
+
+        def release() -> None:
             lock.release()
+
+        return release
+
+    def _error(self, scope: str, exc: OSError) -> StorageError:
+        return StorageError(
+            f"Could not lock {scope} under {self._dir}: {exc.strerror or exc}. "
+            "Check permissions; nothing was changed."
+        )

@@ -94,7 +94,7 @@ class InMemoryStore(StoreCore):
             scope = self._active.get(key)
             return None if scope is None else scope.files.get(file_name)
 
-    def _write_scope(self, change: ScopeChange) -> None:
+    def _write_scope(self, change: ScopeChange, before: ScopeFiles | None) -> ScopeFiles | None:
         with self._mutex:
             old = self._active.get(change.key)
             new = _Scope(
@@ -111,6 +111,7 @@ class InMemoryStore(StoreCore):
                     new.mtimes[fn] = next(self._tick)
             self._active[change.key] = new
             self._keep_history(change.history)
+            return None
 
     def _keep_history(self, history: Sequence[HistoryItem]) -> None:
         for item in history:
@@ -141,9 +142,9 @@ class InMemoryStore(StoreCore):
         with self._mutex:
             self._archived.pop(key, None)
 
-    def _history_items(self) -> list[HistoryEntry]:
+    def _history_items(self, scope: str | None = None) -> list[HistoryEntry]:
         with self._mutex:
-            return [entry for entry, _ in self._history.values()]
+            return [e for e, _ in self._history.values() if scope is None or e.scope_key == scope]
 
     def _history_bytes(self, entry_id: str) -> bytes | None:
         with self._mutex:

@@ -62,9 +62,7 @@ class GlobalTab(QWidget):
         outer.setSpacing(6)
 
         head = QHBoxLayout()
-        title = QLabel(
-            "<b>GLOBAL.md</b> — about you: profile, preferences, general tips. Every agent loads it."
-        )
+        title = QLabel("<b>GLOBAL.md</b> — about you: profile, preferences, general tips. Every agent loads it.")
         head.addWidget(title, 1)
         self.size_label = QLabel()
         self.size_label.setObjectName("global_size")
@@ -139,9 +137,7 @@ class GlobalTab(QWidget):
         if self._closing:
             return
         store = self.ctx.store
-        self.ctx.runner.submit(
-            lambda _t, _p: store.read_global(), on_done=self._on_loaded, on_error=self._on_error
-        )
+        self.ctx.runner.submit(lambda _t, _p: store.read_global(), on_done=self._on_loaded, on_error=self._on_error)
 
     def error_text(self) -> str:
         """The error shown in the tab right now ("" when none); read by the self-test."""
@@ -179,8 +175,7 @@ class GlobalTab(QWidget):
         if self.has_unsaved_changes() and self.base_revision is not None:
             self.banner.show_message(
                 "warning",
-                "GLOBAL.md changed on disk while you were editing. Your edits are kept; "
-                "saving will ask what to do.",
+                "GLOBAL.md changed on disk while you were editing. Your edits are kept; saving will ask what to do.",
                 [
                     ("Show differences", self._show_external_diff),
                     ("Load disk version", self.reload_from_disk),

@@ -57,9 +57,7 @@ from gui.widgets.messages import describe_error, format_size
 
 LINK_RE = re.compile(r"\[\[([^\[\]\n]+)\]\]")
 NEW_BODY = (
-    "\nThe durable, self-contained fact.\n\n"
-    "**Why:** Why it matters.\n\n"
-    "**How to apply:** When and how to use it.\n"
+    "\nThe durable, self-contained fact.\n\n**Why:** Why it matters.\n\n**How to apply:** When and how to use it.\n"
 )
 
 
@@ -101,6 +99,7 @@ class WorkspaceTab(QWidget):
         self._suppress_selection = False
         self._search_seq = 0
         self.last_search_hits: list[SearchHit] = []
+        self._fitted_for: tuple[str | None, int] | None = None
 
         self._build_ui()
 
@@ -372,8 +371,12 @@ class WorkspaceTab(QWidget):
             return
         store = self.ctx.store
         self.ctx.runner.submit(
-            lambda _t, _p: store.list_workspaces(), on_done=self._on_workspaces, on_error=self._on_error
+            lambda _t, _p: store.list_workspaces(), on_done=self._on_workspaces, on_error=self._on_list_failed
         )
+
+    def _on_list_failed(self, exc: BaseException) -> None:
+        self._on_error(exc)
+        self.workspaces_loaded.emit()
 
     def error_text(self) -> str:
         """The error shown in the tab right now ("" when none); read by the self-test."""
@@ -482,7 +485,7 @@ class WorkspaceTab(QWidget):
         if key and key != self.current_key:
             self.select_workspace(str(key))
 
-    def _load_snapshot(self, key: str, then: Callable[[], None] | None = None) -> None:
+    def _load_snapshot(self, key: str, then: Callable[[], object] | None = None) -> None:
         store = self.ctx.store
 
         def done(snap: WorkspaceSnapshot) -> None:
@@ -493,9 +496,7 @@ class WorkspaceTab(QWidget):
         def failed(exc: BaseException) -> None:
             if isinstance(exc, NotFoundError) and key == self.current_key and not self.staged:
                 self._show_workspace(None)
-                self.ws_banner.show_message(
-                    "info", "That workspace is no longer there (archived or removed)."
-                )
+                self.ws_banner.show_message("info", "That workspace is no longer there (archived or removed).")
                 return
             self._on_error(exc)
 
@@ -585,16 +586,12 @@ class WorkspaceTab(QWidget):
                 )
 
         store = self.ctx.store
-        self.ctx.runner.submit(
-            lambda _t, _p: store.read_workspace(key), on_done=adopt, on_error=self._on_error
-        )
+        self.ctx.runner.submit(lambda _t, _p: store.read_workspace(key), on_done=adopt, on_error=self._on_error)
 
     def _update_workspace_header(self) -> None:
         info = self.workspace_info()
         if info is None:
-            self.ws_title.setText(
-                "No workspace selected" if self.ws_model.rowCount() else "No workspaces yet."
-            )
+            self.ws_title.setText("No workspace selected" if self.ws_model.rowCount() else "No workspaces yet.")
             self.archive_button.setEnabled(False)
             self.new_button.setEnabled(False)
             return
@@ -605,8 +602,7 @@ class WorkspaceTab(QWidget):
             flags.append(f'<span style="color:#b3261e">{info.invalid_count} invalid</span>')
         extra = (" · " + " · ".join(flags)) if flags else ""
         self.ws_title.setText(
-            f"<b>{html.escape(info.display_name)}</b>{extra}<br>"
-            f'<span style="color:#555">{html.escape(info.cwd)}</span>'
+            f'<b>{html.escape(info.display_name)}</b>{extra}<br><span style="color:#555">{html.escape(info.cwd)}</span>'
         )
         self.archive_button.setEnabled(True)
         self.new_button.setEnabled(True)
@@ -639,8 +635,8 @@ class WorkspaceTab(QWidget):
         for name, op in self.staged.items():
             if name not in seen and isinstance(op, PutOp):
                 rows.append(self._row_for(name, None))
-        rows.sort(key=lambda r: r.name)
         self.rec_model.set_rows(rows)
+        self._fit_name_column(rows)
         total = len(rows)
         invalid = sum(1 for r in rows if r.invalid_reasons)
         text = f"{total} record{'s' if total != 1 else ''}"
@@ -649,6 +645,16 @@ class WorkspaceTab(QWidget):
         if self.staged:
             text += f", {len(self.staged)} staged"
         self.count_label.setText(text)
+
+    def _fit_name_column(self, rows: list[RecordRow]) -> None:
+        """Size the Name column to the longest name once per load (never per keystroke)."""
+        key = (self.current_key, len(rows))
+        if self._fitted_for == key:
+            return
+        self._fitted_for = key
+        fm = self.rec_view.fontMetrics()
+        widest = max((fm.horizontalAdvance(r.name) for r in rows), default=120)
+        self.rec_view.horizontalHeader().resizeSection(0, max(120, min(widest + 24, 260)))
 
     def _row_for(self, name: str, entry: RecordEntry | None) -> RecordRow:
         op = self.staged.get(name)
@@ -667,9 +673,7 @@ class WorkspaceTab(QWidget):
         if record is not None:
             hay = f"{record.name}\n{record.description}\n{record.type}\n{record.body}".lower()
             return RecordRow(name, file_name, record.type, record.description, size, reasons, staged, hay)
-        return RecordRow(
-            name, file_name, "", "", size, reasons, staged, f"{name}\n{' '.join(reasons)}".lower()
-        )
+        return RecordRow(name, file_name, "", "", size, reasons, staged, f"{name}\n{' '.join(reasons)}".lower())
 
     def _on_record_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         if self._suppress_selection or not current.isValid():
@@ -889,9 +893,7 @@ class WorkspaceTab(QWidget):
                 )
         if reasons:
             parts.append(
-                "<span style='color:#b3261e'>"
-                + "<br>".join(f"✗ {html.escape(r)}" for r in reasons)
-                + "</span>"
+                "<span style='color:#b3261e'>" + "<br>".join(f"✗ {html.escape(r)}" for r in reasons) + "</span>"
             )
         if secrets:
             parts.append(
@@ -1039,8 +1041,7 @@ class WorkspaceTab(QWidget):
             self.diff_view.set_diff("", "")
         else:
             names = ", ".join(
-                f"{'delete ' if isinstance(op, DeleteOp) else ''}{name}"
-                for name, op in sorted(self.staged.items())
+                f"{'delete ' if isinstance(op, DeleteOp) else ''}{name}" for name, op in sorted(self.staged.items())
             )
             self.staged_label.setText(
                 f"<b>{n} staged change{'s' if n != 1 else ''}</b>: {html.escape(names)}. "
@@ -1183,10 +1184,7 @@ class WorkspaceTab(QWidget):
             return
         self._search_seq += 1
         seq = self._search_seq
-        names = {
-            i.key: i.display_name
-            for i in (self.ws_model.workspace(r) for r in range(self.ws_model.rowCount()))
-        }
+        names = {i.key: i.display_name for i in (self.ws_model.workspace(r) for r in range(self.ws_model.rowCount()))}
 
         def done(hits: list[SearchHit]) -> None:
             if seq != self._search_seq or self._closing:
@@ -1225,29 +1223,18 @@ class WorkspaceTab(QWidget):
             self.banner.show_message("error", describe_error(exc))
 
 
-def search_hits(
-    index: Any, store: Any, query: str, names: dict[str, str], limit: int = 50
-) -> list[SearchHit]:
+def search_hits(index: Any, store: Any, query: str, names: dict[str, str], limit: int = 50) -> list[SearchHit]:
     """Run ``index`` (core.search) and convert its results to SearchHit (runs on a worker)."""
     if hasattr(index, "refresh"):
         index.refresh()  # re-reads only scopes whose files changed
     raw = index.search(query, limit=limit) if hasattr(index, "search") else index(query)
     hits: list[SearchHit] = []
     for item in getattr(raw, "hits", raw):
-        key = (
-            getattr(item, "scope_key", None)
-            or getattr(item, "key", None)
-            or getattr(item, "workspace_key", None)
-        )
+        key = getattr(item, "scope_key", None) or getattr(item, "key", None) or getattr(item, "workspace_key", None)
         scope = getattr(item, "scope", None)
         if scope == "global" or key in ("global", "GLOBAL"):
             key = None
-        name = (
-            getattr(item, "name", None)
-            or getattr(item, "record_name", None)
-            or getattr(item, "title", "")
-            or ""
-        )
+        name = getattr(item, "name", None) or getattr(item, "record_name", None) or getattr(item, "title", "") or ""
         snippet = getattr(item, "snippet", None) or getattr(item, "description", "") or ""
         score = float(getattr(item, "score", 0.0) or 0.0)
         where = "Global" if key is None else names.get(str(key), str(key))

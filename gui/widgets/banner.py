@@ -36,9 +36,7 @@ class Banner(QFrame):
     def text(self) -> str:
         return "" if self.isHidden() else self.label.text()
 
-    def show_message(
-        self, level: str, text: str, actions: list[tuple[str, Callable[[], None]]] | None = None
-    ) -> None:
+    def show_message(self, level: str, text: str, actions: list[tuple[str, Callable[[], None]]] | None = None) -> None:
         self.level = level
         self.setStyleSheet(f"QFrame#banner {{ {_STYLES.get(level, _STYLES['info'])} border-radius:4px; }}")
         self.label.setText(text)

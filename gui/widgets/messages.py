@@ -30,11 +30,7 @@ def describe_error(exc: BaseException) -> str:
         return "Nothing was written: " + "; ".join(exc.reasons)
     if isinstance(exc, SecretRefusedError):
         where = "; ".join(exc.findings)
-        return (
-            "Nothing was written: it looks like it contains a credential"
-            + (f" ({where})" if where else "")
-            + "."
-        )
+        return "Nothing was written: it looks like it contains a credential" + (f" ({where})" if where else "") + "."
     if isinstance(exc, NotFoundError):
         return exc.message or "It no longer exists on disk. Refresh to see the current state."
     if isinstance(exc, DshMemoryError):

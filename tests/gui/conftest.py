@@ -23,7 +23,6 @@ from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.tasks import SyncTaskRunner
 
-
 # Qt warnings fail tests (qt_log_level_fail = WARNING); these are harmless and expected here:
 QT_LOG_IGNORE = (
     # The offscreen platform can't forward size hints when a top-level window is shown.

@@ -93,3 +93,27 @@ def test_save_shortcut_saves_current_tab(main_window: MainWindow, ctx: Any, qtbo
     main_window.tabs["global"].editor.setPlainText("# User Profile\n\nSaved with Ctrl+S.\n")
     qtbot.keyClick(main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert (ctx.root / "GLOBAL.md").read_text(encoding="utf-8") == "# User Profile\n\nSaved with Ctrl+S.\n"
+
+
+def test_window_loads_through_the_thread_pool_runner(ctx: AppContext, sample: dict[str, Any], qtbot: Any) -> None:
+    from gui.tasks import ThreadPoolTaskRunner
+
+    ctx.runner = ThreadPoolTaskRunner()
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    ws = window.tabs["workspace"]
+    glob = window.tabs["global"]
+    try:
+        qtbot.waitUntil(lambda: ws.snapshot is not None and window.last_status is not None, timeout=10000)
+        qtbot.waitUntil(lambda: "Backend developer" in glob.editor.toPlainText(), timeout=10000)
+        assert ws.ws_model.rowCount() == 3
+        assert window.last_status is not None and window.last_status.workspace_count == 3
+        ws.select_record("build-steps")
+        ws.desc_edit.setText("Committed from a worker thread")
+        ws.save()
+        qtbot.waitUntil(lambda: not ws.staged and "Committed" in ws.banner.text, timeout=10000)
+    finally:
+        window.shutdown()
+    entry = ctx.store.read_workspace(sample["alpha"].key).get("build-steps")
+    assert entry is not None and entry.record is not None
+    assert entry.record.description == "Committed from a worker thread"

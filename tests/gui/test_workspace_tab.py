@@ -319,9 +319,7 @@ def test_commit_conflict_declined_keeps_banner_offer(ctx: AppContext, sample: Sa
     assert "Committed 1 change" in tab.banner.text
 
 
-def test_external_change_with_staged_work_is_not_applied_silently(
-    ctx: AppContext, sample: Sample, qtbot: Any
-) -> None:
+def test_external_change_with_staged_work_is_not_applied_silently(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
     alpha = sample["alpha"]
     tab = _tab(ctx, qtbot)
     _open(tab, alpha)

@@ -114,6 +114,7 @@ class Reply:
     status: int = 200
     body: bytes = b""
     hold: bool = False  # wait for ChatServer.release before answering (slow model)
+    stall_after: int | None = None  # send headers and this many body bytes, then stall until released
 
 
 def chat_body(content: str) -> bytes:
@@ -145,6 +146,7 @@ class ChatServer:
         self.replies: list[Reply | Script] = []
         self.seen = threading.Event()
         self.release = threading.Event()
+        self.stalled = threading.Event()  # a stall_after reply has sent its first bytes
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -159,7 +161,15 @@ class ChatServer:
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(reply.body)))
                     self.end_headers()
-                    self.wfile.write(reply.body)
+                    if reply.stall_after is not None:
+                        # A slow stream: the answer has started but its body stops coming.
+                        self.wfile.write(reply.body[: reply.stall_after])
+                        self.wfile.flush()
+                        server.stalled.set()
+                        server.release.wait(15)
+                        self.wfile.write(reply.body[reply.stall_after :])
+                    else:
+                        self.wfile.write(reply.body)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout or cancel): expected in those tests
 

@@ -411,3 +411,23 @@ def test_server_without_json_mode_is_asked_again_without_it(
     review = service.propose(prepared_for(service))
     assert "response_format" in chat_server.requests[0] and "response_format" not in chat_server.requests[1]
     assert [c.target for c in review.changes] == ["blue-green-deploys.md"]
+
+
+def test_slow_stream_that_finishes_in_time_is_read_whole(chat_server: ChatServer, catalog: ModelCatalog) -> None:
+    import threading
+
+    chat_server.replies.append(Reply(body=proposal_reply([put("blue-green-deploys")]).body, stall_after=15))
+
+    def release_once_stalled() -> None:
+        chat_server.stalled.wait(10)
+        chat_server.release.set()
+
+    releaser = threading.Thread(target=release_once_stalled)
+    releaser.start()
+    try:
+        service = service_for(InMemoryStore(), catalog, request_timeout_seconds=10)
+        review = service.propose(prepared_for(service))
+    finally:
+        releaser.join(10)
+    assert chat_server.stalled.is_set()
+    assert [c.target for c in review.changes] == ["blue-green-deploys.md"]

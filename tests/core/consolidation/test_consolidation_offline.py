@@ -102,8 +102,11 @@ def test_chinese_conversation() -> None:
     puts = _puts(CHINESE)
     assert sorted(puts) == [1, 3, 4, 5, 6]  # not the assistant (2), the question (7) or the request (8)
     for change in puts.values():
-        assert re.fullmatch(r"note-[0-9a-f]{8}", change.record.name)
         assert "**Why:**" in change.record.body and "**How to apply:**" in change.record.body
+    # All-Chinese facts get a hash name; mixed ones are named after their ASCII words.
+    assert re.fullmatch(r"note-[0-9a-f]{8}", puts[1].record.name)
+    assert re.fullmatch(r"note-[0-9a-f]{8}", puts[5].record.name)
+    assert (puts[3].record.name, puts[4].record.name, puts[6].record.name) == ("stderr", "sqlite", "yarn-pnpm")
     assert puts[1].record.body.startswith("\n部署前必须先跑集成测试。\n")
     assert puts[1].record.description == "记住：部署前必须先跑集成测试"
     assert puts[3].record.type == "feedback"
@@ -134,9 +137,7 @@ def test_dedupes_against_existing_records_and_avoids_taken_names() -> None:
             type="feedback",
             body="\nI prefer pnpm over npm for this repo.\n",
         ),
-        Record(
-            name="ruff-instead-flake8", description="Linters", type="feedback", body="\nSomething else.\n"
-        ),
+        Record(name="ruff-instead-flake8", description="Linters", type="feedback", body="\nSomething else.\n"),
     )
     puts = _puts(
         [
@@ -211,13 +212,7 @@ def test_offline_result_dedupes_against_the_store() -> None:
     snap = store.create_workspace(CWD)
     store.commit(
         snap.key,
-        [
-            PutOp(
-                record=Record(
-                    name="tabs", description="Indentation", type="feedback", body="\nAlways use tabs.\n"
-                )
-            )
-        ],
+        [PutOp(record=Record(name="tabs", description="Indentation", type="feedback", body="\nAlways use tabs.\n"))],
         snap.revision,
     )
     service = ConsolidationService(store, ModelCatalog(()), AppSettings())
@@ -256,8 +251,8 @@ def test_offline_review_id_names_the_rules_version() -> None:
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember that X is Y.")])
     review = service.propose(service.prepare_evidence(evidence, text))
-    assert review.consolidator == "offline" and review.model == "rules-1"
-    assert review.receipt.model == "rules-1"
+    assert review.consolidator == "offline" and review.model == "rules-2"
+    assert review.receipt.model == "rules-2"
 
 
 def test_remember_filler_is_dropped() -> None:
@@ -345,3 +340,117 @@ def test_as_is_not_a_reason() -> None:
     puts = _puts([(1, "user", "We decided to use UTC as the default timezone.")])
     assert puts[1].record.body.startswith("\nUse UTC as the default timezone.\n")
     assert "no reason was stated" in puts[1].record.body
+
+
+# (prompt, record type, name, description, first body line, Why line or None for the default)
+REALISTIC = [
+    (
+        "remember that we deploy with fly.io",
+        "project",
+        "deploy-fly-io",
+        "Remember: We deploy with fly.io",
+        "We deploy with fly.io.",
+        None,
+    ),
+    (
+        "we deploy with fly.io, remember that",
+        "project",
+        "deploy-fly-io",
+        "Remember: We deploy with fly.io",
+        "We deploy with fly.io.",
+        None,
+    ),
+    (
+        "记住：打包用 electron-builder",
+        "project",
+        "electron-builder",
+        "记住：打包用 electron-builder",
+        "打包用 electron-builder。",
+        "用户明确要求记住这一点。",
+    ),
+    ("记得用 pnpm", "project", "pnpm", "记住：用 pnpm", "用 pnpm。", None),
+    ("no, use pnpm not npm", "feedback", "pnpm-npm", "Correction: Use pnpm not npm", "Use pnpm not npm.", None),
+    ("No. Use pnpm.", "feedback", "pnpm", "Correction: Use pnpm", "Use pnpm.", None),
+    ("nope — use pnpm", "feedback", "pnpm", "Correction: Use pnpm", "Use pnpm.", None),
+    ("不对，应该用 pnpm", "feedback", "pnpm", "纠正：应该用 pnpm", "应该用 pnpm。", "用户就此纠正过助手。"),
+    ("不对。应该用 pnpm。", "feedback", "pnpm", "纠正：应该用 pnpm", "应该用 pnpm。", None),
+    (
+        "we decided to use SQLite because it's embedded",
+        "project",
+        "sqlite",
+        "Decision: Use SQLite",
+        "Use SQLite.",
+        "It's embedded.",
+    ),
+    (
+        "We decided on SQLite because it's embedded.",
+        "project",
+        "sqlite",
+        "Decision: Use SQLite",
+        "Use SQLite.",
+        "It's embedded.",
+    ),
+    (
+        "We're going with SQLite because it's embedded.",
+        "project",
+        "sqlite",
+        "Decision: Use SQLite",
+        "Use SQLite.",
+        "It's embedded.",
+    ),
+    (
+        "我们决定用 SQLite，因为它是嵌入式的。",
+        "project",
+        "sqlite",
+        "决定：用 SQLite",
+        "决定用 SQLite。",
+        "它是嵌入式的。",
+    ),
+    ("I prefer tabs", "feedback", "tabs", "Preference: I prefer tabs", "I prefer tabs.", None),
+    ("I'd prefer tabs.", "feedback", "tabs", "Preference: I'd prefer tabs", "I'd prefer tabs.", None),
+    (
+        "Use tabs, not spaces.",
+        "feedback",
+        "tabs-spaces",
+        "Preference: Use tabs, not spaces",
+        "Use tabs, not spaces.",
+        None,
+    ),
+    (
+        "Don't use npm, use pnpm.",
+        "feedback",
+        "npm-pnpm",
+        "Preference: Don't use npm, use pnpm",
+        "Don't use npm, use pnpm.",
+        None,
+    ),
+    ("别用 npm，用 pnpm", "feedback", "npm-pnpm", "偏好：别用 npm，用 pnpm", "别用 npm，用 pnpm。", None),
+]
+
+
+@pytest.mark.parametrize(("prompt", "rtype", "name", "description", "first_line", "why"), REALISTIC)
+def test_realistic_phrasings(
+    prompt: str, rtype: str, name: str, description: str, first_line: str, why: str | None
+) -> None:
+    [change] = _puts([(1, "user", prompt)]).values()
+    record = change.record
+    assert (record.type, record.name, record.description) == (rtype, name, description)
+    assert record.body.startswith(f"\n{first_line}\n\n**Why:** ")
+    if why is not None:
+        assert f"**Why:** {why}\n" in record.body
+    assert change.evidence == (1,)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No.",
+        "不对。",
+        "Use the write tool (NOT bash) to create notes.txt in the current directory.",
+        "We chose to ignore the flaky test for now?",
+        "我记得昨天跑过这个测试。",
+        "Do not use any tools.",
+    ],
+)
+def test_near_misses_are_not_memories(text: str) -> None:
+    assert OfflineConsolidator().propose(_request([(1, "user", text)])).is_no_change

@@ -21,13 +21,9 @@ def rec(name: str, body: str, description: str = "", type_: RecordType = "projec
     return Record(name=name, description=description or f"about {name}", type=type_, body=f"\n{body}\n")
 
 
-def put(
-    store: MemoryStore, cwd: str, records: Iterable[Record], *, allow_secrets: bool = False
-) -> WorkspaceSnapshot:
+def put(store: MemoryStore, cwd: str, records: Iterable[Record], *, allow_secrets: bool = False) -> WorkspaceSnapshot:
     snap = store.create_workspace(cwd)
-    return store.commit(
-        snap.key, [PutOp(record=r) for r in records], snap.revision, allow_secrets=allow_secrets
-    )
+    return store.commit(snap.key, [PutOp(record=r) for r in records], snap.revision, allow_secrets=allow_secrets)
 
 
 def age_files(root: Path, seconds: float = 3600.0) -> None:

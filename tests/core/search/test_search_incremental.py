@@ -179,9 +179,7 @@ def test_searching_while_another_thread_refreshes(tmp_path: Path) -> None:
         try:
             current = snap
             for i in range(30):
-                current = store.commit(
-                    current.key, [PutOp(record=rec(f"n-{i}", "steady words"))], current.revision
-                )
+                current = store.commit(current.key, [PutOp(record=rec(f"n-{i}", "steady words"))], current.revision)
                 index.refresh()
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)

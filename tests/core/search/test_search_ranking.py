@@ -97,9 +97,7 @@ def test_description_match_beats_body_match(store: MemoryStore) -> None:
         store,
         CWD,
         [
-            rec(
-                "a-body", "migrations migrations migrations must be reversible", description="Database notes"
-            ),
+            rec("a-body", "migrations migrations migrations must be reversible", description="Database notes"),
             rec("b-desc", "Use alembic.", description="How migrations work"),
         ],
     )
@@ -236,9 +234,7 @@ def test_global_sections_are_searchable_by_heading(store: MemoryStore) -> None:
     put(store, CWD, [rec("a", "unrelated")])
     index = indexed(store)
     hits = index.search("preferences").hits
-    assert [(h.scope_key, h.kind, h.name) for h in hits] == [
-        (GLOBAL_SCOPE, "global_section", "User Preferences")
-    ]
+    assert [(h.scope_key, h.kind, h.name) for h in hits] == [(GLOBAL_SCOPE, "global_section", "User Preferences")]
     assert [h.name for h in index.search("中文").hits] == ["User Preferences"]
     assert index.search("backend", scopes=[GLOBAL_SCOPE]).hits[0].section_index == 1
 

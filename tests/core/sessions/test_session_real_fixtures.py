@@ -39,3 +39,10 @@ def test_every_real_log_reads_cleanly() -> None:
     assert report["subagent"] == 23
     assert report["no_cwd"] == 3
     assert report["top_level_listed_by_default"] == 116
+
+
+def test_offline_consolidation_of_every_real_log() -> None:
+    counts = _script().consolidate_offline(FIXTURES)
+    assert counts.get("failed", 0) == 0
+    assert sum(n for k, n in counts.items() if k.startswith("consolidated:")) == 139
+    assert counts["records_committed"] >= 2  # the two "remember this fact for later" sessions

@@ -123,7 +123,7 @@ def test_index_is_sorted_and_deterministic() -> None:
 
 names = st.from_regex(r"\A[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}\Z").filter(lambda n: n != "memory")
 descriptions = st.text(
-    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\ufeff"),
+    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp"), blacklist_characters="\ufeff\ufffe\uffff"),
     min_size=1,
     max_size=60,
 ).filter(lambda d: d.strip() != "")

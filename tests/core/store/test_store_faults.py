@@ -156,7 +156,8 @@ def test_failure_at_every_step(tmp_path: Path, action: Callable[[FileStore, str]
             new_bytes = {k: v[0] for k, v in after.items()}
             new_bytes = {k: v for k, v in new_bytes.items() if not k.startswith(".manager/history/")}
             want = {k: v for k, v in expected_new.items() if not k.startswith(".manager/history/")}
-            assert new_bytes == want, f"{where}: {[k for k in new_bytes.keys() | want.keys() if new_bytes.get(k) != want.get(k)]}"
+            diff = [k for k in new_bytes.keys() | want.keys() if new_bytes.get(k) != want.get(k)]
+            assert new_bytes == want, f"{where}: {diff}"
             outcomes["new"] += 1
         # A reopen agrees and finds nothing to recover.
         again = FileStore(root)
