@@ -513,8 +513,11 @@ def _scan(text: str) -> list[_Hit]:
 def find_secrets(text: str) -> list[SecretFinding]:
     """Every credential-shaped value in ``text`` as (line, kind), sorted, one per kind and line."""
     findings: set[SecretFinding] = set()
-    for hit in _scan(text):
-        findings.add(SecretFinding(line=text.count("\n", 0, hit.start) + 1, kind=hit.kind))
+    line, pos = 1, 0
+    for hit in _scan(text):  # sorted by start: count newlines incrementally, not from 0 each time
+        line += text.count("\n", pos, hit.start)
+        pos = hit.start
+        findings.add(SecretFinding(kind=hit.kind, line=line))
     return sorted(findings, key=lambda f: (f.line, f.kind))
 
 

@@ -261,15 +261,18 @@ class ConsolidationService:
 
         When the review id already has a final receipt (committed, partially committed, rejected,
         no-change), that receipt comes back in a ``reused`` review and nothing is run; ``force``
-        runs again anyway. Failures write a ``failed`` receipt and raise ConsolidationError;
-        cancellation raises CancelledError. Memory is never written here.
+        runs again anyway, as a new review ``<review-id>-r2``, ``-r3``... so the final receipt is
+        kept. Failures write a ``failed`` receipt and raise ConsolidationError; cancellation raises
+        CancelledError. Memory is never written here.
         """
         c = self.consolidator(consolidator)
-        rid = review_id_for(prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model)
-        existing = self.existing_receipt(rid)
-        if not force:
-            if existing is not None and existing.status in FINAL_STATUSES:
+        base = review_id_for(prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model)
+        rid, existing, run = self._latest_run(base)
+        if existing is not None and existing.status in FINAL_STATUSES:
+            if not force:
                 return self._reused(prepared, existing, c.name, c.model)
+            rid, existing = f"{base}-r{run + 1}", None  # a receipt of a finished review is never overwritten
+        elif not force:
             cached = self._reviews.get(rid)
             if cached is not None and existing is not None and existing.status == "proposed":
                 return cached
@@ -344,6 +347,17 @@ class ConsolidationService:
         if progress is not None:
             progress(2, 2, "Proposal ready for review")
         return review
+
+    def _latest_run(self, base: str) -> tuple[str, Receipt | None, int]:
+        """The newest run of review ``base`` (forced re-runs are ``<base>-r2``, ``-r3``...): id, receipt, number."""
+        rid, receipt, run = base, self.existing_receipt(base), 1
+        while receipt is not None:
+            following = self.existing_receipt(f"{base}-r{run + 1}")
+            if following is None:
+                break
+            run += 1
+            rid, receipt = f"{base}-r{run}", following
+        return rid, receipt, run
 
     def _reused(self, prepared: PreparedSession, receipt: Receipt, name: str, model: str) -> Review:
         return Review(

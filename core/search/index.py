@@ -1,18 +1,25 @@
 """The search index: per-scope immutable segments, refreshed incrementally from a MemoryStore.
 
 Layout: one :class:`Segment` per scope (Global, each active and each archived workspace) holding
-its documents and a postings table ``term -> (docs, BM25 term weights)``. A refresh rebuilds only
-the segments whose scope changed, reusing the token analysis of every record whose file revision
-is unchanged, and swaps in a new :class:`IndexState` (a dict of segments) with one assignment.
-Readers take ``self._state`` once per query and so always see a complete, consistent state.
+its documents and a postings table ``term -> docs``; each document carries its BM25 term weights
+(computed once per file revision with a fixed average length, so unchanged records are never
+re-tokenized). A refresh rebuilds only the segments whose scope changed and swaps in a new
+:class:`IndexState` (a dict of segments) with one assignment. Readers take ``self._state`` once
+per query and so always see a complete, consistent state; refreshes are serialized by a lock.
 
-Change detection: with an on-disk store, a scope is re-read only when the stat fingerprint of its
-files (name, size, mtime_ns, inode) differs from the one taken when it was last read. A
-fingerprint containing an mtime within the last two seconds is not trusted (an edit in the same
-clock tick could keep size and mtime; git's "racy clean" rule), so that scope is re-read next
-time. Stores without a root (in memory) are compared by scope revision.
+Change detection: with an on-disk store, the scope folders are listed straight from the layout and
+a scope is re-read through the store only when the stat fingerprint of its files (name, size,
+mtime_ns, inode) differs from the one taken when it was last read. A fingerprint containing an
+mtime within the last two seconds is not trusted (an edit in the same clock tick could keep size
+and mtime; git's "racy clean" rule), so that scope is re-read next time. Stores without a root (in
+memory) are listed and compared by scope revision.
+
+Query evaluation (pure Python, so per-candidate bytecode is what costs): coverage by C-level
+``Counter.update`` over postings; the phrase rule by C-level ``map``/``compress`` over the docs
+holding every term; tiers walked from the top so only the tier where the ``limit`` cut falls is
+ranked further; inside it, BM25 only for the candidates that can still reach the top, found with
+the threshold algorithm over weight-ordered postings (memoized per index state).
 """
-
 from __future__ import annotations
 
 import bisect
@@ -181,6 +188,20 @@ class IndexState:
     # Derived, filled on first use: (selected segment ids, term) -> postings of those segments by
     # weight, heaviest first. A new state (after any refresh) starts empty.
     impacts: dict[tuple[tuple[str, ...], str], list[tuple[float, Doc]]] = field(default_factory=dict)
+    expanded: dict[tuple[tuple[str, ...], str], list[list[Doc]]] = field(default_factory=dict)
+
+    def expansions(self, pq: ParsedQuery, term: str, segs: list[Segment]) -> list[list[Doc]]:
+        """Memoized :func:`_expansions` (as-you-type queries repeat their prefixes)."""
+        if term not in pq.prefix_terms and not (len(term) == 1 and _CJK_RE.fullmatch(term)):
+            return []
+        key = (tuple(s.id for s in segs), "\0" + term)
+        found = self.expanded.get(key)
+        if found is None:
+            found = _expansions(pq, term, segs)
+            if len(self.expanded) >= MAX_IMPACT_LISTS:
+                self.expanded.clear()
+            self.expanded[key] = found
+        return found
 
     def impact(self, segs: list[Segment], term: str) -> list[tuple[float, Doc]]:
         key = (tuple(s.id for s in segs), term)
@@ -708,7 +729,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
             cov.update(lst)
             df += len(lst)
         only: set[Doc] | None = None
-        extra = _expansions(pq, term, segs)
+        extra = state.expansions(pq, term, segs)
         if extra:
             only = set().union(*extra)
             if lists:

@@ -239,3 +239,20 @@ def test_scanning_never_consults_detect_secrets_settings(monkeypatch: pytest.Mon
     monkeypatch.setattr(detect_secrets.settings, "get_settings", refuse)
     text = "\n".join(sentence.format(v=value) for _, value, sentence in CASES)
     assert {f.kind for f in find_secrets(text)} == {kind for kind, _, _ in CASES}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "eyJ" * 40_000,  # detect-secrets' JWT regex alone is quadratic on this
+        "-----BEGIN RSA PRIVATE KEY-----\n" * 5_000,  # BEGIN markers with no END
+        "-----BEGIN RSA PRIVATE KEY-----" + "\n    " * 20_000 + "x",
+        "://a:b@" * 10_000,
+        "password=" * 20_000,
+    ],
+    ids=["eyJ-run", "begin-no-end", "blank-lines", "many-urls", "many-keywords"],
+)
+def test_adversarial_long_inputs_are_scanned_in_linear_time(text: str) -> None:
+    # No timing assert: a quadratic regression turns this into a multi-minute test and a timeout.
+    redact(text)
+    find_secrets(text)

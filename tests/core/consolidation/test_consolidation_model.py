@@ -431,3 +431,33 @@ def test_slow_stream_that_finishes_in_time_is_read_whole(chat_server: ChatServer
         releaser.join(10)
     assert chat_server.stalled.is_set()
     assert [c.target for c in review.changes] == ["blue-green-deploys.md"]
+
+
+def test_global_is_put_back_when_the_workspace_write_loses_a_race(
+    chat_server: ChatServer, catalog: ModelCatalog
+) -> None:
+    from core.errors import ConflictError
+
+    class RacyStore(InMemoryStore):
+        """Someone commits to the workspace between our checks and our write."""
+
+        def commit(self, key: str, ops: Any, expect: Any, **kwargs: Any) -> Any:
+            if kwargs.get("origin") == "automatic":
+                raise ConflictError("the workspace changed a moment ago", expect)
+            return super().commit(key, ops, expect, **kwargs)
+
+    store = RacyStore()
+    store.replace_global("# User Preferences\n\n- Short answers.\n", None)
+    chat_server.replies.append(
+        proposal_reply(
+            [
+                put("blue-green-deploys"),
+                _global_change("# User Preferences\n\n- Short answers.\n- British English.\n", [3]),
+            ]
+        )
+    )
+    service = service_for(store, catalog)
+    review = service.propose(prepared_for(service))
+    receipt = service.commit(review, ["c1", "c2"], confirm_global=True)
+    assert receipt.status == "conflict" and "changed a moment ago" in (receipt.error or "")
+    assert store.read_global().text == "# User Preferences\n\n- Short answers.\n"  # put back

@@ -454,3 +454,27 @@ def test_realistic_phrasings(
 )
 def test_near_misses_are_not_memories(text: str) -> None:
     assert OfflineConsolidator().propose(_request([(1, "user", text)])).is_no_change
+
+
+def test_forced_rerun_is_a_new_review_and_keeps_the_final_receipt() -> None:
+    store = InMemoryStore()
+    service = ConsolidationService(store, ModelCatalog(()), AppSettings())
+    evidence, text = make_evidence([(1, "user", "Remember that releases happen on Tuesdays.")])
+    prepared = service.prepare_evidence(evidence, text)
+    first = service.propose(prepared)
+    assert service.commit(first, ["c1"]).status == "committed"
+    committed_text = store.read_receipt(first.review_id)
+
+    forced = service.propose(service.prepare_evidence(evidence, text), force=True)
+    assert forced.review_id == f"{first.review_id}-r2" and not forced.reused
+    assert forced.receipt.status == "no-change"  # the fact is in memory now
+    assert store.read_receipt(first.review_id) == committed_text  # never overwritten
+    # Without force the newest finished run is shown; forcing again makes -r3.
+    again = service.propose(service.prepare_evidence(evidence, text))
+    assert again.reused and again.review_id == forced.review_id
+    assert service.propose(service.prepare_evidence(evidence, text), force=True).review_id.endswith("-r3")
+    assert sorted(r.review_id for r in service.receipts()) == [
+        first.review_id,
+        f"{first.review_id}-r2",
+        f"{first.review_id}-r3",
+    ]

@@ -196,3 +196,26 @@ def test_parse_text_never_crashes(text: str) -> None:
         parse_record("x.md", ("---\n" + text).encode("utf-8", "surrogatepass"))
     except InvalidRecordError as exc:
         assert exc.reasons
+
+
+# YAML-shaped noise: keys, indentation, flow syntax, anchors, tags, quotes, comments, dates.
+_TOKENS = [
+    "name: ", "description: ", "metadata:\n", "  type: ", "project", "feedback", "x", "a-b", "\n", ": ",
+    "- ", "[", "]", "{", "}", ",", "'", '"', "#", "&a ", "*a", "!!str ", "!!binary ", "? ", "|\n  ",
+    ">\n  ", "2026-13-45", "2026-11-30", "123", "yes", "null", "~", " ", "\t", "---\n", "...\n", "中文",
+    "\\u0000", "%YAML 1.1\n", "<<: ", "\r\n",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_TOKENS), max_size=30), st.text(max_size=20))
+def test_yaml_shaped_frontmatter_never_crashes(tokens: list[str], body: str) -> None:
+    data = ("---\n" + "".join(tokens) + "\n---\n" + body).encode("utf-8", "surrogatepass")
+    try:
+        record = parse_record("x.md", data)
+    except InvalidRecordError as exc:
+        assert exc.reasons
+        return
+    # Whatever parsed must satisfy every rule and render back to something that parses the same.
+    assert validate_record(record, "x.md") == []
+    assert parse_record("x.md", render_record(record)) == record
