@@ -240,6 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         t_apply: list[float] = []
         t_refresh: list[float] = []
         t_keyed: list[float] = []
+        nonce = time.time_ns()  # every run commits new bytes, also on a reused --root
         index3 = SearchIndex(FileStore(root), cache_dir=False)
         index3.refresh()
         for i in range(args.commits):
@@ -250,14 +251,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 name=f"bench-commit-{i:03d}",
                 description="Benchmark commit",
                 type="project",
-                body=f"\nIncremental update number {i}: 增量更新 zebra{i}.\n",
+                body=f"\nIncremental update number {i} (run {nonce}): 增量更新 zebra{i}.\n",
             )
             new = fs.commit(snap.key, [PutOp(record=record)], snap.revision)
             t_apply.append(timeit(lambda new=new: index2.apply(new)))  # type: ignore[misc]
             t_keyed.append(timeit(lambda key=snap.key: index3.refresh(keys=[key])))  # type: ignore[misc]
             t_refresh.append(timeit(index.refresh))  # stat every file, re-read the one scope
             for ix in (index, index2, index3):
-                assert [h.name for h in ix.search(f"zebra{i}").hits] == [record.name]
+                assert [h.name for h in ix.search(f"zebra{i} ").hits] == [record.name]
         print(f"incremental after one commit, apply(snapshot): p50 {ms(pct(t_apply, 50))}  p95 {ms(pct(t_apply, 95))}")
         print(
             f"incremental after one commit, refresh(keys=[key]): p50 {ms(pct(t_keyed, 50))}"

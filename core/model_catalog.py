@@ -92,9 +92,7 @@ class ModelCatalog:
         if selected == CUSTOM_ID:
             ep = settings.custom_endpoint
             if not ep.is_complete:
-                raise UsageError(
-                    "The custom model endpoint needs a base URL and a model name; set them in Settings."
-                )
+                raise UsageError("The custom model endpoint needs a base URL and a model name; set them in Settings.")
             return ModelChoice(
                 id=CUSTOM_ID,
                 label=f"Custom: {ep.model} at {ep.base_url}",
@@ -256,9 +254,7 @@ def parse_model_catalog(text: str | None, source: Path | None = None) -> ModelCa
         try:
             data = yaml.safe_load(text) if text.strip() else {}
         except yaml.YAMLError as exc:
-            problems.append(
-                f"{source or 'settings.yaml'} is not valid YAML ({exc}); using the DeepSeek defaults"
-            )
+            problems.append(f"{source or 'settings.yaml'} is not valid YAML ({exc}); using the DeepSeek defaults")
             data = {}
         if data is None:
             data = {}
@@ -283,9 +279,7 @@ def parse_model_catalog(text: str | None, source: Path | None = None) -> ModelCa
                 default_id = c.id
                 break
         else:
-            problems.append(
-                f"agent-default-model {wanted!r} is not an OpenAI-compatible text model listed here"
-            )
+            problems.append(f"agent-default-model {wanted!r} is not an OpenAI-compatible text model listed here")
     if default_id is not None:
         choices = [c.model_copy(update={"is_default": c.id == default_id}) for c in choices]
     return ModelCatalog(tuple(choices), source, tuple(problems), default_id)
@@ -300,7 +294,5 @@ def load_model_catalog(dsh_home: Path) -> ModelCatalog:
         return parse_model_catalog(None, path)
     except (OSError, UnicodeDecodeError) as exc:
         catalog = parse_model_catalog(None, path)
-        return ModelCatalog(
-            catalog.choices, path, (f"cannot read {path}: {exc}; using the DeepSeek defaults",), None
-        )
+        return ModelCatalog(catalog.choices, path, (f"cannot read {path}: {exc}; using the DeepSeek defaults",), None)
     return parse_model_catalog(text, path)

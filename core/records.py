@@ -112,15 +112,22 @@ def _split_document(text: str) -> tuple[str, str] | None:
     return text[4 : end + 1], text[end + 5 :]
 
 
-def _key_of(line: str) -> str | None:
+_UNPARSED = "\x00unparsed"
+
+
+def _key_of(line: str) -> Any:
+    """The key a ``key: ...`` line starts, as YAML reads it (``no`` -> False); _UNPARSED if none."""
     m = _KEY_LINE.match(line)
     if not m:
-        return None
-    key = m.group(1) if m.group(1) is not None else m.group(2) if m.group(2) is not None else m.group(3)
-    return key.strip() if key is not None else None
+        return _UNPARSED
+    if m.group(1) is not None:  # "quoted" (the pattern admits no escapes): the text itself
+        return m.group(1)
+    if m.group(2) is not None:  # 'quoted'
+        return m.group(2)
+    return _key_value(m.group(3).strip())
 
 
-def _blocks(text: str, indent: int = 0) -> list[tuple[str | None, str]]:
+def _blocks(text: str, indent: int = 0) -> list[tuple[Any, str]]:
     """Split YAML text into ``(key, lines)`` blocks at lines that start a key at ``indent``.
 
     Comment, blank and more-indented lines belong to the block above them (a leading run of them
@@ -135,12 +142,37 @@ def _blocks(text: str, indent: int = 0) -> list[tuple[str | None, str]]:
             and stripped[:1] not in ("", " ", "#", "\n", "\t")
         )
         if starts_key:
-            blocks.append((_key_of(stripped) or "\x00unparsed", [line]))
+            blocks.append((_key_of(stripped), [line]))
         elif blocks:
             blocks[-1][1].append(line)
         else:
             blocks.append((None, [line]))
     return [(k, "".join(lines)) for k, lines in blocks]
+
+
+def _key_value(text: str) -> Any:
+    """A key as YAML reads it: ``no`` is False, ``2026-11-30`` a date, ``"no"`` the string."""
+    if _RESOLVER.resolve(yaml.ScalarNode, text, (True, False)) == "tag:yaml.org,2002:str":  # type: ignore[no-untyped-call]  # PyYAML stubs
+        return text
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except (yaml.YAMLError, *_CONSTRUCT_ERRORS):
+        return text
+
+
+def _keys_match(split_keys: list[Any], data: dict[Any, Any]) -> bool:
+    """True if the line splitter found exactly the keys YAML found, each once (so the raw blocks
+    it cuts are exactly the mapping's entries)."""
+    if len(split_keys) != len(data):
+        return False
+    try:
+        return (
+            _UNPARSED not in split_keys
+            and set(split_keys) == set(data)
+            and len(set(split_keys)) == len(split_keys)
+        )
+    except TypeError:  # an unhashable key value
+        return False
 
 
 def _metadata_indent(block_text: str) -> int:
@@ -304,14 +336,13 @@ def _extract_extra(fm: str, data: dict[Any, Any], reasons: list[str]) -> str | N
     """Raw text of the unknown keys, or None (with a reason) if the layout can't be split safely."""
     blocks = _blocks(fm)
     keys = [k for k, _ in blocks if k is not None]
-    yaml_keys = [str(k) for k in data]
-    if sorted(set(keys)) != sorted(set(yaml_keys)) or "\x00unparsed" in keys:
-        reasons.append("its frontmatter layout is not supported; write one 'key: value' per line")
-        return None
     for known in _KNOWN_TOP:
         if keys.count(known) > 1:
             reasons.append(f"its frontmatter has '{known}' more than once")
             return None
+    if not _keys_match(keys, data):
+        reasons.append("its frontmatter layout is not supported; write one 'key: value' per line")
+        return None
     out: list[str] = []
     for key, text in blocks:
         if key in ("name", "description"):
@@ -331,7 +362,7 @@ def _extract_extra(fm: str, data: dict[Any, Any], reasons: list[str]) -> str | N
             sub_text = text.split("\n", 1)[1] if "\n" in text else ""
             subs = _blocks(sub_text, indent)
             sub_keys = [k for k, _ in subs if k is not None]
-            if sorted(set(sub_keys)) != sorted({str(k) for k in meta}) or sub_keys.count("type") > 1:
+            if not _keys_match(sub_keys, meta):
                 reasons.append("its 'metadata' layout is not supported; write one 'key: value' per line")
                 return None
             out.append("metadata:\n" + "".join(t for k, t in subs if k != "type"))
@@ -385,10 +416,35 @@ def validate_record(record: Record, file_name: str | None = None) -> list[str]:
         reasons.append("body contains carriage returns (CR); use LF line endings")
     reasons.extend(_check_extra(record.extra_frontmatter))
     if not reasons:
-        size = len(render_record(record))
-        if size > MAX_RECORD_BYTES:
-            reasons.append(f"is {size:,} bytes; a record may be at most {MAX_RECORD_BYTES // 1024} KiB")
+        data = render_record(record)
+        if len(data) > MAX_RECORD_BYTES:
+            reasons.append(f"is {len(data):,} bytes; a record may be at most {MAX_RECORD_BYTES // 1024} KiB")
+        else:
+            reasons.extend(_check_reads_back(record, data))
     return reasons
+
+
+def _check_reads_back(record: Record, data: bytes) -> list[str]:
+    """What is saved must read back as the same record (the last line of defence for odd extras)."""
+    try:
+        back = parse_record(record_file_name(record.name), data)
+    except InvalidRecordError as exc:
+        return [f"it would not read back after saving: {r}" for r in exc.reasons]
+    same_fields = (back.name, back.description, back.type, back.body) == (
+        record.name,
+        record.description,
+        record.type,
+        record.body,
+    )
+    try:
+        same_extra = yaml.load(back.extra_frontmatter or "{}", Loader=_Loader) == yaml.load(
+            record.extra_frontmatter or "{}", Loader=_Loader
+        )
+    except (yaml.YAMLError, *_CONSTRUCT_ERRORS):
+        same_extra = False
+    if not (same_fields and same_extra):
+        return ["extra frontmatter would not survive a save unchanged; write one 'key: value' per line"]
+    return []
 
 
 def _check_extra(extra: str) -> list[str]:
@@ -413,8 +469,16 @@ def _check_extra(extra: str) -> list[str]:
         reasons.append("extra frontmatter 'metadata' must be a mapping")
     elif isinstance(meta, dict) and "type" in meta:
         reasons.append("extra frontmatter must not set metadata.type; it is a record field")
+    elif (
+        isinstance(meta, dict)
+        and meta
+        and not any(
+            k == "metadata" and t.split("\n", 1)[0].rstrip() == "metadata:" for k, t in _blocks(extra)
+        )
+    ):
+        reasons.append("extra frontmatter 'metadata' must be a block ('metadata:' then indented keys)")
     keys = [k for k, _ in _blocks(extra) if k is not None]
-    if sorted(set(keys)) != sorted({str(k) for k in data}) or len(keys) != len(set(keys)):
+    if not _keys_match(keys, data):
         reasons.append("extra frontmatter layout is not supported; write one 'key: value' per line")
     return reasons
 

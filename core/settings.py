@@ -70,8 +70,7 @@ def check_api_key_env(value: str) -> str:
         return value
     if not ENV_NAME_RE.match(value) or _looks_like_token(value):
         raise ValueError(
-            "api_key_env must be the NAME of an environment variable (like DEEPSEEK_API_KEY), "
-            "not the key itself"
+            "api_key_env must be the NAME of an environment variable (like DEEPSEEK_API_KEY), not the key itself"
         )
     if _credential_findings(value):
         raise ValueError("api_key_env looks like a credential; store the variable name, never the key")
@@ -202,9 +201,7 @@ def parse_settings(text: str) -> AppSettings:
     try:
         return AppSettings.model_validate(data)
     except ValidationError as exc:
-        reasons = [
-            f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()
-        ]
+        reasons = [f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()]
         raise InvalidRecordError("settings.yml has invalid values: " + "; ".join(reasons), reasons) from None
 
 

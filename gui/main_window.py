@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from core.models import RootStatus
@@ -59,6 +60,103 @@ def _load_tab(key: str, title: str, ctx: AppContext) -> QWidget:
     return widget
 
 
+# Tabs built the first time they are shown (or asked for): their modules and first loads cost
+# start-up time (the consolidation tab alone imports core.consolidation, httpx and asyncio).
+LAZY_TABS = frozenset({"consolidation", "recycle", "settings"})
+
+
+class LazyTab(QWidget):
+    """Keeps a tab's place in the tab bar and builds the real tab inside it on first use.
+
+    It forwards the tab protocol (refresh, unsaved changes, save, search, shutdown, errors), so the
+    window and the self-test treat it like the tab itself. Before it is built there is nothing to
+    refresh, save or lose; building it runs its first load.
+    """
+
+    def __init__(self, key: str, title: str, factory: Callable[[], QWidget], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self.title = title
+        self._factory = factory
+        self.tab: QWidget | None = None
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+
+    def ensure(self) -> QWidget:
+        if self.tab is None:
+            tab = self._factory()
+            tab.setObjectName(f"{self.key}_tab")
+            self.tab = tab
+            self._layout.addWidget(tab)
+            if hasattr(tab, "refresh"):
+                tab.refresh()  # the first load (constructors don't load)
+        return self.tab
+
+    def refresh(self) -> None:
+        if self.tab is not None and hasattr(self.tab, "refresh"):
+            self.tab.refresh()
+
+    def has_unsaved_changes(self) -> bool:
+        return self.tab is not None and hasattr(self.tab, "has_unsaved_changes") and bool(
+            self.tab.has_unsaved_changes()
+        )
+
+    def save(self) -> None:
+        if self.tab is not None and hasattr(self.tab, "save"):
+            self.tab.save()
+
+    def focus_search(self) -> None:
+        if self.tab is not None and hasattr(self.tab, "focus_search"):
+            self.tab.focus_search()
+
+    def shutdown(self) -> None:
+        if self.tab is not None and hasattr(self.tab, "shutdown"):
+            self.tab.shutdown()
+
+    def error_text(self) -> str:
+        tab = self.tab
+        if tab is None:
+            return ""
+        for name in ("error_text", "last_error"):
+            value = getattr(tab, name, None)
+            if callable(value):
+                value = value()
+            if value:
+                return str(value)
+        return ""
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.ensure()
+        super().showEvent(event)
+
+
+class TabSet(Mapping[str, QWidget]):
+    """The window's tabs by key; looking a lazy tab up builds it (``built()`` never does)."""
+
+    def __init__(self) -> None:
+        self.hosts: dict[str, QWidget] = {}  # what sits in the tab bar
+
+    def __getitem__(self, key: str) -> QWidget:
+        host = self.hosts[key]
+        return host.ensure() if isinstance(host, LazyTab) else host
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.hosts)
+
+    def __len__(self) -> int:
+        return len(self.hosts)
+
+    def built(self) -> dict[str, QWidget]:
+        out: dict[str, QWidget] = {}
+        for key, host in self.hosts.items():
+            if isinstance(host, LazyTab):
+                if host.tab is not None:
+                    out[key] = host.tab
+            else:
+                out[key] = host
+        return out
+
+
 class MainWindow(QMainWindow):
     def __init__(self, ctx: AppContext, *, watch: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -72,13 +170,19 @@ class MainWindow(QMainWindow):
 
         self.tab_widget = QTabWidget()
         self.tab_widget.setDocumentMode(True)
-        self.tabs: dict[str, QWidget] = {}
+        self.tabs = TabSet()
         for key, title in TAB_ORDER:
-            tab = _load_tab(key, title, ctx)
-            tab.setObjectName(f"{key}_tab")
-            self.tabs[key] = tab
-            label = tab.tab_title() if hasattr(tab, "tab_title") else title
-            self.tab_widget.addTab(tab, label)
+            host: QWidget
+            if key in LAZY_TABS:
+                host = LazyTab(key, title, lambda k=key, t=title: _load_tab(k, t, ctx))  # type: ignore[misc]
+                host.setObjectName(f"{key}_host")
+                label = title
+            else:
+                host = _load_tab(key, title, ctx)
+                host.setObjectName(f"{key}_tab")
+                label = host.tab_title() if hasattr(host, "tab_title") else title
+            self.tabs.hosts[key] = host
+            self.tab_widget.addTab(host, label)
         self.setCentralWidget(self.tab_widget)
         open_global = getattr(self.tabs["workspace"], "open_global_requested", None)
         if open_global is not None:
@@ -92,9 +196,7 @@ class MainWindow(QMainWindow):
 
         self.watcher = RootWatcher(Path(ctx.root), parent=self)
         self.watcher.changed.connect(self.refresh_all)
-        self._watch = watch
-        if watch:
-            self.watcher.start()
+        self._watch = watch  # the watcher starts when the first status line is in
         self._initial_load()
 
     # --- actions and shortcuts -----------------------------------------------------------
@@ -134,10 +236,10 @@ class MainWindow(QMainWindow):
 
     def current_key(self) -> str:
         widget = self.tab_widget.currentWidget()
-        return next((k for k, w in self.tabs.items() if w is widget), "")
+        return next((k for k, w in self.tabs.hosts.items() if w is widget), "")
 
     def show_tab(self, key: str) -> None:
-        self.tab_widget.setCurrentWidget(self.tabs[key])
+        self.tab_widget.setCurrentWidget(self.tabs.hosts[key])
 
     def save_current(self) -> None:
         tab = self.tab_widget.currentWidget()
@@ -173,7 +275,8 @@ class MainWindow(QMainWindow):
         if loaded is None:
             self.refresh_all()
             return
-        self._deferred_tabs = [k for k in self.tabs if k not in ("global", "workspace")]
+        # Lazy tabs load when they are built; built already means loaded already.
+        self._deferred_tabs = [k for k in self.tabs.built() if k not in ("global", "workspace")]
         loaded.connect(self._after_first_list)
         for key in ("global", "workspace"):
             self.tabs[key].refresh()  # type: ignore[attr-defined]
@@ -182,17 +285,17 @@ class MainWindow(QMainWindow):
         deferred, self._deferred_tabs = self._deferred_tabs, None
         if deferred is None or self._closing:
             return
-        self.refresh_status()  # cheap now: the store has just scanned the root
+        self.refresh_status()  # cheap now: the store has just scanned the root; starts the watcher
         for key in deferred:
-            tab = self.tabs[key]
-            if hasattr(tab, "refresh"):
+            tab = self.tabs.built().get(key)
+            if tab is not None and hasattr(tab, "refresh"):
                 tab.refresh()
 
     def refresh_all(self) -> None:
         if self._closing:
             return
         self._deferred_tabs = None  # a full refresh supersedes a pending first load
-        for tab in self.tabs.values():
+        for tab in self.tabs.built().values():
             if hasattr(tab, "refresh"):
                 tab.refresh()
         self.refresh_status()
@@ -206,19 +309,27 @@ class MainWindow(QMainWindow):
             return
         self.last_status = status
         self.status_bar.show_status(status)
-        if self._watch and not self.watcher.running:
-            self.watcher.start()  # the root may have been created since the window opened
+        self._start_watcher()
+
+    def _start_watcher(self) -> None:
+        # Started after the first list and status, not before: setting up inotify watches walks the
+        # root, and on a big root that competes with the first load for the GIL. Also retried on
+        # every status, since the root may have been created since the window opened.
+        if self._watch and not self._closing and not self.watcher.running:
+            self.watcher.start()
 
     def _status_failed(self, exc: BaseException) -> None:
         if not self._closing:
             self.status_bar.show_problem(describe_error(exc))
+            self._start_watcher()
 
     # --- closing ---------------------------------------------------------------------------
     def unsaved_tabs(self) -> list[str]:
         out = []
+        built = self.tabs.built()
         for key, title in TAB_ORDER:
-            tab = self.tabs[key]
-            if hasattr(tab, "has_unsaved_changes") and tab.has_unsaved_changes():
+            tab = built.get(key)
+            if tab is not None and hasattr(tab, "has_unsaved_changes") and tab.has_unsaved_changes():
                 out.append(title)
         return out
 
@@ -241,7 +352,7 @@ class MainWindow(QMainWindow):
             return
         self._closing = True
         self.watcher.stop()
-        for tab in self.tabs.values():
+        for tab in self.tabs.built().values():
             if hasattr(tab, "shutdown"):
                 tab.shutdown()
         self.ctx.runner.wait_all(10000)

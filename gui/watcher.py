@@ -13,11 +13,37 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import (
+    DirCreatedEvent,
+    DirDeletedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
 from watchdog.observers import Observer
 
 IGNORED_DIRS = (".manager",)
 WATCHED_SUBDIRS = ("workspaces", "archived", "reviews")
+# Only changes. Without a filter inotify also reports every open/close-without-write, so the store
+# reading 10k records at startup fed ~20k events through the watchdog thread and held the GIL
+# (the workspace list took 1.9 s instead of 0.6 s on the reference workload).
+EVENT_FILTER: list[type[FileSystemEvent]] = [
+    FileCreatedEvent,
+    DirCreatedEvent,
+    FileDeletedEvent,
+    DirDeletedEvent,
+    FileMovedEvent,
+    DirMovedEvent,
+    FileModifiedEvent,
+    DirModifiedEvent,
+    FileClosedEvent,
+]
 
 
 def is_interesting(root: Path, path: str) -> bool:
@@ -95,7 +121,7 @@ class RootWatcher(QObject):
         observer.daemon = True
         self._handler = _Handler(self)
         self._scheduled = set()
-        observer.schedule(self._handler, str(self.root), recursive=False)
+        observer.schedule(self._handler, str(self.root), recursive=False, event_filter=EVENT_FILTER)
         self._observer = observer
         for name in WATCHED_SUBDIRS:
             self.watch_subdir(self.root / name)
@@ -112,7 +138,7 @@ class RootWatcher(QObject):
                 return
             self._scheduled.add(path.name)
         try:
-            observer.schedule(self._handler, str(path), recursive=True)
+            observer.schedule(self._handler, str(path), recursive=True, event_filter=EVENT_FILTER)
         except OSError:  # vanished again, or out of inotify watches: the root watch still sees it
             with self._lock:
                 self._scheduled.discard(path.name)

@@ -27,9 +27,7 @@ def register(sub: Any) -> None:
     p.add_argument("--all", action="store_true", help="search every active workspace")
     p.add_argument("--archived", action="store_true", help="include archived workspaces too")
     p.add_argument("--limit", type=int, default=20, help="at most N hits (default 20)")
-    p.add_argument(
-        "--max-bytes", type=int, default=16384, help="at most N UTF-8 bytes of hits (default 16384)"
-    )
+    p.add_argument("--max-bytes", type=int, default=16384, help="at most N UTF-8 bytes of hits (default 16384)")
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON document")
     p.set_defaults(handler=_search)
 

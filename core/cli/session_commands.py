@@ -28,12 +28,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("consolidate", help="propose memory changes from one session (dry run by default)")
     p.add_argument("session_id", metavar="SESSION_ID")
     p.add_argument("--consolidator", choices=("offline", "model"), help="default: the one chosen in Settings")
-    p.add_argument(
-        "--apply", action="store_true", help="commit every valid change (Global only with --accept-global)"
-    )
-    p.add_argument(
-        "--accept-global", action="store_true", help="with --apply: also commit a GLOBAL.md change"
-    )
+    p.add_argument("--apply", action="store_true", help="commit every valid change (Global only with --accept-global)")
+    p.add_argument("--accept-global", action="store_true", help="with --apply: also commit a GLOBAL.md change")
     p.add_argument("--force", action="store_true", help="run again even if this review already has a receipt")
     p.add_argument(
         "--no-wait",
@@ -79,9 +75,7 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
     if args.all:
         found: list[SessionSummary] = catalog.list(include_subagents=args.include_subagents)
     else:
-        found = catalog.list(
-            cwd=normalize_cwd(args.cwd or os.getcwd()), include_subagents=args.include_subagents
-        )
+        found = catalog.list(cwd=normalize_cwd(args.cwd or os.getcwd()), include_subagents=args.include_subagents)
     service = _service(ctx, settings, catalog)
     receipts = service.latest_receipts()
     rows: list[dict[str, Any]] = []
@@ -115,7 +109,12 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
         )
     if not rows:
         lines.append(f"No sessions found under {catalog.sessions_root}.")
-    return Result(data={"sessions_root": str(catalog.sessions_root), "sessions": rows}, text="\n".join(lines))
+    problems: dict[str, str] = dict(catalog.problems)
+    if problems:
+        lines.append(f"{len(problems)} session folder(s) could not be read (skipped; nothing was changed):")
+        lines += [f"  {folder}: {why}" for folder, why in sorted(problems.items())]
+    data = {"sessions_root": str(catalog.sessions_root), "sessions": rows, "unreadable": problems}
+    return Result(data=data, text="\n".join(lines))
 
 
 def _find_summary(catalog: Any, session_id: str) -> SessionSummary:
@@ -144,8 +143,7 @@ def _change_json(ch: ReviewChange) -> dict[str, Any]:
 def _review_text(review: Review) -> list[str]:
     lines = [
         f"Review {review.review_id} ({review.consolidator}{': ' + review.model if review.model else ''})",
-        f"Session {review.session_id} {review.session_title!r}, "
-        f"seqs {review.seq_range[0]}-{review.seq_range[1]}",
+        f"Session {review.session_id} {review.session_title!r}, seqs {review.seq_range[0]}-{review.seq_range[1]}",
         f"Workspace {review.cwd}",
     ]
     if review.proposal.summary:
@@ -198,9 +196,7 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
             f"Dry run: nothing was written. {len(valid)} valid change(s); "
             "run again with --apply to commit them"
             + (
-                " (a GLOBAL.md change also needs --accept-global)."
-                if any(c.needs_confirmation for c in valid)
-                else "."
+                " (a GLOBAL.md change also needs --accept-global)." if any(c.needs_confirmation for c in valid) else "."
             ),
         ]
         return Result(data=data, text="\n".join(lines))

@@ -12,7 +12,8 @@ Public API (import from ``core.consolidation``)::
     review = service.propose(prepared, consolidator="offline" | "model" | None,
                              cancelled=lambda: token.cancelled, progress=fn)   # Review
         # review.reused: the review id already had a final receipt -> review.receipt, no changes,
-        # the consolidator was NOT run. Otherwise review.changes: tuple[ReviewChange, ...] with
+        # the consolidator was NOT run (force=True runs it again as a new review "<id>-r2", "-r3"...,
+        # so a finished receipt is never overwritten). Otherwise review.changes: tuple[ReviewChange, ...] with
         # id ("c1"...), kind, target, before/after/diff, problems (refused), warnings,
         # needs_confirmation (Global). Raises ConsolidationError (receipt "failed"), CancelledError.
     row = service.edit_change(review, "c2", edited_record)           # re-validated ReviewChange

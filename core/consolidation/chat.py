@@ -131,9 +131,7 @@ def _validation_problems(exc: ValidationError) -> list[str]:
     """
     out: list[str] = []
     for error in exc.errors():
-        loc = ".".join(
-            str(part) if isinstance(part, int) or part in _SCHEMA_KEYS else "<key>" for part in error["loc"]
-        )
+        loc = ".".join(str(part) if isinstance(part, int) or part in _SCHEMA_KEYS else "<key>" for part in error["loc"])
         message = error["msg"]
         value = error.get("input")
         if error["type"] == "union_tag_invalid":
@@ -201,9 +199,7 @@ class _Endpoint:
                         done, _ = await asyncio.wait({task}, timeout=self.poll_seconds)
                         if done:
                             response = task.result()
-                            return HttpAnswer(
-                                response.status_code, response.content, (time.monotonic() - start) * 1000
-                            )
+                            return HttpAnswer(response.status_code, response.content, (time.monotonic() - start) * 1000)
                         if cancelled():
                             raise CancelledError("Consolidation cancelled. Nothing was written.")
                         if time.monotonic() - start > timeout:
@@ -270,9 +266,7 @@ class ChatModelConsolidator:
     ) -> None:
         self.choice = choice
         self.max_output_tokens = max_output_tokens
-        self._endpoint = _Endpoint(
-            choice, timeout_seconds=timeout_seconds, env=env, poll_seconds=poll_seconds
-        )
+        self._endpoint = _Endpoint(choice, timeout_seconds=timeout_seconds, env=env, poll_seconds=poll_seconds)
 
     @property
     def model(self) -> str:
@@ -402,8 +396,7 @@ def check_connection(
     if answer.status in (401, 403):
         return ConnectionReport(
             False,
-            f"{choice.base_url} refused the key (HTTP {answer.status}); "
-            f"check {choice.api_key_env or 'the key'}.",
+            f"{choice.base_url} refused the key (HTTP {answer.status}); check {choice.api_key_env or 'the key'}.",
             answer.status,
             answer.elapsed_ms,
         )

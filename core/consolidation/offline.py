@@ -14,12 +14,13 @@ and looks, sentence by sentence, for four kinds of durable statement, English an
   "use X, not Y", "don't use X, use Y", "from now on …", "我喜欢/我习惯/我偏好 …",
   "以后都/以后请/以后不要 …", "不要再 …", "别用 X，用 Y" (``feedback``).
 
-Questions are skipped. Each hit becomes a whole-record ``put`` in the source workspace (never a
-Global change) with a kebab-case ASCII name derived from the fact's ASCII words (``note-<hash8>``
-when it has none, e.g. all-Chinese text), a one-line description and a body with **Why:** /
-**How to apply:**, in Chinese when the fact contains Chinese. A fact an
-existing record already holds is skipped; a name already taken by a different record gets a
-numeric suffix. Same input, same proposal.
+Questions are skipped, and so are "corrections" that only report the moment ("no, it's fine",
+"no, the tests still fail", "不对，还是报错"). Each hit becomes a whole-record ``put`` in the source
+workspace (never a Global change) with a kebab-case ASCII name derived from the fact's ASCII words
+(``note-<hash8>`` when it has none, e.g. all-Chinese text), a one-line description and a body with
+**Why:** / **How to apply:**, in Chinese when the fact contains Chinese. A fact an existing record
+already holds is skipped; a name already taken by a different record gets a numeric suffix. Same
+input, same proposal.
 """
 
 from __future__ import annotations
@@ -59,6 +60,14 @@ _NOT_A_FACT = re.compile(r"^(?:never\s*mind|always\s+the\s+same)\b", _I)
 _STATEMENT = re.compile(
     r"\b(?:is|are|was|were|should|must|use|uses|used|lives|live|it'?s|we|not|instead|don'?t|do\s+not|never)\b"
     r"|[是不要用该]",
+    _I,
+)
+# What a "no, …" that is not a lasting correction says: chatter and the state of the work right now.
+_TRANSIENT = re.compile(
+    r"\b(?:it'?s|that'?s|is|are)\s+(?:fine|ok(?:ay)?|good|great|alright|all\s+right)\b"
+    r"|\b(?:still|again)\s+(?:fail|broken|erroring|crash|not\s+work|does\s*n[o']t\s+work)"
+    r"|\b(?:carry\s+on|go\s+ahead|keep\s+going|try\s+again|never\s*mind)\b"
+    r"|还是(?:报错|不行|失败|有问题|错)|仍然|依然|没问题|没关系|可以了",
     _I,
 )
 _URL = re.compile(r"https?://\S+")
@@ -235,6 +244,8 @@ def classify(sentence: str) -> _Hit | None:
                 return None
             if kind == "correction" and not _STATEMENT.search(fact):
                 continue  # "actually, fix the tests too" is a new request, not a correction
+            if kind == "correction" and _TRANSIENT.search(fact):
+                return None  # "no, it's fine" / "no, the tests still fail": nothing to keep
             if len(re.sub(r"\W", "", fact)) < 3:
                 continue
             return _Hit(kind, fact, None)

@@ -132,14 +132,11 @@ class ReviewChange(_Frozen):
 
     def __repr__(self) -> str:
         return (
-            f"ReviewChange(id={self.id!r}, kind={self.kind!r}, target={self.target!r}, "
-            f"problems={len(self.problems)})"
+            f"ReviewChange(id={self.id!r}, kind={self.kind!r}, target={self.target!r}, problems={len(self.problems)})"
         )
 
 
-ReceiptStatus = Literal[
-    "proposed", "committed", "partially-committed", "rejected", "no-change", "failed", "conflict"
-]
+ReceiptStatus = Literal["proposed", "committed", "partially-committed", "rejected", "no-change", "failed", "conflict"]
 FINAL_STATUSES: frozenset[str] = frozenset({"committed", "partially-committed", "rejected", "no-change"})
 """A review in one of these states is done: running it again shows the receipt, not the model."""
 

@@ -45,6 +45,7 @@ from core.errors import (
     ConsolidationError,
     DshMemoryError,
     InvalidRecordError,
+    NotFoundError,
     SecretRefusedError,
     UsageError,
 )
@@ -178,9 +179,7 @@ class ConsolidationService:
 
     def review_id(self, prepared: PreparedSession, kind: ConsolidatorKind | None = None) -> str:
         c = self.consolidator(kind)
-        return review_id_for(
-            prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model
-        )
+        return review_id_for(prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model)
 
     # --- prepare -------------------------------------------------------------------------
     def prepare(
@@ -201,9 +200,7 @@ class ConsolidationService:
         raise_if_cancelled(cancelled)
         parsed = self.sessions.load(session)
         if check_stable and parsed.summary.revision != session.revision:
-            raise UsageError(
-                f"Session {session.id} changed since it was listed; refresh the list and try again."
-            )
+            raise UsageError(f"Session {session.id} changed since it was listed; refresh the list and try again.")
         evidence = build_evidence(parsed, self.settings.evidence_limit_bytes)
         if check_stable:
             # The file may have changed while it was read; the evidence must match a stable revision.
@@ -234,14 +231,28 @@ class ConsolidationService:
                 f"limit of {self.settings.evidence_limit_bytes:,}; raise evidence_limit_bytes in Settings."
             )
         cwd = normalize_cwd(evidence.cwd)
+        workspace = self.store.find_workspace(cwd)
+        if workspace is None and self._archived(workspace_key(cwd)):
+            # Committing would start a second, empty memory for it and block restoring the archived one.
+            raise UsageError(
+                f"The memory of workspace {cwd} is in the Recycle Bin (archived). Restore it first, then "
+                "consolidate this session; nothing was written."
+            )
         return PreparedSession(
             evidence=evidence,
             evidence_text=evidence_text,
             cwd=cwd,
             workspace_key=workspace_key(cwd),
             global_snapshot=self.store.read_global(),
-            workspace_snapshot=self.store.find_workspace(cwd),
+            workspace_snapshot=workspace,
         )
+
+    def _archived(self, key: str) -> bool:
+        try:
+            self.store.read_workspace(key, archived=True)
+        except NotFoundError:
+            return False
+        return True
 
     # --- propose -------------------------------------------------------------------------
     def existing_receipt(self, review_id: str) -> Receipt | None:
@@ -316,9 +327,7 @@ class ConsolidationService:
         receipt = self._base_receipt(prepared, rid, c, status, created, attempt).model_copy(
             update={
                 "proposal_hash": proposal.digest(),
-                "changes": tuple(
-                    self._change_summary(ch, "pending" if ch.is_actionable else None) for ch in changes
-                ),
+                "changes": tuple(self._change_summary(ch, "pending" if ch.is_actionable else None) for ch in changes),
             }
         )
         receipt = receipt.model_copy(update={"summary": _summarize(receipt.changes)})
@@ -499,9 +508,7 @@ class ConsolidationService:
         ``conflict``; call :meth:`refresh` and review again.
         """
         if review.reused:
-            raise UsageError(
-                f"review {review.review_id} is already {review.receipt.status}; nothing to commit"
-            )
+            raise UsageError(f"review {review.review_id} is already {review.receipt.status}; nothing to commit")
         rows: dict[str, ReviewChange] = {ch.id: ch for ch in review.changes}
         for cid, row in (edited or {}).items():
             rows[cid] = row
@@ -521,8 +528,7 @@ class ConsolidationService:
             )
         if any(ch.needs_confirmation for ch in chosen) and not confirm_global:
             raise ConfirmationRequiredError(
-                "Accepting a change to GLOBAL.md needs an explicit confirmation: "
-                "it is seen by every workspace."
+                "Accepting a change to GLOBAL.md needs an explicit confirmation: it is seen by every workspace."
             )
         chosen = [ch for ch in chosen if ch.before != ch.after]
         edited_ids = set(edited or {}) | set(edited_records or {})
@@ -535,7 +541,8 @@ class ConsolidationService:
             return "rejected"
 
         summaries = tuple(self._change_summary(rows[ch.id], decision(rows[ch.id])) for ch in review.changes)
-        actionable = [ch for ch in review.changes if ch.is_actionable]
+        # Judged after the user's edits: an edit can make a refused record acceptable.
+        actionable = [rows[ch.id] for ch in review.changes if rows[ch.id].is_actionable]
         base = review.receipt.model_copy(
             update={
                 "updated": _now(),
@@ -557,13 +564,18 @@ class ConsolidationService:
             receipt = base.model_copy(
                 update={
                     "status": "conflict",
-                    "changes": tuple(self._change_summary(rows[ch.id], "pending") for ch in review.changes),
-                    "error": f"conflict: {exc.message}",
+                    "changes": tuple(
+                        self._change_summary(rows[ch.id], "pending" if rows[ch.id].is_actionable else None)
+                        for ch in review.changes
+                    ),
+                    "error": f"conflict: {exc.message}" + ("" if _NOT_WRITTEN in exc.message else f"; {_NOT_WRITTEN}"),
                 }
             )
             self._write(receipt)
             return receipt
-        status: ReceiptStatus = "committed" if len(chosen) == len(actionable) else "partially-committed"
+        chosen_ids = {ch.id for ch in chosen}
+        everything = all(ch.id in chosen_ids for ch in actionable)
+        status: ReceiptStatus = "committed" if everything else "partially-committed"
         receipt = base.model_copy(
             update={
                 "status": status,

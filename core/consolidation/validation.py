@@ -59,9 +59,7 @@ def unified_diff(before: str | None, after: str | None, target: str) -> str:
             tofile=f"b/{target}" if after is not None else "/dev/null",
         )
     )
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def _secret_problems(text: str, what: str) -> list[str]:
@@ -263,9 +261,7 @@ def review_proposal(proposal: Proposal, request: ConsolidationInput) -> tuple[Re
             first = seen_targets.get(row.target)
             if first is not None:
                 row = row.model_copy(
-                    update={
-                        "problems": (*row.problems, f"{row.target} is already changed by {first}; refused")
-                    }
+                    update={"problems": (*row.problems, f"{row.target} is already changed by {first}; refused")}
                 )
             else:
                 seen_targets[row.target] = row.id

@@ -15,7 +15,13 @@ Public API (what the GUI and CLI use)::
         hit.snippet, hit.highlights              # score, snippet, highlights ((start, end) into snippet)
     text = index.recall(cwd, query, limit=8, max_bytes=12000)        # -> str, deterministic
     rec = index.build_recall(cwd, query, ...)    # -> Recall (text + what it contains)
-    index.save_cache()                           # optional: persist analysis under <root>/.manager/cache/
+    index.save_cache()                           # persist the index under <root>/.manager/cache/ now
+
+Persisted cache: ``SearchIndex(store)`` (``cache_dir=True``) loads ``<root>/.manager/cache/
+search-index-v1.bin`` on its first refresh and trusts each cached scope only while its files keep
+the stat fingerprint recorded in it; a full refresh that re-tokenized many documents (or found no
+usable cache) rewrites it; ``save_cache()`` writes it on demand (e.g. when the window closes). A
+damaged or foreign file is ignored and replaced. ``cache_dir=False`` disables it.
 
 Threading: ``refresh``/``apply`` build a new immutable index state and swap it in with one
 attribute assignment; ``search``/``recall`` read that attribute once and never see a half-built

@@ -13,6 +13,7 @@ from core.search.tokenizer import normalize, squash, tokenize, tokenize_normaliz
 NAME_POINTS = 4
 DESCRIPTION_POINTS = 2
 TYPE_POINTS = 1
+_TYPE_WORDS = frozenset(("feedback", "project", "reference", "global"))
 
 
 # BM25 with a fixed average document length: a record's term weights then depend on its own text
@@ -40,11 +41,15 @@ def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
     length = len(tokens)
     k = K1 * (1.0 - B + B * length / AVGDL)
     k1p = K1 + 1.0
-    weights = {t: tf * k1p / (tf + k) for t, tf in Counter(tokens).items()}
-    points: dict[str, int] = {}
-    for field_text, pts in ((name, NAME_POINTS), (description, DESCRIPTION_POINTS), (type_, TYPE_POINTS)):
-        for term in set(tokenize(field_text)):
-            points[term] = points.get(term, 0) + pts
+    counts = Counter(tokens)
+    # tf -> weight from a small table, mapped in C (this runs for every record on a cold start).
+    table = [tf * k1p / (tf + k) for tf in range(max(counts.values(), default=0) + 1)]
+    weights = dict(zip(counts.keys(), map(table.__getitem__, counts.values()), strict=True))
+    points: dict[str, int] = dict.fromkeys(tokenize(name), NAME_POINTS)
+    for term in set(tokenize(description)):
+        points[term] = points.get(term, 0) + DESCRIPTION_POINTS
+    for term in set(tokenize(type_)) if type_ not in _TYPE_WORDS else (type_,):
+        points[term] = points.get(term, 0) + TYPE_POINTS
     return Analysis(
         weights=weights,
         points=points,

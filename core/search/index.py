@@ -20,6 +20,7 @@ holding every term; tiers walked from the top so only the tier where the ``limit
 ranked further; inside it, BM25 only for the candidates that can still reach the top, found with
 the threshold algorithm over weight-ordered postings (memoized per index state).
 """
+
 from __future__ import annotations
 
 import bisect
@@ -65,7 +66,6 @@ def _first(pair: tuple[float, Doc]) -> float:
 
 
 _NORM = attrgetter("analysis.norm")
-_WEIGHTS = attrgetter("weights")
 
 
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
@@ -203,12 +203,17 @@ class IndexState:
             self.expanded[key] = found
         return found
 
-    def impact(self, segs: list[Segment], term: str) -> list[tuple[float, Doc]]:
-        key = (tuple(s.id for s in segs), term)
+    def impact(self, segs: list[Segment], term: str, only: set[Doc] | None = None) -> list[tuple[float, Doc]]:
+        """The term's postings in ``segs`` by weight, heaviest first; ``only`` = the documents the
+        term reaches through expansions alone (prefix, CJK character), at PREFIX_WEIGHT."""
+        key = (tuple(s.id for s in segs), term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
         if ordered is None:
             # Concatenated sorted runs: Timsort merges them in C.
-            ordered = sorted(chain.from_iterable(s.impact(term) for s in segs), key=_first, reverse=True)
+            runs = chain.from_iterable(s.impact(term) for s in segs)
+            if only is not None:
+                runs = chain(runs, ((PREFIX_WEIGHT, d) for d in only))
+            ordered = sorted(runs, key=_first, reverse=True)
             if len(self.impacts) >= MAX_IMPACT_LISTS:
                 self.impacts.clear()
             self.impacts[key] = ordered
@@ -336,7 +341,8 @@ class SearchIndex:
                 counters.checked += 1
                 segments[GLOBAL_SCOPE] = self._refresh_global(segments.get(GLOBAL_SCOPE), now_ns, counters)
             counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
-            self._state = IndexState(segments)
+            if segments.keys() != old.segments.keys() or any(old.segments[k] is not v for k, v in segments.items()):
+                self._state = IndexState(segments)  # else keep the old state and its memoized tables
             changed = counters.reindexed or counters.removed or counters.reread
             self._cache_dirty = self._cache_dirty or bool(changed) or (self._cache_dir is not None and not loaded)
             if wanted is None and self._cache_dirty and (counters.reindexed >= AUTO_SAVE_DOCS or not loaded):
@@ -559,8 +565,10 @@ class SearchIndex:
         include_archived: bool = False,
     ) -> SearchResults:
         """Ranked hits for ``query``; at most ``limit`` hits and ``max_bytes`` UTF-8 bytes of hit
-        text (see :attr:`SearchHit.byte_size`). ``scopes``: workspace keys and/or ``"global"``;
-        None = Global and every active workspace (plus archived ones with ``include_archived``).
+        text (see :attr:`SearchHit.byte_size`; the last hit's snippet is shortened to fit when it
+        can be). ``scopes``: workspace keys and/or ``"global"``; None = Global and every active
+        workspace. Archived scopes are searched only with ``include_archived=True`` (also when
+        named in ``scopes``). Thread-safe against a concurrent refresh.
         """
         t0 = time.perf_counter()
         state = self._state
@@ -670,13 +678,13 @@ def _top_bm25(
     scored in full. Once the ``limit``-th best score is above what an unseen document could still
     reach (the sum of the current weights), the rest cannot enter the top; documents tying with
     that bound are still collected, so ties are broken exactly as without this shortcut."""
-    walkers = [(f, iter(state.impact(segs, term))) for term, f, _ in idf]
+    walkers = [(f, iter(state.impact(segs, term, only))) for term, f, only in idf]
     frontier = [f * 10.0 for f, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[Doc] = set()
     best: list[float] = []  # min-heap of the top ``limit`` BM25 scores
     found: list[tuple[float, Doc]] = []
-    terms = [(term, f) for term, f, _ in idf]
+
     while any(alive):
         for i, (f, walker) in enumerate(walkers):
             if not alive[i]:
@@ -693,10 +701,12 @@ def _top_bm25(
             seen.add(d)
             w = d.weights
             bm = 0.0
-            for term, tf in terms:
+            for term, tf, only in idf:
                 x = w.get(term)
                 if x is not None:
                     bm += tf * x
+                elif only is not None and d in only:
+                    bm += tf * PREFIX_WEIGHT
             found.append((bm, d))
             if len(best) < limit:
                 heapq.heappush(best, bm)
@@ -768,10 +778,15 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         phrased = set(compress(rest, map(contains, map(_NORM, rest), repeat(pq.norm))))
         squashed = pq.squashed
         if squashed:
-            rest = [d for d in rest if d not in phrased]
-            loose = set(compress(rest, map(contains, map(_WEIGHTS, rest), repeat(squashed))))
+            # Documents holding the query's words as one compound ("electron-builder" for
+            # "electron builder") have the squashed compound as a term: a postings lookup.
+            loose = set(chain.from_iterable(s.postings.get(squashed, ()) for s in segs))
+            loose.intersection_update(full)
             if not squashed.isascii():  # CJK: the same characters with other spacing
+                rest = [d for d in rest if d not in phrased and d not in loose]
                 loose |= set(compress(rest, map(contains, map(_NORM, rest), repeat(squashed))))
+            loose.difference_update(phrased)
+            loose.difference_update(named)
     # Walk the tiers from the top; every tier that fits entirely is scored in full, the tier
     # where the ``limit`` cut falls is ranked by points + coverage first, BM25 last.
     chosen: list[tuple[int, set[Doc]]] = []
@@ -803,7 +818,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         above = [d for d, v in coarse.items() if v > threshold]
         scored += [(_score(d, base, cov, points, idf), d) for d in above]
         tie = {d for d, v in coarse.items() if v == threshold}
-        if len(tie) > 4 * limit and idf and all(only is None for _, _, only in idf):
+        if len(tie) > 4 * limit and idf:
             tier_score = (base + threshold) * _TIER
             scored += [(tier_score + bm, d) for bm, d in _top_bm25(idf, state, segs, tie, need - len(above))]
         else:

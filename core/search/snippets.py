@@ -74,8 +74,26 @@ def highlight_spans(text: str, pq: ParsedQuery) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
+@lru_cache(maxsize=256)
+def _raw_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The terms pattern, case-insensitive, for locating a match in un-normalized text cheaply."""
+    pattern = _terms_pattern(terms)
+    return re.compile(pattern.pattern, re.IGNORECASE) if pattern is not None else None
+
+
 def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A one-line window of ``text`` (whitespace collapsed) around the first match, with highlights."""
+    cut_before = cut_after = False
+    if len(text) > 3 * width:
+        # Long text: find the first match in the raw text (case-insensitive search; CJK needs no
+        # folding) and only flatten a stretch around it, not the whole document.
+        extra = (pq.norm,) if pq.multi_word and pq.norm else ()
+        raw = _raw_pattern(extra + pq.phrases + pq.terms)
+        m = raw.search(text) if raw is not None else None
+        at = m.start() if m is not None else 0
+        lo, hi = max(0, at - width), at + 2 * width
+        cut_before, cut_after = lo > 0, hi < len(text)
+        text = text[lo:hi]
     flat = collapse_spaces(text)
     if not flat:
         return "", ()
@@ -99,10 +117,10 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
             end = space
     window = flat[start:end].strip()
     spans = highlight_spans(window, pq)  # before the ellipses: "…" would normalize to "..."
-    if start > 0:
+    if start > 0 or cut_before:
         window = ELLIPSIS + window
         spans = tuple((a + 1, b + 1) for a, b in spans)
-    if end < len(flat):
+    if end < len(flat) or cut_after:
         window += ELLIPSIS
     return window, spans
 

@@ -31,8 +31,9 @@ _CJK_RUN_RE = re.compile(rf"[{CJK_CLASS}]+")
 # one left-to-right pass, no retries inside words.
 _ASCII_CHUNK_RE = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 _ASCII_PART_RE = re.compile(r"[a-z0-9]+")
-_CHUNK_RE = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")  # any script; CJK is split off afterwards
+_CHUNK_RE = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")  # any script, on text with CJK runs blanked
 _PART_RE = re.compile(r"[^\W_]+")
+_LAST_WORD_RE = re.compile(r"(?:^|\s)([a-z0-9]{3,})$")
 _SPACE_RE = re.compile(r"\s+")
 _NON_WORD_RE = re.compile(r"[\W_]+")
 _QUOTED_RE = re.compile(r'"([^"]+)"|“([^”]+)”|「([^」]+)」')
@@ -81,34 +82,18 @@ def cjk_terms(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-def _split_chunks(chunks: list[str]) -> tuple[list[str], list[str]]:
-    """(word parts, compounds) of word chunks without CJK."""
-    comps = [c for c in chunks if not c.isalnum()]
-    if not comps:
-        return chunks, comps
-    parts = [c for c in chunks if c.isalnum()]
-    parts += _PART_RE.findall(" ".join(comps))
-    return parts, comps
-
-
 def _words(norm: str) -> tuple[list[str], list[str], list[str]]:
-    """(word parts, compounds, CJK runs) of normalized text."""
+    """(words and compounds, the compounds alone, CJK runs) of normalized text."""
     if norm.isascii():
-        parts, comps = _split_chunks(_ASCII_CHUNK_RE.findall(norm))
-        return parts, comps, []
-    chunks = _CHUNK_RE.findall(norm)
-    plain = [c for c in chunks if c.isascii()]
-    runs: list[str] = []
-    for chunk in chunks:
-        if not chunk.isascii():
-            found = _CJK_RUN_RE.findall(chunk)
-            if found:
-                runs += found
-                plain += _CHUNK_RE.findall(_CJK_RUN_RE.sub(" ", chunk))
-            else:
-                plain.append(chunk)
-    parts, comps = _split_chunks(plain)
-    return parts, comps, runs
+        chunks = _ASCII_CHUNK_RE.findall(norm)
+        return chunks, [c for c in chunks if not c.isalnum()], []
+    runs = _CJK_RUN_RE.findall(norm)
+    plain = _CHUNK_RE.findall(_CJK_RUN_RE.sub(" ", norm) if runs else norm)
+    return plain, [c for c in plain if not c.isalnum()], runs
+
+
+def _compound_parts(comps: list[str]) -> list[str]:
+    return _PART_RE.findall(" ".join(comps)) if comps else []
 
 
 def tokenize_normalized(norm: str) -> list[str]:
@@ -119,7 +104,7 @@ def tokenize_normalized(norm: str) -> list[str]:
     """
     tokens, comps, runs = _words(norm)
     if comps:
-        tokens += comps
+        tokens += _compound_parts(comps)
         tokens += [c.replace("-", "").replace("_", "").replace(".", "") for c in comps]
     for run in runs:
         tokens += cjk_terms(run)
@@ -163,8 +148,8 @@ def parse_query(query: str) -> ParsedQuery:
     )
     bare = _QUOTED_RE.sub(lambda m: " " + next(g for g in m.groups() if g is not None) + " ", query)
     norm = collapse_spaces(normalize(bare))
-    parts, comps, runs = _words(norm)
-    words: list[str] = parts + comps
+    chunks, comps, runs = _words(norm)
+    words: list[str] = [c for c in chunks if c.isalnum()] + _compound_parts(comps) + comps
     content = [w for w in words if w not in STOPWORDS]
     if content:
         words = content
@@ -174,10 +159,10 @@ def parse_query(query: str) -> ParsedQuery:
     terms = _dedupe(_cap(words + cjk))[:MAX_QUERY_TERMS]
     # Search-as-you-type: the last word, when the query does not end in a space, also matches
     # longer words it begins (``electr`` → ``electron``), at a lower weight.
-    last = parts[-1] if parts and not query[-1:].isspace() else ""
-    if last and norm != last and not norm.endswith(" " + last):
-        last = ""  # the last word is part of a compound or glued to punctuation: no prefix search
-    prefix = (last,) if len(last) >= 3 and last.isascii() and last in terms else ()
+    # (Not when the last word is part of a compound or glued to punctuation.)
+    m = _LAST_WORD_RE.search(norm) if not query[-1:].isspace() else None
+    last = m.group(1) if m else ""
+    prefix = (last,) if last in terms else ()
     return ParsedQuery(
         text=query,
         norm=norm,

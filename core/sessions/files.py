@@ -5,7 +5,6 @@ Read-only: files are opened for reading only; nothing is created, locked or rena
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import struct
@@ -22,6 +21,7 @@ _LOG_NAME = re.compile(r"^session(?:\.v(\d{1,9}))?\.jsonl(\.zstd)?$")
 _ZSTD_MAGIC = 0xFD2FB528
 _SKIPPABLE_MASK = 0xFFFFFFF0
 _SKIPPABLE_MAGIC = 0x184D2A50
+_MAGIC_BYTES = struct.pack("<I", _ZSTD_MAGIC)
 
 
 @dataclass(frozen=True)
@@ -147,53 +147,110 @@ def _frame_end(data: bytes, start: int) -> int | None:
     return pos if pos <= size else None
 
 
+def _starts_frame(data: bytes, pos: int) -> bool:
+    if pos == len(data):
+        return True
+    if pos + 4 > len(data):
+        return False
+    (magic,) = struct.unpack_from("<I", data, pos)
+    return bool(magic == _ZSTD_MAGIC or magic & _SKIPPABLE_MASK == _SKIPPABLE_MAGIC)
+
+
+def _walk(data: bytes, start: int) -> int:
+    """End of the run of complete frames that begins at ``start`` (``start`` itself when there is none).
+
+    A frame torn by a crash and followed by later appends can look complete: its last block
+    header claims bytes that belong to the next frame. Such a frame does not end where another
+    frame starts, and a real frame starts inside it, which is how it is told apart from a good
+    frame followed by garbage.
+    """
+    pos = start
+    while pos < len(data):
+        end = _frame_end(data, pos)
+        if end is None:
+            break
+        if not _starts_frame(data, end):
+            resume = _resync(data, pos + 1)
+            if resume is not None and resume < end:
+                break
+        pos = end
+    return pos
+
+
+def _resync(data: bytes, after: int) -> int | None:
+    """Where complete frames start again after damaged bytes (a crash mid-append, then more appends)."""
+    found = data.find(_MAGIC_BYTES, after)
+    while found != -1:
+        if _frame_end(data, found) is not None:
+            return found
+        found = data.find(_MAGIC_BYTES, found + 1)
+    return None
+
+
+def _decode_run(dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: int, warnings: list[str]) -> bytes:
+    """Decode a run of structurally complete frames; a frame with a damaged block is dropped, the rest kept."""
+    view = memoryview(data)
+    try:
+        return dctx.decompressobj(read_across_frames=True).decompress(view[start:end])
+    except zstandard.ZstdError:
+        pass
+    parts: list[bytes] = []
+    offset = start
+    while offset < end:
+        frame_end = _frame_end(data, offset)
+        if frame_end is None:  # pragma: no cover - the walk already succeeded
+            break
+        try:
+            parts.append(dctx.decompressobj().decompress(view[offset:frame_end]))
+        except zstandard.ZstdError as exc:
+            warnings.append(f"zstd frame at byte {offset} is damaged ({exc}); ignored it")
+        offset = frame_end
+    return b"".join(parts)
+
+
+def _decode_partial(dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: int) -> bytes:
+    """What the complete blocks of a torn frame decode to (nothing when it is not a frame at all)."""
+    if end - start < 4 or struct.unpack_from("<I", data, start)[0] != _ZSTD_MAGIC:
+        return b""
+    try:
+        return dctx.decompressobj().decompress(memoryview(data)[start:end])
+    except zstandard.ZstdError:
+        return b""
+
+
 def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
     """Decompress concatenated zstd frames; keep what decodes and describe what did not.
 
     Frame boundaries are found by walking frame and block headers (cheap, no decompression), so
-    the complete prefix decodes in one call and a torn final frame is detected, not guessed.
-    The torn frame's decodable blocks are kept (its torn last line is dropped later).
+    each run of complete frames decodes in one call and a torn frame is detected, not guessed.
+    A torn final frame's decodable blocks are kept (its torn last line is dropped later). Damaged
+    bytes in the middle (a frame torn by a crash, then appended after) are skipped: the torn
+    frame's complete lines are kept and reading resumes at the next complete frame.
     """
     warnings: list[str] = []
-    view = memoryview(data)
-    pos = 0
-    size = len(data)
-    while pos < size:
-        end = _frame_end(data, pos)
-        if end is None:
-            break
-        pos = end
-    complete = pos
     dctx = zstandard.ZstdDecompressor()
     parts: list[bytes] = []
-    if complete:
-        try:
-            parts.append(dctx.decompressobj(read_across_frames=True).decompress(view[:complete]))
-        except zstandard.ZstdError:
-            # A damaged block inside a structurally complete frame: decode frame by frame and
-            # keep everything before the damaged one.
-            parts = []
-            offset = 0
-            while offset < complete:
-                end = _frame_end(data, offset)
-                if end is None:  # pragma: no cover - the walk above already succeeded
-                    break
-                try:
-                    parts.append(dctx.decompressobj().decompress(view[offset:end]))
-                except zstandard.ZstdError as exc:
-                    warnings.append(f"zstd frame at byte {offset} is damaged ({exc}); ignored it and the rest")
-                    break
-                offset = end
-    if complete < size:
-        tail = view[complete:]
-        if size - complete >= 4 and struct.unpack_from("<I", data, complete)[0] == _ZSTD_MAGIC:
-            with contextlib.suppress(zstandard.ZstdError):
-                parts.append(dctx.decompressobj().decompress(tail))
-            warnings.append(
-                f"torn final zstd frame at byte {complete} ({size - complete} bytes); kept its complete lines"
-            )
-        else:
-            warnings.append(f"{size - complete} trailing bytes at byte {complete} are not a zstd frame; ignored them")
+    size = len(data)
+    pos = 0
+    while pos < size:
+        end = _walk(data, pos)
+        if end > pos:
+            parts.append(_decode_run(dctx, data, pos, end, warnings))
+        if end >= size:
+            break
+        resume = _resync(data, end + 1)
+        if resume is None:  # the tail: a torn final frame, or bytes that are no frame at all
+            partial = _decode_partial(dctx, data, end, size)
+            if size - end >= 4 and struct.unpack_from("<I", data, end)[0] == _ZSTD_MAGIC:
+                parts.append(partial)
+                warnings.append(f"torn final zstd frame at byte {end} ({size - end} bytes); kept its complete lines")
+            else:
+                warnings.append(f"{size - end} trailing bytes at byte {end} are not a zstd frame; ignored them")
+            break
+        partial = _decode_partial(dctx, data, end, resume)
+        parts.append(partial[: partial.rfind(b"\n") + 1])  # its torn last line would glue onto the next
+        warnings.append(f"damaged zstd data at byte {end} ({resume - end} bytes); kept its complete lines and read on")
+        pos = resume
     return b"".join(parts), warnings
 
 

@@ -339,7 +339,8 @@ class StoreCore(ABC):
     # --- snapshots ----------------------------------------------------------------------------
     def _info(self, files: ScopeFiles) -> WorkspaceInfo:
         cwd, created, problem = parse_scope_json(files.key, files.scope_json)
-        valid = sum(1 for e in files.entries if e.is_valid)
+        # Entries built here always carry a reason when they have no record, so this is is_valid.
+        valid = sum(1 for e in files.entries if not e.invalid_reasons)
         return WorkspaceInfo(
             key=files.key,
             cwd=cwd,
@@ -360,9 +361,20 @@ class StoreCore(ABC):
             index_text=(files.index or b"").decode("utf-8", "replace"),
         )
 
+    def _global_problem(self) -> str | None:
+        """A reason if GLOBAL.md exists but is not a regular file (the store never touches it then)."""
+        return None
+
     def _global_snapshot(self, data: bytes | None) -> GlobalSnapshot:
         if data is None:
-            return GlobalSnapshot(text="", revision=EMPTY_REVISION, size=0, exists=False)
+            problem = self._global_problem()
+            return GlobalSnapshot(
+                text="",
+                revision=EMPTY_REVISION if problem is None else content_hash(problem.encode()),
+                size=0,
+                exists=False,
+                invalid_reasons=() if problem is None else (problem,),
+            )
         reasons: list[str] = []
         try:
             text = data.decode("utf-8")
@@ -507,6 +519,9 @@ class StoreCore(ABC):
                 raise self._conflict("GLOBAL.md", expect, current, current.revision)
             if old == data:
                 return current
+            problem = self._global_problem()
+            if problem is not None:
+                raise InvalidRecordError(f"GLOBAL.md was not saved: {problem}", [problem])
             check_secrets([("GLOBAL.md", text)], origin, allow_secrets)
             history: list[HistoryItem] = []
             if old is not None:
@@ -577,8 +592,10 @@ class StoreCore(ABC):
             if expect is not None and expect != snap.revision:
                 raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
             current = {e.file_name: e for e in files.entries}
-            lower = {e.file_name.lower(): e.file_name for e in files.entries}
-            records = {e.file_name: e.record for e in files.entries if e.is_valid and e.record is not None}
+            lower: dict[str, str] | None = None  # built only if a batch creates a file
+            records = {
+                e.file_name: e.record for e in files.entries if e.record is not None and not e.invalid_reasons
+            }
             change = ScopeChange(key=key)
             reasons: list[str] = []
             texts: list[tuple[str, str]] = []
@@ -595,11 +612,13 @@ class StoreCore(ABC):
                     and not NAME_RE.match(name)
                     and (record_file_name(name) not in current or "/" in name or name in (".", ".."))
                 ):
-                        reasons.append(f"{name!r} is not a record name")
-                        continue
+                    reasons.append(f"{name!r} is not a record name")
+                    continue
                 fn = record_file_name(name)
                 entry = current.get(fn)
-                if entry is None and fn.lower() in lower and isinstance(op, PutOp):
+                if entry is None and lower is None:
+                    lower = {e.file_name.lower(): e.file_name for e in files.entries}
+                if entry is None and lower is not None and fn.lower() in lower and isinstance(op, PutOp):
                     reasons.append(
                         f"{name}: a file named {lower[fn.lower()]} already exists (differs only in case); "
                         "rename or delete it first"

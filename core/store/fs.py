@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from core.atomic import TEMP_PREFIX, append_durable, fsync_dir, remove_durable, write_atomic
+from core.atomic import TEMP_PREFIX, append_durable, fsync_dir, write_atomic
 from core.errors import StorageError
 from core.models import HistoryEntry, Problem, RecordEntry
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX
@@ -41,6 +41,7 @@ from core.store.base import (
     ScopeChange,
     ScopeFiles,
     StoreCore,
+    content_hash,
     entry_from_bytes,
     mark_case_duplicates,
     parse_scope_json,
@@ -87,6 +88,21 @@ def _read_regular(path: Path | str) -> bytes | None:
         return None
     finally:
         os.close(fd)
+
+
+def _remove_quietly(path: Path) -> None:
+    """Best-effort removal (one retry) of something that no longer matters: trash, a stale stamp."""
+    for _ in range(2):
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            continue
 
 
 class FileStore(StoreCore):
@@ -243,7 +259,20 @@ class FileStore(StoreCore):
         if st.st_size > MAX_RECORD_BYTES:
             entry = self._oversize_entry(path, name, st)
         else:
-            data = _read_regular(path)
+            try:
+                data = _read_regular(path)
+            except StorageError as exc:
+                if not isinstance(exc.__cause__, PermissionError):
+                    raise  # a transient I/O error must fail the read, not masquerade as an invalid file
+                # No read permission: a lasting condition; report it and keep the scope readable.
+                return RecordEntry(
+                    file_name=name,
+                    record=None,
+                    invalid_reasons=(f"it can't be read ({exc.message}); fix its permissions",),
+                    revision=content_hash(f"unreadable:{_sig(st)}".encode()),
+                    size=st.st_size,
+                    mtime_ns=st.st_mtime_ns,
+                )
             if data is None:  # replaced by something else between scandir and open
                 return special_entry(name, "it changed while being read", "racy")
             entry = entry_from_bytes(name, data, st.st_mtime_ns)
@@ -287,7 +316,9 @@ class FileStore(StoreCore):
         except BaseException as exc:
             tx.abort()
             if isinstance(exc, OSError):
-                raise StorageError(f"Could not stage the change: {exc.strerror or exc}. Nothing was written.") from exc
+                raise StorageError(
+                    f"Could not stage the change: {exc.strerror or exc}. Nothing was written."
+                ) from exc
             raise
         tx.commit()
         return None if before is None else self._scope_after(d, before, change)
@@ -326,6 +357,17 @@ class FileStore(StoreCore):
     def _global_bytes(self) -> bytes | None:
         return _read_regular(self._root / GLOBAL_FILE)
 
+    def _global_problem(self) -> str | None:
+        path = self._root / GLOBAL_FILE
+        if path.is_symlink():
+            return (
+                f"GLOBAL.md is a symbolic link (to {os.readlink(path)}); the store only reads and writes a "
+                "regular file there. Replace the link with the file itself."
+            )
+        if path.exists() and not path.is_file():
+            return "GLOBAL.md is not a regular file (a folder?); move it away so memory can use the name."
+        return None
+
     def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None:
         tx = journal.Transaction(self._root, GLOBAL_SCOPE)
         try:
@@ -334,7 +376,9 @@ class FileStore(StoreCore):
         except BaseException as exc:
             tx.abort()
             if isinstance(exc, OSError):
-                raise StorageError(f"Could not stage the change: {exc.strerror or exc}. Nothing was written.") from exc
+                raise StorageError(
+                    f"Could not stage the change: {exc.strerror or exc}. Nothing was written."
+                ) from exc
             raise
         tx.commit()
 
@@ -397,24 +441,20 @@ class FileStore(StoreCore):
 
     def _restore_move(self, key: str) -> None:
         self._move_scope(self._scope_dir(key, True), self._scope_dir(key, False), f"restore {key}")
-        with contextlib.suppress(StorageError):
-            remove_durable(self._archive_stamp(key))
+        _remove_quietly(self._archive_stamp(key))  # meaningless once restored; best effort
 
     def _purge_archived(self, key: str) -> None:
         src = self._scope_dir(key, True)
         trash = self._manager / "trash" / f"{key}-{secrets.token_hex(4)}"
         try:
             trash.parent.mkdir(parents=True, exist_ok=True)
-            # One atomic rename takes it out of the Recycle Bin; the slow delete happens after,
-            # and a crash in between leaves only trash that the next open removes.
-            os.rename(src, trash)
-            fsync_dir(src.parent)
         except OSError as exc:
             raise StorageError(f"Could not purge {key}: {exc.strerror or exc}. Nothing was deleted.") from exc
-        with contextlib.suppress(OSError):
-            shutil.rmtree(trash)
-        with contextlib.suppress(StorageError):
-            remove_durable(self._archive_stamp(key))
+        # One atomic rename takes it out of the Recycle Bin; the slow delete happens after, and a
+        # crash in between leaves only trash that the next open removes.
+        self._move_scope(src, trash, f"purge {key}")
+        _remove_quietly(trash)
+        _remove_quietly(self._archive_stamp(key))
 
     # --- history ------------------------------------------------------------------------------
     def _history_dir(self) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from PySide6.QtCore import (
@@ -17,6 +18,15 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
+# Plain ints: data() runs ~800 times per repaint of a full table, so every comparison counts.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_INVALID_BRUSH = QBrush(QColor("#b3261e"))
+_DELETED_BRUSH = QBrush(QColor("#888888"))
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,15 @@ class RecordRow:
         if self.invalid_reasons:
             return "invalid: " + "; ".join(self.invalid_reasons)
         return ""
+
+    @cached_property
+    def cells(self) -> tuple[str, str, str, str, str]:
+        """The five displayed texts, computed once (the table asks for them on every repaint)."""
+        return (self.name, self.type or "—", self.description, f"{self.size:,}" if self.size else "", self.status)
+
+    @cached_property
+    def search_text(self) -> str:
+        return self.haystack or f"{self.name}\n{self.description}".lower()
 
 
 class RecordTableModel(QAbstractTableModel):
@@ -119,49 +138,52 @@ class RecordTableModel(QAbstractTableModel):
             return self.HEADERS[section]
         return None
 
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        # One Python call instead of the base class's hasIndex -> rowCount + columnCount (two):
+        # the filter proxy maps every painted cell through here.
+        if 0 <= row < len(self._rows) and 0 <= column < 5 and not parent.isValid():
+            return self.createIndex(row, column)
+        return QModelIndex()
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+        row = index.row()
+        rows = self._rows
+        if not 0 <= row < len(rows):
             return None
-        r = self._rows[index.row()]
+        r = rows[row]
         col = index.column()
-        if role == SORT_ROLE:  # first: sorting asks for it thousands of times per filter change
+        if role == _DISPLAY:
+            return r.cells[col] if 0 <= col < 5 else None
+        if role == SORT_ROLE:
             if col == 3:
                 return r.size
             if col == 4:
                 return r.status
             return (r.name, r.type, r.description)[col] if col < 3 else ""
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return r.name
-            if col == 1:
-                return r.type or "—"
-            if col == 2:
-                return r.description
-            if col == 3:
-                return f"{r.size:,}" if r.size else ""
-            if col == 4:
-                return r.status
-        elif role == Qt.ItemDataRole.ToolTipRole:
+        if role == _FOREGROUND:
+            if r.invalid_reasons and not r.staged:
+                return _INVALID_BRUSH
+            if r.staged == "deleted":
+                return _DELETED_BRUSH
+            return None
+        if role == _FONT:
+            if not r.staged:
+                return None
+            font = QFont()
+            font.setItalic(True)
+            font.setStrikeOut(r.staged == "deleted")
+            return font
+        if role == _ALIGN:
+            return _RIGHT if col == 3 else None
+        if role == _TOOLTIP:
             if r.invalid_reasons:
                 return f"{r.file_name} is invalid and is not loaded by the agent:\n" + "\n".join(
                     f"• {x}" for x in r.invalid_reasons
                 )
             return f"{r.file_name}\n{r.description}"
-        elif role == Qt.ItemDataRole.ForegroundRole:
-            if r.invalid_reasons and not r.staged:
-                return QBrush(QColor("#b3261e"))
-            if r.staged == "deleted":
-                return QBrush(QColor("#888888"))
-        elif role == Qt.ItemDataRole.FontRole and r.staged:
-            font = QFont()
-            font.setItalic(True)
-            font.setStrikeOut(r.staged == "deleted")
-            return font
-        elif role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        elif role == KEY_ROLE:
+        if role == KEY_ROLE:
             return r.name
-        elif role == ITEM_ROLE:
+        if role == ITEM_ROLE:
             return r
         return None
 
@@ -177,11 +199,53 @@ class RecordFilterProxy(QSortFilterProxyModel):
         self._type = ""
         self._source: RecordTableModel | None = None
         self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
+        # Which source rows pass, worked out in one pass per change (filterAcceptsRow is then a
+        # list lookup), for the rows list it was computed on (identity: set_rows/sort replace it).
+        self._accept: list[bool] = []
+        self._accept_for: tuple[object, tuple[str, ...], str] | None = None
 
     def set_filter_text(self, text: str) -> None:
+        words = text.lower().split()
+        if words == self._words:
+            return  # e.g. a trailing space: nothing to redo
+        self._narrow(words)
         self.beginFilterChange()
-        self._words = text.lower().split()
+        self._words = words
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def _narrow(self, words: list[str]) -> None:
+        """Typing on only narrows: re-test just the rows that passed before."""
+        model, cached = self._source, self._accept_for
+        if model is None or cached is None or cached[0] is not model._rows or cached[2] != self._type:
+            return
+        old = cached[1]
+        if not old or len(words) < len(old) or any(o not in n for o, n in zip(old, words, strict=False)):
+            return  # not a refinement of the previous query
+        rows = model._rows
+        self._accept = [ok and all(w in rows[i].search_text for w in words) for i, ok in enumerate(self._accept)]
+        self._accept_for = (rows, tuple(words), self._type)
+
+    def _accepted(self) -> list[bool]:
+        model = self._source
+        assert model is not None
+        rows = model._rows
+        key = (rows, tuple(self._words), self._type)
+        cached = self._accept_for
+        if cached is not None and cached[0] is rows and cached[1] == key[1] and cached[2] == key[2]:
+            return self._accept
+        words, type_name = self._words, self._type
+        out: list[bool] = []
+        for r in rows:
+            if type_name == "invalid":
+                ok = bool(r.invalid_reasons)
+            else:
+                ok = not type_name or r.type == type_name
+            if ok and words:
+                hay = r.search_text
+                ok = all(w in hay for w in words)
+            out.append(ok)
+        self._accept, self._accept_for = out, key
+        return out
 
     def set_type_filter(self, type_name: str) -> None:
         """Empty for all types, ``invalid`` for invalid files only, else a record type."""
@@ -205,19 +269,7 @@ class RecordFilterProxy(QSortFilterProxyModel):
         super().setSourceModel(model)
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
-        model = self._source
-        if model is None:
+        if self._source is None:
             return True
-        rows = model._rows  # direct access: this runs once per row on every keystroke
-        if source_row >= len(rows):
-            return True
-        r = rows[source_row]
-        if self._type == "invalid":
-            if not r.invalid_reasons:
-                return False
-        elif self._type and r.type != self._type:
-            return False
-        if not self._words:
-            return True
-        hay = r.haystack or f"{r.name}\n{r.description}".lower()
-        return all(w in hay for w in self._words)
+        accept = self._accepted()  # runs once per row on every keystroke: a lookup
+        return accept[source_row] if source_row < len(accept) else True

@@ -23,7 +23,7 @@ from gui.context import AppContext
 from gui.widgets.banner import Banner
 from gui.widgets.diff_view import DiffView, unified_diff
 from gui.widgets.fonts import monospace_font
-from gui.widgets.markdown_view import MarkdownPreview
+from gui.widgets.markdown_view import MarkdownPreview, render_markdown
 from gui.widgets.messages import describe_error, format_size
 
 CONFLICT_OPTIONS = ["Reload", "Keep mine", "Save a copy"]
@@ -137,7 +137,13 @@ class GlobalTab(QWidget):
         if self._closing:
             return
         store = self.ctx.store
-        self.ctx.runner.submit(lambda _t, _p: store.read_global(), on_done=self._on_loaded, on_error=self._on_error)
+
+        def work(_t: object, _p: object) -> GlobalSnapshot:
+            snap = store.read_global()
+            render_markdown(snap.text)  # warm the preview's cache here, not on the GUI thread
+            return snap
+
+        self.ctx.runner.submit(work, on_done=self._on_loaded, on_error=self._on_error)
 
     def error_text(self) -> str:
         """The error shown in the tab right now ("" when none); read by the self-test."""
@@ -198,6 +204,7 @@ class GlobalTab(QWidget):
             self.editor.setTextCursor(cursor)
             self.editor.verticalScrollBar().setValue(bar)
         self._update_size()
+        self._preview_timer.stop()  # setPlainText started it; render once, now
         self._update_preview()
 
     def reload_from_disk(self) -> None:

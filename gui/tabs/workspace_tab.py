@@ -68,6 +68,12 @@ def find_links(body: str) -> list[str]:
     return list(seen)
 
 
+class _SecretScan:
+    """Whether core.secrets has built its detectors (its first scan imports detect-secrets, ~0.2 s)."""
+
+    ready = False
+
+
 def _secret_warnings(text: str) -> list[str]:
     try:
         from core.secrets import describe, find_secrets
@@ -100,6 +106,8 @@ class WorkspaceTab(QWidget):
         self._search_seq = 0
         self.last_search_hits: list[SearchHit] = []
         self._fitted_for: tuple[str | None, int] | None = None
+        self._secrets_warming = False
+        self._in_editor_changed = False
 
         self._build_ui()
 
@@ -881,7 +889,11 @@ class WorkspaceTab(QWidget):
         reasons = self._validation_reasons()
         self._last_reasons = reasons
         _, _, desc, body = self._editor_fields()
-        secrets = _secret_warnings(desc + "\n" + body)
+        self._in_editor_changed = True
+        try:
+            secrets = self._secret_check(desc + "\n" + body)
+        finally:
+            self._in_editor_changed = False
         parts = []
         if self._editor_invalid_file:
             entry = self.snapshot.get(self.editing_name or "") if self.snapshot else None
@@ -907,6 +919,33 @@ class WorkspaceTab(QWidget):
         self.stage_button.setEnabled(not reasons and self.editor_dirty())
         self.revert_button.setEnabled(self.editor_dirty())
         self._update_links(body)
+
+    def _secret_check(self, text: str) -> list[str]:
+        """Credential warnings for the editor text.
+
+        Opening a record (the first one opens by itself at start-up) never waits for the scanner to
+        warm up: that happens on a worker, and the check re-runs when it is ready. Typing scans at once.
+        """
+        if _SecretScan.ready or self.editor_dirty():
+            found = _secret_warnings(text)
+            _SecretScan.ready = True
+            return found
+        if not self._secrets_warming:
+            self._secrets_warming = True
+            self.ctx.runner.submit(
+                lambda _t, _p: _secret_warnings("password = 'warm-up'"),
+                on_done=self._secrets_warmed,
+                on_error=self._secrets_warmed,
+            )
+            if _SecretScan.ready:  # a synchronous runner has warmed it already
+                return _secret_warnings(text)
+        return []
+
+    def _secrets_warmed(self, _result: object = None) -> None:
+        _SecretScan.ready = True
+        self._secrets_warming = False
+        if not self._in_editor_changed and not self._closing:
+            self._on_editor_changed()
 
     def _update_links(self, body: str) -> None:
         links = find_links(body)

@@ -31,7 +31,9 @@ def _parser() -> MarkdownIt:
     )
 
 
+@lru_cache(maxsize=4)
 def render_markdown(text: str) -> str:
+    """The preview HTML of ``text``. Cached, so a worker can render ahead of the GUI thread."""
     html = _parser().render(text)
     # Qt's rich-text engine has no <input>: draw task-list boxes as characters instead.
     html = html.replace(
@@ -45,8 +47,12 @@ class MarkdownPreview(QTextBrowser):
         super().__init__(parent)
         self.setOpenExternalLinks(False)
         self.setOpenLinks(False)
+        self._shown: str | None = None
 
     def set_markdown(self, text: str) -> None:
+        if text == self._shown:
+            return  # rendering 20 KB costs ~0.1 s: never twice for the same text
+        self._shown = text
         bar = self.verticalScrollBar()
         pos = bar.value()
         self.setHtml(render_markdown(text))

@@ -30,9 +30,7 @@ def test_round_trip_with_cas(store: FileStore, tmp_path: Path) -> None:
     wanted = loaded.settings.with_changes(
         consolidator="model",
         selected_model="custom",
-        custom_endpoint=CustomEndpoint(
-            base_url="http://127.0.0.1:8080/v1/", model="qwen3", api_key_env="LOCAL_KEY"
-        ),
+        custom_endpoint=CustomEndpoint(base_url="http://127.0.0.1:8080/v1/", model="qwen3", api_key_env="LOCAL_KEY"),
         debug_logging=True,
         sessions_root="~/dsh/sessions",
     )
@@ -50,9 +48,7 @@ def test_round_trip_with_cas(store: FileStore, tmp_path: Path) -> None:
 def test_unknown_keys_are_preserved(store: FileStore, tmp_path: Path) -> None:
     path = tmp_path / "memory" / "settings.yml"
     path.parent.mkdir(parents=True)
-    path.write_text(
-        "future_option: [1, 2]\nconsolidator: model\ncustom_endpoint:\n  extra: kept\n", encoding="utf-8"
-    )
+    path.write_text("future_option: [1, 2]\nconsolidator: model\ncustom_endpoint:\n  extra: kept\n", encoding="utf-8")
     loaded = load_settings(store)
     assert loaded.problem is None and loaded.settings.consolidator == "model"
     save_settings(store, loaded.settings.with_changes(debug_logging=True), loaded.revision)
@@ -116,6 +112,5 @@ def test_credential_anywhere_is_refused_even_in_unknown_keys(store: FileStore, t
 def test_env_var_names_are_accepted() -> None:
     for name in ("DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "my_local_key", ""):
         assert (
-            AppSettings.model_validate({"custom_endpoint": {"api_key_env": name}}).custom_endpoint.api_key_env
-            == name
+            AppSettings.model_validate({"custom_endpoint": {"api_key_env": name}}).custom_endpoint.api_key_env == name
         )

@@ -88,9 +88,7 @@ def write_dsh_session(
                 "type": "assistant/message",
                 "seq": seq,
                 "time": T0 + seq,
-                "data": {
-                    "message": {"role": "assistant", "content": [{"type": "text", "text": assistant_text}]}
-                },
+                "data": {"message": {"role": "assistant", "content": [{"type": "text", "text": assistant_text}]}},
             }
         )
         seq += 1
@@ -123,9 +121,7 @@ def chat_body(content: str) -> bytes:
             "id": "chatcmpl-test",
             "object": "chat.completion",
             "model": "test-model",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
-            ],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
         }
     ).encode()
 
@@ -199,9 +195,7 @@ class ChatServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = False
         self._httpd.block_on_close = True  # server_close() joins the handler threads
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, args=(0.05,), name="chat-server", daemon=True
-        )
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="chat-server", daemon=True)
         self._thread.start()
 
     @property

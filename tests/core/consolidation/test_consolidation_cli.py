@@ -38,9 +38,7 @@ def test_sessions_lists_one_workspace_or_all(env: dict[str, Any]) -> None:
     code, out, _ = run("--root", env["root"], "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
     assert code == 0 and "sess-cli" in out and "Release day" in out and "sess-other" not in out
     assert "stable" in out
-    code, out, _ = run(
-        "--root", env["root"], "--json", "sessions", "--all", "--sessions-root", env["sessions"]
-    )
+    code, out, _ = run("--root", env["root"], "--json", "sessions", "--all", "--sessions-root", env["sessions"])
     data = json.loads(out)
     assert code == 0 and sorted(s["id"] for s in data["sessions"]) == ["sess-cli", "sess-other"]
     assert all(s["last_review"] is None for s in data["sessions"])
@@ -66,9 +64,7 @@ def test_consolidate_dry_run_then_apply_then_rerun(env: dict[str, Any]) -> None:
     code, out, _ = run("--root", env["root"], "--json", "reviews")
     [receipt] = json.loads(out)["reviews"]
     assert receipt["status"] == "committed" and receipt["session_id"] == "sess-cli"
-    code, out, _ = run(
-        "--root", env["root"], "--json", "sessions", "--cwd", CWD, "--sessions-root", env["sessions"]
-    )
+    code, out, _ = run("--root", env["root"], "--json", "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
     assert json.loads(out)["sessions"][0]["last_review"]["status"] == "committed"
 
 
@@ -86,9 +82,7 @@ def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
     )
     data = json.loads(out)
     assert code == 0 and data["status"] == "proposed" and data["changes"][0]["kind"] == "put"
-    code, out, _ = run(
-        "--root", env["root"], "--json", "consolidate", "nope", "--sessions-root", env["sessions"]
-    )
+    code, out, _ = run("--root", env["root"], "--json", "consolidate", "nope", "--sessions-root", env["sessions"])
     assert code == 1 and json.loads(out)["error"]["code"] == "not_found"
     code, _, err = run(
         "--root",
@@ -106,3 +100,18 @@ def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
 def test_reviews_when_there_are_none(env: dict[str, Any]) -> None:
     code, out, _ = run("--root", env["root"], "reviews")
     assert code == 0 and "No consolidation receipts" in out
+
+
+def test_sessions_reports_unreadable_folders(env: dict[str, Any]) -> None:
+    broken = Path(env["sessions"]) / "--x--" / "broken"
+    broken.mkdir(parents=True)
+    (broken / "session.jsonl").write_bytes(b"not a header\n")
+    code, out, _ = run("--root", env["root"], "--json", "sessions", "--all", "--sessions-root", env["sessions"])
+    data = json.loads(out)
+    assert code == 0 and len(data["sessions"]) == 2
+    assert (
+        list(data["unreadable"]) == [str(broken)]
+        and "not a readable DSH session log" in data["unreadable"][str(broken)]
+    )
+    code, out, _ = run("--root", env["root"], "sessions", "--all", "--sessions-root", env["sessions"])
+    assert "1 session folder(s) could not be read" in out and str(broken) in out

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sessions"))
-from dsh_log_builders import conversation, write_session, zstd_frames  # noqa: E402
+from dsh_log_builders import conversation, write_session, zstd_frames
 
-from core.keys import workspace_key  # noqa: E402
+from core.keys import workspace_key
 
 REPO = Path(__file__).resolve().parents[3]
 PAST = 1_700_000_000

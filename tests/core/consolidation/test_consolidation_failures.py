@@ -34,13 +34,13 @@ GITHUB_TOKEN = "ghp_1234567890abcdefghijklmnopqrstuvwxyzAB"
 Snapshot = dict[str, tuple[bytes, int]]
 
 
-def snapshot(root: Path) -> Snapshot:
+def snapshot(root: Path, *, everything: bool = False) -> Snapshot:
     """Bytes and mtime of every file, mtime of every directory, outside receipts, debug logs and locks."""
     out: Snapshot = {}
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         if rel_dir == ".":
-            dirnames[:] = [d for d in dirnames if d not in ("reviews", "debug")]
+            dirnames[:] = [d for d in dirnames if everything or d not in ("reviews", "debug")]
         elif rel_dir == ".manager":
             dirnames[:] = [d for d in dirnames if d != "locks"]
         else:
@@ -59,10 +59,12 @@ class Env:
     catalog: ModelCatalog
     sessions_root: Path
     before: Snapshot = field(default_factory=dict)
+    before_all: Snapshot = field(default_factory=dict)
 
     def mark(self) -> None:
         """The memory state the failure must leave untouched."""
         self.before = snapshot(self.root)
+        self.before_all = snapshot(self.root, everything=True)
 
     def service(self, **settings: Any) -> ConsolidationService:
         values: dict[str, Any] = {"consolidator": "model", "request_timeout_seconds": 10, "debug_logging": True}
@@ -282,6 +284,11 @@ def test_failure_leaves_memory_byte_identical(env: Env, case: str, monkeypatch: 
     assert sorted(after) == sorted(env.before)
     changed = [path for path in after if after[path] != env.before[path]]
     assert changed == []
+    # Outside memory, a failure may only write its receipt and (debug logging is on) its debug log.
+    after_all = snapshot(env.root, everything=True)
+    written = [p for p in after_all if after_all[p] != env.before_all.get(p)]
+    assert all(p.startswith(("reviews/", "debug/")) for p in written), written
+    assert len([p for p in written if p.startswith("reviews/") and p.endswith(".md")]) <= 1
     for phrase in phrases:
         assert phrase.lower() in message.lower(), f"{case}: {phrase!r} not in {message!r}"
     assert GITHUB_TOKEN not in message

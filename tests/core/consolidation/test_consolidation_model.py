@@ -33,9 +33,7 @@ MESSAGES = [
 SECRET_BODY = "\nThe deploy token is ghp_1234567890abcdefghijklmnopqrstuvwxyzAB for CI.\n"
 
 
-def put(
-    name: str, body: str = "\nDeploy the shop with blue-green releases.\n", **extra: Any
-) -> dict[str, Any]:
+def put(name: str, body: str = "\nDeploy the shop with blue-green releases.\n", **extra: Any) -> dict[str, Any]:
     return {
         "op": "put",
         "record": {"name": name, "description": f"About {name}", "type": "project", "body": body},
@@ -144,9 +142,7 @@ def test_missing_api_key_is_a_clear_error_and_sends_nothing(
     assert chat_server.requests == []
 
 
-def test_rerun_returns_the_receipt_without_calling_the_model(
-    chat_server: ChatServer, catalog: ModelCatalog
-) -> None:
+def test_rerun_returns_the_receipt_without_calling_the_model(chat_server: ChatServer, catalog: ModelCatalog) -> None:
     chat_server.replies.append(proposal_reply([put("blue-green-deploys")]))
     store = InMemoryStore()
     service = service_for(store, catalog)
@@ -171,9 +167,7 @@ def test_open_review_is_not_proposed_twice(chat_server: ChatServer, catalog: Mod
     assert second == first and len(chat_server.requests) == 1
 
 
-def test_memory_changed_during_the_model_call_is_a_conflict(
-    chat_server: ChatServer, catalog: ModelCatalog
-) -> None:
+def test_memory_changed_during_the_model_call_is_a_conflict(chat_server: ChatServer, catalog: ModelCatalog) -> None:
     store = InMemoryStore()
     service = service_for(store, catalog)
     prepared = prepared_for(service)  # revisions are read here, before the model runs
@@ -204,9 +198,7 @@ def test_memory_changed_during_the_model_call_is_a_conflict(
     assert len(chat_server.requests) == 1
 
 
-def test_global_changed_during_the_model_call_is_a_conflict(
-    chat_server: ChatServer, catalog: ModelCatalog
-) -> None:
+def test_global_changed_during_the_model_call_is_a_conflict(chat_server: ChatServer, catalog: ModelCatalog) -> None:
     store = InMemoryStore()
     service = service_for(store, catalog)
     prepared = prepared_for(service)
@@ -222,9 +214,7 @@ def test_global_changed_during_the_model_call_is_a_conflict(
 
 
 def test_partial_accept(chat_server: ChatServer, catalog: ModelCatalog) -> None:
-    chat_server.replies.append(
-        proposal_reply([put("blue-green-deploys"), put("second-fact", "\nAnother fact.\n")])
-    )
+    chat_server.replies.append(proposal_reply([put("blue-green-deploys"), put("second-fact", "\nAnother fact.\n")]))
     store = InMemoryStore()
     service = service_for(store, catalog)
     review = service.propose(prepared_for(service))
@@ -333,9 +323,7 @@ def test_global_needs_user_evidence_no_project_facts_and_explicit_confirmation(
     assert receipt.global_revision_after == store.read_global().revision
 
 
-def test_receipt_has_no_bodies_or_conversation(
-    chat_server: ChatServer, catalog: ModelCatalog, tmp_path: Path
-) -> None:
+def test_receipt_has_no_bodies_or_conversation(chat_server: ChatServer, catalog: ModelCatalog, tmp_path: Path) -> None:
     body = "\nUNIQUE-BODY-MARKER deploy with blue-green.\n"
     chat_server.replies.append(proposal_reply([put("blue-green-deploys", body)]))
     store = FileStore(tmp_path / "memory")
@@ -400,9 +388,7 @@ def test_check_connection(chat_server: ChatServer, model_choice: ModelChoice) ->
     assert not check_connection(nowhere, timeout_seconds=2).ok
 
 
-def test_server_without_json_mode_is_asked_again_without_it(
-    chat_server: ChatServer, catalog: ModelCatalog
-) -> None:
+def test_server_without_json_mode_is_asked_again_without_it(chat_server: ChatServer, catalog: ModelCatalog) -> None:
     chat_server.replies += [
         Reply(400, b'{"error": {"message": "unknown field response_format"}}'),
         proposal_reply([put("blue-green-deploys")]),
@@ -461,3 +447,18 @@ def test_global_is_put_back_when_the_workspace_write_loses_a_race(
     receipt = service.commit(review, ["c1", "c2"], confirm_global=True)
     assert receipt.status == "conflict" and "changed a moment ago" in (receipt.error or "")
     assert store.read_global().text == "# User Preferences\n\n- Short answers.\n"  # put back
+
+
+def test_a_refused_record_fixed_by_an_edit_counts_as_committed(chat_server: ChatServer, catalog: ModelCatalog) -> None:
+    chat_server.replies.append(proposal_reply([put("deploy-token", SECRET_BODY), put("blue-green-deploys")]))
+    store = InMemoryStore()
+    service = service_for(store, catalog)
+    review = service.propose(prepared_for(service))
+    refused, fine = review.changes
+    assert refused.problems and refused.record is not None and fine.is_actionable
+    fixed = refused.record.model_copy(update={"body": "\nThe deploy token lives in the CI secret store.\n"})
+    receipt = service.commit(review, ["c1", "c2"], edited_records={"c1": fixed})
+    assert receipt.status == "committed"
+    assert {c.id: c.decision for c in receipt.changes} == {"c1": "edited", "c2": "accepted"}
+    snap = store.find_workspace(CWD)
+    assert snap is not None and sorted(r.name for r in snap.records()) == ["blue-green-deploys", "deploy-token"]

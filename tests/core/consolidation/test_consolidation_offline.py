@@ -450,6 +450,11 @@ def test_realistic_phrasings(
         "We chose to ignore the flaky test for now?",
         "我记得昨天跑过这个测试。",
         "Do not use any tools.",
+        "No, it's fine.",
+        "No, it's ok, carry on",
+        "No, the tests are still failing.",
+        "不对，还是报错。",
+        "No, thanks.",
     ],
 )
 def test_near_misses_are_not_memories(text: str) -> None:
@@ -478,3 +483,18 @@ def test_forced_rerun_is_a_new_review_and_keeps_the_final_receipt() -> None:
         f"{first.review_id}-r2",
         f"{first.review_id}-r3",
     ]
+
+
+def test_a_workspace_in_the_recycle_bin_is_not_revived() -> None:
+    from core.errors import UsageError
+
+    store = InMemoryStore()
+    snap = store.create_workspace(CWD)
+    store.archive(snap.key)
+    service = ConsolidationService(store, ModelCatalog(()), AppSettings())
+    evidence, text = make_evidence([(1, "user", "Remember that releases happen on Tuesdays.")])
+    with pytest.raises(UsageError, match="Recycle Bin"):
+        service.prepare_evidence(evidence, text)
+    assert store.find_workspace(CWD) is None
+    store.restore(snap.key)
+    assert service.prepare_evidence(evidence, text).workspace_snapshot is not None

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from consolidation_support import CWD, ChatServer, Reply, chat_body, proposal_reply, write_dsh_session
+from consolidation_support import CWD, ChatServer, Reply, chat_body, write_dsh_session
 
 from core.consolidation import ConsolidationService
 from core.model_catalog import ModelCatalog

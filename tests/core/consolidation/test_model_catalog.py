@@ -47,9 +47,7 @@ def _write(home: Path, text: str) -> None:
 def test_missing_file_gives_deepseek_defaults(tmp_path: Path) -> None:
     catalog = load_model_catalog(tmp_path / "nowhere")
     assert [c.id for c in catalog.choices] == ["deepseek/deepseek-v4-flash", "deepseek/deepseek-v4-pro"]
-    assert all(
-        c.base_url == DEEPSEEK_BASE_URL and c.api_key_env == "DEEPSEEK_API_KEY" for c in catalog.choices
-    )
+    assert all(c.base_url == DEEPSEEK_BASE_URL and c.api_key_env == "DEEPSEEK_API_KEY" for c in catalog.choices)
     assert catalog.problems == ()
     assert catalog.resolve(AppSettings()).id == "deepseek/deepseek-v4-flash"
 
@@ -70,10 +68,7 @@ def test_full_file(tmp_path: Path) -> None:
     assert catalog.get("local/llama-local") is not None and catalog.get("local/llama-local").api_key_env == ""  # type: ignore[union-attr]
     assert any("anthropic-messages" in p for p in catalog.problems)
     assert catalog.resolve(AppSettings()).id == "openrouter/qwen/qwen3-coder"  # DSH's default
-    assert (
-        catalog.resolve(AppSettings(selected_model="deepseek/deepseek-v4-reasoner")).model
-        == "deepseek-v4-reasoner"
-    )
+    assert catalog.resolve(AppSettings(selected_model="deepseek/deepseek-v4-reasoner")).model == "deepseek-v4-reasoner"
 
 
 def test_custom_endpoint_and_unknown_selection(tmp_path: Path) -> None:

@@ -205,3 +205,47 @@ def test_frame_walker_handles_multi_block_raw_and_rle_frames() -> None:
         text, warnings = decode_zstd_frames(data[:-1])
         assert len(warnings) == 1 and "torn final zstd frame" in warnings[0]
         assert (incompressible + runs + mixed).startswith(text[: len(incompressible + runs + mixed)])
+
+
+def test_a_torn_frame_followed_by_more_appends_is_skipped_not_the_rest() -> None:
+    # DSH crashed in the middle of an append, then reopened the log and appended more batches.
+    payload = jsonl(conversation(turns=4))
+    lines = payload.splitlines(keepends=True)
+    compressor = zstandard.ZstdCompressor(write_checksum=True)
+    before = compressor.compress(b"".join(lines[:6]))
+    torn = compressor.compress(b"".join(lines[6:9]))[:-12]
+    after = compressor.compress(b"".join(lines[9:]))
+    text, warnings = decode_zstd_frames(before + torn + after)
+    assert text.startswith(b"".join(lines[:6])) and text.endswith(b"".join(lines[9:]))
+    assert all(line in lines for line in text.splitlines(keepends=True))  # no glued or partial line
+    assert len(warnings) == 1 and "damaged zstd data" in warnings[0]
+
+
+def test_a_damaged_frame_in_the_middle_is_dropped_and_the_rest_kept() -> None:
+    payload = jsonl(conversation(turns=3))
+    lines = payload.splitlines(keepends=True)
+    compressor = zstandard.ZstdCompressor(write_checksum=True)
+    first = compressor.compress(b"".join(lines[:5]))
+    second = bytearray(compressor.compress(b"".join(lines[5:8])))
+    second[-6] ^= 0xFF
+    third = compressor.compress(b"".join(lines[8:]))
+    text, warnings = decode_zstd_frames(first + bytes(second) + third)
+    assert text == b"".join(lines[:5]) + b"".join(lines[8:])
+    assert "damaged" in warnings[0]
+
+
+_GROUPS = [b"".join(_PAYLOAD.splitlines(keepends=True)[i : i + 7]) for i in range(0, 42, 7)]
+_FRAMES = [zstandard.ZstdCompressor(write_checksum=True).compress(g) for g in _GROUPS]
+
+
+@settings(max_examples=80, deadline=None)
+@given(torn=st.integers(min_value=0, max_value=len(_FRAMES) - 2), cut=st.integers(min_value=1, max_value=60))
+def test_a_torn_middle_frame_loses_only_its_own_torn_line(torn: int, cut: int) -> None:
+    frames = list(_FRAMES)
+    frames[torn] = frames[torn][: max(0, len(frames[torn]) - cut)]
+    text, warnings = decode_zstd_frames(b"".join(frames))
+    before, after = b"".join(_GROUPS[:torn]), b"".join(_GROUPS[torn + 1 :])
+    assert text.startswith(before) and text.endswith(after)
+    middle = text[len(before) : len(text) - len(after)]
+    assert _GROUPS[torn].startswith(middle) and (middle == b"" or middle.endswith(b"\n"))
+    assert warnings

@@ -122,9 +122,55 @@ def do_archive(store: FileStore, key: str) -> None:
     store.archive(key)
 
 
-@pytest.mark.parametrize("action", [do_commit, do_global, do_create, do_archive])
-def test_failure_at_every_step(tmp_path: Path, action: Callable[[FileStore, str], None]) -> None:
-    store, key = setup_root(tmp_path / "count")
+def do_restore(store: FileStore, key: str) -> None:
+    store.restore(key)
+
+
+def do_purge(store: FileStore, key: str) -> None:
+    store.purge(key, "faulty")
+
+
+def do_restore_history(store: FileStore, key: str) -> None:
+    (entry,) = store.history(key, "old")
+    store.restore_history(entry.id, None)
+
+
+def archived(setup: Callable[[Path], tuple[FileStore, str]]) -> Callable[[Path], tuple[FileStore, str]]:
+    def wrapped(root: Path) -> tuple[FileStore, str]:
+        store, key = setup(root)
+        store.archive(key)
+        return store, key
+
+    return wrapped
+
+
+def with_history(setup: Callable[[Path], tuple[FileStore, str]]) -> Callable[[Path], tuple[FileStore, str]]:
+    def wrapped(root: Path) -> tuple[FileStore, str]:
+        store, key = setup(root)
+        snap = store.read_workspace(key)
+        store.commit(key, [PutOp(record=rec("old", "\nolder\n"))], snap.revision)
+        return store, key
+
+    return wrapped
+
+
+@pytest.mark.parametrize(
+    ("action", "setup"),
+    [
+        (do_commit, None),
+        (do_global, None),
+        (do_create, None),
+        (do_archive, None),
+        (do_restore, "archived"),
+        (do_purge, "archived"),
+        (do_restore_history, "history"),
+    ],
+)
+def test_failure_at_every_step(
+    tmp_path: Path, action: Callable[[FileStore, str], None], setup: str | None
+) -> None:
+    make = {None: setup_root, "archived": archived(setup_root), "history": with_history(setup_root)}[setup]
+    store, key = make(tmp_path / "count")
     counter = Injector()
     with counter.active():
         action(store, key)
@@ -135,7 +181,7 @@ def test_failure_at_every_step(tmp_path: Path, action: Callable[[FileStore, str]
     outcomes = {"old": 0, "new": 0}
     for i in range(total):
         root = tmp_path / f"r{i}"
-        store, key = setup_root(root)
+        store, key = make(root)
         before = files(root)
         inj = Injector(fail_at=i)
         raised: BaseException | None = None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import ConflictError
+from core.errors import ConflictError, InvalidRecordError
 from core.models import DeleteOp, PutOp, Record
 from core.records import render_record
 from core.store import journal
@@ -203,3 +203,16 @@ def test_external_edit_is_seen_even_with_same_size(fs_store: FileStore) -> None:
     snap = fs_store.read_workspace(s.key)
     assert snap.get("a").record.body == "\nBBBB\n"  # type: ignore[union-attr]
     assert snap.revision != s.revision
+
+
+def test_symlinked_global_is_reported_and_never_replaced(fs_store: FileStore, tmp_path: Path) -> None:
+    target = tmp_path / "dotfiles-global.md"
+    target.write_text("# Mine\n")
+    fs_store.root.mkdir(parents=True)
+    (fs_store.root / "GLOBAL.md").symlink_to(target)
+    g = fs_store.read_global()
+    assert not g.exists and any("symbolic link" in r for r in g.invalid_reasons)
+    assert any(p.path == "GLOBAL.md" for p in fs_store.check())
+    with pytest.raises(InvalidRecordError):
+        fs_store.replace_global("# New\n", None)
+    assert (fs_store.root / "GLOBAL.md").is_symlink() and target.read_text() == "# Mine\n"

@@ -93,7 +93,7 @@ def test_sigkill_during_commits_leaves_old_or_new(tmp_path: Path) -> None:
     for _ in range(kills):
         pid, fd = fork(lambda ready, _fd: store_child.crash(root, ready))
         assert read_line(fd) == b"ready\n"
-        time.sleep(rng.uniform(0, 0.05))  # a random point in the commit loop
+        time.sleep(rng.uniform(0, 0.15))  # a random point in the commit loop
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         os.close(fd)
