@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from core.errors import InvalidRecordError
-from core.models import RECORD_TYPES, Record, RecordType
+from core.models import RECORD_TYPES, Record
 
 MAX_RECORD_BYTES = 256 * 1024
 """Largest record file accepted (bytes). Larger files are listed as invalid, never read as records."""
@@ -393,7 +393,10 @@ def _check_fields(
     elif name.lower() in RESERVED_NAMES:
         reasons.append(f"name {name!r} is reserved (it would clash with {INDEX_FILE}); pick another name")
     if name is not None and file_name is not None and file_name != record_file_name(name):
-        reasons.append(f"name {name!r} does not match the file name {file_name!r} (expected {name}.md)")
+        if NAME_RE.match(name):
+            reasons.append(f"name {name!r} does not match the file name {file_name!r} (expected {name}.md)")
+        else:
+            reasons.append(f"name {name!r} does not match the file name {file_name!r}")
     if description is None:
         pass
     elif not description.strip():
@@ -547,10 +550,3 @@ def render_index(records: Iterable[Record]) -> bytes:
     if not lines:
         return INDEX_HEADER.encode("utf-8")
     return (INDEX_HEADER + "\n" + "".join(lines)).encode("utf-8")
-
-
-def record_type(value: str) -> RecordType:
-    """``value`` as a RecordType, or InvalidRecordError."""
-    if value not in RECORD_TYPES:
-        raise InvalidRecordError(f"type {value!r} is not one of feedback, project, reference")
-    return value

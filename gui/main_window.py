@@ -307,9 +307,18 @@ class MainWindow(QMainWindow):
     def _show_status(self, status: RootStatus) -> None:
         if self._closing:
             return
+        first = self.last_status is None
         self.last_status = status
         self.status_bar.show_status(status)
         self._start_watcher()
+        if first:
+            self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Start-up is done: let tabs prepare what they will need later (see gui/tabs/__init__.py)."""
+        for tab in self.tabs.built().values():
+            if hasattr(tab, "warm_up"):
+                tab.warm_up()
 
     def _start_watcher(self) -> None:
         # Started after the first list and status, not before: setting up inotify watches walks the

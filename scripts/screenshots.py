@@ -104,6 +104,34 @@ def global_tab(shot: Shot) -> None:
     settle(300)
 
 
+GLOBAL_EXTRA = """
+## Tools
+
+| Task | Tool | 备注 |
+|---|---|---|
+| Python lint | ruff | 不用 black + flake8 |
+| JS packages | pnpm | never npm/yarn |
+
+## Open items
+
+- [x] Move secrets to the team vault
+- [ ] 把旧的部署脚本迁移到 CI
+"""
+
+
+def global_editing(shot: Shot) -> None:
+    """Unsaved edits with a table and a task list: the preview renders both."""
+    tab = shot.tab("global")
+    tab.editor.setPlainText(tab.editor.toPlainText().rstrip("\n") + "\n" + GLOBAL_EXTRA)
+    cursor = tab.editor.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    tab.editor.setTextCursor(cursor)
+    tab.editor.ensureCursorVisible()
+    settle(300)  # the preview follows typing after a short pause
+    tab.preview.verticalScrollBar().setValue(tab.preview.verticalScrollBar().maximum())
+    settle()
+
+
 def global_conflict(shot: Shot) -> None:
     tab = shot.tab("global")
     tab.editor.setPlainText(tab.editor.toPlainText().replace("Short answers", "Very short answers", 1))
@@ -214,6 +242,8 @@ def plain_tab(key: str) -> Step:
 # (name, step); a name starting with "_" runs the step without saving a screenshot.
 STEPS: list[tuple[str, Step]] = [
     ("global", global_tab),
+    ("global-editing", global_editing),
+    ("_global-reset", global_reset),
     ("global-conflict", global_conflict),
     ("_global-reset", global_reset),
     ("workspace", workspace_record),

@@ -188,31 +188,31 @@ class IndexState:
     # Derived, filled on first use: (selected segment ids, term) -> postings of those segments by
     # weight, heaviest first. A new state (after any refresh) starts empty.
     impacts: dict[tuple[tuple[str, ...], str], list[tuple[float, Doc]]] = field(default_factory=dict)
-    expanded: dict[tuple[tuple[str, ...], str], list[list[Doc]]] = field(default_factory=dict)
+    expanded: dict[tuple[tuple[str, ...], str], dict[Doc, float] | None] = field(default_factory=dict)
 
-    def expansions(self, pq: ParsedQuery, term: str, segs: list[Segment]) -> list[list[Doc]]:
+    def expansions(self, pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, float] | None:
         """Memoized :func:`_expansions` (as-you-type queries repeat their prefixes)."""
         if term not in pq.prefix_terms and not (len(term) == 1 and _CJK_RE.fullmatch(term)):
-            return []
+            return None
         key = (tuple(s.id for s in segs), "\0" + term)
-        found = self.expanded.get(key)
-        if found is None:
-            found = _expansions(pq, term, segs)
-            if len(self.expanded) >= MAX_IMPACT_LISTS:
-                self.expanded.clear()
-            self.expanded[key] = found
+        if key in self.expanded:
+            return self.expanded[key]
+        found = _expansions(pq, term, segs)
+        if len(self.expanded) >= MAX_IMPACT_LISTS:
+            self.expanded.clear()
+        self.expanded[key] = found
         return found
 
-    def impact(self, segs: list[Segment], term: str, only: set[Doc] | None = None) -> list[tuple[float, Doc]]:
+    def impact(self, segs: list[Segment], term: str, only: dict[Doc, float] | None = None) -> list[tuple[float, Doc]]:
         """The term's postings in ``segs`` by weight, heaviest first; ``only`` = the documents the
-        term reaches through expansions alone (prefix, CJK character), at PREFIX_WEIGHT."""
+        term reaches through expansions alone (prefix, CJK character) with their weights."""
         key = (tuple(s.id for s in segs), term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
         if ordered is None:
             # Concatenated sorted runs: Timsort merges them in C.
             runs = chain.from_iterable(s.impact(term) for s in segs)
             if only is not None:
-                runs = chain(runs, ((PREFIX_WEIGHT, d) for d in only))
+                runs = chain(runs, ((v, d) for d, v in only.items()))
             ordered = sorted(runs, key=_first, reverse=True)
             if len(self.impacts) >= MAX_IMPACT_LISTS:
                 self.impacts.clear()
@@ -279,6 +279,7 @@ class SearchIndex:
             self._cache_dir = Path(cache_dir)
         self._cache_tried = False
         self._cache_dirty = False
+        self._cache_ok = False  # the cache file holds a recent state (loaded, or written by us)
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -343,9 +344,15 @@ class SearchIndex:
             counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
             if segments.keys() != old.segments.keys() or any(old.segments[k] is not v for k, v in segments.items()):
                 self._state = IndexState(segments)  # else keep the old state and its memoized tables
-            changed = counters.reindexed or counters.removed or counters.reread
-            self._cache_dirty = self._cache_dirty or bool(changed) or (self._cache_dir is not None and not loaded)
-            if wanted is None and self._cache_dirty and (counters.reindexed >= AUTO_SAVE_DOCS or not loaded):
+            if counters.reindexed or counters.removed or counters.reread:
+                self._cache_dirty = True
+            # Write the cache when there is no usable one yet, or after a big re-index; small
+            # changes wait for save_cache() (a 10k-record cache is tens of MB).
+            if (
+                wanted is None
+                and self._cache_dir is not None
+                and (not self._cache_ok or (self._cache_dirty and counters.reindexed >= AUTO_SAVE_DOCS))
+            ):
                 self._save_cache_locked()
             return counters.stats(self._state.doc_count, t0)
 
@@ -372,8 +379,10 @@ class SearchIndex:
         try:
             cache.save(self._cache_dir, scopes)
         except OSError:
+            self._cache_ok = True  # don't retry on every refresh; save_cache() can
             return False
         self._cache_dirty = False
+        self._cache_ok = True
         return True
 
     def _load_cache(self, wanted: set[str] | None) -> dict[str, Segment]:
@@ -381,6 +390,7 @@ class SearchIndex:
         scopes = cache.load(self._cache_dir)
         if not scopes:
             return {}
+        self._cache_ok = True
         out: dict[str, Segment] = {}
         for c in scopes:
             if wanted is not None and c.key not in wanted:
@@ -653,21 +663,33 @@ def _select(state: IndexState, scopes: Sequence[str] | None, include_archived: b
     return out
 
 
-def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> list[list[Doc]]:
-    """Postings of the words a term stands for besides itself: longer words for the typed prefix,
-    bigrams around a single CJK character."""
-    out: list[list[Doc]] = []
+def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, float] | None:
+    """Documents a term reaches only through the words it stands for besides itself (longer words
+    for the typed prefix, bigrams around a single CJK character), with their best weight of those
+    words times PREFIX_WEIGHT. None when the term has no expansions."""
+    pairs: list[tuple[str, list[Doc]]] = []
     if term in pq.prefix_terms:
         for s in segs:
-            out += [s.postings[t] for t in s.prefix_terms(term)]
+            pairs += [(t, s.postings[t]) for t in s.prefix_terms(term)]
     elif len(term) == 1 and _CJK_RE.fullmatch(term):
         for s in segs:
-            out += [s.postings[t] for t in s.bigrams_with(term)]
-    return out
+            pairs += [(t, s.postings[t]) for t in s.bigrams_with(term)]
+    if not pairs:
+        return None
+    best: dict[Doc, float] = {}
+    for t, docs in pairs:
+        for d in docs:
+            w = d.weights
+            if term in w:
+                continue
+            v = w[t] * PREFIX_WEIGHT
+            if v > best.get(d, 0.0):
+                best[d] = v
+    return best or None
 
 
 def _top_bm25(
-    idf: list[tuple[str, float, set[Doc] | None]],
+    idf: list[tuple[str, float, dict[Doc, float] | None]],
     state: IndexState,
     segs: list[Segment],
     pool: set[Doc],
@@ -705,8 +727,8 @@ def _top_bm25(
                 x = w.get(term)
                 if x is not None:
                     bm += tf * x
-                elif only is not None and d in only:
-                    bm += tf * PREFIX_WEIGHT
+                elif only is not None:
+                    bm += tf * only.get(d, 0.0)
             found.append((bm, d))
             if len(best) < limit:
                 heapq.heappush(best, bm)
@@ -729,7 +751,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         return [], 0
     n_docs = sum(len(s.docs) for s in segs) or 1
     cov: Counter[Doc] = Counter()
-    idf: list[tuple[str, float, set[Doc] | None]] = []
+    idf: list[tuple[str, float, dict[Doc, float] | None]] = []
     full: set[Doc] | None = None  # documents matching every term
     multi = pq.multi_word and bool(pq.norm)
     for term in pq.terms:
@@ -738,19 +760,14 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         for lst in lists:
             cov.update(lst)
             df += len(lst)
-        only: set[Doc] | None = None
-        extra = state.expansions(pq, term, segs)
-        if extra:
-            only = set().union(*extra)
-            if lists:
-                only.difference_update(*lists)
-            cov.update(only)
+        only = state.expansions(pq, term, segs)
+        if only is not None:
+            cov.update(only.keys())
             df += len(only)
-            only = only or None
         if multi:
             docs_of_term = set().union(*lists)
-            if only:
-                docs_of_term |= only
+            if only is not None:
+                docs_of_term.update(only)
             full = docs_of_term if full is None else full & docs_of_term
         if df:
             idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only))
@@ -847,7 +864,7 @@ def _score(
     base: float,
     cov: Counter[Doc],
     points: dict[Doc, int],
-    idf: list[tuple[str, float, set[Doc] | None]],
+    idf: list[tuple[str, float, dict[Doc, float] | None]],
 ) -> float:
     """The full score: tier, points, coverage, then BM25 (< _TIER) in the last three digits."""
     w = d.weights
@@ -856,8 +873,8 @@ def _score(
         x = w.get(term)
         if x is not None:
             bm += f * x
-        elif only is not None and d in only:
-            bm += f * PREFIX_WEIGHT
+        elif only is not None:
+            bm += f * only.get(d, 0.0)
     coarse = base + min(points.get(d, 0), 999) * _TIER + cov[d]
     return coarse * _TIER + min(bm, _TIER - 1.0)
 

@@ -588,9 +588,14 @@ class StoreCore(ABC):
         with self._lock(key):
             self._prepare(key)
             files = self._must_load(key)
-            snap = self._snapshot(files)
-            if expect is not None and expect != snap.revision:
-                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
+            revision = scope_revision(files.entries, files.scope_json)
+            if expect is not None and expect != revision:
+                snap = self._snapshot(files)
+                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, revision)
+            # The full snapshot is built only when needed (no-op, error message): a 1k-record scope
+            # costs ~1 ms to wrap, and a commit returns the new one anyway.
+            cwd, _, _ = parse_scope_json(key, files.scope_json)
+            display = workspace_name(cwd) if cwd else key
             current = {e.file_name: e for e in files.entries}
             lower: dict[str, str] | None = None  # built only if a batch creates a file
             records = {
@@ -648,18 +653,18 @@ class StoreCore(ABC):
                 else:
                     if entry is None:
                         raise NotFoundError(
-                            f"Record {name!r} does not exist in workspace {snap.info.display_name}; "
+                            f"Record {name!r} does not exist in workspace {display}; "
                             "nothing was deleted."
                         )
                     change.files[fn] = None
                     records.pop(fn, None)
                 if old is not None:
                     reason = "overwrite" if change.files[fn] is not None else "delete"
-                    change.history.append(self._history_item(key, snap.info.cwd, name, reason, old, fn))
+                    change.history.append(self._history_item(key, cwd, name, reason, old, fn))
             if reasons:
                 raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
             if not change.files:
-                return snap
+                return self._snapshot(files)
             check_secrets(texts, origin, allow_secrets)
             index = render_index(records.values())
             if index != files.index:

@@ -20,7 +20,7 @@ import secrets
 import shutil
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,8 +58,8 @@ STALE_TEMP_S = 600
 RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp granularity we know of
 
 _StatSig = tuple[int, int, int, int]
-_ENTRY_CACHE: dict[str, tuple[_StatSig, RecordEntry]] = {}
-"""Parsed entries by absolute path, shared by every FileStore in the process (warm reopen)."""
+_ENTRY_CACHE: dict[str, dict[str, tuple[_StatSig, RecordEntry]]] = {}
+"""Parsed entries by folder, then file name; shared by every FileStore in the process (warm reopen)."""
 
 
 def _sig(st: os.stat_result) -> _StatSig:
@@ -195,7 +195,7 @@ class FileStore(StoreCore):
         scope_json: bytes | None = None
         index: bytes | None = None
         now = time.time_ns()
-        cache = _ENTRY_CACHE
+        cache = _ENTRY_CACHE.setdefault(str(d), {})
         with it:
             for de in it:
                 name = de.name
@@ -213,7 +213,7 @@ class FileStore(StoreCore):
                 except FileNotFoundError:
                     continue  # deleted while we listed
                 if S_ISREG(st.st_mode):
-                    cached = cache.get(de.path)
+                    cached = cache.get(name)
                     if cached is not None and cached[0] == (
                         st.st_size,
                         st.st_mtime_ns,
@@ -222,7 +222,11 @@ class FileStore(StoreCore):
                     ):
                         entries.append(cached[1])
                         continue
-                entries.append(self._entry(de, st, now))
+                entries.append(self._entry(de, st, now, cache))
+        if len(cache) > len(entries) + 64:  # forget files that are gone (bounded memory)
+            present = {e.file_name for e in entries}
+            for gone in [n for n in list(cache) if n not in present]:  # list(): atomic under the GIL
+                cache.pop(gone, None)
         extra = len(scope_json or b"") + len(index or b"")
         return ScopeFiles(
             key=key,
@@ -233,7 +237,13 @@ class FileStore(StoreCore):
             extra_bytes=extra,
         )
 
-    def _entry(self, de: os.DirEntry[str], st: os.stat_result, now: int) -> RecordEntry:
+    def _entry(
+        self,
+        de: os.DirEntry[str],
+        st: os.stat_result,
+        now: int,
+        cache: dict[str, tuple[_StatSig, RecordEntry]],
+    ) -> RecordEntry:
         # Hot path of a cold open (10k calls): plain strings, no pathlib.
         name = de.name
         path = de.path
@@ -252,10 +262,6 @@ class FileStore(StoreCore):
         if not S_ISREG(st.st_mode):
             return special_entry(name, "it is not a regular file", f"special:{st.st_mode}")
         sig = _sig(st)
-        key = path
-        cached = _ENTRY_CACHE.get(key)
-        if cached is not None and cached[0] == sig:
-            return cached[1]
         if st.st_size > MAX_RECORD_BYTES:
             entry = self._oversize_entry(path, name, st)
         else:
@@ -277,7 +283,7 @@ class FileStore(StoreCore):
                 return special_entry(name, "it changed while being read", "racy")
             entry = entry_from_bytes(name, data, st.st_mtime_ns)
         if max(st.st_mtime_ns, st.st_ctime_ns) < now - RACY_WINDOW_NS:
-            _ENTRY_CACHE[key] = (sig, entry)
+            cache[name] = (sig, entry)
         return entry
 
     @staticmethod
@@ -327,6 +333,7 @@ class FileStore(StoreCore):
         """The scope after a commit, from what we just wrote: no re-read of a 1k-record folder."""
         entries = {e.file_name: e for e in before.entries}
         scope_json, index = before.scope_json, before.index
+        names_added = False
         for fn, data in change.files.items():
             if fn == SCOPE_FILE:
                 scope_json = data
@@ -339,11 +346,14 @@ class FileStore(StoreCore):
                     mtime_ns = os.stat(d / fn).st_mtime_ns
                 except OSError:
                     mtime_ns = 0
+                names_added = names_added or fn not in entries
                 entries[fn] = entry_from_bytes(fn, data, mtime_ns)
+        # Overwrites and deletes keep the order and can't create case collisions: skip the re-sort.
+        values = list(entries.values())
         return ScopeFiles(
             key=before.key,
             scope_json=scope_json,
-            entries=tuple(mark_case_duplicates(list(entries.values()))),
+            entries=tuple(mark_case_duplicates(values) if names_added else values),
             index=index,
             extra_bytes=len(scope_json or b"") + len(index or b""),
         )
@@ -576,14 +586,7 @@ class FileStore(StoreCore):
         for scope in journal.pending_scopes(self._root):
             problems.append(
                 Problem(
-                    path=f"{MANAGER}/journal/{scope}", reason="an interrupted change is waiting to be settled"
+                    path=f"{MANAGER}/staging/{scope}", reason="an interrupted change is waiting to be settled"
                 )
             )
         return problems
-
-    def iter_files(self) -> Iterator[Path]:
-        """Every regular file under the parts of the root this store owns (for tests and status)."""
-        for top in (ACTIVE_DIR, ARCHIVED_DIR):
-            base = self._root / top
-            if base.is_dir():
-                yield from (p for p in base.rglob("*") if p.is_file())

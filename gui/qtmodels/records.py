@@ -50,10 +50,21 @@ class RecordRow:
             return "invalid: " + "; ".join(self.invalid_reasons)
         return ""
 
+    @property
+    def short_status(self) -> str:
+        """What the Status column shows; an invalid file's reasons go in its Description cell."""
+        if self.staged:
+            return f"staged: {self.staged}"
+        return "invalid" if self.invalid_reasons else ""
+
     @cached_property
     def cells(self) -> tuple[str, str, str, str, str]:
         """The five displayed texts, computed once (the table asks for them on every repaint)."""
-        return (self.name, self.type or "—", self.description, f"{self.size:,}" if self.size else "", self.status)
+        description = self.description
+        if self.invalid_reasons and not self.staged:
+            description = "; ".join(self.invalid_reasons)
+        size = f"{self.size:,}" if self.size else ""
+        return (self.name, self.type or "—", description, size, self.short_status)
 
     @cached_property
     def search_text(self) -> str:

@@ -11,6 +11,11 @@ Optional (the main window calls them when present):
     ``focus_search() -> None``         Ctrl+F: focus the tab's search/filter box.
     ``shutdown() -> None``             the window is closing: cancel work, stop timers.
     ``tab_title() -> str``             title shown in the tab bar (else the default name).
+    ``warm_up() -> None``              start-up is done (first status line shown): start slow one-off
+                                       preparations on the runner (e.g. the credential scanner).
+
+Consolidation, Recycle Bin and Settings are built the first time they are shown (``main_window.LAZY_TABS``);
+their constructor and first ``refresh()`` run then.
 """
 
 from __future__ import annotations

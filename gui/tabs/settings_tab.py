@@ -7,6 +7,7 @@ credential is ever written: the API key stays in an environment variable whose N
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +74,7 @@ def summarize_connection(report: ConnectionReport) -> ConnectionOutcome:
     """Sort a connection report into the cases a user tells apart."""
     msg = report.message
     if report.ok:
-        return ConnectionOutcome(True, f"Connection OK · {report.elapsed_ms:.0f} ms", msg)
+        return ConnectionOutcome(True, "Connection OK", msg)  # the detail already gives the time
     if report.status_code is not None:
         return ConnectionOutcome(False, f"HTTP {report.status_code}", msg)
     lowered = msg.lower()
@@ -88,6 +89,21 @@ def summarize_connection(report: ConnectionReport) -> ConnectionOutcome:
             msg + " Nothing is listening there: check the base URL and that the server is running.",
         )
     return ConnectionOutcome(False, "Could not connect", msg)
+
+
+def readable_problem(text: str) -> str:
+    """One readable line from a problem that embeds a YAML parser report (code echo, carets)."""
+    if "\n" not in text:
+        return text
+    tail_mark = ". Defaults are in effect"
+    head, sep, tail = text.partition(tail_mark)
+    first, _, rest = head.partition("\n")
+    # The parser's own sentences start at column 0; its context lines and code echo are indented.
+    messages = [first.strip()] + [line.strip() for line in rest.splitlines() if line and not line[0].isspace()]
+    where = re.findall(r"line (\d+), column (\d+)", head)
+    loc = f" (line {where[-1][0]}, column {where[-1][1]})" if where else ""
+    out = "; ".join(m.rstrip(":") for m in messages if m) + loc
+    return out + (sep + tail if sep else ".")
 
 
 def _wrap(text: str, width: int = 110) -> str:
@@ -371,7 +387,9 @@ class SettingsTab(QWidget):
         self._loaded = loaded
         self._populate(loaded.settings, catalog)
         if loaded.problem:
-            self.banner.show_message("warning", loaded.problem + " Saving will ask before replacing the file.")
+            self.banner.show_message(
+                "warning", readable_problem(loaded.problem) + " Saving will ask before replacing the file."
+            )
         elif self.banner.level == "error" and self.banner.text.startswith("Could not read settings.yml"):
             self.banner.clear()
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -61,6 +62,38 @@ NEW_BODY = (
 )
 
 
+def salvage_fields(raw: str) -> tuple[str, str, str]:
+    """(type, description, body) read leniently from an invalid record file's text.
+
+    Whatever parses is kept; the frontmatter block never ends up in the body. Text without a
+    frontmatter block becomes the body as it is.
+    """
+    text = raw.replace("\r\n", "\n")
+    if not text.startswith("---\n"):
+        return "project", "", text
+    end = text.find("\n---", 3)
+    if end == -1:
+        return "project", "", text
+    front, body = text[4:end], text[end + 4 :]
+    body = body[1:] if body.startswith("\n") else body  # the closing line's own newline
+    try:
+        import yaml
+
+        data: Any = yaml.safe_load(front)
+    except Exception:  # a broken frontmatter: keep the whole text, nothing is lost
+        return "project", "", text
+    if not isinstance(data, dict):
+        return "project", "", text
+    meta = data.get("metadata")
+    rtype = meta.get("type") if isinstance(meta, dict) else data.get("type")
+    desc = data.get("description")
+    return (
+        rtype if rtype in RECORD_TYPES else "project",
+        " ".join(desc.split()) if isinstance(desc, str) else "",
+        body if body.startswith("\n") else "\n" + body,
+    )
+
+
 def find_links(body: str) -> list[str]:
     seen: dict[str, None] = {}
     for m in LINK_RE.finditer(body):
@@ -104,6 +137,8 @@ class WorkspaceTab(QWidget):
         self._busy = False
         self._suppress_selection = False
         self._search_seq = 0
+        self.index_freshness = IndexFreshness()
+        self._index_prefetching = False
         self.last_search_hits: list[SearchHit] = []
         self._fitted_for: tuple[str | None, int] | None = None
         self._secrets_warming = False
@@ -135,6 +170,7 @@ class WorkspaceTab(QWidget):
         self.search_box.setPlaceholderText("Search all memory…")
         self.search_box.setClearButtonEnabled(True)
         self.search_box.textChanged.connect(self._on_search_text)
+        self.search_box.installEventFilter(self)  # focus-in: bring the search index up to date
         lv.addWidget(self.search_box)
         self.search_model = SearchResultsModel(self)
         self.search_view = QListView()
@@ -176,7 +212,8 @@ class WorkspaceTab(QWidget):
         self.ws_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         hh = self.ws_view.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        hh.resizeSection(1, self.ws_view.fontMetrics().horizontalAdvance("Records") + 14)
         hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.ws_view.selectionModel().currentRowChanged.connect(self._on_workspace_current)
         lv.addWidget(self.ws_view, 2)
@@ -237,9 +274,9 @@ class WorkspaceTab(QWidget):
         rh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         fm = self.rec_view.fontMetrics()
         rh.resizeSection(0, 170)
-        rh.resizeSection(1, fm.horizontalAdvance("reference") + 18)
-        rh.resizeSection(3, fm.horizontalAdvance("000,000") + 18)
-        rh.resizeSection(4, 90)
+        rh.resizeSection(1, fm.horizontalAdvance("reference") + 14)
+        rh.resizeSection(3, fm.horizontalAdvance("00,000") + 14)
+        rh.resizeSection(4, fm.horizontalAdvance("staged: changed") + 16)
         self.rec_view.selectionModel().currentRowChanged.connect(self._on_record_current)
         cv.addWidget(self.rec_view, 1)
         self.count_label = QLabel()
@@ -258,7 +295,8 @@ class WorkspaceTab(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
-        self.splitter.setSizes([310, 600, 450])
+        # The records table gets the room: the workspace list is short and the editor wraps.
+        self.splitter.setSizes([285, 665, 410])
         self._set_editor_enabled(False)
         self._update_workspace_header()
 
@@ -377,6 +415,7 @@ class WorkspaceTab(QWidget):
     def refresh(self) -> None:
         if self._closing:
             return
+        self.index_freshness.mark_stale()  # memory may have changed: the next search re-reads it
         store = self.ctx.store
         self.ctx.runner.submit(
             lambda _t, _p: store.list_workspaces(), on_done=self._on_workspaces, on_error=self._on_list_failed
@@ -400,8 +439,27 @@ class WorkspaceTab(QWidget):
         if self.staged:
             self.commit()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.search_box and event.type() == QEvent.Type.FocusIn:
+            self.prefetch_index()
+        return super().eventFilter(watched, event)
+
+    def prefetch_index(self) -> None:
+        """Refresh the search index on a worker now, so the first query doesn't wait for it."""
+        index, freshness = self.ctx.search, self.index_freshness
+        if index is None or self._closing or self._index_prefetching or freshness.done >= freshness.wanted:
+            return
+        self._index_prefetching = True
+
+        def finished(_result: object = None) -> None:
+            self._index_prefetching = False
+
+        self.ctx.runner.submit(lambda _t, _p: freshness.ensure(index), on_done=finished, on_error=finished)
+
     def focus_search(self) -> None:
         target = self.search_box if self.ctx.search is not None else self.rec_filter
+        if target is self.search_box:
+            self.prefetch_index()
         target.setFocus()
         target.selectAll()
 
@@ -662,7 +720,7 @@ class WorkspaceTab(QWidget):
         self._fitted_for = key
         fm = self.rec_view.fontMetrics()
         widest = max((fm.horizontalAdvance(r.name) for r in rows), default=120)
-        self.rec_view.horizontalHeader().resizeSection(0, max(120, min(widest + 24, 260)))
+        self.rec_view.horizontalHeader().resizeSection(0, max(120, min(widest + 16, 210)))
 
     def _row_for(self, name: str, entry: RecordEntry | None) -> RecordRow:
         op = self.staged.get(name)
@@ -818,10 +876,11 @@ class WorkspaceTab(QWidget):
             r = entry.record
             self._fill_editor(r.name, r.type, r.description, r.body, r.extra_frontmatter)
         elif entry is not None:
-            # An invalid file: show its raw text so the user can fix it and stage a clean record.
+            # An invalid file: fill the fields from whatever can be read of it, so fixing it means
+            # correcting fields rather than re-typing; the file itself is untouched until a commit.
             self._editor_invalid_file = True
-            raw = self._read_raw(entry)
-            self._fill_editor(name, "project", "", raw)
+            rtype, desc, body = salvage_fields(self._read_raw(entry))
+            self._fill_editor(name, rtype, desc, body)
         else:
             self._clear_editor()
             return
@@ -901,8 +960,14 @@ class WorkspaceTab(QWidget):
                 parts.append(
                     "<span style='color:#b3261e'><b>This file is invalid</b> (agents skip it): "
                     + html.escape("; ".join(entry.invalid_reasons))
-                    + ". Its raw text is shown; fill in the fields and stage to replace it.</span>"
+                    + ". The fields show what could be read from it; correct them and stage to replace "
+                    "the file (Staged changes shows the old text against the new).</span>"
                 )
+                if "\ufffd" in self._editor_loaded[3]:
+                    parts.append(
+                        "<span style='color:#b3261e'>Bytes that are not UTF-8 are shown as �; staging "
+                        "writes them as � (the old file stays in the Recycle Bin's history).</span>"
+                    )
         if reasons:
             parts.append(
                 "<span style='color:#b3261e'>" + "<br>".join(f"✗ {html.escape(r)}" for r in reasons) + "</span>"
@@ -916,30 +981,32 @@ class WorkspaceTab(QWidget):
         if not reasons and not secrets and not self._editor_invalid_file:
             parts.append("<span style='color:#1b6e20'>✓ Valid record</span>")
         self.validation_label.setText("<br>".join(parts))
-        self.stage_button.setEnabled(not reasons and self.editor_dirty())
+        # An invalid file can be staged as soon as the fields make a valid record, edited or not.
+        self.stage_button.setEnabled(not reasons and (self.editor_dirty() or self._editor_invalid_file))
         self.revert_button.setEnabled(self.editor_dirty())
         self._update_links(body)
 
     def _secret_check(self, text: str) -> list[str]:
-        """Credential warnings for the editor text.
+        """Credential warnings for the editor text, once the scanner is warm.
 
-        Opening a record (the first one opens by itself at start-up) never waits for the scanner to
-        warm up: that happens on a worker, and the check re-runs when it is ready. Typing scans at once.
+        The scanner's first use imports detect-secrets (~0.2-0.5 s of CPU). Opening a record (the
+        first one opens by itself at start-up) never waits for that: the window warms it on a worker
+        once start-up is done (``warm_up``), and the check re-runs then. The first edit warms it too.
         """
-        if _SecretScan.ready or self.editor_dirty():
-            found = _secret_warnings(text)
-            _SecretScan.ready = True
-            return found
-        if not self._secrets_warming:
-            self._secrets_warming = True
-            self.ctx.runner.submit(
-                lambda _t, _p: _secret_warnings("password = 'warm-up'"),
-                on_done=self._secrets_warmed,
-                on_error=self._secrets_warmed,
-            )
-            if _SecretScan.ready:  # a synchronous runner has warmed it already
-                return _secret_warnings(text)
-        return []
+        if not _SecretScan.ready and self.editor_dirty():
+            self.warm_up()
+        return _secret_warnings(text) if _SecretScan.ready else []
+
+    def warm_up(self) -> None:
+        """Optional tab protocol: slow one-off preparations, run after start-up (the window calls it)."""
+        if _SecretScan.ready or self._secrets_warming or self._closing:
+            return
+        self._secrets_warming = True
+        self.ctx.runner.submit(
+            lambda _t, _p: _secret_warnings("password = 'warm-up'"),
+            on_done=self._secrets_warmed,
+            on_error=self._secrets_warmed,
+        )
 
     def _secrets_warmed(self, _result: object = None) -> None:
         _SecretScan.ready = True
@@ -1234,8 +1301,9 @@ class WorkspaceTab(QWidget):
             self.search_status.show()
             self.search_view.show()
 
+        store, freshness = self.ctx.store, self.index_freshness
         self.ctx.runner.submit(
-            lambda _t, _p: search_hits(index, self.ctx.store, query, names),
+            lambda _t, _p: search_hits(index, store, query, names, freshness=freshness),
             on_done=done,
             on_error=self._on_error,
         )
@@ -1262,10 +1330,44 @@ class WorkspaceTab(QWidget):
             self.banner.show_message("error", describe_error(exc))
 
 
-def search_hits(index: Any, store: Any, query: str, names: dict[str, str], limit: int = 50) -> list[SearchHit]:
+class IndexFreshness:
+    """When the search index needs a refresh before the next query.
+
+    ``SearchIndex.refresh()`` stats every file of the root (seconds on 10k records), so it runs
+    once per change the window learns of (watcher, F5, commit), not once per query; concurrent
+    queries wait for the refresh in flight instead of searching a half-empty index.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.wanted = 1  # bumped on the GUI thread when memory may have changed
+        self.done = 0
+
+    def mark_stale(self) -> None:
+        self.wanted += 1
+
+    def ensure(self, index: Any) -> None:
+        """On a worker: refresh ``index`` unless it is already as fresh as asked for."""
+        with self.lock:
+            wanted = self.wanted
+            if self.done < wanted and hasattr(index, "refresh"):
+                index.refresh()  # re-reads only scopes whose files changed
+            self.done = max(self.done, wanted)
+
+
+def search_hits(
+    index: Any,
+    store: Any,
+    query: str,
+    names: dict[str, str],
+    limit: int = 50,
+    freshness: IndexFreshness | None = None,
+) -> list[SearchHit]:
     """Run ``index`` (core.search) and convert its results to SearchHit (runs on a worker)."""
-    if hasattr(index, "refresh"):
-        index.refresh()  # re-reads only scopes whose files changed
+    if freshness is not None:
+        freshness.ensure(index)
+    elif hasattr(index, "refresh"):
+        index.refresh()
     raw = index.search(query, limit=limit) if hasattr(index, "search") else index(query)
     hits: list[SearchHit] = []
     for item in getattr(raw, "hits", raw):

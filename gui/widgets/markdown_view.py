@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from markdown_it import MarkdownIt
-from mdit_py_plugins.tasklists import tasklists_plugin
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QTextBrowser, QWidget
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 _CSS = """
 body { line-height: 140%; }
@@ -22,6 +25,9 @@ blockquote { color: #555; border-left: 3px solid #ccc; padding-left: 8px; margin
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # imported on first render (on a worker at start-up)
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
     # html=False: memory text is untrusted data, so raw HTML is shown as text, never interpreted.
     return (
         MarkdownIt("commonmark", {"html": False, "linkify": False})

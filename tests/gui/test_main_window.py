@@ -16,9 +16,31 @@ def test_five_tabs_in_order(main_window: MainWindow) -> None:
     titles = [main_window.tab_widget.tabText(i) for i in range(main_window.tab_widget.count())]
     assert titles == ["Global", "Workspace", "Session Consolidation", "Recycle Bin", "Settings"]
     assert list(main_window.tabs) == ["global", "workspace", "consolidation", "recycle", "settings"]
-    for key, tab in main_window.tabs.items():
-        assert main_window.tab_widget.indexOf(tab) == list(main_window.tabs).index(key)
+    for key, host in main_window.tabs.hosts.items():
+        assert main_window.tab_widget.indexOf(host) == list(main_window.tabs).index(key)
+        assert hasattr(host, "refresh") and hasattr(host, "has_unsaved_changes")
+        tab = main_window.tabs[key]
+        assert tab is host or tab.parent() is host
         assert hasattr(tab, "refresh") and hasattr(tab, "has_unsaved_changes")
+
+
+def test_lazy_tabs_are_built_on_first_show(ctx: AppContext, sample: dict[str, Any], qtbot: Any) -> None:
+    """Consolidation, Recycle Bin and Settings cost start-up time: built (and loaded) when first shown."""
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    assert set(window.tabs.built()) == {"global", "workspace"}
+    host = window.tabs.hosts["recycle"]
+    assert isinstance(host, mw.LazyTab) and host.tab is None
+    assert not host.has_unsaved_changes() and host.error_text() == ""
+    host.refresh()  # nothing to refresh yet: must not build it
+    assert host.tab is None
+    window.show()
+    window.show_tab("recycle")
+    assert host.tab is not None and "recycle" in window.tabs.built()
+    assert window.current_key() == "recycle"
+    window.refresh_all()  # built tabs take part in refreshes from now on
+    assert window.unsaved_tabs() == []
+    window.shutdown()
 
 
 def test_missing_tab_module_shows_placeholder(ctx: AppContext, qtbot: Any, monkeypatch: Any) -> None:

@@ -115,7 +115,9 @@ def test_record_model_flags_invalid_and_staged() -> None:
         "packaging",
     ]  # sorted by name
     broken, packaging = model.row_of("broken"), model.row_of("packaging")
-    assert model.index(broken, 4).data() == "invalid: name does not match"
+    assert model.index(broken, 4).data() == "invalid"
+    assert model.index(broken, 2).data() == "name does not match"  # the reason, where a description goes
+    assert model.index(broken, 2).data(Qt.ItemDataRole.ForegroundRole) is not None
     assert "name does not match" in model.index(broken, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert model.index(packaging, 4).data() == "staged: changed"
     assert model.index(packaging, 0).data(Qt.ItemDataRole.FontRole).italic()
@@ -169,3 +171,54 @@ def test_search_results_model_passes_modeltester(qtmodeltester: Any) -> None:
     assert model.index(0, 0).data().startswith("build-steps  ·  alpha\n")
     assert model.index(0, 0).data().endswith("…")
     assert model.index(1, 0).data(KEY_ROLE) == "GLOBAL/User Profile"
+
+
+def test_record_filter_narrowing_matches_a_fresh_filter(qtmodeltester: Any) -> None:
+    """Typing on re-tests only the rows that passed; the result must equal filtering from scratch,
+    also across backspaces, type-filter changes and rows replaced in the middle of typing."""
+    words = ["deploy", "notes", "staging", "打包", "build", "cache", "release"]
+    rows = [
+        RecordRow(
+            f"rec-{i:03d}",
+            f"rec-{i:03d}.md",
+            ("project", "feedback", "reference")[i % 3],
+            " ".join(words[(i * k) % len(words)] for k in (1, 2, 5)),
+            100 + i,
+            ("bad",) if i % 17 == 0 else (),
+            haystack=f"rec-{i:03d} " + " ".join(words[(i * k) % len(words)] for k in (1, 2, 5)),
+        )
+        for i in range(120)
+    ]
+    model = RecordTableModel()
+    model.set_rows(rows)
+    live = RecordFilterProxy()
+    live.setSourceModel(model)
+
+    def expected(text: str, type_name: str) -> list[str]:
+        fresh_model = RecordTableModel()
+        fresh_model.set_rows(model.rows())
+        fresh = RecordFilterProxy()
+        fresh.setSourceModel(fresh_model)
+        fresh.set_type_filter(type_name)
+        fresh.set_filter_text(text)
+        return [fresh.index(r, 0).data() for r in range(fresh.rowCount())]
+
+    def shown() -> list[str]:
+        return [live.index(r, 0).data() for r in range(live.rowCount())]
+
+    typed = "deploy notes"
+    for type_name in ("", "project", "invalid"):
+        live.set_type_filter(type_name)
+        for i in range(1, len(typed) + 1):  # type it
+            live.set_filter_text(typed[:i])
+            assert shown() == expected(typed[:i], type_name)
+        for i in range(len(typed) - 1, -1, -1):  # and backspace it away
+            live.set_filter_text(typed[:i])
+            assert shown() == expected(typed[:i], type_name)
+    live.set_type_filter("")
+    live.set_filter_text("dep")
+    model.set_rows([*rows[:50], RecordRow("zz-new", "zz-new.md", "project", "deploy now", 1, haystack="zz-new deploy")])
+    live.set_filter_text("depl")  # a refinement, but of rows that changed under it
+    assert shown() == expected("depl", "")
+    assert "zz-new" in shown()
+    qtmodeltester.check(live)

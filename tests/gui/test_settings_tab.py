@@ -235,6 +235,9 @@ def test_a_malformed_file_is_replaced_only_after_asking(
     qtbot.addWidget(tab)
     tab.refresh()
     assert tab.banner.level == "warning" and "not valid YAML" in tab.banner.text
+    # One readable sentence with the place, not the parser's code echo and carets.
+    assert "\n" not in tab.banner.text and "^" not in tab.banner.text and "<unicode string>" not in tab.banner.text
+    assert "(line 2, column 1)" in tab.banner.text
     tab.debug_box.setChecked(True)
 
     dialogs.push(False)
@@ -336,7 +339,7 @@ def test_connection_ok(threaded_tab: SettingsTab, qtbot: Any, monkeypatch: pytes
         _point_at(threaded_tab, server.base_url)
         text = _run_test(threaded_tab, qtbot)
     assert threaded_tab.last_connection is not None and threaded_tab.last_connection.ok
-    assert text.startswith("✔ Connection OK · ") and " ms" in text
+    assert text.startswith("✔ Connection OK.") and " ms" in text
     assert server.auth == [f"Bearer {KEY_VALUE}"]
     assert KEY_VALUE not in _all_texts(threaded_tab)
     threaded_tab.base_url_edit.setText("http://127.0.0.1:1/v1")  # another endpoint: old result hidden

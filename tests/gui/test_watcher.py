@@ -127,3 +127,74 @@ def test_first_workspace_created_elsewhere_appears(ctx: AppContext, qtbot: Any, 
         assert tab.current_key == snap.key
     finally:
         window.shutdown()
+
+
+def test_external_edit_never_overwrites_record_being_edited(
+    ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    window = _live_window(ctx, qtbot)
+    try:
+        tab = window.tabs["workspace"]
+        alpha = sample["alpha"]
+        assert tab.select_workspace(alpha.key) and tab.select_record("code-style")
+        tab.desc_edit.setText("My unstaged edit")
+        other = open_store(ctx.root)
+        other.commit(
+            alpha.key,
+            [PutOp(record=record("code-style", "Edited by an agent", "feedback"))],
+            other.read_workspace(alpha.key).revision,
+        )
+        qtbot.waitUntil(lambda: tab.ws_banner.level == "warning", timeout=10000)
+        assert "changed on disk" in tab.ws_banner.text
+        assert tab.desc_edit.text() == "My unstaged edit"  # kept, not overwritten
+        assert tab.has_unsaved_changes()
+        tab.ws_banner.button("Reload and re-review").click()  # adopt disk, keep the edit
+        assert tab.snapshot is not None
+        entry = tab.snapshot.get("code-style")
+        assert entry is not None and entry.record is not None
+        assert entry.record.description == "Edited by an agent"
+        assert tab.desc_edit.text() == "My unstaged edit"
+        assert tab.stage_current()
+        tab.commit()  # commits against the revision it was re-reviewed on: no conflict
+        assert not tab.staged
+    finally:
+        window.shutdown()
+    final = ctx.store.read_workspace(sample["alpha"].key).get("code-style")
+    assert final is not None and final.record is not None and final.record.description == "My unstaged edit"
+
+
+def test_file_saved_in_place_by_a_text_editor_appears(
+    ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    """Not every writer renames a temp file into place: an editor may rewrite the file itself."""
+    window = _live_window(ctx, qtbot)
+    try:
+        tab = window.tabs["workspace"]
+        alpha = sample["alpha"]
+        assert tab.select_workspace(alpha.key) and tab.select_record("code-style")
+        path = ctx.root / "workspaces" / alpha.key / "code-style.md"
+        text = path.read_text(encoding="utf-8").replace("Prefer small functions", "Prefer tiny functions")
+        with path.open("r+", encoding="utf-8") as f:  # truncate and rewrite the same inode
+            f.seek(0)
+            f.write(text)
+            f.truncate()
+        qtbot.waitUntil(lambda: tab.desc_edit.text() == "Prefer tiny functions", timeout=10000)
+        assert tab.rec_view.currentIndex().data(KEY_ROLE) == "code-style"
+    finally:
+        window.shutdown()
+
+
+def test_workspace_archived_elsewhere_leaves_the_list(
+    ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    window = _live_window(ctx, qtbot)
+    try:
+        tab = window.tabs["workspace"]
+        beta = sample["beta"]
+        assert tab.ws_model.row_of(beta.key) >= 0
+        open_store(ctx.root).archive(beta.key)
+        qtbot.waitUntil(lambda: tab.ws_model.row_of(beta.key) < 0, timeout=10000)
+        qtbot.waitUntil(lambda: window.last_status is not None and window.last_status.archived_count == 1, timeout=5000)
+        assert "1 archived" in window.status_bar.summary()
+    finally:
+        window.shutdown()

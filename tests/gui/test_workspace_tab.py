@@ -86,8 +86,10 @@ def test_records_table_sorts_filters_and_flags_invalid(ctx: AppContext, sample: 
     tab = _tab(ctx, qtbot)
     _open(tab, sample["alpha"])
     assert _record_names(tab) == ["broken", "build-steps", "code-style", "release-notes"]
-    broken = tab.rec_proxy.index(0, 4).data()
-    assert broken.startswith("invalid: ")
+    assert tab.rec_proxy.index(0, 4).data() == "invalid"
+    reason = tab.rec_proxy.index(0, 2).data()  # an invalid file shows its reason in the table
+    assert "does not match the file name" in reason
+    assert "does not match the file name" in tab.rec_proxy.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     tab.rec_view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
     assert _record_names(tab)[0] == "release-notes"
     qtbot.keyClicks(tab.rec_filter, "make")  # filter as you type, matches the body
@@ -100,14 +102,42 @@ def test_records_table_sorts_filters_and_flags_invalid(ctx: AppContext, sample: 
     assert "4 records, 1 invalid" in tab.count_label.text()
 
 
-def test_invalid_file_opens_with_its_reason_and_raw_text(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
+def test_invalid_file_opens_with_its_reason_and_salvaged_fields(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
+    alpha = sample["alpha"]
+    path = ctx.root / "workspaces" / alpha.key / "half-written.md"
+    raw = "---\nname: Half Written\ndescription: Started by hand\nmetadata:\n  type: idea\n---\n\nMaybe Playwright?\n"
+    path.write_text(raw, encoding="utf-8")
     tab = _tab(ctx, qtbot)
     tab.show()
-    _open(tab, sample["alpha"])
-    _click_record(tab, qtbot, "broken")
-    assert tab.editing_name == "broken"
-    assert "name: Broken Name" in tab.body_edit.toPlainText()
-    assert "This file is invalid" in tab.validation_label.text()
+    _open(tab, alpha)
+    _click_record(tab, qtbot, "half-written")
+    assert tab.editing_name == "half-written"
+    # What could be read is in the fields; the frontmatter block is not dumped into the body.
+    assert tab.name_edit.text() == "half-written"
+    assert tab.desc_edit.text() == "Started by hand"
+    assert tab.type_combo.currentData() == "project"  # "idea" is not a record type
+    assert tab.body_edit.toPlainText() == "\nMaybe Playwright?\n"
+    label = tab.validation_label.text()
+    assert "This file is invalid" in label and "idea" in label
+    assert not tab.has_unsaved_changes()  # only looking: leaving it asks nothing
+    assert path.read_text(encoding="utf-8") == raw  # nothing written
+    assert tab.stage_button.isEnabled()  # the fields already make a valid record
+    assert tab.stage_current()
+    assert "-name: Half Written" in tab.staged_diff() and "+name: half-written" in tab.staged_diff()
+    assert path.read_text(encoding="utf-8") == raw  # still nothing written before Commit
+    tab.commit()
+    entry = ctx.store.read_workspace(alpha.key).get("half-written")
+    assert entry is not None and entry.is_valid and entry.record is not None
+    assert entry.record.description == "Started by hand"
+
+
+def test_salvage_fields_keeps_everything_when_frontmatter_is_broken() -> None:
+    from gui.tabs.workspace_tab import salvage_fields
+
+    broken = "---\nname: [unclosed\n---\nbody\n"
+    assert salvage_fields(broken) == ("project", "", broken)
+    assert salvage_fields("no frontmatter at all\n") == ("project", "", "no frontmatter at all\n")
+    assert salvage_fields("---\ndescription: 描述\ntype: reference\n---\n正文\n") == ("reference", "描述", "\n正文\n")
 
 
 # --- editing -------------------------------------------------------------------------------------
@@ -415,3 +445,38 @@ def test_search_all_memory_and_open_hit(ctx: AppContext, sample: Sample, qtbot: 
     assert global_hits
     tab.open_hit(global_hits[0])
     assert opened == [True]
+
+
+def test_search_index_refreshed_once_per_change_not_per_query(
+    ctx: AppContext, sample: Sample, qtbot: Any
+) -> None:
+    search = pytest.importorskip("core.search")
+
+    class CountingIndex(search.SearchIndex):  # type: ignore[misc,name-defined]
+        refreshes = 0
+
+        def refresh(self, *args: Any, **kwargs: Any) -> Any:
+            CountingIndex.refreshes += 1
+            return super().refresh(*args, **kwargs)
+
+    ctx.search = CountingIndex(ctx.store, cache_dir=False)
+    tab = _tab(ctx, qtbot)
+    tab.show()
+    tab.focus_search()  # focusing the box brings the index up to date before the first query
+    assert CountingIndex.refreshes == 1
+    for query in ("build", "build steps", "release"):
+        tab.search_box.setText(query)
+        tab.run_search_now()
+    assert CountingIndex.refreshes == 1
+    assert any(h.name == "release-notes" for h in tab.last_search_hits)
+    # Someone else writes a record; the watcher (or F5) refreshes the tab: the next query sees it.
+    ctx.store.commit(
+        sample["beta"].key,
+        [PutOp(record=record("zeppelin-notes", "Airship deploy notes"))],
+        ctx.store.read_workspace(sample["beta"].key).revision,
+    )
+    tab.refresh()
+    tab.search_box.setText("zeppelin")
+    tab.run_search_now()
+    assert CountingIndex.refreshes == 2
+    assert [h.name for h in tab.last_search_hits][:1] == ["zeppelin-notes"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from search_support import age_files, put, rec, set_mtime
 
+from core.models import PutOp
 from core.search import SearchIndex, index
 from core.search.cache import CACHE_FILE
 from core.store.fs import FileStore
@@ -104,3 +105,20 @@ def _fresh(root: Path, *, cache: bool) -> SearchIndex:
     ix = SearchIndex(FileStore(root), cache_dir=cache)
     ix.refresh()
     return ix
+
+
+def test_small_changes_do_not_rewrite_the_cache_every_refresh(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    store = FileStore(root)
+    ix = SearchIndex(store)
+    ix.refresh()
+    path = root / ".manager" / "cache" / CACHE_FILE
+    before = path.stat().st_mtime_ns
+    snap = store.find_workspace("/w/0")
+    assert snap is not None
+    store.commit(snap.key, [PutOp(record=rec("new", "okapi"))], snap.revision)
+    ix.refresh()
+    ix.refresh()
+    assert path.stat().st_mtime_ns == before
+    assert ix.save_cache() is True
+    assert path.stat().st_mtime_ns != before

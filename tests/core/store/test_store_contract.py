@@ -374,3 +374,21 @@ def test_fs_store_reopens_same_state(tmp_path: Path) -> None:
     s = a.commit(s.key, [PutOp(record=rec("fact"))], s.revision)
     b = FileStore(tmp_path / "m")
     assert b.read_workspace(s.key) == s
+
+
+def test_backends_agree_byte_for_byte(tmp_path: Path) -> None:
+    """The same operations give the same revisions, records and index on both backends."""
+    from conftest import FakeClock
+
+    def script(store: StoreCore) -> list[object]:
+        out: list[object] = []
+        s = store.create_workspace(CWD)
+        s = store.commit(s.key, [PutOp(record=rec("b")), PutOp(record=rec("a", desc="中文 描述"))], s.revision)
+        out += [s.revision, s.index_text]
+        s = store.commit(s.key, [DeleteOp(name="b"), PutOp(record=rec("c", body="\nx\n"))], s.revision)
+        out += [s.revision, s.index_text, [e.revision for e in s.entries]]
+        out.append(store.replace_global("# G\n", None).revision)
+        out.append([(h.name, h.reason, h.revision) for h in store.history()])
+        return out
+
+    assert script(FileStore(tmp_path / "m", clock=FakeClock())) == script(InMemoryStore(clock=FakeClock()))
