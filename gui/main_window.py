@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
@@ -97,8 +97,8 @@ class LazyTab(QWidget):
             self.tab.refresh()
 
     def has_unsaved_changes(self) -> bool:
-        return self.tab is not None and hasattr(self.tab, "has_unsaved_changes") and bool(
-            self.tab.has_unsaved_changes()
+        return (
+            self.tab is not None and hasattr(self.tab, "has_unsaved_changes") and bool(self.tab.has_unsaved_changes())
         )
 
     def save(self) -> None:
@@ -197,6 +197,11 @@ class MainWindow(QMainWindow):
         self.watcher = RootWatcher(Path(ctx.root), parent=self)
         self.watcher.changed.connect(self.refresh_all)
         self._watch = watch  # the watcher starts when the first status line is in
+        # A root that does not exist yet (a fresh machine, the demo declined) can't be watched: look
+        # for it now and then, and start watching (and refresh) once the first save creates it.
+        self.root_poll = QTimer(self)
+        self.root_poll.setInterval(2000)
+        self.root_poll.timeout.connect(self._poll_root)
         self._initial_load()
 
     # --- actions and shortcuts -----------------------------------------------------------
@@ -324,8 +329,13 @@ class MainWindow(QMainWindow):
         # Started after the first list and status, not before: setting up inotify watches walks the
         # root, and on a big root that competes with the first load for the GIL. Also retried on
         # every status, since the root may have been created since the window opened.
-        if self._watch and not self._closing and not self.watcher.running:
-            self.watcher.start()
+        if self._watch and not self._closing and not self.watcher.running and not self.watcher.start():
+            self.root_poll.start()
+
+    def _poll_root(self) -> None:
+        if self._closing or Path(self.ctx.root).is_dir():
+            self.root_poll.stop()
+            self.refresh_all()  # its status line starts the watcher
 
     def _status_failed(self, exc: BaseException) -> None:
         if not self._closing:
@@ -360,6 +370,7 @@ class MainWindow(QMainWindow):
         if self._closing:
             return
         self._closing = True
+        self.root_poll.stop()
         self.watcher.stop()
         for tab in self.tabs.built().values():
             if hasattr(tab, "shutdown"):

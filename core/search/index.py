@@ -87,6 +87,8 @@ class Segment:
     fields: dict[str, list[tuple[Doc, int]]]
     names: dict[str, list[Doc]]
     info: WorkspaceInfo | None = None
+    # ``fields`` with each doc repeated ``points`` times: Counter.update sums the points in C.
+    field_reps: dict[str, list[Doc]] = field(default_factory=dict)
     lazy: dict[str, Any] = field(default_factory=dict)
 
     def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None) -> Segment:
@@ -179,6 +181,7 @@ def _build_segment(
         fields=fields,
         names=dict(names),
         info=info,
+        field_reps={t: [d for d, p in lst for _ in range(p)] for t, lst in fields.items()},
     )
 
 
@@ -790,9 +793,13 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     phrased: set[Doc] = set()
     loose: set[Doc] = set()
     if full:
-        rest = list(full - named) if named else list(full)
+        candidates = full - named if named else full
+        # A query that is one compound ("electron-builder") is itself an indexed term: documents
+        # holding that term contain the phrase, no text scan needed.
+        phrased = set(chain.from_iterable(s.postings.get(pq.norm, ()) for s in segs)) & candidates
+        rest = list(candidates - phrased) if phrased else list(candidates)
         # C-level filtering (no Python bytecode per document): norm.__contains__(phrase) via map.
-        phrased = set(compress(rest, map(contains, map(_NORM, rest), repeat(pq.norm))))
+        phrased |= set(compress(rest, map(contains, map(_NORM, rest), repeat(pq.norm))))
         squashed = pq.squashed
         if squashed:
             # Documents holding the query's words as one compound ("electron-builder" for
@@ -847,15 +854,17 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     return [(d, v) for v, d in scored[:limit]], total
 
 
-def _points(pq: ParsedQuery, segs: list[Segment], cov: Counter[Doc]) -> dict[Doc, int]:
+def _points(pq: ParsedQuery, segs: list[Segment], cov: Counter[Doc]) -> Counter[Doc]:
     """Second rule: points for query terms in name (4) / description (2) / type (1)."""
-    points: dict[Doc, int] = {}
-    get = points.get
+    points: Counter[Doc] = Counter()
     for term in pq.terms:
         for s in segs:
-            for d, p in s.fields.get(term, ()):
-                if d in cov:
-                    points[d] = get(d, 0) + p
+            reps = s.field_reps.get(term)
+            if reps is not None:
+                points.update(reps)
+    if pq.phrases:  # candidates were filtered by the quoted phrases
+        for d in [d for d in points if d not in cov]:
+            del points[d]
     return points
 
 
@@ -863,7 +872,7 @@ def _score(
     d: Doc,
     base: float,
     cov: Counter[Doc],
-    points: dict[Doc, int],
+    points: Counter[Doc],
     idf: list[tuple[str, float, dict[Doc, float] | None]],
 ) -> float:
     """The full score: tier, points, coverage, then BM25 (< _TIER) in the last three digits."""

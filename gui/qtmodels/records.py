@@ -247,10 +247,7 @@ class RecordFilterProxy(QSortFilterProxyModel):
         words, type_name = self._words, self._type
         out: list[bool] = []
         for r in rows:
-            if type_name == "invalid":
-                ok = bool(r.invalid_reasons)
-            else:
-                ok = not type_name or r.type == type_name
+            ok = bool(r.invalid_reasons) if type_name == "invalid" else (not type_name or r.type == type_name)
             if ok and words:
                 hay = r.search_text
                 ok = all(w in hay for w in words)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QTextBrowser, QWidget
@@ -20,6 +19,7 @@ table { border-collapse: collapse; margin: 6px 0; }
 th, td { border: 1px solid #c8ccd2; padding: 3px 8px; }
 th { background: #eef1f5; }
 blockquote { color: #555; border-left: 3px solid #ccc; padding-left: 8px; margin-left: 0; }
+ul.contains-task-list { list-style-type: none; }
 """
 
 

@@ -45,8 +45,6 @@ llm-pi-ai:
 """
 
 
-
-
 @pytest.fixture
 def home(ctx: AppContext) -> Path:
     (ctx.dsh_home / "settings.yaml").write_text(DSH_SETTINGS_YAML, encoding="utf-8")

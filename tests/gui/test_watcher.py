@@ -198,3 +198,29 @@ def test_workspace_archived_elsewhere_leaves_the_list(
         assert "1 archived" in window.status_bar.summary()
     finally:
         window.shutdown()
+
+
+def test_root_created_after_start_gets_watched(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:
+    """No memory yet (the demo declined): the first save creates the root; the window notices."""
+    root = tmp_path / "not-yet"
+    ctx.root = root
+    ctx.store = open_store(root)
+    window = MainWindow(ctx, watch=True)
+    qtbot.addWidget(window)
+    try:
+        assert not window.watcher.running and window.root_poll.isActive()
+        window.root_poll.setInterval(50)
+        glob = window.tabs["global"]
+        glob.editor.setPlainText("# User Profile\n\nFirst words.\n")
+        glob.save()
+        assert (root / "GLOBAL.md").is_file()
+        qtbot.waitUntil(lambda: window.watcher.running, timeout=5000)
+        assert not window.root_poll.isActive()
+        assert window.last_status is not None and window.last_status.total_bytes > 0
+        other = open_store(root)  # and from now on changes by others show up
+        other.replace_global("# User Profile\n\nFrom an agent.\n", other.read_global().revision)
+        window.watcher.set_debounce_ms(50)
+        qtbot.waitUntil(lambda: "From an agent" in glob.editor.toPlainText(), timeout=10000)
+    finally:
+        window.shutdown()
+    assert not window.root_poll.isActive()

@@ -447,9 +447,7 @@ def test_search_all_memory_and_open_hit(ctx: AppContext, sample: Sample, qtbot: 
     assert opened == [True]
 
 
-def test_search_index_refreshed_once_per_change_not_per_query(
-    ctx: AppContext, sample: Sample, qtbot: Any
-) -> None:
+def test_search_index_refreshed_once_per_change_not_per_query(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
     search = pytest.importorskip("core.search")
 
     class CountingIndex(search.SearchIndex):  # type: ignore[misc,name-defined]
