@@ -182,7 +182,8 @@ class MainWindow(QMainWindow):
                 host.setObjectName(f"{key}_tab")
                 label = host.tab_title() if hasattr(host, "tab_title") else title
             self.tabs.hosts[key] = host
-            self.tab_widget.addTab(host, label)
+            index = self.tab_widget.addTab(host, label)
+            self.tab_widget.setTabToolTip(index, f"{label} (Ctrl+{index + 1})")
         self.setCentralWidget(self.tab_widget)
         open_global = getattr(self.tabs["workspace"], "open_global_requested", None)
         if open_global is not None:
@@ -252,9 +253,16 @@ class MainWindow(QMainWindow):
             tab.save()
 
     def focus_search(self) -> None:
-        tab = self.tab_widget.currentWidget()
-        if hasattr(tab, "focus_search"):
+        """Ctrl+F: the current tab's search or filter box; tabs without one go to "Search all memory"."""
+        host = self.tab_widget.currentWidget()
+        tab = host.tab if isinstance(host, LazyTab) else host
+        if tab is not None and hasattr(tab, "focus_search"):
             tab.focus_search()
+            return
+        workspace = self.tabs["workspace"]
+        if hasattr(workspace, "focus_search"):
+            self.show_tab("workspace")
+            workspace.focus_search()
 
     def show_about(self) -> None:
         try:
@@ -329,7 +337,13 @@ class MainWindow(QMainWindow):
         # Started after the first list and status, not before: setting up inotify watches walks the
         # root, and on a big root that competes with the first load for the GIL. Also retried on
         # every status, since the root may have been created since the window opened.
-        if self._watch and not self._closing and not self.watcher.running and not self.watcher.start():
+        if not self._watch or self._closing or self.watcher.running:
+            return
+        if self.watcher.start():
+            # Whatever changed on disk while the first load ran was not watched yet: one debounced
+            # refresh catches up (cheap: the store only re-reads files whose stat changed).
+            self.watcher.poke()
+        else:
             self.root_poll.start()
 
     def _poll_root(self) -> None:

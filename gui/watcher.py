@@ -101,6 +101,10 @@ class RootWatcher(QObject):
         self.event_count = 0
         self.raw_event.connect(self._count)
 
+    def poke(self) -> None:
+        """Emit ``changed`` after the debounce, as if something had changed (GUI thread only)."""
+        self._timer.start()
+
     def set_debounce_ms(self, ms: int) -> None:
         self._timer.setInterval(ms)
 

@@ -164,7 +164,7 @@ def workspace_record(shot: Shot) -> None:
 
 
 def workspace_chinese(shot: Shot) -> None:
-    _open_record(shot, "lumen-desktop", "slow-build-cause")
+    _open_record(shot, "lumen-desktop", "packaging-electron-builder")  # Chinese body and description
 
 
 def workspace_invalid_file(shot: Shot) -> None:

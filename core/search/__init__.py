@@ -18,7 +18,7 @@ Public API (what the GUI and CLI use)::
     index.save_cache()                           # persist the index under <root>/.manager/cache/ now
 
 Persisted cache: ``SearchIndex(store)`` (``cache_dir=True``) loads ``<root>/.manager/cache/
-search-index-v1.bin`` on its first refresh and trusts each cached scope only while its files keep
+search-index-v2.bin`` on its first refresh and trusts each cached scope only while its files keep
 the stat fingerprint recorded in it; a full refresh that re-tokenized many documents (or found no
 usable cache) rewrites it; ``save_cache()`` writes it on demand (e.g. when the window closes). A
 damaged or foreign file is ignored and replaced. ``cache_dir=False`` disables it.

@@ -21,9 +21,9 @@ from core.atomic import write_atomic
 from core.models import WorkspaceInfo
 from core.search.documents import Analysis, Doc
 
-CACHE_FILE = "search-index-v1.bin"
-MAGIC = b"DSHSRCH1"
-_VERSION = 1
+CACHE_FILE = "search-index-v2.bin"
+MAGIC = b"DSHSRCH2"
+_VERSION = 2
 
 
 def _doc_row(d: Doc) -> tuple[Any, ...]:
@@ -100,7 +100,7 @@ class CachedScope:
         docs: list[Doc],
         info: WorkspaceInfo | None,
         postings: dict[str, list[int]] | None = None,
-        fields: dict[str, tuple[list[int], list[int]]] | None = None,
+        field_reps: dict[str, list[int]] | None = None,
     ) -> None:
         self.sid = sid
         self.key = key
@@ -111,7 +111,7 @@ class CachedScope:
         self.docs = docs
         self.info = info
         self.postings = postings  # term -> indexes into ``docs`` (saves rebuilding the postings)
-        self.fields = fields  # term -> (indexes into ``docs``, field points)
+        self.field_reps = field_reps  # term -> indexes into ``docs``, repeated by field points
 
 
 def encode(scopes: Iterable[CachedScope]) -> bytes:
@@ -129,7 +129,7 @@ def encode(scopes: Iterable[CachedScope]) -> bytes:
                     "info": s.info.model_dump(mode="json") if s.info is not None else None,
                     "docs": [_doc_row(d) for d in s.docs],
                     "postings": s.postings,
-                    "fields": s.fields,
+                    "field_reps": s.field_reps,
                 }
                 for s in scopes
             ],
@@ -172,28 +172,23 @@ def decode(data: bytes) -> list[CachedScope]:
         info_raw = raw.get("info")
         info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
         docs = [_doc_from_row(row, key, cwd, archived) for row in raw.get("docs", [])]
-        postings = raw.get("postings")
-        if postings is not None:
-            n = len(docs)
-            if not isinstance(postings, dict) or not all(
-                isinstance(lst, list) and (not lst or (min(lst) >= 0 and max(lst) < n)) for lst in postings.values()
-            ):
-                raise ValueError("bad cache postings")
-        fields = raw.get("fields")
-        if fields is not None:
-            n = len(docs)
-            if not isinstance(fields, dict) or not all(
-                isinstance(pair, tuple)
-                and len(pair) == 2
-                and isinstance(pair[0], list)
-                and isinstance(pair[1], list)
-                and len(pair[0]) == len(pair[1])
-                and (not pair[0] or (min(pair[0]) >= 0 and max(pair[0]) < n))
-                for pair in fields.values()
-            ):
-                raise ValueError("bad cache fields")
-        out.append(CachedScope(sid, key, cwd, archived, revision, fingerprint, docs, info, postings, fields))
+        n = len(docs)
+        postings = _index_lists(raw.get("postings"), n)
+        field_reps = _index_lists(raw.get("field_reps"), n)
+        out.append(CachedScope(sid, key, cwd, archived, revision, fingerprint, docs, info, postings, field_reps))
     return out
+
+
+def _index_lists(value: Any, n: int) -> dict[str, list[int]] | None:
+    """A ``term -> [index into docs]`` table from the cache, checked; None when absent."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(
+        isinstance(t, str) and isinstance(lst, list) and (not lst or (min(lst) >= 0 and max(lst) < n))
+        for t, lst in value.items()
+    ):
+        raise ValueError("bad cache table")
+    return value
 
 
 def load(directory: Path) -> list[CachedScope] | None:

@@ -55,14 +55,11 @@ _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + p
 _ANALYSES: dict[str, Analysis] = {}
 """Token analyses by record file revision, shared by every index in the process (warm reopen)."""
 _ANALYSES_MAX = 200_000
-MAX_IMPACT_LISTS = 512  # memoized merged impact lists per index state
+MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
+MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
 AUTO_SAVE_DOCS = 200  # a refresh that re-tokenized this many documents rewrites the persisted cache
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
-
-
-def _first(pair: tuple[float, Doc]) -> float:
-    return pair[0]
 
 
 _NORM = attrgetter("analysis.norm")
@@ -84,11 +81,11 @@ class Segment:
     fingerprint: Fingerprint | None
     docs: tuple[Doc, ...]
     postings: dict[str, list[Doc]]
-    fields: dict[str, list[tuple[Doc, int]]]
+    # term -> docs with the term in name/description/type, each repeated as many times as the
+    # points it earns there (4/2/1): Counter.update sums the points in C.
+    field_reps: dict[str, list[Doc]]
     names: dict[str, list[Doc]]
     info: WorkspaceInfo | None = None
-    # ``fields`` with each doc repeated ``points`` times: Counter.update sums the points in C.
-    field_reps: dict[str, list[Doc]] = field(default_factory=dict)
     lazy: dict[str, Any] = field(default_factory=dict)
 
     def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None) -> Segment:
@@ -108,15 +105,6 @@ class Segment:
             if term != prefix:
                 out.append(term)
         return out[:MAX_EXPANSIONS]
-
-    def impact(self, term: str) -> list[tuple[float, Doc]]:
-        """The term's postings as (BM25 weight, doc), heaviest first (for top-k early stopping)."""
-        table: dict[str, list[tuple[float, Doc]]] = self.lazy.setdefault("impact", {})
-        ordered = table.get(term)
-        if ordered is None:
-            ordered = sorted(((d.weights[term], d) for d in self.postings.get(term, ())), key=_first, reverse=True)
-            table[term] = ordered
-        return ordered
 
     def bigrams_with(self, char: str) -> list[str]:
         """Indexed CJK bigrams containing ``char``."""
@@ -142,7 +130,7 @@ def _build_segment(
     docs: Sequence[Doc],
     info: WorkspaceInfo | None,
     postings_idx: dict[str, list[int]] | None = None,
-    fields_idx: dict[str, tuple[list[int], list[int]]] | None = None,
+    reps_idx: dict[str, list[int]] | None = None,
 ) -> Segment:
     docs = tuple(docs)
     postings: dict[str, list[Doc]]
@@ -155,16 +143,16 @@ def _build_segment(
             for term in d.weights:
                 building[term].append(d)
         postings = dict(building)
-    fields: dict[str, list[tuple[Doc, int]]]
-    if fields_idx is not None:
+    field_reps: dict[str, list[Doc]]
+    if reps_idx is not None:
         at = docs.__getitem__
-        fields = {t: list(zip(map(at, idxs), pts, strict=True)) for t, (idxs, pts) in fields_idx.items()}
+        field_reps = {t: list(map(at, idxs)) for t, idxs in reps_idx.items()}
     else:
-        fbuild: defaultdict[str, list[tuple[Doc, int]]] = defaultdict(list)
+        fbuild: defaultdict[str, list[Doc]] = defaultdict(list)
         for d in docs:
             for term, pts in d.analysis.points.items():
-                fbuild[term].append((d, pts))
-        fields = dict(fbuild)
+                fbuild[term] += [d] * pts
+        field_reps = dict(fbuild)
     names: defaultdict[str, list[Doc]] = defaultdict(list)
     for d in docs:
         if d.analysis.name_key:
@@ -178,10 +166,9 @@ def _build_segment(
         fingerprint=fingerprint,
         docs=docs,
         postings=postings,
-        fields=fields,
+        field_reps=field_reps,
         names=dict(names),
         info=info,
-        field_reps={t: [d for d, p in lst for _ in range(p)] for t, lst in fields.items()},
     )
 
 
@@ -190,8 +177,9 @@ class IndexState:
     segments: dict[str, Segment] = field(default_factory=dict)
     # Derived, filled on first use: (selected segment ids, term) -> postings of those segments by
     # weight, heaviest first. A new state (after any refresh) starts empty.
-    impacts: dict[tuple[tuple[str, ...], str], list[tuple[float, Doc]]] = field(default_factory=dict)
+    impacts: dict[tuple[tuple[str, ...], str], list[Doc]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[Doc, float] | None] = field(default_factory=dict)
+    memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
 
     def expansions(self, pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, float] | None:
         """Memoized :func:`_expansions` (as-you-type queries repeat their prefixes)."""
@@ -201,24 +189,28 @@ class IndexState:
         if key in self.expanded:
             return self.expanded[key]
         found = _expansions(pq, term, segs)
-        if len(self.expanded) >= MAX_IMPACT_LISTS:
+        if len(self.expanded) >= MAX_EXPANDED:
             self.expanded.clear()
         self.expanded[key] = found
         return found
 
-    def impact(self, segs: list[Segment], term: str, only: dict[Doc, float] | None = None) -> list[tuple[float, Doc]]:
-        """The term's postings in ``segs`` by weight, heaviest first; ``only`` = the documents the
-        term reaches through expansions alone (prefix, CJK character) with their weights."""
+    def impact(self, segs: list[Segment], term: str, only: dict[Doc, float] | None = None) -> list[Doc]:
+        """The documents of ``term`` in ``segs``, heaviest BM25 weight first; ``only`` = documents the
+        term reaches through expansions alone (prefix, CJK character) with their weights. Docs
+        only (8 bytes an entry); the walker looks weights up as it goes."""
         key = (tuple(s.id for s in segs), term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
         if ordered is None:
-            # Concatenated sorted runs: Timsort merges them in C.
-            runs = chain.from_iterable(s.impact(term) for s in segs)
+            docs: Iterable[Doc] = chain.from_iterable(s.postings.get(term, ()) for s in segs)
             if only is not None:
-                runs = chain(runs, ((v, d) for d, v in only.items()))
-            ordered = sorted(runs, key=_first, reverse=True)
-            if len(self.impacts) >= MAX_IMPACT_LISTS:
+                docs = chain(docs, only)
+                ordered = sorted(docs, key=lambda d: d.weights.get(term) or only[d], reverse=True)
+            else:
+                ordered = sorted(docs, key=lambda d: d.weights[term], reverse=True)
+            if self.memo_entries[0] + len(ordered) > MAX_MEMO_ENTRIES:  # bound the memory, not the count
                 self.impacts.clear()
+                self.memo_entries[0] = 0
+            self.memo_entries[0] += len(ordered)
             self.impacts[key] = ordered
         return ordered
 
@@ -373,10 +365,10 @@ class SearchIndex:
         for s in self._state.segments.values():
             where = {d: i for i, d in enumerate(s.docs)}
             postings = {t: [where[d] for d in lst] for t, lst in s.postings.items()}
-            fields = {t: ([where[d] for d, _ in lst], [p for _, p in lst]) for t, lst in s.fields.items()}
+            reps = {t: [where[d] for d in lst] for t, lst in s.field_reps.items()}
             scopes.append(
                 cache.CachedScope(
-                    s.id, s.key, s.cwd, s.archived, s.revision, s.fingerprint, list(s.docs), s.info, postings, fields
+                    s.id, s.key, s.cwd, s.archived, s.revision, s.fingerprint, list(s.docs), s.info, postings, reps
                 )
             )
         try:
@@ -402,7 +394,7 @@ class SearchIndex:
                 if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
                     _ANALYSES[d.revision] = d.analysis
             out[c.sid] = _build_segment(
-                c.sid, c.key, c.cwd, c.archived, c.revision, c.fingerprint, c.docs, c.info, c.postings, c.fields
+                c.sid, c.key, c.cwd, c.archived, c.revision, c.fingerprint, c.docs, c.info, c.postings, c.field_reps
             )
         return out
 
@@ -703,24 +695,24 @@ def _top_bm25(
     scored in full. Once the ``limit``-th best score is above what an unseen document could still
     reach (the sum of the current weights), the rest cannot enter the top; documents tying with
     that bound are still collected, so ties are broken exactly as without this shortcut."""
-    walkers = [(f, iter(state.impact(segs, term, only))) for term, f, only in idf]
-    frontier = [f * 10.0 for f, _ in walkers]  # above any weight (weights < K1 + 1)
+    walkers = [(term, f, only, iter(state.impact(segs, term, only))) for term, f, only in idf]
+    frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[Doc] = set()
     best: list[float] = []  # min-heap of the top ``limit`` BM25 scores
     found: list[tuple[float, Doc]] = []
 
     while any(alive):
-        for i, (f, walker) in enumerate(walkers):
+        for i, (wterm, f, wonly, walker) in enumerate(walkers):
             if not alive[i]:
                 continue
-            nxt = next(walker, None)
-            if nxt is None:
+            d = next(walker, None)
+            if d is None:
                 alive[i] = False
                 frontier[i] = 0.0
                 continue
-            frontier[i] = f * nxt[0]
-            d = nxt[1]
+            x = d.weights.get(wterm)
+            frontier[i] = f * (x if x is not None else wonly[d] if wonly is not None else 0.0)
             if d in seen or d not in pool:
                 continue
             seen.add(d)
@@ -838,10 +830,13 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         for d, p in points.items():
             if d in coarse:
                 coarse[d] += min(p, 999) * _TIER
-        threshold = sorted(coarse.values(), reverse=True)[need - 1]
-        above = [d for d, v in coarse.items() if v > threshold]
+        values = list(coarse.values())
+        keys = list(coarse)
+        threshold = float(sorted(values, reverse=True)[need - 1])  # float: its __lt__ takes ints too
+        # C-level filters (bound float comparisons mapped over the values), no per-doc bytecode.
+        above = list(compress(keys, map(threshold.__lt__, values)))
         scored += [(_score(d, base, cov, points, idf), d) for d in above]
-        tie = {d for d, v in coarse.items() if v == threshold}
+        tie = set(compress(keys, map(threshold.__eq__, values)))
         if len(tie) > 4 * limit and idf:
             tier_score = (base + threshold) * _TIER
             scored += [(tier_score + bm, d) for bm, d in _top_bm25(idf, state, segs, tie, need - len(above))]

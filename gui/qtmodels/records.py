@@ -210,40 +210,40 @@ class RecordFilterProxy(QSortFilterProxyModel):
         self._type = ""
         self._source: RecordTableModel | None = None
         self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
-        # Which source rows pass, worked out in one pass per change (filterAcceptsRow is then a
-        # list lookup), for the rows list it was computed on (identity: set_rows/sort replace it).
+        # Which source rows pass, worked out in one pass per change: filterAcceptsRow is then a list
+        # lookup. Valid for the rows list it was computed on (set_rows/sort replace the list).
         self._accept: list[bool] = []
-        self._accept_for: tuple[object, tuple[str, ...], str] | None = None
+        self._accept_rows: list[RecordRow] | None = None
+        self._accept_words: tuple[str, ...] = ()
+        self._stale = True
 
     def set_filter_text(self, text: str) -> None:
         words = text.lower().split()
         if words == self._words:
             return  # e.g. a trailing space: nothing to redo
-        self._narrow(words)
+        narrowed = self._narrow(words)
         self.beginFilterChange()
         self._words = words
+        self._stale = not narrowed
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def _narrow(self, words: list[str]) -> None:
-        """Typing on only narrows: re-test just the rows that passed before."""
-        model, cached = self._source, self._accept_for
-        if model is None or cached is None or cached[0] is not model._rows or cached[2] != self._type:
-            return
-        old = cached[1]
+    def _narrow(self, words: list[str]) -> bool:
+        """Typing on only narrows: re-test just the rows that passed before. False if it can't."""
+        model = self._source
+        if model is None or self._stale or self._accept_rows is not model._rows:
+            return False
+        old = self._accept_words
         if not old or len(words) < len(old) or any(o not in n for o, n in zip(old, words, strict=False)):
-            return  # not a refinement of the previous query
+            return False  # not a refinement of the previous query
         rows = model._rows
         self._accept = [ok and all(w in rows[i].search_text for w in words) for i, ok in enumerate(self._accept)]
-        self._accept_for = (rows, tuple(words), self._type)
+        self._accept_words = tuple(words)
+        return True
 
-    def _accepted(self) -> list[bool]:
+    def _recompute(self) -> None:
         model = self._source
         assert model is not None
         rows = model._rows
-        key = (rows, tuple(self._words), self._type)
-        cached = self._accept_for
-        if cached is not None and cached[0] is rows and cached[1] == key[1] and cached[2] == key[2]:
-            return self._accept
         words, type_name = self._words, self._type
         out: list[bool] = []
         for r in rows:
@@ -252,13 +252,13 @@ class RecordFilterProxy(QSortFilterProxyModel):
                 hay = r.search_text
                 ok = all(w in hay for w in words)
             out.append(ok)
-        self._accept, self._accept_for = out, key
-        return out
+        self._accept, self._accept_rows, self._accept_words, self._stale = out, rows, tuple(words), False
 
     def set_type_filter(self, type_name: str) -> None:
         """Empty for all types, ``invalid`` for invalid files only, else a record type."""
         self.beginFilterChange()
         self._type = type_name
+        self._stale = True
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -277,7 +277,11 @@ class RecordFilterProxy(QSortFilterProxyModel):
         super().setSourceModel(model)
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
-        if self._source is None:
+        # Runs once per row on every keystroke: one frame, a list lookup.
+        model = self._source
+        if model is None:
             return True
-        accept = self._accepted()  # runs once per row on every keystroke: a lookup
+        if self._stale or self._accept_rows is not model._rows:
+            self._recompute()
+        accept = self._accept
         return accept[source_row] if source_row < len(accept) else True

@@ -56,6 +56,7 @@ class GlobalTab(QWidget):
         self._conflict: tuple[str, str, Revision] | None = None  # (mine, disk text, disk revision)
         self._closing = False
         self._busy = False
+        self._preview_wanted: str | None = None  # text whose rendering is on its way
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(10, 8, 10, 8)
@@ -97,7 +98,7 @@ class GlobalTab(QWidget):
         row.addStretch(1)
         self.conflict_buttons: dict[str, QPushButton] = {}
         for option in CONFLICT_OPTIONS:
-            b = QPushButton(option)
+            b = QPushButton(option + ("…" if option == "Keep mine" else ""))  # it asks first
             b.clicked.connect(lambda _=False, o=option: self.resolve_conflict(o))
             row.addWidget(b)
             self.conflict_buttons[option] = b
@@ -151,9 +152,6 @@ class GlobalTab(QWidget):
 
     def has_unsaved_changes(self) -> bool:
         return self.editor.toPlainText() != self._loaded_text
-
-    def focus_search(self) -> None:
-        self.editor.setFocus()
 
     def shutdown(self) -> None:
         self._closing = True
@@ -230,7 +228,23 @@ class GlobalTab(QWidget):
         self._preview_timer.start()
 
     def _update_preview(self) -> None:
-        self.preview.set_markdown(self.editor.toPlainText())
+        """Render on a worker (20 KB of Markdown costs ~0.1 s), show it if the text is still current."""
+        text = self.editor.toPlainText()
+        if self._closing:
+            return
+        if text == self.preview.shown_text:
+            self._preview_wanted = None  # back to what is shown: a rendering on its way is stale
+            return
+        if text == self._preview_wanted:
+            return
+        self._preview_wanted = text
+
+        def show(html: str) -> None:
+            if not self._closing and text == self._preview_wanted:
+                self.preview.show_rendered(text, html)
+                self._preview_wanted = None
+
+        self.ctx.runner.submit(lambda _t, _p: render_markdown(text), on_done=show, on_error=self._on_error)
 
     def _update_size(self) -> None:
         size = len(self.editor.toPlainText().encode("utf-8"))

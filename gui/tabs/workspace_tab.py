@@ -720,7 +720,7 @@ class WorkspaceTab(QWidget):
         self._fitted_for = key
         fm = self.rec_view.fontMetrics()
         widest = max((fm.horizontalAdvance(r.name) for r in rows), default=120)
-        self.rec_view.horizontalHeader().resizeSection(0, max(120, min(widest + 16, 210)))
+        self.rec_view.horizontalHeader().resizeSection(0, max(120, min(widest + 16, 235)))
 
     def _row_for(self, name: str, entry: RecordEntry | None) -> RecordRow:
         op = self.staged.get(name)

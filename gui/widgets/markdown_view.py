@@ -55,11 +55,21 @@ class MarkdownPreview(QTextBrowser):
         self.setOpenLinks(False)
         self._shown: str | None = None
 
+    @property
+    def shown_text(self) -> str | None:
+        """The Markdown the preview shows now (None before the first)."""
+        return self._shown
+
     def set_markdown(self, text: str) -> None:
+        """Render here, on the calling thread (the Global tab renders on a worker, then ``show_rendered``)."""
+        self.show_rendered(text, render_markdown(text))
+
+    def show_rendered(self, text: str, html: str) -> None:
+        """Show ``html``, the rendering of ``text`` (from ``render_markdown``), keeping the scroll position."""
         if text == self._shown:
             return  # rendering 20 KB costs ~0.1 s: never twice for the same text
         self._shown = text
         bar = self.verticalScrollBar()
         pos = bar.value()
-        self.setHtml(render_markdown(text))
+        self.setHtml(html)
         bar.setValue(pos)

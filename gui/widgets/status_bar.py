@@ -27,7 +27,9 @@ class RootStatusBar(QStatusBar):
     def show_status(self, status: RootStatus) -> None:
         self.show_root(status.root)
         self.bytes_label.setText(format_size(status.total_bytes))
-        self.bytes_label.setToolTip(f"{status.total_bytes:,} bytes of memory in this root (Global, workspaces, archived)")
+        self.bytes_label.setToolTip(
+            f"{status.total_bytes:,} bytes of memory in this root (Global, workspaces, archived)"
+        )
         n = status.workspace_count
         self.workspaces_label.setText(f"{n} workspace{'s' if n != 1 else ''}")
         self.archived_label.setText(f"{status.archived_count} archived")

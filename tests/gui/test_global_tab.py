@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from core.models import EMPTY_REVISION
 from gui.context import AppContext
 from gui.tabs.global_tab import GlobalTab
@@ -158,3 +160,27 @@ def test_credential_in_global_asks_before_saving(ctx: AppContext, qtbot: Any) ->
     ctx.dialogs.push(True)
     tab.save()
     assert _disk(ctx) == secret
+
+
+def test_preview_renders_on_a_worker_and_never_shows_a_stale_text(ctx: AppContext, qtbot: Any) -> None:
+    from gui.tasks import ThreadPoolTaskRunner
+
+    ctx.store.replace_global(GLOBAL_TEXT, EMPTY_REVISION)
+    ctx.runner = ThreadPoolTaskRunner()
+    tab = _tab(ctx, qtbot)
+    try:
+        qtbot.waitUntil(lambda: tab.preview.shown_text == GLOBAL_TEXT, timeout=10000)
+        for i in range(5):  # a burst of edits: only the last one may end up in the preview
+            tab.editor.setPlainText(GLOBAL_TEXT + f"\n# Draft {i}\n")
+            tab._update_preview()
+        qtbot.waitUntil(lambda: "Draft 4" in tab.preview.toPlainText(), timeout=10000)
+        tab.editor.setPlainText(GLOBAL_TEXT + "\n# Draft 5\n")
+        tab._update_preview()
+        tab.editor.setPlainText(GLOBAL_TEXT + "\n# Draft 4\n")  # back to what is shown before it arrives
+        tab._update_preview()
+        assert ctx.runner.wait_all(10000)
+        QCoreApplication.processEvents()  # the job posted its result before finishing: deliver it
+        assert "Draft 4" in tab.preview.toPlainText() and "Draft 5" not in tab.preview.toPlainText()
+    finally:
+        tab.shutdown()
+        ctx.runner.wait_all(10000)

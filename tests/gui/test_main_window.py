@@ -76,6 +76,11 @@ def test_ctrl_number_switches_tabs_and_ctrl_f_focuses_search(main_window: MainWi
     qtbot.keyClick(main_window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
     ws = main_window.tabs["workspace"]
     assert QApplication.focusWidget() is ws.rec_filter  # no search index in this context
+    # Global has no search box of its own: Ctrl+F there goes to the Workspace tab's search.
+    qtbot.keyClick(main_window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(main_window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert main_window.current_key() == "workspace"
+    assert QApplication.focusWidget() is ws.rec_filter
 
 
 def test_close_with_unsaved_edits_asks(main_window: MainWindow, ctx: Any, qtbot: Any) -> None:
@@ -139,3 +144,16 @@ def test_window_loads_through_the_thread_pool_runner(ctx: AppContext, sample: di
     entry = ctx.store.read_workspace(sample["alpha"].key).get("build-steps")
     assert entry is not None and entry.record is not None
     assert entry.record.description == "Committed from a worker thread"
+
+
+def test_unsaved_edits_in_a_lazily_built_tab_are_guarded(main_window: MainWindow, ctx: Any) -> None:
+    main_window.show()
+    main_window.show_tab("settings")
+    settings = main_window.tabs["settings"]
+    settings.debug_box.setChecked(not settings.debug_box.isChecked())
+    assert main_window.unsaved_tabs() == ["Settings"]
+    assert main_window.tabs.hosts["settings"].has_unsaved_changes()  # the host forwards to the tab
+    ctx.dialogs.push(False)
+    assert not main_window.close()
+    ctx.dialogs.push(True)
+    assert main_window.close()

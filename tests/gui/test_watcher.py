@@ -224,3 +224,25 @@ def test_root_created_after_start_gets_watched(ctx: AppContext, qtbot: Any, tmp_
     finally:
         window.shutdown()
     assert not window.root_poll.isActive()
+
+
+def test_changes_made_during_the_first_load_are_caught_up(
+    ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    """The watcher starts after the first load; a write that landed in between still shows up."""
+    alpha = sample["alpha"]
+    window = MainWindow(ctx, watch=False)  # built and loaded, not watching yet
+    qtbot.addWidget(window)
+    try:
+        tab = window.tabs["workspace"]
+        assert tab.select_workspace(alpha.key)
+        other = open_store(ctx.root)
+        other.commit(alpha.key, [PutOp(record=record("written-meanwhile"))], other.read_workspace(alpha.key).revision)
+        assert tab.rec_model.row_of("written-meanwhile") < 0
+        window.watcher.set_debounce_ms(50)
+        window._watch = True
+        window.refresh_status()  # the first status line starts the watcher, which catches up once
+        assert window.watcher.running
+        qtbot.waitUntil(lambda: tab.rec_model.row_of("written-meanwhile") >= 0, timeout=5000)
+    finally:
+        window.shutdown()
