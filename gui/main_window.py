@@ -79,6 +79,7 @@ class LazyTab(QWidget):
         self.title = title
         self._factory = factory
         self.tab: QWidget | None = None
+        self.on_built: Callable[[LazyTab, QWidget], None] | None = None
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
@@ -88,6 +89,8 @@ class LazyTab(QWidget):
             tab.setObjectName(f"{self.key}_tab")
             self.tab = tab
             self._layout.addWidget(tab)
+            if self.on_built is not None:
+                self.on_built(self, tab)
             if hasattr(tab, "refresh"):
                 tab.refresh()  # the first load (constructors don't load)
         return self.tab
@@ -175,6 +178,7 @@ class MainWindow(QMainWindow):
             host: QWidget
             if key in LAZY_TABS:
                 host = LazyTab(key, title, lambda k=key, t=title: _load_tab(k, t, ctx))  # type: ignore[misc]
+                host.on_built = self._lazy_tab_built
                 host.setObjectName(f"{key}_host")
                 label = title
             else:
@@ -239,6 +243,10 @@ class MainWindow(QMainWindow):
         self.about_action = QAction("&About DSH Memory Manager", self)
         self.about_action.triggered.connect(self.show_about)
         help_menu.addAction(self.about_action)
+
+    def _lazy_tab_built(self, host: LazyTab, tab: QWidget) -> None:
+        if hasattr(tab, "tab_title"):
+            self.tab_widget.setTabText(self.tab_widget.indexOf(host), tab.tab_title())
 
     def current_key(self) -> str:
         widget = self.tab_widget.currentWidget()

@@ -3,11 +3,7 @@
 # Usage: bash scripts/bench.sh [store|search|sessions|gui|secrets ...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-# The search benchmark compares against ripgrep over the same files.
-if ! command -v rg >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ripgrep >/dev/null
-fi
+SETUP_BENCH=1 bash scripts/setup.sh  # also installs ripgrep, which the search benchmark compares against
 export QT_QPA_PLATFORM=offscreen
 which=("$@")
 [ ${#which[@]} -eq 0 ] && which=(store search sessions gui secrets)

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(libgl1 libegl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3
                  fonts-dejavu-core fonts-wqy-microhei)
+# The search benchmark compares against ripgrep; scripts/bench.sh asks for it with SETUP_BENCH=1.
+[ "${SETUP_BENCH:-0}" = "1" ] && SYSTEM_PACKAGES+=(ripgrep)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then

@@ -74,6 +74,13 @@ def highlight_spans(text: str, pq: ParsedQuery) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
+def _anchor_order(pq: ParsedQuery) -> tuple[str, ...]:
+    """What a snippet should show first: the whole phrase, quoted phrases, then terms in query order
+    (the first word typed is usually the point; CJK bigrams keep the typed order too)."""
+    extra = (pq.norm,) if pq.multi_word and pq.norm else ()
+    return extra + pq.phrases + pq.terms
+
+
 @lru_cache(maxsize=256)
 def _raw_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     """The terms pattern, case-insensitive, for locating a match in un-normalized text cheaply."""
@@ -87,10 +94,13 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
     if len(text) > 3 * width:
         # Long text: find the first match in the raw text (case-insensitive search; CJK needs no
         # folding) and only flatten a stretch around it, not the whole document.
-        extra = (pq.norm,) if pq.multi_word and pq.norm else ()
-        raw = _raw_pattern(extra + pq.phrases + pq.terms)
-        m = raw.search(text) if raw is not None else None
-        at = m.start() if m is not None else 0
+        at = 0
+        for want in _anchor_order(pq):  # the phrase, then the terms in query order
+            raw = _raw_pattern((want,))
+            m = raw.search(text) if raw is not None else None
+            if m is not None:
+                at = m.start()
+                break
         lo, hi = max(0, at - width), at + 2 * width
         cut_before, cut_after = lo > 0, hi < len(text)
         text = text[lo:hi]
@@ -98,12 +108,14 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
     if not flat:
         return "", ()
     anchor = 0
-    pattern = _pattern_for(pq)
-    if pattern is not None and len(flat) > width:
+    if len(flat) > width:
         norm, origin = _normalize_with_map(flat)
-        m = pattern.search(norm)
-        if m is not None:
-            anchor = m.start() if origin is None else origin[m.start()]
+        for want in _anchor_order(pq):
+            pattern = _terms_pattern((want,))
+            m = pattern.search(norm) if pattern is not None else None
+            if m is not None:
+                anchor = m.start() if origin is None else origin[m.start()]
+                break
     start = 0
     if len(flat) > width and anchor > width // 4:
         start = min(anchor - width // 4, len(flat) - width)

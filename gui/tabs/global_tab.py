@@ -247,6 +247,9 @@ class GlobalTab(QWidget):
         self.ctx.runner.submit(lambda _t, _p: render_markdown(text), on_done=show, on_error=self._on_error)
 
     def _update_size(self) -> None:
+        if self.base_revision is None and not self.editor.toPlainText():
+            self.size_label.setText("Loading…" if self.snapshot is None else "")
+            return
         size = len(self.editor.toPlainText().encode("utf-8"))
         text = format_size(size)
         if self.has_unsaved_changes():

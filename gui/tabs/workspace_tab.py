@@ -143,6 +143,7 @@ class WorkspaceTab(QWidget):
         self._fitted_for: tuple[str | None, int] | None = None
         self._secrets_warming = False
         self._in_editor_changed = False
+        self._listed = False  # the first workspace list has arrived
 
         self._build_ui()
 
@@ -422,6 +423,7 @@ class WorkspaceTab(QWidget):
         )
 
     def _on_list_failed(self, exc: BaseException) -> None:
+        self._listed = True
         self._on_error(exc)
         self.workspaces_loaded.emit()
 
@@ -473,6 +475,7 @@ class WorkspaceTab(QWidget):
     def _on_workspaces(self, infos: list[WorkspaceInfo]) -> None:
         if self._closing:
             return
+        self._listed = True
         try:
             self._show_workspaces(infos)
         finally:
@@ -657,7 +660,10 @@ class WorkspaceTab(QWidget):
     def _update_workspace_header(self) -> None:
         info = self.workspace_info()
         if info is None:
-            self.ws_title.setText("No workspace selected" if self.ws_model.rowCount() else "No workspaces yet.")
+            if not self._listed:
+                self.ws_title.setText("Loading workspaces…")
+            else:
+                self.ws_title.setText("No workspace selected" if self.ws_model.rowCount() else "No workspaces yet.")
             self.archive_button.setEnabled(False)
             self.new_button.setEnabled(False)
             return

@@ -478,3 +478,27 @@ def test_search_index_refreshed_once_per_change_not_per_query(ctx: AppContext, s
     tab.run_search_now()
     assert CountingIndex.refreshes == 2
     assert [h.name for h in tab.last_search_hits][:1] == ["zeppelin-notes"]
+
+
+def test_says_loading_until_the_first_list_arrives(ctx: AppContext, qtbot: Any) -> None:
+    """On a big root the first list takes a moment: never claim "No workspaces yet." meanwhile."""
+    from gui.tasks import SyncTaskRunner
+
+    class DeferredRunner(SyncTaskRunner):
+        def __init__(self) -> None:
+            self.queued: list[Any] = []
+
+        def submit(self, work: Any, on_done: Any = None, on_error: Any = None, on_progress: Any = None) -> Any:
+            self.queued.append((work, on_done, on_error, on_progress))
+            return None
+
+        def run_queued(self) -> None:
+            while self.queued:
+                super().submit(*self.queued.pop(0))
+
+    runner = DeferredRunner()
+    ctx.runner = runner
+    tab = _tab(ctx, qtbot)
+    assert tab.ws_title.text() == "Loading workspaces…"
+    runner.run_queued()
+    assert tab.ws_title.text() == "No workspaces yet."
