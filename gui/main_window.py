@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,21 @@ def _load_tab(key: str, title: str, ctx: AppContext) -> QWidget:
 LAZY_TABS = frozenset({"consolidation", "recycle", "settings"})
 
 
+class BrokenTab(UnavailableTab):
+    """Stands in for a tab whose construction failed: says so in the tab (and to the self-test)."""
+
+    def __init__(self, title: str, exc: BaseException, parent: QWidget | None = None) -> None:
+        super().__init__(title, parent)
+        self.message = f"{title} could not be opened: {describe_error(exc)}"
+        label = self.findChild(QLabel)
+        if label is not None:
+            label.setText(self.message)
+            label.setWordWrap(True)
+
+    def error_text(self) -> str:
+        return self.message
+
+
 class LazyTab(QWidget):
     """Keeps a tab's place in the tab bar and builds the real tab inside it on first use.
 
@@ -85,7 +101,11 @@ class LazyTab(QWidget):
 
     def ensure(self) -> QWidget:
         if self.tab is None:
-            tab = self._factory()
+            try:
+                tab = self._factory()
+            except Exception as exc:  # a broken tab must not take the window down; show why instead
+                sys.excepthook(type(exc), exc, exc.__traceback__)  # reported, never hidden
+                tab = BrokenTab(self.title, exc)
             tab.setObjectName(f"{self.key}_tab")
             self.tab = tab
             self._layout.addWidget(tab)

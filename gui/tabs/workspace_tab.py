@@ -210,6 +210,8 @@ class WorkspaceTab(QWidget):
         self.ws_view.setObjectName("workspace_list")
         self._setup_table(self.ws_view)
         self.ws_view.setModel(self.ws_proxy)
+        # Workspace names often share a prefix (billing-service-041, billing-service-042): keep both ends.
+        self.ws_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.ws_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         hh = self.ws_view.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -297,7 +299,7 @@ class WorkspaceTab(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
         # The records table gets the room: the workspace list is short and the editor wraps.
-        self.splitter.setSizes([285, 665, 410])
+        self.splitter.setSizes([300, 650, 410])
         self._set_editor_enabled(False)
         self._update_workspace_header()
 

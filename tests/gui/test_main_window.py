@@ -157,3 +157,21 @@ def test_unsaved_edits_in_a_lazily_built_tab_are_guarded(main_window: MainWindow
     assert not main_window.close()
     ctx.dialogs.push(True)
     assert main_window.close()
+
+
+def test_a_tab_that_fails_to_build_says_so(ctx: AppContext, qtbot: Any, monkeypatch: Any) -> None:
+    """A lazily built tab whose constructor raises shows the error in its place, and reports it
+    (the self-test sees it through error_text) instead of breaking the show event."""
+
+    def broken(_key: str, _title: str, _ctx: AppContext) -> Any:
+        raise OSError(5, "Input/output error")
+
+    reported: list[BaseException] = []
+    monkeypatch.setattr("sys.excepthook", lambda kind, exc, tb: reported.append(exc))
+    host = mw.LazyTab("settings", "Settings", lambda: broken("settings", "Settings", ctx))
+    qtbot.addWidget(host)
+    tab = host.ensure()
+    assert isinstance(tab, mw.BrokenTab)
+    assert "Settings could not be opened" in host.error_text() and "Input/output error" in host.error_text()
+    assert len(reported) == 1 and isinstance(reported[0], OSError)
+    assert not host.has_unsaved_changes()
