@@ -16,6 +16,8 @@ Public API (what the GUI and CLI use)::
     text = index.recall(cwd, query, limit=8, max_bytes=12000)        # -> str, deterministic
     rec = index.build_recall(cwd, query, ...)    # -> Recall (text + what it contains)
     index.save_cache()                           # persist the index under <root>/.manager/cache/ now
+    index.warm_up()                              # optional, in the worker after refresh(): build the
+                                                 # tables the first phrase query would build (~0.1 ms/doc)
 
 Persisted cache: ``SearchIndex(store)`` (``cache_dir=True``) loads ``<root>/.manager/cache/
 search-index-v2.bin`` on its first refresh and trusts each cached scope only while its files keep

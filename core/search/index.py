@@ -14,11 +14,16 @@ mtime within the last two seconds is not trusted (an edit in the same clock tick
 and mtime; git's "racy clean" rule), so that scope is re-read next time. Stores without a root (in
 memory) are listed and compared by scope revision.
 
-Query evaluation (pure Python, so per-candidate bytecode is what costs): coverage by C-level
-``Counter.update`` over postings; the phrase rule by C-level ``map``/``compress`` over the docs
-holding every term; tiers walked from the top so only the tier where the ``limit`` cut falls is
-ranked further; inside it, BM25 only for the candidates that can still reach the top, found with
-the threshold algorithm over weight-ordered postings (memoized per index state).
+Query evaluation (pure Python; per-document bytecode is what costs, so there is next to none):
+the selected segments' documents are numbered and each query term becomes a bitmap (a Python int,
+memoized per index state and selection). Matches, coverage and field points are big-int ORs / ANDs
+and bit-sliced counters; the rank groups (level, points, coverage) are taken from the top with a few
+ANDs each until ``limit`` documents are ranked. The phrase and CJK-substring levels need text scans:
+seam / junction keys (a lazily built per-segment table; see :func:`phrase_keys`) rule out most
+documents first, and the scans that remain wait until the document's group reaches the top. BM25
+is computed only for the groups taken, and in a big group where the cut falls only for the
+documents that can still make the top (threshold algorithm over weight-ordered postings).
+Snippets are built for the returned hits only.
 """
 
 from __future__ import annotations
@@ -30,11 +35,11 @@ import os
 import re
 import threading
 import time
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, compress, repeat
-from operator import attrgetter, contains
+from operator import add, attrgetter, contains, itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +48,7 @@ from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
 from core.search import cache
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
-from core.search.tokenizer import CJK_CLASS, ParsedQuery, parse_query, squash
+from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query, squash
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
 from core.store.api import MemoryStore
 
@@ -66,6 +71,52 @@ _NORM = attrgetter("analysis.norm")
 
 
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
+_ALNUM2_RE = re.compile(r"[^\W_]{2}")
+# Four letters/digits whose middle two are a CJK character and a non-CJK one, in either order.
+_JUNCTION_RE = re.compile(rf"(?=([^\W_](?:[^\W_{CJK_CLASS}][{CJK_CLASS}]|[{CJK_CLASS}][^\W_{CJK_CLASS}])[^\W_]))")
+_LAST2 = itemgetter(slice(-2, None))
+_FIRST2 = itemgetter(slice(None, 2))
+
+
+def phrase_keys(phrase: str) -> list[str]:
+    """Seam keys a document must hold to contain ``phrase`` (normalized, single spaces) as a substring.
+
+    A document's *units* are the matches of the chunk pattern (``[^\\W_]+(?:[-_.][^\\W_]+)*``) over its
+    normalized text, in order; its seam keys are ``unit[-2:] + next_unit[:2]`` for each pair of
+    consecutive units. Where the phrase has a space with two letters/digits on each side
+    (``…es 54…``), an occurrence puts a unit ending in those two characters right before the space
+    and the next unit starting with the two after it, so that seam key (``es54``) is in the
+    document: a necessary condition, used to skip substring scans, never to accept a document.
+    """
+    keys: list[str] = []
+    at = phrase.find(" ")
+    while at >= 0:
+        if at >= 2 and _ALNUM2_RE.fullmatch(phrase, at - 2, at) and _ALNUM2_RE.fullmatch(phrase, at + 1, at + 3):
+            keys.append(phrase[at - 2 : at] + phrase[at + 1 : at + 3])
+        at = phrase.find(" ", at + 1)
+    return keys
+
+
+def squash_keys(squashed: str) -> list[str]:
+    """Junction keys a document must hold to contain ``squashed`` (letters/digits only) as a substring.
+
+    A junction is where a CJK character and a non-CJK letter/digit touch (``on公``); its key is the
+    four characters around it (``on公证``). Every junction of ``squashed`` with two characters on
+    each side occurs, with those characters, in a document containing it: a necessary condition.
+    """
+    return [m.group(1) for m in _JUNCTION_RE.finditer(squashed)] if not squashed.isascii() else []
+
+
+def seam_keys(norm: str) -> set[str]:
+    """The seam keys (see :func:`phrase_keys`) and junction keys (see :func:`squash_keys`) of a
+    document's normalized text."""
+    if norm.isascii():
+        units = _ASCII_CHUNK_RE.findall(norm)
+        return set(map(add, map(_LAST2, units), map(_FIRST2, units[1:])))
+    units = _CHUNK_RE.findall(norm)
+    keys = set(map(add, map(_LAST2, units), map(_FIRST2, units[1:])))
+    keys.update(_JUNCTION_RE.findall(norm))
+    return keys
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +157,23 @@ class Segment:
                 out.append(term)
         return out[:MAX_EXPANSIONS]
 
+    def seam_docs(self, keys: list[str]) -> set[Doc]:
+        """Documents of this segment holding every seam key in ``keys`` (non-empty)."""
+        table: dict[str, list[Doc]] | None = self.lazy.get("seams")
+        if table is None:
+            building: defaultdict[str, list[Doc]] = defaultdict(list)
+            get_list = building.__getitem__
+            for d in self.docs:
+                deque(map(list.append, map(get_list, seam_keys(d.analysis.norm)), repeat(d)), maxlen=0)
+            table = dict(building)
+            self.lazy["seams"] = table
+        found = set(table.get(keys[0], ()))
+        for k in keys[1:]:
+            if not found:
+                break
+            found.intersection_update(table.get(k, ()))
+        return found
+
     def bigrams_with(self, char: str) -> list[str]:
         """Indexed CJK bigrams containing ``char``."""
         table: dict[str, list[str]] | None = self.lazy.get("cjk")
@@ -139,9 +207,9 @@ def _build_segment(
         postings = {t: list(map(at, idxs)) for t, idxs in postings_idx.items()}
     else:
         building: defaultdict[str, list[Doc]] = defaultdict(list)
-        for d in docs:
-            for term in d.weights:
-                building[term].append(d)
+        get_list = building.__getitem__
+        for d in docs:  # one append per posting, all in C (map over the doc's terms)
+            deque(map(list.append, map(get_list, d.weights), repeat(d)), maxlen=0)
         postings = dict(building)
     field_reps: dict[str, list[Doc]]
     if reps_idx is not None:
@@ -180,6 +248,7 @@ class IndexState:
     impacts: dict[tuple[tuple[str, ...], str], list[Doc]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[Doc, float] | None] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
+    views: dict[tuple[str, ...], _View] = field(default_factory=dict)  # by selected segment ids
 
     def expansions(self, pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, float] | None:
         """Memoized :func:`_expansions` (as-you-type queries repeat their prefixes)."""
@@ -619,6 +688,19 @@ class SearchIndex:
         seg = self._state.segments.get(segment_id)
         return seg.docs if seg is not None else ()
 
+    def warm_up(self) -> float:
+        """Build the derived tables queries otherwise build on first use (phrase seam keys, prefix
+        vocabulary, CJK bigram map) for every segment lacking them; returns the seconds spent.
+        Optional: call it in the worker after ``refresh()`` so the first phrase query after opening
+        a root does not pay ~0.1 ms per document. Segments a later commit replaces are rebuilt
+        lazily (a few ms per 100 records)."""
+        t0 = time.perf_counter()
+        for seg in list(self._state.segments.values()):
+            seg.seam_docs([""])
+            seg.prefix_terms("")
+            seg.bigrams_with("")
+        return time.perf_counter() - t0
+
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
         state = self._state
@@ -683,18 +765,43 @@ def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, fl
     return best or None
 
 
+def _phrase_candidates(segs: list[Segment], phrase: str, squashed: bool = False) -> tuple[set[Doc] | None, bool]:
+    """A superset of the documents of ``segs`` containing ``phrase`` (a squashed form when
+    ``squashed``), None when it has no seam / junction to look up (then every document is); and
+    whether every segment's seam table was consulted. Tables not built yet are built within a time
+    budget per call (the rest of their segments count as candidates), so the first phrase queries
+    after opening a root are never much slower than scanning; ``warm_up()`` builds them all."""
+    keys = squash_keys(phrase) if squashed else phrase_keys(phrase)
+    if not keys:
+        return None, True
+    out: set[Doc] = set()
+    complete = True
+    deadline = time.perf_counter() + SEAM_BUILD_BUDGET_S
+    for s in segs:
+        if "seams" not in s.lazy and time.perf_counter() > deadline:
+            out.update(s.docs)
+            complete = False
+            continue
+        out |= s.seam_docs(keys)
+    return out, complete
+
+
 def _top_bm25(
     idf: list[tuple[str, float, dict[Doc, float] | None]],
     state: IndexState,
     segs: list[Segment],
     pool: set[Doc],
     limit: int,
-) -> list[tuple[float, Doc]]:
+    check: Callable[[Doc], bool] | None = None,
+) -> tuple[list[tuple[float, Doc]], bool]:
     """(BM25, doc) for the pool's best documents, without scoring the whole pool (threshold
     algorithm). The terms' postings are walked heaviest first, in step; each pool document met is
     scored in full. Once the ``limit``-th best score is above what an unseen document could still
     reach (the sum of the current weights), the rest cannot enter the top; documents tying with
-    that bound are still collected, so ties are broken exactly as without this shortcut."""
+    that bound are still collected, so ties are broken exactly as without this shortcut.
+
+    ``check``: pool documents it rejects (when met) are not of the pool after all. The flag
+    returned is True when fewer than ``limit`` documents passed (the whole pool was walked)."""
     walkers = [(term, f, only, iter(state.impact(segs, term, only))) for term, f, only in idf]
     frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
@@ -716,6 +823,8 @@ def _top_bm25(
             if d in seen or d not in pool:
                 continue
             seen.add(d)
+            if check is not None and not check(d):
+                continue
             w = d.weights
             bm = 0.0
             for term, tf, only in idf:
@@ -732,116 +841,299 @@ def _top_bm25(
         if len(best) >= limit and best[0] > sum(frontier):
             break
     kth = best[0] if len(best) >= limit else float("-inf")
-    return [(bm, d) for bm, d in found if bm >= kth]
+    return [(bm, d) for bm, d in found if bm >= kth], len(best) < limit
+
+
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+_NONZERO_RE = re.compile(rb"[^\x00]")
+SPARSE_DOCS = 64  # bitmaps with at most this many documents are decoded byte by byte
+SEAM_BUILD_BUDGET_S = 0.002  # seam tables built lazily per lookup, for about this long (one segment at least)
+FEW_SCANS = 64  # pending checks below this many skip the seam lookup (scanning them is cheaper)
+MAX_VIEW_MEMO = 4096  # memoized bitmaps per view (each n/8 bytes: 1.25 KB at 10k documents)
+
+
+class _View:
+    """The selected segments' documents numbered 0..n-1, with memoized per-term bitmaps (Python
+    ints, bit i = document i): set algebra and counting over thousands of documents then cost a few
+    C-level big-int operations instead of per-document bytecode. Query-independent, so it is
+    memoized per index state and segment selection; a refresh starts from a new state."""
+
+    def __init__(self, segs: list[Segment]) -> None:
+        self.segs = segs
+        self.docs: list[Doc] = [d for s in segs for d in s.docs]
+        self.n = len(self.docs)
+        self.ids: dict[Doc, int] = {d: i for i, d in enumerate(self.docs)}
+        self.memo: dict[tuple[str, str], Any] = {}
+
+    def bits_of(self, docs: Iterable[Doc]) -> int:
+        """The bitmap of ``docs`` (all of this view), built by C-level maps (no per-doc bytecode)."""
+        top = self.n - 1
+        ba = bytearray(b"0") * self.n
+        deque(map(ba.__setitem__, map(top.__sub__, map(self.ids.__getitem__, docs)), repeat(49)), maxlen=0)
+        return int(ba, 2) if self.n else 0
+
+    def docs_of(self, bits: int) -> list[Doc]:
+        """The documents of a bitmap, in view order."""
+        if not bits:
+            return []
+        if bits.bit_count() > SPARSE_DOCS:
+            return list(compress(self.docs, format(bits, "b")[::-1].encode().translate(_BITS)))
+        raw = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+        out: list[Doc] = []
+        for m in _NONZERO_RE.finditer(raw):  # C-level skip over empty bytes
+            byte, base = m.group()[0], m.start() * 8
+            while byte:
+                low = byte & -byte
+                out.append(self.docs[base + low.bit_length() - 1])
+                byte ^= low
+        return out
+
+    def _remember(self, key: tuple[str, str], value: Any) -> Any:
+        if len(self.memo) >= MAX_VIEW_MEMO:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
+
+    def term(self, term: str) -> int:
+        """Documents holding ``term`` itself."""
+        key = ("t", term)
+        got = self.memo.get(key)
+        if got is None:
+            got = self._remember(key, self.bits_of(chain.from_iterable(s.postings.get(term, ()) for s in self.segs)))
+        return int(got)
+
+    def field_points(self, term: str) -> tuple[int, int, int]:
+        """Bit 0, 1 and 2 of the field points (name 4, description 2, type 1) ``term`` earns per doc."""
+        key = ("p", term)
+        got = self.memo.get(key)
+        if got is None:
+            per_doc = Counter(chain.from_iterable(s.field_reps.get(term, ()) for s in self.segs))
+            got = self._remember(
+                key,
+                tuple(self.bits_of([d for d, pts in per_doc.items() if pts & bit]) for bit in (1, 2, 4)),
+            )
+        b0, b1, b2 = got
+        return int(b0), int(b1), int(b2)
+
+    def seams(self, phrase: str, squashed: bool = False) -> tuple[int | None, bool]:
+        """Superset bitmap of the documents containing ``phrase`` (None: no key to look up), and
+        whether it is as tight as the seam tables allow (False while some are not built yet)."""
+        key = ("j" if squashed else "s", phrase)
+        if key in self.memo:
+            got: int | None = self.memo[key]
+            return got, True
+        docs, complete = _phrase_candidates(self.segs, phrase, squashed)
+        bits = None if docs is None else self.bits_of(docs)
+        if complete:
+            self._remember(key, bits)
+        return bits, complete
+
+
+def _view(state: IndexState, segs: list[Segment]) -> _View:
+    key = tuple(s.id for s in segs)
+    view = state.views.get(key)
+    if view is None:
+        if len(state.views) >= 16:
+            state.views.clear()
+        view = state.views[key] = _View(segs)
+    return view
+
+
+def _add_bits(planes: list[int], bits: int, k: int) -> None:
+    """Add ``bits`` * 2**k to the bit-sliced per-document counters ``planes`` (plane j = bit j)."""
+    carry = bits
+    if carry and k > len(planes):
+        planes += [0] * (k - len(planes))
+    while carry:
+        if k == len(planes):
+            planes.append(carry)
+            return
+        plane = planes[k]
+        planes[k] = plane ^ carry
+        carry &= plane
+        k += 1
+
+
+def _value(planes: list[int], group: int) -> int:
+    """The counter value shared by every document of ``group`` (a non-empty bitmap)."""
+    return sum(1 << j for j, plane in enumerate(planes) if plane & group)
 
 
 def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -> tuple[list[tuple[Doc, float]], int]:
     """Top ``limit`` (doc, score) pairs and the number of matching documents.
 
-    Coverage comes from C-speed Counter updates over the postings; the phrase check runs only on
-    documents holding every term (a set intersection); BM25 only on the candidates still able to
-    reach the top after the coarse tiers (level, points, coverage).
+    Rank key, lexicographic: level (3 name, 2 phrase, 1 separator-insensitive substring, 0), field
+    points, coverage, BM25, then recency, scope key, name. Levels, points and coverage are bit-sliced
+    counters over document bitmaps, so the best key group is found with a few big-int ANDs, group
+    by group from the top, until ``limit`` documents are ranked. Phrase and substring checks that
+    need a text scan are left pending (the document keeps its best possible level) and settled only
+    when the document's group reaches the top; BM25 is computed only for the groups taken, and for
+    a big group where the cut falls, only for the documents that can still make the top
+    (threshold algorithm).
     """
     if pq.empty or not segs:
         return [], 0
-    n_docs = sum(len(s.docs) for s in segs) or 1
-    cov: Counter[Doc] = Counter()
+    view = _view(state, segs)
+    n_docs = view.n or 1
+    term_bits: list[int] = []
     idf: list[tuple[str, float, dict[Doc, float] | None]] = []
-    full: set[Doc] | None = None  # documents matching every term
-    multi = pq.multi_word and bool(pq.norm)
     for term in pq.terms:
-        lists = [p for p in (s.postings.get(term) for s in segs) if p is not None]
-        df = 0
-        for lst in lists:
-            cov.update(lst)
-            df += len(lst)
+        bits = view.term(term)
         only = state.expansions(pq, term, segs)
         if only is not None:
-            cov.update(only.keys())
-            df += len(only)
-        if multi:
-            docs_of_term = set().union(*lists)
-            if only is not None:
-                docs_of_term.update(only)
-            full = docs_of_term if full is None else full & docs_of_term
+            key = ("o", term)
+            ob = view.memo.get(key)
+            if ob is None or ob[0] is not only:
+                ob = view._remember(key, (only, view.bits_of(only)))
+            bits |= ob[1]
+        term_bits.append(bits)
+        df = bits.bit_count()
         if df:
             idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only))
-    if pq.phrases:
-        for d in [d for d in cov if not all(p in d.analysis.norm for p in pq.phrases)]:
-            del cov[d]
-            if full is not None:
-                full.discard(d)
-    if not cov:
+    matched = 0
+    for bits in term_bits:
+        matched |= bits
+    for phrase in pq.phrases:  # quoted phrases are required
+        if not matched:
+            break
+        seam = view.seams(phrase)[0] if matched.bit_count() > FEW_SCANS else None
+        pool = view.docs_of(matched if seam is None else matched & seam)
+        matched = view.bits_of(compress(pool, map(contains, map(_NORM, pool), repeat(phrase))))
+    total = matched.bit_count()
+    if not total:
         return [], 0
-    total = len(cov)
     if limit <= 0:
         return [], total
-    # First rule: the query is a name / heading (tier 3), an exact phrase (2), or a separator-
-    # insensitive substring (1). One word is its own phrase, so only multi-word queries need it.
-    named: set[Doc] = set()
+
+    # Levels. Known for certain: name (3), the query as an indexed term (2), the squashed query as
+    # an indexed term (1). Pending: documents that may contain the phrase (seam keys say they can),
+    # and, for a CJK squashed form, documents that may contain it. A pending document counts at its
+    # best possible level until its group reaches the top, then is checked.
+    named = 0
     if pq.squashed:
-        for s in segs:
-            named.update(d for d in s.names.get(pq.squashed, ()) if d in cov)
-    phrased: set[Doc] = set()
-    loose: set[Doc] = set()
+        named = view.bits_of(chain.from_iterable(s.names.get(pq.squashed, ()) for s in segs)) & matched
+    full = 0
+    if pq.multi_word and pq.norm:
+        full = matched
+        for bits in term_bits:
+            full &= bits
+    phrased = loose = maybe_phrase = maybe_loose = 0
+    tight = True  # False: a seam table was missing, so pending checks are mostly failures
     if full:
-        candidates = full - named if named else full
-        # A query that is one compound ("electron-builder") is itself an indexed term: documents
-        # holding that term contain the phrase, no text scan needed.
-        phrased = set(chain.from_iterable(s.postings.get(pq.norm, ()) for s in segs)) & candidates
-        rest = list(candidates - phrased) if phrased else list(candidates)
-        # C-level filtering (no Python bytecode per document): norm.__contains__(phrase) via map.
-        phrased |= set(compress(rest, map(contains, map(_NORM, rest), repeat(pq.norm))))
-        squashed = pq.squashed
-        if squashed:
-            # Documents holding the query's words as one compound ("electron-builder" for
-            # "electron builder") have the squashed compound as a term: a postings lookup.
-            loose = set(chain.from_iterable(s.postings.get(squashed, ()) for s in segs))
-            loose.intersection_update(full)
-            if not squashed.isascii():  # CJK: the same characters with other spacing
-                rest = [d for d in rest if d not in phrased and d not in loose]
-                loose |= set(compress(rest, map(contains, map(_NORM, rest), repeat(squashed))))
-            loose.difference_update(phrased)
-            loose.difference_update(named)
-    # Walk the tiers from the top; every tier that fits entirely is scored in full, the tier
-    # where the ``limit`` cut falls is ranked by points + coverage first, BM25 last.
-    chosen: list[tuple[int, set[Doc]]] = []
-    taken = 0
-    upper = named | phrased | loose
-    for lv, tier in ((3, named), (2, phrased), (1, loose), (0, None)):
-        docs = tier if tier is not None else set(cov).difference(upper)
-        if not docs:
-            continue
-        chosen.append((lv, docs))
-        taken += len(docs)
-        if taken >= limit:
-            break
-    points = _points(pq, segs, cov)
+        cand = full & ~named
+        phrased = view.term(pq.norm) & cand
+        maybe_phrase = cand & ~phrased
+        if pq.norm in pq.phrases:  # every match contains the quoted query already
+            phrased, maybe_phrase = cand, 0
+        if maybe_phrase.bit_count() > FEW_SCANS:
+            seam, tight = view.seams(pq.norm)
+            if seam is not None:
+                maybe_phrase &= seam
+        if pq.squashed:
+            loose = view.term(pq.squashed) & cand & ~phrased
+            if not pq.squashed.isascii():
+                maybe_loose = cand & ~phrased & ~loose
+                if maybe_loose.bit_count() > FEW_SCANS:
+                    junctions, tight_j = view.seams(pq.squashed, squashed=True)
+                    tight = tight and tight_j
+                    if junctions is not None:
+                        maybe_loose &= junctions
+    hi = named | phrased | maybe_phrase  # level bit 1 (levels 2, 3)
+    lo = named | ((loose | maybe_loose) & ~maybe_phrase)  # level bit 0 (levels 1, 3)
+    pts: list[int] = []
+    for term in pq.terms:
+        for k, bits in enumerate(view.field_points(term)):
+            if bits:
+                _add_bits(pts, bits & matched, k)
+    cov: list[int] = []
+    for bits in term_bits:
+        _add_bits(cov, bits, 0)
+
+    def settle(docs: list[Doc]) -> None:
+        """Check pending documents; those that fail drop to their real level."""
+        nonlocal hi, lo, maybe_phrase, maybe_loose
+        ids = view.ids
+        for d in docs:
+            bit = 1 << ids[d]
+            if maybe_phrase & bit:
+                maybe_phrase ^= bit
+                if pq.norm in d.analysis.norm:
+                    maybe_loose &= ~bit
+                    continue
+                hi &= ~bit
+                if loose & bit:
+                    lo |= bit
+                    continue
+            if maybe_loose & bit:
+                maybe_loose ^= bit
+                if pq.squashed in d.analysis.norm:
+                    lo |= bit
+                else:
+                    lo &= ~bit
+
+    def settle_all(pending: int) -> None:
+        """``settle`` for many documents at once: C-level scans, one bitmap update per level."""
+        nonlocal hi, lo, maybe_phrase, maybe_loose
+        check = maybe_phrase & pending
+        if check:
+            docs = view.docs_of(check)
+            passed = view.bits_of(compress(docs, map(contains, map(_NORM, docs), repeat(pq.norm))))
+            failed = check & ~passed
+            maybe_phrase &= ~check
+            maybe_loose &= ~passed
+            hi &= ~failed
+            lo |= failed & loose
+        check = maybe_loose & pending
+        if check:
+            docs = view.docs_of(check)
+            passed = view.bits_of(compress(docs, map(contains, map(_NORM, docs), repeat(pq.squashed))))
+            maybe_loose &= ~check
+            lo = (lo & ~check) | passed
+
     scored: list[tuple[float, Doc]] = []
-    for i, (lv, docs) in enumerate(chosen):
-        base = lv * _TIER * _TIER
-        if i < len(chosen) - 1 or taken <= limit:
-            scored += [(_score(d, base, cov, points, idf), d) for d in docs]
+    left = matched
+    need = limit
+    while left and need > 0:
+        group = left
+        for plane in (hi, lo, *reversed(pts), *reversed(cov)):
+            if group & plane:
+                group &= plane
+        pending = group & (maybe_phrase | maybe_loose)
+        size = group.bit_count()
+        if pending and (size <= need or not tight or pending.bit_count() <= 4 * limit):
+            settle_all(pending)
+            continue  # the group may have shrunk: find the top again
+        lv = (2 if group & hi else 0) + (1 if group & lo else 0)
+        coarse = float(lv * 1_000_000 + _value(pts, group) * 1000 + _value(cov, group))
+        docs = view.docs_of(group)
+        left &= ~group
+        if size <= need or size <= 4 * limit or not idf:
+            if pending:  # (not reached: handled above; kept safe)
+                settle(docs)
+                left |= group
+                continue
+            base = coarse * _TIER
+            scored += [(base + _bm25(d, idf), d) for d in docs]
+            need -= size
             continue
-        need = limit - (taken - len(docs))
-        # Within the tier: points * _TIER + coverage (built at C speed, points added after).
-        order = list(docs)
-        coarse: dict[Doc, float] = dict(zip(order, map(cov.__getitem__, order), strict=True))
-        for d, p in points.items():
-            if d in coarse:
-                coarse[d] += min(p, 999) * _TIER
-        values = list(coarse.values())
-        keys = list(coarse)
-        threshold = float(sorted(values, reverse=True)[need - 1])  # float: its __lt__ takes ints too
-        # C-level filters (bound float comparisons mapped over the values), no per-doc bytecode.
-        above = list(compress(keys, map(threshold.__lt__, values)))
-        scored += [(_score(d, base, cov, points, idf), d) for d in above]
-        tie = set(compress(keys, map(threshold.__eq__, values)))
-        if len(tie) > 4 * limit and idf:
-            tier_score = (base + threshold) * _TIER
-            scored += [(tier_score + bm, d) for bm, d in _top_bm25(idf, state, segs, tie, need - len(above))]
-        else:
-            scored += [(_score(d, base, cov, points, idf), d) for d in tie]
+        # The cut falls in a big group: BM25 only for documents that can still make the top; pending
+        # ones are checked as the walk meets them (those that fail are not of this group).
+        check: Callable[[Doc], bool] | None = None
+        if pending:
+
+            def check(d: Doc, phrase_level: bool = lv >= 2) -> bool:
+                settle([d])
+                return bool((hi if phrase_level else lo) & (1 << view.ids[d]))
+
+        tier_score = coarse * _TIER
+        top, short = _top_bm25(idf, state, segs, set(docs), need, check)
+        scored += [(tier_score + bm, d) for bm, d in top]
+        if not short:
+            break
+        # The walk went through the whole group (fewer than ``need`` passed): the ones that
+        # failed their check rank lower, with their levels settled.
+        left |= group & ~view.bits_of(d for _, d in top)
+        need -= len(top)
     if len(scored) > limit:
         cut = sorted([v for v, _ in scored], reverse=True)[limit - 1]
         scored = [vd for vd in scored if vd[0] >= cut]
@@ -849,28 +1141,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     return [(d, v) for v, d in scored[:limit]], total
 
 
-def _points(pq: ParsedQuery, segs: list[Segment], cov: Counter[Doc]) -> Counter[Doc]:
-    """Second rule: points for query terms in name (4) / description (2) / type (1)."""
-    points: Counter[Doc] = Counter()
-    for term in pq.terms:
-        for s in segs:
-            reps = s.field_reps.get(term)
-            if reps is not None:
-                points.update(reps)
-    if pq.phrases:  # candidates were filtered by the quoted phrases
-        for d in [d for d in points if d not in cov]:
-            del points[d]
-    return points
-
-
-def _score(
-    d: Doc,
-    base: float,
-    cov: Counter[Doc],
-    points: Counter[Doc],
-    idf: list[tuple[str, float, dict[Doc, float] | None]],
-) -> float:
-    """The full score: tier, points, coverage, then BM25 (< _TIER) in the last three digits."""
+def _bm25(d: Doc, idf: list[tuple[str, float, dict[Doc, float] | None]]) -> float:
     w = d.weights
     bm = 0.0
     for term, f, only in idf:
@@ -879,8 +1150,7 @@ def _score(
             bm += f * x
         elif only is not None:
             bm += f * only.get(d, 0.0)
-    coarse = base + min(points.get(d, 0), 999) * _TIER + cov[d]
-    return coarse * _TIER + min(bm, _TIER - 1.0)
+    return min(bm, _TIER - 1.0)
 
 
 def _make_hit(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from itertools import filterfalse
 
 MAX_TOKEN_CHARS = 64
 MAX_QUERY_TERMS = 64  # a pasted page is not a query; the rest is ignored
@@ -47,12 +48,37 @@ _STOPWORD_TEXT = (
 STOPWORDS = frozenset(_STOPWORD_TEXT.split(" "))
 
 
+# Characters NFKC leaves alone in practice (ASCII, kana, CJK ideographs, Hangul syllables): the fast
+# NFKC below maps every other character on its own and keeps the result only when it is normalized.
+_NFKC_ODD_RE = re.compile("[^\x00-\x7f\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]")
+_NFKC_CHAR: dict[str, str] = {}
+
+
+def _nfkc_char(m: re.Match[str]) -> str:
+    ch = m.group()
+    out = _NFKC_CHAR.get(ch)
+    if out is None:
+        out = unicodedata.normalize("NFKC", ch)
+        if len(_NFKC_CHAR) < 65536:
+            _NFKC_CHAR[ch] = out
+    return out
+
+
+def nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``, faster on text whose few odd characters (full-width
+    punctuation, say) normalize on their own. Exact: mapping each character to its own NFKC form
+    keeps the text compatibility-equivalent, so when that result is already NFKC-normalized it *is*
+    the NFKC form; otherwise (combining marks, jamo) the full algorithm runs."""
+    fast = _NFKC_ODD_RE.sub(_nfkc_char, text)
+    return fast if unicodedata.is_normalized("NFKC", fast) else unicodedata.normalize("NFKC", text)
+
+
 def normalize(text: str) -> str:
     """NFKC + case folding (idempotent for practical text); ASCII takes a fast path."""
     if text.isascii():
         return text.lower()
     if not unicodedata.is_normalized("NFKC", text):
-        text = unicodedata.normalize("NFKC", text)
+        text = nfkc(text)
     folded = text.casefold()
     if folded != text and not unicodedata.is_normalized("NFKC", folded):
         folded = unicodedata.normalize("NFKC", folded)
@@ -86,10 +112,10 @@ def _words(norm: str) -> tuple[list[str], list[str], list[str]]:
     """(words and compounds, the compounds alone, CJK runs) of normalized text."""
     if norm.isascii():
         chunks = _ASCII_CHUNK_RE.findall(norm)
-        return chunks, [c for c in chunks if not c.isalnum()], []
+        return chunks, list(filterfalse(str.isalnum, chunks)), []
     runs = _CJK_RUN_RE.findall(norm)
     plain = _CHUNK_RE.findall(_CJK_RUN_RE.sub(" ", norm) if runs else norm)
-    return plain, [c for c in plain if not c.isalnum()], runs
+    return plain, list(filterfalse(str.isalnum, plain)), runs
 
 
 def _compound_parts(comps: list[str]) -> list[str]:
