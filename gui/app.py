@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
+from core.errors import DshMemoryError
 from core.keys import default_sessions_root, dsh_home, resolve_root
+from core.search import SearchIndex
+from core.settings import load_settings
 from core.store.api import MemoryStore
 from gui.context import AppContext
 from gui.dialogs import Dialogs
@@ -73,45 +74,16 @@ def open_store(root: Path) -> MemoryStore:
     return store
 
 
-def sessions_root_from_settings(store: MemoryStore) -> Path | None:
-    """The sessions root saved in ``settings.yml`` (written by the Settings tab), if any."""
-    try:
-        text, _rev = store.read_settings_text()
-    except Exception:  # unreadable settings must not keep the window from opening
-        return None
-    if not text:
-        return None
-    try:
-        import yaml
+def sessions_root_from_settings(store: MemoryStore) -> Path:
+    """The sessions root chosen in ``settings.yml`` (Settings tab), else ``$DSH_HOME/sessions``.
 
-        data: Any = yaml.safe_load(text)
-    except Exception:  # a broken settings file is reported by the Settings tab, not here
-        return None
-    if not isinstance(data, dict):
-        return None
-    candidates = [data.get("sessions_root"), data.get("sessionsRoot")]
-    paths = data.get("paths")
-    if isinstance(paths, dict):
-        candidates += [paths.get("sessions_root"), paths.get("sessions")]
-    for value in candidates:
-        if isinstance(value, str) and value.strip():
-            return Path(value.strip()).expanduser()
-    return None
-
-
-def build_search(store: MemoryStore) -> Any:
-    """The search index of core.search when that package provides one; None hides the search box."""
+    A malformed settings file gives the defaults here; the Settings tab shows what is wrong with it.
+    """
     try:
-        search = importlib.import_module("core.search")
-    except ModuleNotFoundError:
-        return None
-    factory = getattr(search, "SearchIndex", None) or getattr(search, "open_index", None)
-    if factory is None:
-        return None
-    try:
-        return factory(store)
-    except Exception:  # search is optional; the window opens without it
-        return None
+        loaded = load_settings(store)
+    except DshMemoryError:  # unreadable settings must not keep the window from opening
+        return default_sessions_root()
+    return loaded.settings.resolved_sessions_root()
 
 
 def build_context(root: Path, *, dialogs: Dialogs | None = None, runner: TaskRunner | None = None) -> AppContext:
@@ -121,9 +93,9 @@ def build_context(root: Path, *, dialogs: Dialogs | None = None, runner: TaskRun
         runner=runner or ThreadPoolTaskRunner(),
         dialogs=dialogs or Dialogs(),
         root=root,
-        sessions_root=sessions_root_from_settings(store) or default_sessions_root(),
+        sessions_root=sessions_root_from_settings(store),
         dsh_home=dsh_home(),
-        search=build_search(store),
+        search=SearchIndex(store),
     )
 
 
@@ -167,9 +139,9 @@ def run(argv: Sequence[str]) -> int:
     window.show()
     try:
         if args.self_test:
-            selftest = importlib.import_module("gui.selftest")
-            code: int = selftest.run_self_test(window, ctx)
-            return code
+            from gui.selftest import run_self_test
+
+            return run_self_test(window, ctx)
         return int(app.exec())
     finally:
         window.shutdown()

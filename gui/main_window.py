@@ -29,17 +29,18 @@ TAB_CLASSES: dict[str, tuple[str, str]] = {
 }
 
 
-class UnavailableTab(QWidget):
-    """Stands in for a tab whose module has not landed yet (never a fake screen)."""
+class MessageTab(QWidget):
+    """A tab that only shows a message (used in place of a tab that could not be built)."""
 
-    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, message: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        label = QLabel(f"{title} is not available yet in this build.")
+        label = QLabel(message)
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         label.setStyleSheet("color: #666; font-size: 13pt;")
+        label.setWordWrap(True)
         layout.addWidget(label)
-        self.message = label.text()
+        self.message = message
 
     def refresh(self) -> None:
         pass
@@ -48,15 +49,9 @@ class UnavailableTab(QWidget):
         return False
 
 
-def _load_tab(key: str, title: str, ctx: AppContext) -> QWidget:
+def _load_tab(key: str, ctx: AppContext) -> QWidget:
     module_name, class_name = TAB_CLASSES[key]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != module_name:
-            raise  # the tab exists but one of its imports is missing: a real bug, don't hide it
-        return UnavailableTab(title)
-    cls: Any = getattr(module, class_name)
+    cls: Any = getattr(importlib.import_module(module_name), class_name)
     widget: QWidget = cls(ctx)
     return widget
 
@@ -66,16 +61,11 @@ def _load_tab(key: str, title: str, ctx: AppContext) -> QWidget:
 LAZY_TABS = frozenset({"consolidation", "recycle", "settings"})
 
 
-class BrokenTab(UnavailableTab):
+class BrokenTab(MessageTab):
     """Stands in for a tab whose construction failed: says so in the tab (and to the self-test)."""
 
     def __init__(self, title: str, exc: BaseException, parent: QWidget | None = None) -> None:
-        super().__init__(title, parent)
-        self.message = f"{title} could not be opened: {describe_error(exc)}"
-        label = self.findChild(QLabel)
-        if label is not None:
-            label.setText(self.message)
-            label.setWordWrap(True)
+        super().__init__(f"{title} could not be opened: {describe_error(exc)}", parent)
 
     def error_text(self) -> str:
         return self.message
@@ -197,12 +187,12 @@ class MainWindow(QMainWindow):
         for key, title in TAB_ORDER:
             host: QWidget
             if key in LAZY_TABS:
-                host = LazyTab(key, title, lambda k=key, t=title: _load_tab(k, t, ctx))  # type: ignore[misc]
+                host = LazyTab(key, title, lambda k=key: _load_tab(k, ctx))  # type: ignore[misc]
                 host.on_built = self._lazy_tab_built
                 host.setObjectName(f"{key}_host")
                 label = title
             else:
-                host = _load_tab(key, title, ctx)
+                host = _load_tab(key, ctx)
                 host.setObjectName(f"{key}_tab")
                 label = host.tab_title() if hasattr(host, "tab_title") else title
             self.tabs.hosts[key] = host
@@ -293,16 +283,9 @@ class MainWindow(QMainWindow):
             workspace.focus_search()
 
     def show_about(self) -> None:
-        try:
-            about = importlib.import_module("gui.about")
-        except ModuleNotFoundError as exc:
-            if exc.name != "gui.about":
-                raise
-            from core.version import __version__
+        from gui.about import show_about
 
-            self.ctx.dialogs.info(self, "About", f"DSH Memory Manager {__version__}\nMemory root: {self.ctx.root}")
-            return
-        about.show_about(self, self.ctx)
+        show_about(self, self.ctx)
 
     # --- refresh ---------------------------------------------------------------------------
     def _initial_load(self) -> None:

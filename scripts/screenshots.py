@@ -274,14 +274,14 @@ def all_steps() -> list[tuple[str, Step]]:
 
 
 def build_context(root: Path, dialogs: QuietDialogs) -> AppContext:
-    from gui.app import build_search, open_store
+    from core.search import SearchIndex
+    from gui.app import open_store
 
     store = open_store(root)
     home = root.parent / "dsh-home"
     home.mkdir(exist_ok=True)
-    search = build_search(store)
-    if search is not None and hasattr(search, "refresh"):
-        search.refresh()
+    search = SearchIndex(store)
+    search.refresh()
     return AppContext(
         store=store,
         runner=SyncTaskRunner(),  # deterministic: every load has finished when a step returns

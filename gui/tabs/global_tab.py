@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.atomic import write_atomic
 from core.errors import ConflictError, SecretRefusedError
 from core.models import GlobalSnapshot, Revision
 from gui.context import AppContext
@@ -30,19 +30,9 @@ CONFLICT_OPTIONS = ["Reload", "Keep mine", "Save a copy"]
 
 
 def write_copy(path: Path, text: str) -> None:
-    """Write a conflict copy atomically (core.atomic when present)."""
+    """Write a conflict copy atomically (outside the memory root, so not through the store)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        atomic = importlib.import_module("core.atomic")
-    except ModuleNotFoundError:
-        atomic = None
-    writer = getattr(atomic, "atomic_write_bytes", None) or getattr(atomic, "write_bytes", None)
-    if writer is not None:
-        writer(path, text.encode("utf-8"))
-    else:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+    write_atomic(path, text.encode("utf-8"))
 
 
 class GlobalTab(QWidget):

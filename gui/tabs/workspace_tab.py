@@ -46,6 +46,7 @@ from core.models import (
     WorkspaceSnapshot,
 )
 from core.records import render_index, render_record, validate_record
+from core.search import GLOBAL_SCOPE, SearchIndex
 from gui.context import AppContext
 from gui.qtmodels.records import RecordFilterProxy, RecordRow, RecordTableModel
 from gui.qtmodels.roles import KEY_ROLE
@@ -108,10 +109,8 @@ class _SecretScan:
 
 
 def _secret_warnings(text: str) -> list[str]:
-    try:
-        from core.secrets import describe, find_secrets
-    except ModuleNotFoundError:  # secrets module not there: the store still refuses on commit
-        return []
+    from core.secrets import describe, find_secrets  # lazily: its first use imports detect-secrets
+
     return list(describe(find_secrets(text)))
 
 
@@ -1354,38 +1353,35 @@ class IndexFreshness:
     def mark_stale(self) -> None:
         self.wanted += 1
 
-    def ensure(self, index: Any) -> None:
+    def ensure(self, index: SearchIndex) -> None:
         """On a worker: refresh ``index`` unless it is already as fresh as asked for."""
         with self.lock:
             wanted = self.wanted
-            if self.done < wanted and hasattr(index, "refresh"):
+            if self.done < wanted:
                 index.refresh()  # re-reads only scopes whose files changed
+                if self.done == 0:
+                    # Build the lazy phrase tables now, on this worker, so the first typed
+                    # queries don't pay for them.
+                    index.warm_up()
             self.done = max(self.done, wanted)
 
 
 def search_hits(
-    index: Any,
+    index: SearchIndex,
     store: Any,
     query: str,
     names: dict[str, str],
     limit: int = 50,
     freshness: IndexFreshness | None = None,
 ) -> list[SearchHit]:
-    """Run ``index`` (core.search) and convert its results to SearchHit (runs on a worker)."""
+    """Run the search index and convert its hits to rows of the results model (runs on a worker)."""
     if freshness is not None:
         freshness.ensure(index)
-    elif hasattr(index, "refresh"):
+    else:
         index.refresh()
-    raw = index.search(query, limit=limit) if hasattr(index, "search") else index(query)
     hits: list[SearchHit] = []
-    for item in getattr(raw, "hits", raw):
-        key = getattr(item, "scope_key", None) or getattr(item, "key", None) or getattr(item, "workspace_key", None)
-        scope = getattr(item, "scope", None)
-        if scope == "global" or key in ("global", "GLOBAL"):
-            key = None
-        name = getattr(item, "name", None) or getattr(item, "record_name", None) or getattr(item, "title", "") or ""
-        snippet = getattr(item, "snippet", None) or getattr(item, "description", "") or ""
-        score = float(getattr(item, "score", 0.0) or 0.0)
-        where = "Global" if key is None else names.get(str(key), str(key))
-        hits.append(SearchHit(str(key) if key is not None else None, str(name), where, str(snippet), score))
+    for item in index.search(query, limit=limit).hits:
+        key = None if item.scope_key == GLOBAL_SCOPE else item.scope_key
+        where = "Global" if key is None else names.get(key, key)
+        hits.append(SearchHit(key, item.name, where, item.snippet or item.description or "", float(item.score)))
     return hits

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui import main_window as mw
 from gui.context import AppContext
-from gui.main_window import MainWindow, UnavailableTab
+from gui.main_window import MainWindow
 
 
 def test_five_tabs_in_order(main_window: MainWindow) -> None:
@@ -40,17 +40,6 @@ def test_lazy_tabs_are_built_on_first_show(ctx: AppContext, sample: dict[str, An
     assert window.current_key() == "recycle"
     window.refresh_all()  # built tabs take part in refreshes from now on
     assert window.unsaved_tabs() == []
-    window.shutdown()
-
-
-def test_missing_tab_module_shows_placeholder(ctx: AppContext, qtbot: Any, monkeypatch: Any) -> None:
-    monkeypatch.setitem(mw.TAB_CLASSES, "consolidation", ("gui.tabs.no_such_tab_module", "Nope"))
-    window = MainWindow(ctx, watch=False)
-    qtbot.addWidget(window)
-    tab = window.tabs["consolidation"]
-    assert isinstance(tab, UnavailableTab)
-    assert "not available yet" in tab.message
-    assert not tab.has_unsaved_changes()
     window.shutdown()
 
 
