@@ -7,7 +7,6 @@ from functools import cached_property
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -15,6 +14,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -71,12 +71,11 @@ class RecordRow:
         return self.haystack or f"{self.name}\n{self.description}".lower()
 
 
-class RecordTableModel(QAbstractTableModel):
+class RecordTableModel(RowTableModel[RecordRow]):
     HEADERS = ("Name", "Type", "Description", "Size", "Status")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[RecordRow] = []
         self._sort_column = 0
         self._sort_order = Qt.SortOrder.AscendingOrder
 
@@ -113,16 +112,7 @@ class RecordTableModel(QAbstractTableModel):
 
     def set_rows(self, rows: list[RecordRow]) -> None:
         """Replace the rows; the same names in the same order update in place (selection kept)."""
-        rows = self._sorted(list(rows))
-        if [r.name for r in rows] == [r.name for r in self._rows]:
-            changed = [i for i, (a, b) in enumerate(zip(self._rows, rows, strict=True)) if a != b]
-            self._rows = rows
-            if changed:
-                self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), len(self.HEADERS) - 1))
-            return
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+        self.replace_rows(self._sorted(list(rows)), lambda r: r.name)
 
     def row(self, i: int) -> RecordRow:
         return self._rows[i]
@@ -134,21 +124,6 @@ class RecordTableModel(QAbstractTableModel):
         return next((i for i, r in enumerate(self._rows) if r.name == name), -1)
 
     # --- Qt model API -----------------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(self.HEADERS)
-        ):
-            return self.HEADERS[section]
-        return None
-
     def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
         # One Python call instead of the base class's hasIndex -> rowCount + columnCount (two):
         # the filter proxy maps every painted cell through here.

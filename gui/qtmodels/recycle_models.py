@@ -5,16 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from core.keys import workspace_name
 from core.models import HistoryEntry, WorkspaceInfo
 from core.store.base import GLOBAL_SCOPE
+from gui.qtmodels.base import Index, RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-
-Index = QModelIndex | QPersistentModelIndex
-
-_NO_INDEX = QModelIndex()
 
 
 def format_time(value: datetime | None) -> str:
@@ -30,43 +27,20 @@ def _iso(value: datetime | None) -> str:
     return value.isoformat() if value is not None else ""
 
 
-class ArchivedWorkspacesModel(QAbstractTableModel):
+class ArchivedWorkspacesModel(RowTableModel[WorkspaceInfo]):
     """One row per archived workspace scope: name, folder (cwd), archive time, record count."""
 
     HEADERS = ("Workspace", "Folder", "Archived", "Records")
     NAME, FOLDER, ARCHIVED, RECORDS = range(4)
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[WorkspaceInfo] = []
-
     def set_workspaces(self, workspaces: list[WorkspaceInfo]) -> None:
-        self.beginResetModel()
-        self._rows = list(workspaces)
-        self.endResetModel()
+        self.replace_rows(workspaces, lambda w: w.key)
 
     def workspace(self, row: int) -> WorkspaceInfo:
         return self._rows[row]
 
     def row_of(self, key: str) -> int:
         return next((i for i, w in enumerate(self._rows) if w.key == key), -1)
-
-    def rowCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-        if horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
@@ -109,44 +83,21 @@ class ArchivedWorkspacesModel(QAbstractTableModel):
         return None
 
 
-class DeletedRecordsModel(QAbstractTableModel):
+class DeletedRecordsModel(RowTableModel[HistoryEntry]):
     """One row per history entry: a record that was deleted (or an earlier version of an edited one)."""
 
     HEADERS = ("Record", "Workspace", "When", "What happened")
     NAME, WORKSPACE, WHEN, REASON = range(4)
     REASON_TEXT: ClassVar[dict[str, str]] = {"delete": "Deleted", "overwrite": "Earlier version"}
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[HistoryEntry] = []
-
     def set_entries(self, entries: list[HistoryEntry]) -> None:
-        self.beginResetModel()
-        self._rows = list(entries)
-        self.endResetModel()
+        self.replace_rows(entries, lambda e: e.id)
 
     def entry(self, row: int) -> HistoryEntry:
         return self._rows[row]
 
     def row_of(self, entry_id: str) -> int:
         return next((i for i, e in enumerate(self._rows) if e.id == entry_id), -1)
-
-    def rowCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
-        if horizontal and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
     @staticmethod
     def workspace_label(entry: HistoryEntry) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -14,6 +13,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from core.models import WorkspaceInfo
+from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -30,57 +30,29 @@ def workspace_problems(info: WorkspaceInfo) -> list[str]:
     return out
 
 
-class WorkspaceTableModel(QAbstractTableModel):
+class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
     HEADERS = ("Workspace", "Records", "Problems")
     HEADER_TIPS = ("Workspace folder name (hover for its path)", "Valid records", "Things to look at")
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._items: list[WorkspaceInfo] = []
 
     # --- data ---------------------------------------------------------------------------
     def set_workspaces(self, items: list[WorkspaceInfo]) -> None:
         """Replace the list; same keys in the same order update in place (views keep selection)."""
-        items = list(items)
-        if [i.key for i in items] == [i.key for i in self._items]:
-            changed = [r for r, (a, b) in enumerate(zip(self._items, items, strict=True)) if a != b]
-            self._items = items
-            for r in changed:
-                self.dataChanged.emit(self.index(r, 0), self.index(r, len(self.HEADERS) - 1))
-            return
-        self.beginResetModel()
-        self._items = items
-        self.endResetModel()
+        self.replace_rows(items, lambda w: w.key)
 
     def workspace(self, row: int) -> WorkspaceInfo:
-        return self._items[row]
+        return self._rows[row]
 
     def row_of(self, key: str) -> int:
-        return next((r for r, i in enumerate(self._items) if i.key == key), -1)
+        return next((r for r, i in enumerate(self._rows) if i.key == key), -1)
 
     def keys(self) -> list[str]:
-        return [i.key for i in self._items]
+        return [i.key for i in self._rows]
 
     # --- Qt model API -----------------------------------------------------------------------
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.HEADER_TIPS[section]
-        return None
-
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._items)):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
-        info = self._items[index.row()]
+        info = self._rows[index.row()]
         col = index.column()
         problems = workspace_problems(info)
         if role == Qt.ItemDataRole.DisplayRole:
