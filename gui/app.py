@@ -8,7 +8,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from core.errors import DshMemoryError
@@ -16,13 +15,13 @@ from core.keys import default_sessions_root, dsh_home, resolve_root
 from core.search import SearchIndex
 from core.settings import load_settings
 from core.store.api import MemoryStore
+from gui.about import app_icon
 from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.tasks import TaskRunner, ThreadPoolTaskRunner
 from gui.widgets.fonts import apply_app_fonts
 
 APP_NAME = "DSH Memory Manager"
-ICON_PATH = Path(__file__).resolve().parents[1] / "resources" / "icons" / "dsh-memory.svg"
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -124,8 +123,7 @@ def run(argv: Sequence[str]) -> int:
     app.setApplicationName("dsh-memory")
     app.setApplicationDisplayName(APP_NAME)
     apply_app_fonts(app)
-    if ICON_PATH.is_file():
-        app.setWindowIcon(QIcon(str(ICON_PATH)))
+    app.setWindowIcon(app_icon())
 
     dialogs = Dialogs()
     root = choose_root(args, dialogs)
@@ -134,8 +132,7 @@ def run(argv: Sequence[str]) -> int:
     from gui.main_window import MainWindow
 
     window = MainWindow(ctx)
-    if ICON_PATH.is_file():
-        window.setWindowIcon(QIcon(str(ICON_PATH)))
+    window.setWindowIcon(app_icon())
     window.show()
     try:
         if args.self_test:

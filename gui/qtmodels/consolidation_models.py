@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -17,8 +15,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from core.consolidation.proposals import ReviewChange
+from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-from gui.widgets.messages import format_size
+from gui.widgets.messages import format_size, format_time
 
 Index = QModelIndex | QPersistentModelIndex
 _NO_INDEX = QModelIndex()
@@ -26,15 +25,6 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 _WARN_BG = QBrush(QColor("#fff6dc"))
 _REFUSED_FG = QBrush(QColor("#8a1c12"))
 _MUTED_FG = QBrush(QColor("#777777"))
-
-
-def format_time(value: datetime | None) -> str:
-    """Absolute local time to the minute (``2026-11-30 14:05``); '' when unknown."""
-    if value is None:
-        return ""
-    if value.tzinfo is not None:
-        value = value.astimezone()
-    return value.strftime("%Y-%m-%d %H:%M")
 
 
 # --- workspaces that have sessions ------------------------------------------------------------
@@ -106,18 +96,13 @@ class SessionRow:
         return str(self.summary.id)
 
 
-class SessionTableModel(QAbstractTableModel):
+class SessionTableModel(RowTableModel[SessionRow]):
     HEADERS = ("Title", "Date", "Turns", "Size", "State", "Last review")
     TITLE, DATE, TURNS, SIZE, STATE, LAST = range(6)
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[SessionRow] = []
-
     def set_rows(self, rows: list[SessionRow]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
+        """New rows; the same sessions in the same order update in place (selection kept)."""
+        self.replace_rows(rows, lambda r: r.id)
 
     def rows(self) -> list[SessionRow]:
         return list(self._rows)
@@ -134,17 +119,6 @@ class SessionTableModel(QAbstractTableModel):
             self._rows[row] = replace(self._rows[row], last_status=status)
             idx = self.index(row, self.LAST)
             self.dataChanged.emit(idx, idx)
-
-    def rowCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = _DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -239,15 +213,11 @@ class ChangeRow:
 OP_LABELS = {"put": "put", "delete": "delete", "replace_global": "replace Global", "no_change": "no change"}
 
 
-class ReviewChangesModel(QAbstractTableModel):
+class ReviewChangesModel(RowTableModel[ChangeRow]):
     """One row per proposed change; column 0 is the accept checkbox (only for actionable changes)."""
 
     HEADERS = ("Accept", "Change", "Target", "Reason", "Warnings")
     ACCEPT, OP, TARGET, REASON, NOTES = range(5)
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ChangeRow] = []
 
     def set_changes(self, changes: list[ReviewChange] | tuple[ReviewChange, ...]) -> None:
         self.beginResetModel()
@@ -282,17 +252,6 @@ class ReviewChangesModel(QAbstractTableModel):
 
     def accepted_rows(self) -> list[ChangeRow]:
         return [r for r in self._rows if r.accepted and r.acceptable]
-
-    def rowCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and 0 <= section < len(self.HEADERS):
-            return self.HEADERS[section]
-        return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

@@ -12,15 +12,7 @@ from core.models import HistoryEntry, WorkspaceInfo
 from core.store.base import GLOBAL_SCOPE
 from gui.qtmodels.base import Index, RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-
-
-def format_time(value: datetime | None) -> str:
-    """Absolute ISO-8601 in local time to the minute (``2026-11-30 14:05``); '' when unknown."""
-    if value is None:
-        return ""
-    if value.tzinfo is not None:
-        value = value.astimezone()
-    return value.strftime("%Y-%m-%d %H:%M")
+from gui.widgets.messages import format_time
 
 
 def _iso(value: datetime | None) -> str:

@@ -39,12 +39,12 @@ from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
-from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel, format_time
+from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel
 from gui.qtmodels.roles import SORT_ROLE
 from gui.tasks import CancelToken, ProgressFn, TaskHandle
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
-from gui.widgets.messages import describe_error, format_size
+from gui.widgets.messages import describe_error, format_size, format_time
 
 
 class _DeletedRecordsProxy(QSortFilterProxyModel):

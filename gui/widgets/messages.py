@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from core.errors import (
     ConflictError,
     DshMemoryError,
@@ -9,6 +11,15 @@ from core.errors import (
     NotFoundError,
     SecretRefusedError,
 )
+
+
+def format_time(value: datetime | None) -> str:
+    """Absolute local time to the minute (``2026-11-30 14:05``); '' when unknown."""
+    if value is None:
+        return ""
+    if value.tzinfo is not None:
+        value = value.astimezone()
+    return value.strftime("%Y-%m-%d %H:%M")
 
 
 def format_size(n: int) -> str:

@@ -25,13 +25,11 @@ from gui.qtmodels.consolidation_models import ReviewChangesModel
 from gui.tabs.consolidation_tab import ConsolidationTab
 from gui.tasks import SyncTaskRunner, ThreadPoolTaskRunner
 from gui.widgets.review_diff import side_by_side_rows
-from tests.gui.test_selftest import forget_exited_foreign_threads
 
 HOUR_AGO = time.time() - 3600
 T0 = 1_785_000_000_000
 
 # Offscreen windows log this harmless warning when shown.
-pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 
 
 # --- a real DSH session on disk -------------------------------------------------------------------
@@ -477,7 +475,6 @@ def threaded_ctx(ctx: AppContext) -> Iterator[AppContext]:
     ctx.runner = SyncTaskRunner()
     del runner  # the last reference: ~QThreadPool joins its threads
     gc.collect()
-    forget_exited_foreign_threads()
 
 
 def test_window_stays_responsive_while_a_slow_model_runs_and_cancel_works(
