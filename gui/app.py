@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -98,12 +99,21 @@ def build_context(root: Path, *, dialogs: Dialogs | None = None, runner: TaskRun
     )
 
 
-def choose_root(args: argparse.Namespace, dialogs: Dialogs) -> Path:
+def choose_root(args: argparse.Namespace, dialogs: Dialogs, *, can_ask: bool = True) -> Path:
+    """The root to open: the resolved one, or the demo root when there is no memory yet.
+
+    ``can_ask`` is False on a screenless (offscreen) platform, where nobody could answer the offer:
+    the demo root opens straight away and a line on stderr says so.
+    """
     if args.demo:
         return ensure_demo_root()
     root = resolve_root(args.root)
     if root_has_memory(root) or args.self_test:
         return root
+    if not can_ask:
+        demo = ensure_demo_root()
+        print(f"dsh-memory: no memory at {root} yet; opened the demo root {demo}", file=sys.stderr)
+        return demo
     if dialogs.confirm(
         None,
         "No memory yet",
@@ -125,8 +135,10 @@ def run(argv: Sequence[str]) -> int:
     apply_app_fonts(app)
     app.setWindowIcon(app_icon())
 
+    # Ctrl+C in the terminal quits (Python's handler would wait for an event that never comes).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     dialogs = Dialogs()
-    root = choose_root(args, dialogs)
+    root = choose_root(args, dialogs, can_ask=QApplication.platformName() != "offscreen")
     ctx = build_context(root, dialogs=dialogs)
 
     from gui.main_window import MainWindow

@@ -45,6 +45,18 @@ def test_empty_root_offers_the_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert len(dialogs.asked) == 2  # --demo opens it without asking
 
 
+def test_screenless_start_opens_the_demo_without_asking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    demo = tmp_path / "demo"
+    monkeypatch.setattr(app, "ensure_demo_root", lambda target=None: demo)
+    dialogs = ScriptedDialogs()  # any question would fail the test: nobody could answer it
+    empty = tmp_path / "empty"
+    assert app.choose_root(app.parse_args(["--root", str(empty)]), dialogs, can_ask=False) == demo
+    assert dialogs.asked == []
+    assert "opened the demo root" in capsys.readouterr().err
+
+
 def test_root_with_memory_opens_without_asking(tmp_path: Path) -> None:
     root = tmp_path / "memory"
     root.mkdir()
