@@ -338,17 +338,37 @@ class StoreCore(ABC):
 
     # --- snapshots ----------------------------------------------------------------------------
     def _info(self, files: ScopeFiles) -> WorkspaceInfo:
-        cwd, created, problem = parse_scope_json(files.key, files.scope_json)
         # Entries built here always carry a reason when they have no record, so this is is_valid.
         valid = sum(1 for e in files.entries if not e.invalid_reasons)
-        return WorkspaceInfo(
-            key=files.key,
-            cwd=cwd,
-            created=created,
-            archived_at=files.archived_at,
+        return self._make_info(
+            files.key,
+            files.scope_json,
+            files.archived_at,
             record_count=valid,
             invalid_count=len(files.entries) - valid,
             size_bytes=sum(e.size for e in files.entries) + files.extra_bytes,
+        )
+
+    @staticmethod
+    def _make_info(
+        key: str,
+        scope_json: bytes | None,
+        archived_at: datetime | None,
+        *,
+        record_count: int,
+        invalid_count: int,
+        size_bytes: int,
+    ) -> WorkspaceInfo:
+        """A WorkspaceInfo from scope.json and the numbers a parse (or the summary cache) gave."""
+        cwd, created, problem = parse_scope_json(key, scope_json)
+        return WorkspaceInfo(
+            key=key,
+            cwd=cwd,
+            created=created,
+            archived_at=archived_at,
+            record_count=record_count,
+            invalid_count=invalid_count,
+            size_bytes=size_bytes,
             cwd_exists=bool(cwd) and os.path.isdir(cwd),
             scope_problem=problem,
         )

@@ -8,6 +8,8 @@ Reads are cached per file by ``(size, mtime_ns, inode, ctime_ns)`` in a process-
 re-reading a scope only re-parses files that changed. A file whose timestamps are within
 :data:`RACY_WINDOW_NS` of the moment it was read is not cached ("racily clean", as git calls it): the
 file system clock is coarse, and a second write inside the same tick could keep the same stat.
+Listings also use a persisted per-scope summary cache (:mod:`core.store.summaries`, same racy rule),
+so a fresh process lists unchanged scopes without parsing them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from stat import S_ISDIR, S_ISLNK, S_ISREG
 
 from core.atomic import TEMP_PREFIX, append_durable, fsync_dir, write_atomic
 from core.errors import StorageError
-from core.models import HistoryEntry, Problem, RecordEntry
+from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX
 from core.store import journal
 from core.store.base import (
@@ -48,6 +50,7 @@ from core.store.base import (
     special_entry,
 )
 from core.store.locking import ScopeLocks
+from core.store.summaries import ScopeSummary, SummaryCache, scope_fingerprint
 
 GLOBAL_FILE = "GLOBAL.md"
 ACTIVE_DIR = "workspaces"
@@ -114,6 +117,7 @@ class FileStore(StoreCore):
         self._manager = self._root / MANAGER
         self._locks = ScopeLocks(self._manager / "locks")
         self._thread = threading.local()
+        self._summaries = SummaryCache(self._root, self._manager)
         self.recovered: list[tuple[str, str]] = []
         """What :meth:`recover` settled at open: ``(scope, "rolled forward" | "rolled back" | ...)``."""
         if self._manager.is_dir():
@@ -139,7 +143,7 @@ class FileStore(StoreCore):
         # Temp files of single-file atomic writes interrupted by a crash. Only old ones: a young
         # one may belong to a write in progress in another process (receipts take no lock).
         cutoff = time.time() - STALE_TEMP_S
-        for d in (self._root, self._root / "reviews", self._manager / "archive"):
+        for d in (self._root, self._root / "reviews", self._manager / "archive", self._summaries.path.parent):
             with contextlib.suppress(OSError):
                 for p in d.glob(f"{TEMP_PREFIX}*"):
                     with contextlib.suppress(OSError):
@@ -180,6 +184,53 @@ class FileStore(StoreCore):
                 )
         except (FileNotFoundError, NotADirectoryError):
             return []
+
+    def list_workspaces(self, *, archived: bool = False) -> list[WorkspaceInfo]:
+        """As :meth:`StoreCore.list_workspaces`, but unchanged scopes come from the persisted
+        summary cache (:mod:`core.store.summaries`): a stat per file instead of a parse."""
+        section = "archived" if archived else "active"
+        summaries = self._summaries.load()
+        old = summaries[section]
+        new = {}
+        infos: list[WorkspaceInfo] = []
+        for key in self._scope_keys(archived):
+            d = self._scope_dir(key, archived)
+            with self._read_lock(key):
+                fp = scope_fingerprint(str(d), time.time_ns() - RACY_WINDOW_NS, SCOPE_FILE, RECORD_SUFFIX)
+                hit = old.get(key)
+                if fp is not None and hit is not None and hit.fingerprint == fp:
+                    info = self._make_info(
+                        key,
+                        self._scope_json_bytes(d),
+                        self._archived_at(key, d) if archived else None,
+                        record_count=hit.record_count,
+                        invalid_count=hit.invalid_count,
+                        size_bytes=hit.size_bytes,
+                    )
+                    new[key] = hit
+                else:
+                    files = self._load_scope(key, archived)
+                    if files is None:
+                        continue
+                    info = self._info(files)
+                    if fp is not None:
+                        new[key] = ScopeSummary(fp, info.record_count, info.invalid_count, info.size_bytes)
+            infos.append(info)
+        if new != old:
+            summaries[section] = new
+            self._summaries.save(summaries)
+        return sorted(infos, key=lambda i: (i.display_name.lower(), i.key))
+
+    @staticmethod
+    def _scope_json_bytes(d: Path) -> bytes | None:
+        """scope.json as :meth:`_load_scope` reads it: a regular file's bytes, else None (a FIFO is
+        never opened)."""
+        try:
+            if not S_ISREG(os.lstat(d / SCOPE_FILE).st_mode):
+                return None
+        except OSError:
+            return None
+        return _read_regular(d / SCOPE_FILE)
 
     def _load_scope(self, key: str, archived: bool) -> ScopeFiles | None:
         d = self._scope_dir(key, archived)
