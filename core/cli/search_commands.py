@@ -61,15 +61,18 @@ def _search(args: argparse.Namespace, ctx: Context) -> Result:
     if args.all:
         index.refresh()
         scopes = None
+        where = "Global or any workspace"
     else:
-        key = workspace_key(normalize_cwd(args.cwd or os.getcwd()))
+        cwd = normalize_cwd(args.cwd or os.getcwd())
+        key = workspace_key(cwd)
         index.refresh(keys=[key, GLOBAL_SCOPE])
         scopes = [key, GLOBAL_SCOPE]
+        where = f"Global or the workspace of {cwd} (add --all to search every workspace)"
     results = index.search(
         args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
     )
     color = bool(getattr(ctx.stdout, "isatty", lambda: False)())
-    return Result(data=results.to_json(), text=_format(results, color))
+    return Result(data=results.to_json(), text=_format(results, color, where))
 
 
 def _mark(snippet: str, spans: tuple[tuple[int, int], ...], color: bool) -> str:
@@ -84,9 +87,9 @@ def _mark(snippet: str, spans: tuple[tuple[int, int], ...], color: bool) -> str:
     return "".join(out)
 
 
-def _format(results: SearchResults, color: bool) -> str:
+def _format(results: SearchResults, color: bool, where: str) -> str:
     if not results.hits:
-        return f"No memory matches {results.query!r}."
+        return f"No memory in {where} matches {results.query!r}."
     lines: list[str] = []
     for n, hit in enumerate(results.hits, 1):
         if hit.kind == "global_section":
