@@ -20,10 +20,13 @@ Public API (what the GUI and CLI use)::
                                                  # tables the first phrase query would build (~0.1 ms/doc)
 
 Persisted cache: ``SearchIndex(store)`` (``cache_dir=True``) loads ``<root>/.manager/cache/
-search-index-v2.bin`` on its first refresh and trusts each cached scope only while its files keep
+search-index-v3.bin`` on its first refresh and trusts each cached scope only while its files keep
 the stat fingerprint recorded in it; a full refresh that re-tokenized many documents (or found no
 usable cache) rewrites it; ``save_cache()`` writes it on demand (e.g. when the window closes). A
-damaged or foreign file is ignored and replaced. ``cache_dir=False`` disables it.
+damaged or foreign file is ignored and replaced. ``cache_dir=False`` disables it. Loading builds
+almost no Python objects: posting lists and per-document weights are materialized when a query
+(or ``warm_up()``) first needs them. ``warm_up()`` also reads the phrase seam tables from
+``search-seams-v3.bin`` (written with the cache, once built) instead of rebuilding them.
 
 Threading: ``refresh``/``apply`` build a new immutable index state and swap it in with one
 attribute assignment; ``search``/``recall`` read that attribute once and never see a half-built

@@ -4,86 +4,159 @@ The Markdown files stay the only truth. The cache holds, per scope, the stat fin
 built from and its documents with their analyses; on load, a scope whose files still have that
 fingerprint is used as is, any other scope is re-read through the store (reusing the cached
 analyses of files whose revision did not change). The file is ``MAGIC + sha256(payload) +
-payload`` with ``payload = marshal.dumps(...)`` of plain dicts/lists/str/int/float (marshal
+payload`` with ``payload = marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal
 cannot execute code); a wrong magic, checksum or shape means "no cache", and the next save
 overwrites it.
+
+Layout (v3), chosen so that loading is a few C-level calls per document and none per posting:
+per scope, the document fields are stored column by column; the scope's terms are one list, and
+every per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a
+flat array of values, cut per document by an array of end offsets. The postings and field
+repetitions (``term -> documents``) are flat arrays of document numbers cut per term, and are
+turned into document lists only when a query first looks a term up (:class:`LazyPostings`); the
+per-document weight dicts are filled in when a query first selects the scope (or by ``warm_up``,
+see :class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad
+weight table is re-derived from the document text, a bad document number gives an empty list.
+
+The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to a second
+file, ``search-seams-v3.bin``, paired with the main file by a random generation token written in
+both; ``warm_up`` reads it, so opening never pays for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
-from collections.abc import Iterable
+import secrets
+import sys
+import threading
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any
 
 from core.atomic import write_atomic
 from core.models import WorkspaceInfo
-from core.search.documents import Analysis, Doc
+from core.search.documents import Analysis, Doc, analyze
 
-CACHE_FILE = "search-index-v2.bin"
-MAGIC = b"DSHSRCH2"
-_VERSION = 2
-
-
-def _doc_row(d: Doc) -> tuple[Any, ...]:
-    a = d.analysis
-    return (
-        d.kind,
-        d.name,
-        d.description,
-        d.type,
-        d.body,
-        d.file_name,
-        d.section_index,
-        d.mtime_ns,
-        d.revision,
-        a.weights,
-        a.points,
-        a.norm,
-        a.name_key,
-        a.length,
-    )
+CACHE_FILE = "search-index-v3.bin"
+_OLD_FILES = ("search-index-v2.bin",)
+MAGIC = b"DSHSRCH3"
+SEAMS_FILE = "search-seams-v3.bin"
+SEAMS_MAGIC = b"DSHSEAM3"
+_VERSION = 3
+_LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
-def _doc_from_row(row: Any, scope_key: str, cwd: str, archived: bool) -> Doc:
-    (kind, name, description, type_, body, file_name, section_index, mtime_ns, revision) = row[:9]
-    weights, points, norm, name_key, length = row[9:14]
-    for value, kind_of in (
-        (kind, str),
-        (name, str),
-        (description, str),
-        (type_, str),
-        (body, str),
-        (file_name, str),
-        (section_index, int),
-        (mtime_ns, int),
-        (revision, str),
-        (weights, dict),
-        (points, dict),
-        (norm, str),
-        (name_key, str),
-        (length, int),
-    ):
-        if not isinstance(value, kind_of):
-            raise ValueError("bad cache row")
-    analysis = Analysis(weights=weights, points=points, norm=norm, name_key=name_key, length=length)
-    return Doc(
-        scope_key=scope_key,
-        cwd=cwd,
-        archived=archived,
-        kind=kind,
-        name=name,
-        description=description,
-        type=type_,
-        body=body,
-        file_name=file_name,
-        section_index=section_index,
-        mtime_ns=mtime_ns,
-        revision=revision,
-        analysis=analysis,
-        weights=weights,
-    )
+class LazyPostings(Mapping[str, list[Doc]]):
+    """``term -> documents`` over flat arrays; a term's list is built on its first lookup.
+
+    Keys iterate in the order they were saved (the order of the eagerly built table). Safe to
+    share between threads: a race builds the same list twice, harmlessly. Document numbers out of
+    range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
+    exception in a query."""
+
+    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs")
+
+    def __init__(self, keys: list[str], ends: array[int], refs: array[int], docs: tuple[Doc, ...]) -> None:
+        self._keys = keys
+        self._ends = ends
+        self._refs = refs
+        self._docs = docs
+        self._pos: dict[str, int] | None = None  # built on first use
+        self._done: dict[str, list[Doc]] = {}
+
+    def _positions(self) -> dict[str, int]:
+        pos = self._pos
+        if pos is None:
+            pos = self._pos = dict(zip(self._keys, range(len(self._keys)), strict=True))
+        return pos
+
+    def _load(self, term: str) -> list[Doc] | None:
+        """The documents of ``term`` (None: not a key), built from the arrays and remembered."""
+        i = self._positions().get(term)
+        if i is None:
+            return None
+        start = self._ends[i - 1] if i else 0
+        try:
+            got = list(map(self._docs.__getitem__, self._refs[start : self._ends[i]]))
+        except IndexError:
+            got = []
+        self._done[term] = got
+        return got
+
+    # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
+    def __getitem__(self, term: str) -> list[Doc]:
+        got = self._done.get(term)
+        if got is None:
+            got = self._load(term)
+            if got is None:
+                raise KeyError(term)
+        return got
+
+    def get(self, term: str, default: Any = None) -> Any:
+        got = self._done.get(term)
+        if got is None:
+            got = self._load(term)
+            if got is None:
+                return default
+        return got
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._done or term in self._positions()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+_FILL_LOCK = threading.Lock()
+_PerDoc = tuple["array[int]", "array[Any]", "array[int]"]
+
+
+class PendingWeights:
+    """The BM25 weights and field points of a loaded scope's documents, kept as flat arrays until
+    :meth:`fill` turns them into the (so far empty) per-document dicts, in place. Everything that
+    reads a document's ``weights`` or ``points`` calls :meth:`fill` first (the index does so when a
+    query first selects the segment, before re-indexing or saving it, and in ``warm_up``): opening
+    from the cache then builds no per-term Python objects."""
+
+    __slots__ = ("_args", "done")
+
+    def __init__(self, docs: tuple[Doc, ...], terms: list[str], weights: _PerDoc, points: _PerDoc) -> None:
+        self.done = False
+        self._args: tuple[tuple[Doc, ...], list[str], _PerDoc, _PerDoc] | None = (docs, terms, weights, points)
+
+    def fill(self) -> bool:
+        """Fill the dicts (once; thread-safe). True when this call did it."""
+        if self.done:
+            return False
+        with _FILL_LOCK:
+            if self.done or self._args is None:
+                return False
+            docs, terms, (w_ids, w_vals, w_ends), (p_ids, p_vals, p_ends) = self._args
+            tget = terms.__getitem__
+            ws = ps = 0
+            try:  # (term numbers out of range: an inconsistent cache that passed its checksum)
+                for d, we, pe in zip(docs, w_ends, p_ends, strict=True):
+                    a = d.analysis
+                    a.weights.update(zip(map(tget, w_ids[ws:we]), w_vals[ws:we], strict=True))
+                    a.points.update(zip(map(tget, p_ids[ps:pe]), p_vals[ps:pe], strict=True))
+                    ws, ps = we, pe
+            except (IndexError, ValueError):  # re-derive them from the text, as a fresh build does
+                for d in docs:
+                    fresh = analyze(d.name, d.description, d.type, d.body)
+                    d.analysis.weights.clear()
+                    d.analysis.weights.update(fresh.weights)
+                    d.analysis.points.clear()
+                    d.analysis.points.update(fresh.points)
+            self._args = None
+            self.done = True
+            return True
 
 
 class CachedScope:
@@ -97,10 +170,12 @@ class CachedScope:
         archived: bool,
         revision: str,
         fingerprint: tuple[tuple[str, int, int, int], ...] | None,
-        docs: list[Doc],
+        docs: Sequence[Doc],
         info: WorkspaceInfo | None,
-        postings: dict[str, list[int]] | None = None,
-        field_reps: dict[str, list[int]] | None = None,
+        postings: Mapping[str, list[Doc]] | None = None,
+        field_reps: Mapping[str, list[Doc]] | None = None,
+        pending: PendingWeights | None = None,
+        seams: Mapping[str, list[Doc]] | None = None,
     ) -> None:
         self.sid = sid
         self.key = key
@@ -108,87 +183,254 @@ class CachedScope:
         self.archived = archived
         self.revision = revision
         self.fingerprint = fingerprint
-        self.docs = docs
+        self.docs = tuple(docs)
         self.info = info
-        self.postings = postings  # term -> indexes into ``docs`` (saves rebuilding the postings)
-        self.field_reps = field_reps  # term -> indexes into ``docs``, repeated by field points
+        self.postings = postings  # term -> docs (saves rebuilding the postings)
+        self.field_reps = field_reps  # term -> docs, repeated by field points
+        self.pending = pending  # the documents' weights and points, still to be filled in
+        self.seams = seams  # phrase seam key -> docs (see index.phrase_keys), when it was built
+        self.generation = ""  # of the cache file it was loaded from (pairs it with the seams file)
 
 
-def encode(scopes: Iterable[CachedScope]) -> bytes:
-    payload = marshal.dumps(
-        {
-            "version": _VERSION,
-            "scopes": [
-                {
-                    "sid": s.sid,
-                    "key": s.key,
-                    "cwd": s.cwd,
-                    "archived": s.archived,
-                    "revision": s.revision,
-                    "fingerprint": list(s.fingerprint) if s.fingerprint is not None else None,
-                    "info": s.info.model_dump(mode="json") if s.info is not None else None,
-                    "docs": [_doc_row(d) for d in s.docs],
-                    "postings": s.postings,
-                    "field_reps": s.field_reps,
-                }
-                for s in scopes
-            ],
-        }
-    )
-    return MAGIC + hashlib.sha256(payload).digest() + payload
+def _u32(values: Iterable[int]) -> bytes:
+    return array("I", values).tobytes()
 
 
-def decode(data: bytes) -> list[CachedScope]:
-    """The cached scopes; raises ValueError for anything that isn't an intact cache of this version."""
-    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 32:
+def _table(table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...]) -> Any:
+    ids = _u32(map(term_no.__getitem__, table))
+    if isinstance(table, LazyPostings) and table._docs is docs:  # as loaded: the arrays are still right
+        return (ids, table._ends.tobytes(), table._refs.tobytes())
+    where = {d: i for i, d in enumerate(docs)}
+    lists = list(table.values())
+    refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
+    return (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
+
+
+def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
+    """Like :func:`_table` for a table whose keys are not terms: the keys are stored as they are."""
+    if isinstance(table, LazyPostings) and table._docs is docs:
+        return (table._keys, table._ends.tobytes(), table._refs.tobytes())
+    where = {d: i for i, d in enumerate(docs)}
+    lists = list(table.values())
+    refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
+    return (list(table), _u32(accumulate(map(len, lists))), refs.tobytes())
+
+
+def _encode_scope(s: CachedScope) -> dict[str, Any]:
+    docs = s.docs
+    postings = s.postings if s.postings is not None else {}
+    reps = s.field_reps if s.field_reps is not None else {}
+    term_no: dict[str, int] = dict(zip(postings, range(len(postings)), strict=True))
+    w_ids = array("I")
+    w_vals = array("d")
+    w_ends: list[int] = []
+    p_ids = array("I")
+    p_vals = array("I")
+    p_ends: list[int] = []
+    for d in docs:
+        a = d.analysis
+        try:  # every weighted term has postings, normally
+            w_ids.extend(map(term_no.__getitem__, a.weights))
+        except KeyError:
+            del w_ids[w_ends[-1] if w_ends else 0 :]
+            for t in a.weights:
+                term_no.setdefault(t, len(term_no))
+            w_ids.extend(map(term_no.__getitem__, a.weights))
+        w_vals.extend(a.weights.values())
+        w_ends.append(len(w_ids))
+        for t in a.points:
+            term_no.setdefault(t, len(term_no))
+        p_ids.extend(map(term_no.__getitem__, a.points))
+        p_vals.extend(a.points.values())
+        p_ends.append(len(p_ids))
+    for t in reps:
+        term_no.setdefault(t, len(term_no))
+    columns = [
+        [getattr(d, f) for d in docs]
+        for f in ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
+    ]
+    columns += [[getattr(d.analysis, f) for d in docs] for f in ("norm", "name_key", "length")]
+    return {
+        "sid": s.sid,
+        "key": s.key,
+        "cwd": s.cwd,
+        "archived": s.archived,
+        "revision": s.revision,
+        "fingerprint": list(s.fingerprint) if s.fingerprint is not None else None,
+        "info": s.info.model_dump(mode="json") if s.info is not None else None,
+        "n": len(docs),
+        "columns": columns,
+        "terms": list(term_no),
+        "weights": (w_ids.tobytes(), w_vals.tobytes(), _u32(w_ends)),
+        "points": (p_ids.tobytes(), p_vals.tobytes(), _u32(p_ends)),
+        "postings": _table(postings, term_no, docs) if s.postings is not None else None,
+        "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
+    }
+
+
+def _wrap(magic: bytes, obj: dict[str, Any]) -> bytes:
+    payload = marshal.dumps({"version": _VERSION, "layout": _LAYOUT, **obj})
+    return magic + hashlib.sha256(payload).digest() + payload
+
+
+def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
+    if not data.startswith(magic) or len(data) < len(magic) + 32:
         raise ValueError("not a search cache")
-    digest = data[len(MAGIC) : len(MAGIC) + 32]
-    payload = data[len(MAGIC) + 32 :]
+    digest = data[len(magic) : len(magic) + 32]
+    payload = memoryview(data)[len(magic) + 32 :]
     if hashlib.sha256(payload).digest() != digest:
         raise ValueError("damaged search cache")
     try:
         obj = marshal.loads(payload)
     except (EOFError, ValueError, TypeError) as exc:
         raise ValueError("unreadable search cache") from exc
-    if not isinstance(obj, dict) or obj.get("version") != _VERSION or not isinstance(obj.get("scopes"), list):
+    if not isinstance(obj, dict) or obj.get("version") != _VERSION or obj.get("layout") != _LAYOUT:
         raise ValueError("search cache of another version")
-    out: list[CachedScope] = []
-    for raw in obj["scopes"]:
-        if not isinstance(raw, dict):
-            raise ValueError("bad cache scope")
-        sid, key, cwd, archived, revision = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision"))
-        if not (
-            isinstance(sid, str)
-            and isinstance(key, str)
-            and isinstance(cwd, str)
-            and isinstance(archived, bool)
-            and isinstance(revision, str)
-        ):
-            raise ValueError("bad cache scope")
-        fp_raw = raw.get("fingerprint")
-        fingerprint = None
-        if fp_raw is not None:
-            fingerprint = tuple((str(n), int(a), int(b), int(c)) for n, a, b, c in fp_raw)
-        info_raw = raw.get("info")
-        info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
-        docs = [_doc_from_row(row, key, cwd, archived) for row in raw.get("docs", [])]
-        n = len(docs)
-        postings = _index_lists(raw.get("postings"), n)
-        field_reps = _index_lists(raw.get("field_reps"), n)
-        out.append(CachedScope(sid, key, cwd, archived, revision, fingerprint, docs, info, postings, field_reps))
+    return obj
+
+
+def encode(scopes: Iterable[CachedScope], generation: str = "") -> bytes:
+    return _wrap(MAGIC, {"generation": generation, "scopes": [_encode_scope(s) for s in scopes]})
+
+
+def encode_seams(scopes: Iterable[CachedScope], generation: str) -> bytes:
+    tables = {s.sid: _keyed_table(s.seams, s.docs) for s in scopes if s.seams is not None}
+    return _wrap(SEAMS_MAGIC, {"generation": generation, "seams": tables})
+
+
+def _arr(code: str, raw: Any) -> array[Any]:
+    if not isinstance(raw, bytes):
+        raise ValueError("bad cache array")
+    out = array(code)
+    out.frombytes(raw)
     return out
 
 
-def _index_lists(value: Any, n: int) -> dict[str, list[int]] | None:
-    """A ``term -> [index into docs]`` table from the cache, checked; None when absent."""
-    if value is None:
+def _ends(raw: Any, count: int, total: int) -> array[int]:
+    ends = _arr("I", raw)
+    if len(ends) != count or (count and ends[-1] != total):
+        raise ValueError("bad cache offsets")
+    return ends
+
+
+def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...]) -> LazyPostings | None:
+    if raw is None:
         return None
-    if not isinstance(value, dict) or not all(
-        isinstance(t, str) and isinstance(lst, list) and (not lst or (min(lst) >= 0 and max(lst) < n))
-        for t, lst in value.items()
-    ):
+    ids_raw, ends_raw, refs_raw = raw
+    ids = _arr("I", ids_raw)
+    refs = _arr("I", refs_raw)
+    ends = _ends(ends_raw, len(ids), len(refs))
+    keys = list(map(terms.__getitem__, ids))
+    return LazyPostings(keys, ends, refs, docs)
+
+
+def _per_doc(raw: Any, code: str, n: int) -> tuple[array[int], array[Any], array[int]]:
+    ids_raw, vals_raw, ends_raw = raw
+    ids = _arr("I", ids_raw)
+    vals = _arr(code, vals_raw)
+    if len(vals) != len(ids):
         raise ValueError("bad cache table")
-    return value
+    return ids, vals, _ends(ends_raw, n, len(ids))
+
+
+def _decode_scope(raw: Any) -> CachedScope:
+    if not isinstance(raw, dict):
+        raise ValueError("bad cache scope")
+    sid, key, cwd, archived, revision = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision"))
+    if not (
+        isinstance(sid, str)
+        and isinstance(key, str)
+        and isinstance(cwd, str)
+        and isinstance(archived, bool)
+        and isinstance(revision, str)
+    ):
+        raise ValueError("bad cache scope")
+    fp_raw = raw["fingerprint"]
+    fingerprint = None
+    if fp_raw is not None:
+        fingerprint = tuple((str(n), int(a), int(b), int(c)) for n, a, b, c in fp_raw)
+    info_raw = raw["info"]
+    info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
+    n = raw["n"]
+    columns = raw["columns"]
+    terms = raw["terms"]
+    if not (
+        isinstance(n, int)
+        and isinstance(terms, list)
+        and set(map(type, terms)) <= {str}
+        and isinstance(columns, list)
+        and len(columns) == 12
+        and all(isinstance(c, list) and len(c) == n for c in columns)
+    ):
+        raise ValueError("bad cache scope")
+    for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, str, int), strict=True):
+        if not set(map(type, col)) <= {kind_of}:
+            raise ValueError("bad cache column")
+    terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
+    weights_raw = _per_doc(raw["weights"], "d", n)
+    points_raw = _per_doc(raw["points"], "I", n)
+    kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
+    docs: list[Doc] = []
+    for i in range(n):
+        weights: dict[str, float] = {}  # filled by PendingWeights.fill() before any query reads it
+        analysis = Analysis(weights, {}, norms[i], name_keys[i], lengths[i])
+        docs.append(
+            Doc(
+                key,
+                cwd,
+                archived,
+                kinds[i],
+                names[i],
+                descs[i],
+                types[i],
+                bodies[i],
+                files[i],
+                sections[i],
+                mtimes[i],
+                revisions[i],
+                analysis,
+                weights,
+            )
+        )
+    tdocs = tuple(docs)
+    postings = _lazy(raw["postings"], terms, tdocs)
+    field_reps = _lazy(raw["field_reps"], terms, tdocs)
+    pending = PendingWeights(tdocs, terms, weights_raw, points_raw)
+    return CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
+
+
+def decode(data: bytes) -> list[CachedScope]:
+    """The cached scopes; raises ValueError for anything that isn't an intact cache of this version."""
+    obj = _unwrap(MAGIC, data)
+    generation = obj.get("generation")
+    if not isinstance(generation, str) or not isinstance(obj.get("scopes"), list):
+        raise ValueError("search cache of another version")
+    out = list(map(_decode_scope, obj["scopes"]))
+    for c in out:
+        c.generation = generation
+    return out
+
+
+def load_seams(directory: Path, generation: str, docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:
+    """Seam tables of the scopes in ``docs`` (by segment id: the documents as loaded from the cache
+    file of ``generation``) from the seams file written with it; {} when it is missing, damaged or
+    of another generation. Read by ``warm_up``, not on open: the open stays small."""
+    try:
+        obj = _unwrap(SEAMS_MAGIC, (directory / SEAMS_FILE).read_bytes())
+        if not generation or obj.get("generation") != generation:
+            return {}
+        out: dict[str, LazyPostings] = {}
+        for sid, (keys, ends_raw, refs_raw) in obj["seams"].items():
+            scope_docs = docs.get(sid)
+            if scope_docs is None:
+                continue
+            if not (isinstance(keys, list) and set(map(type, keys)) <= {str}):
+                return {}
+            refs = _arr("I", refs_raw)
+            out[sid] = LazyPostings(keys, _ends(ends_raw, len(keys), len(refs)), refs, scope_docs)
+        return out
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return {}
 
 
 def load(directory: Path) -> list[CachedScope] | None:
@@ -199,10 +441,39 @@ def load(directory: Path) -> list[CachedScope] | None:
         return None
     try:
         return decode(data)
-    except (ValueError, TypeError, KeyError):  # pydantic's ValidationError is a ValueError
+    except (ValueError, TypeError, KeyError, IndexError, OverflowError):  # pydantic's ValidationError is a ValueError
         return None
 
 
-def save(directory: Path, scopes: Iterable[CachedScope]) -> None:
+def save_seams(directory: Path, scopes: Iterable[CachedScope], generation: str) -> None:
+    """Rewrite only the seams file, for the cache file of ``generation`` (already on disk)."""
     directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / CACHE_FILE, encode(scopes))
+    write_atomic(directory / SEAMS_FILE, encode_seams(scopes, generation))
+
+
+def save(directory: Path, scopes: Iterable[CachedScope]) -> str:
+    """Write the cache file and, paired with it by a fresh generation token, the seams file;
+    returns the token."""
+    scopes = list(scopes)
+    generation = secrets.token_hex(8)
+    directory.mkdir(parents=True, exist_ok=True)
+    write_atomic(directory / CACHE_FILE, encode(scopes, generation))
+    write_atomic(directory / SEAMS_FILE, encode_seams(scopes, generation))
+    for old in _OLD_FILES:  # a cache of an earlier layout is never read again
+        with contextlib.suppress(OSError):
+            (directory / old).unlink()
+    return generation
+
+
+__all__ = [
+    "CACHE_FILE",
+    "SEAMS_FILE",
+    "CachedScope",
+    "LazyPostings",
+    "PendingWeights",
+    "decode",
+    "encode",
+    "load",
+    "load_seams",
+    "save",
+]

@@ -29,6 +29,7 @@ Snippets are built for the returned hits only.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import heapq
 import math
 import os
@@ -36,7 +37,7 @@ import re
 import threading
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, compress, repeat
 from operator import add, attrgetter, contains, itemgetter
@@ -131,10 +132,10 @@ class Segment:
     revision: str
     fingerprint: Fingerprint | None
     docs: tuple[Doc, ...]
-    postings: dict[str, list[Doc]]
+    postings: Mapping[str, list[Doc]]
     # term -> docs with the term in name/description/type, each repeated as many times as the
     # points it earns there (4/2/1): Counter.update sums the points in C.
-    field_reps: dict[str, list[Doc]]
+    field_reps: Mapping[str, list[Doc]]
     names: dict[str, list[Doc]]
     info: WorkspaceInfo | None = None
     lazy: dict[str, Any] = field(default_factory=dict)
@@ -159,7 +160,7 @@ class Segment:
 
     def seam_docs(self, keys: list[str]) -> set[Doc]:
         """Documents of this segment holding every seam key in ``keys`` (non-empty)."""
-        table: dict[str, list[Doc]] | None = self.lazy.get("seams")
+        table: Mapping[str, list[Doc]] | None = self.lazy.get("seams")
         if table is None:
             building: defaultdict[str, list[Doc]] = defaultdict(list)
             get_list = building.__getitem__
@@ -197,24 +198,24 @@ def _build_segment(
     fingerprint: Fingerprint | None,
     docs: Sequence[Doc],
     info: WorkspaceInfo | None,
-    postings_idx: dict[str, list[int]] | None = None,
-    reps_idx: dict[str, list[int]] | None = None,
+    cached_postings: Mapping[str, list[Doc]] | None = None,
+    cached_reps: Mapping[str, list[Doc]] | None = None,
+    pending: cache.PendingWeights | None = None,
+    seams: Mapping[str, list[Doc]] | None = None,
 ) -> Segment:
     docs = tuple(docs)
-    postings: dict[str, list[Doc]]
-    if postings_idx is not None:  # from the persisted cache: C-speed mapping, no per-posting appends
-        at = docs.__getitem__
-        postings = {t: list(map(at, idxs)) for t, idxs in postings_idx.items()}
+    postings: Mapping[str, list[Doc]]
+    if cached_postings is not None:  # from the persisted cache: term lists built on first lookup
+        postings = cached_postings
     else:
         building: defaultdict[str, list[Doc]] = defaultdict(list)
         get_list = building.__getitem__
         for d in docs:  # one append per posting, all in C (map over the doc's terms)
             deque(map(list.append, map(get_list, d.weights), repeat(d)), maxlen=0)
         postings = dict(building)
-    field_reps: dict[str, list[Doc]]
-    if reps_idx is not None:
-        at = docs.__getitem__
-        field_reps = {t: list(map(at, idxs)) for t, idxs in reps_idx.items()}
+    field_reps: Mapping[str, list[Doc]]
+    if cached_reps is not None:
+        field_reps = cached_reps
     else:
         fbuild: defaultdict[str, list[Doc]] = defaultdict(list)
         for d in docs:
@@ -237,7 +238,20 @@ def _build_segment(
         field_reps=field_reps,
         names=dict(names),
         info=info,
+        lazy={k: v for k, v in (("pending", pending), ("seams", seams)) if v is not None},
     )
+
+
+def _ready(seg: Segment | None) -> None:
+    """Make sure the documents of a segment loaded from the persisted cache have their weights and
+    field points (see :class:`cache.PendingWeights`); then share their analyses process-wide."""
+    if seg is None:
+        return
+    pending: cache.PendingWeights | None = seg.lazy.get("pending")
+    if pending is not None and pending.fill():
+        for d in seg.docs:
+            if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
+                _ANALYSES[d.revision] = d.analysis
 
 
 @dataclass(frozen=True)
@@ -430,24 +444,37 @@ class SearchIndex:
     def _save_cache_locked(self) -> bool:
         if self._cache_dir is None:
             return False
-        scopes = []
-        for s in self._state.segments.values():
-            where = {d: i for i, d in enumerate(s.docs)}
-            postings = {t: [where[d] for d in lst] for t, lst in s.postings.items()}
-            reps = {t: [where[d] for d in lst] for t, lst in s.field_reps.items()}
-            scopes.append(
-                cache.CachedScope(
-                    s.id, s.key, s.cwd, s.archived, s.revision, s.fingerprint, list(s.docs), s.info, postings, reps
-                )
-            )
         try:
-            cache.save(self._cache_dir, scopes)
+            generation = cache.save(self._cache_dir, self._cached_scopes())
+            for s in self._state.segments.values():  # they are what the file now holds
+                s.lazy["generation"] = generation
         except OSError:
             self._cache_ok = True  # don't retry on every refresh; save_cache() can
             return False
         self._cache_dirty = False
         self._cache_ok = True
         return True
+
+    def _cached_scopes(self) -> list[cache.CachedScope]:
+        scopes = []
+        for s in self._state.segments.values():
+            _ready(s)
+            scopes.append(
+                cache.CachedScope(
+                    s.id,
+                    s.key,
+                    s.cwd,
+                    s.archived,
+                    s.revision,
+                    s.fingerprint,
+                    s.docs,
+                    s.info,
+                    s.postings,
+                    s.field_reps,
+                    seams=s.lazy.get("seams"),
+                )
+            )
+        return scopes
 
     def _load_cache(self, wanted: set[str] | None) -> dict[str, Segment]:
         assert self._cache_dir is not None
@@ -459,12 +486,20 @@ class SearchIndex:
         for c in scopes:
             if wanted is not None and c.key not in wanted:
                 continue
-            for d in c.docs:
-                if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
-                    _ANALYSES[d.revision] = d.analysis
             out[c.sid] = _build_segment(
-                c.sid, c.key, c.cwd, c.archived, c.revision, c.fingerprint, c.docs, c.info, c.postings, c.field_reps
+                c.sid,
+                c.key,
+                c.cwd,
+                c.archived,
+                c.revision,
+                c.fingerprint,
+                c.docs,
+                c.info,
+                c.postings,
+                c.field_reps,
+                c.pending,
             )
+            out[c.sid].lazy["generation"] = c.generation
         return out
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
@@ -531,6 +566,7 @@ class SearchIndex:
     ) -> Segment:
         info = info or snap.info
         cwd = info.cwd
+        _ready(old)
         previous: dict[str, Doc] = {d.revision: d for d in old.docs} if old is not None else {}
         docs: list[Doc] = []
         for entry in snap.entries:
@@ -589,6 +625,7 @@ class SearchIndex:
     ) -> Segment:
         if old is not None and old.revision == snap.revision:
             return old.with_meta(fp, None)
+        _ready(old)
         mtime_ns = 0
         if fp is not None and fp[0][1] >= 0:
             mtime_ns = fp[0][2]
@@ -690,15 +727,39 @@ class SearchIndex:
 
     def warm_up(self) -> float:
         """Build the derived tables queries otherwise build on first use (phrase seam keys, prefix
-        vocabulary, CJK bigram map) for every segment lacking them; returns the seconds spent.
-        Optional: call it in the worker after ``refresh()`` so the first phrase query after opening
-        a root does not pay ~0.1 ms per document. Segments a later commit replaces are rebuilt
-        lazily (a few ms per 100 records)."""
+        vocabulary, CJK bigram map, and the term weights of segments loaded from the persisted
+        cache) for every segment lacking them; returns the seconds spent. Optional: call it in the
+        worker after ``refresh()`` so the first phrase query after opening a root does not pay
+        ~0.1 ms per document. Segments a later commit replaces are rebuilt lazily (a few ms per
+        100 records). The seam tables are kept in the persisted cache: when this call built them
+        for many documents, it rewrites the cache, so the next open gets them from there."""
         t0 = time.perf_counter()
-        for seg in list(self._state.segments.values()):
+        built = 0
+        segments = list(self._state.segments.values())
+        stored = [s for s in segments if "seams" not in s.lazy and s.lazy.get("generation")]
+        if stored and self._cache_dir is not None:  # as loaded from the cache: their tables are saved
+            generation: str = stored[0].lazy["generation"]
+            tables = cache.load_seams(self._cache_dir, generation, {s.id: s.docs for s in stored})
+            for s in stored:
+                if s.id in tables and s.lazy.get("generation") == generation:
+                    s.lazy.setdefault("seams", tables[s.id])
+        for seg in segments:
+            _ready(seg)
+            if "seams" not in seg.lazy:
+                built += len(seg.docs)
             seg.seam_docs([""])
             seg.prefix_terms("")
             seg.bigrams_with("")
+            _ = "" in seg.postings, "" in seg.field_reps  # (a cached segment's term lookup tables)
+        if built >= AUTO_SAVE_DOCS and self._cache_dir is not None and self._cache_ok:
+            with self._lock:
+                gens = {s.lazy.get("generation") for s in self._state.segments.values()}
+                gen = gens.pop() if len(gens) == 1 else None
+                if isinstance(gen, str) and gen and not self._cache_dirty:  # all as the cache file has them
+                    with contextlib.suppress(OSError):
+                        cache.save_seams(self._cache_dir, self._cached_scopes(), gen)
+                else:
+                    self._save_cache_locked()
         return time.perf_counter() - t0
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
@@ -933,6 +994,8 @@ def _view(state: IndexState, segs: list[Segment]) -> _View:
     key = tuple(s.id for s in segs)
     view = state.views.get(key)
     if view is None:
+        for s in segs:
+            _ready(s)
         if len(state.views) >= 16:
             state.views.clear()
         view = state.views[key] = _View(segs)

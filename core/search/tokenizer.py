@@ -19,6 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from itertools import filterfalse
+from operator import add
 
 MAX_TOKEN_CHARS = 64
 MAX_QUERY_TERMS = 64  # a pasted page is not a query; the rest is ignored
@@ -130,10 +131,11 @@ def tokenize_normalized(norm: str) -> list[str]:
     """
     tokens, comps, runs = _words(norm)
     if comps:
-        tokens += _compound_parts(comps)
-        tokens += [c.replace("-", "").replace("_", "").replace(".", "") for c in comps]
-    for run in runs:
-        tokens += cjk_terms(run)
+        joined = " ".join(comps)  # (compounds hold no spaces)
+        tokens += _PART_RE.findall(joined)
+        tokens += joined.replace("-", "").replace("_", "").replace(".", "").split(" ")
+    for run in runs:  # bigrams of each run, C-level (``map`` stops at the shorter string)
+        tokens += map(add, run, run[1:]) if len(run) > 1 else (run,)
     return _cap(tokens)
 
 

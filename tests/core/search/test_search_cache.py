@@ -122,3 +122,163 @@ def test_small_changes_do_not_rewrite_the_cache_every_refresh(tmp_path: Path) ->
     assert path.stat().st_mtime_ns == before
     assert ix.save_cache() is True
     assert path.stat().st_mtime_ns != before
+
+
+def test_commit_into_a_scope_loaded_from_the_cache(tmp_path: Path) -> None:
+    """A scope read from the cache (weights filled in on first use) re-indexes like a fresh one."""
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    index._ANALYSES.clear()
+    store = FileStore(root)
+    ix = SearchIndex(store)
+    assert ix.refresh().from_cache == 4
+    snap = store.find_workspace("/w/2")
+    assert snap is not None
+    ix.apply(store.commit(snap.key, [PutOp(record=rec("new", "okapi zebra"))], snap.revision))
+    fresh = _fresh(root, cache=False)
+    for q in ("zebra", "okapi", "打包为什么慢", "electron builder", "zeb"):
+        assert ix.search(q, limit=100) == fresh.search(q, limit=100)
+
+
+def test_cache_written_from_a_cached_index_round_trips(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    index._ANALYSES.clear()
+    loaded = SearchIndex(FileStore(root))
+    loaded.refresh()
+    assert loaded.save_cache() is True  # tables never looked up are written back as loaded
+    index._ANALYSES.clear()
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    fresh = _fresh(root, cache=False)
+    for q in ("zebra", "pnpm", "打包", "electron-builder"):
+        assert again.search(q, limit=100) == fresh.search(q, limit=100)
+
+
+def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path) -> None:
+    import hashlib
+    import marshal
+
+    from core.search import cache
+
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    path = root / ".manager" / "cache" / CACHE_FILE
+    data = path.read_bytes()
+    obj = marshal.loads(data[len(cache.MAGIC) + 32 :])
+    for scope in obj["scopes"]:
+        ids, ends, refs = scope["postings"]
+        scope["postings"] = (ids, ends, b"\xff" * len(refs))  # document numbers out of range
+        w_ids, w_vals, w_ends = scope["weights"]
+        scope["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)  # term numbers out of range
+    payload = marshal.dumps(obj)
+    path.write_bytes(cache.MAGIC + hashlib.sha256(payload).digest() + payload)
+    index._ANALYSES.clear()
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    for q in ("zebra", "打包", "zeb", '"use pnpm"'):
+        ix.search(q, limit=100)  # wrong answers are possible for a forged cache; exceptions are not
+
+
+def test_cache_weights_out_of_range_are_rederived_from_the_text(tmp_path: Path) -> None:
+    import hashlib
+    import marshal
+
+    from core.search import cache
+
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    path = root / ".manager" / "cache" / CACHE_FILE
+    data = path.read_bytes()
+    obj = marshal.loads(data[len(cache.MAGIC) + 32 :])
+    for scope in obj["scopes"]:
+        w_ids, w_vals, w_ends = scope["weights"]
+        scope["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)
+    payload = marshal.dumps(obj)
+    path.write_bytes(cache.MAGIC + hashlib.sha256(payload).digest() + payload)
+    index._ANALYSES.clear()
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 4
+    fresh = _fresh(root, cache=False)
+    for q in ("zebra", "打包为什么慢", "zeb", "electron builder"):
+        assert ix.search(q, limit=100) == fresh.search(q, limit=100)
+
+
+def test_cache_of_an_earlier_layout_is_replaced(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    folder = root / ".manager" / "cache"
+    folder.mkdir(parents=True)
+    (folder / "search-index-v2.bin").write_bytes(b"DSHSRCH2" + b"\0" * 64)
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 0
+    assert (folder / CACHE_FILE).is_file()
+    assert not (folder / "search-index-v2.bin").exists()
+
+
+def test_warm_up_persists_seam_tables_and_reuses_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.search import cache
+
+    monkeypatch.setattr(index, "AUTO_SAVE_DOCS", 1)
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()  # the cache, without seam tables
+    seams_file = root / ".manager" / "cache" / cache.SEAMS_FILE
+    index._ANALYSES.clear()
+    first = SearchIndex(FileStore(root))
+    first.refresh()
+    first.warm_up()  # built them all: rewrites the cache with them
+    written = seams_file.stat().st_mtime_ns
+    index._ANALYSES.clear()
+    second = SearchIndex(FileStore(root))
+    assert second.refresh().from_cache == 4
+    second.warm_up()
+    assert seams_file.stat().st_mtime_ns == written  # nothing new to save
+    assert all(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in second._state.segments.values())
+    fresh = _fresh(root, cache=False)
+    for q in ('"use pnpm"', "zebra 1 2", "用了 electron", '"1 2 打包"', "electron builder"):
+        assert second.search(q, limit=100) == fresh.search(q, limit=100)
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[:-3], lambda b: b"junk", "other generation"])
+def test_damaged_or_unpaired_seams_file_is_ignored(tmp_path: Path, damage: object) -> None:
+    from core.search import cache
+
+    root = build(tmp_path)
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    ix.warm_up()
+    ix.save_cache()
+    folder = root / ".manager" / "cache"
+    if damage == "other generation":
+        kept = (folder / cache.SEAMS_FILE).read_bytes()
+        ix.save_cache()  # a new generation; put the old seams file back
+        (folder / cache.SEAMS_FILE).write_bytes(kept)
+    else:
+        path = folder / cache.SEAMS_FILE
+        path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
+    index._ANALYSES.clear()
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    again.warm_up()
+    assert not any(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in again._state.segments.values())
+    fresh = _fresh(root, cache=False)
+    for q in ('"use pnpm"', "zebra 1 2", "用了 electron"):
+        assert again.search(q, limit=100) == fresh.search(q, limit=100)
+
+
+def test_warm_up_after_a_cold_open_writes_only_the_seams_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.search import cache
+
+    monkeypatch.setattr(index, "AUTO_SAVE_DOCS", 1)
+    root = build(tmp_path)
+    folder = root / ".manager" / "cache"
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()  # no cache yet: writes it
+    main_written = (folder / CACHE_FILE).stat().st_mtime_ns
+    time.sleep(0.01)  # (so a rewrite would show in the mtime; not an assertion on timing)
+    ix.warm_up()
+    assert (folder / CACHE_FILE).stat().st_mtime_ns == main_written
+    index._ANALYSES.clear()
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    again.warm_up()
+    assert all(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in again._state.segments.values())
