@@ -12,11 +12,16 @@ Project folders are created under ``<root>/demo-projects/`` so each workspace's 
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from core.models import EMPTY_REVISION, DeleteOp, PutOp, Record, RecordType
+from core.settings import AppSettings, save_settings
 
 DEMO_PROJECTS_DIR = "demo-projects"
 MISSING_PROJECT = "ml-experiments"
@@ -319,3 +324,45 @@ def build_demo_root(root: Path) -> None:
 
     # An invalid file, written directly as a hand edit would be: listed with its reasons, never rewritten.
     (root / "workspaces" / atlas / INVALID_RECORD_NAME).write_bytes(INVALID_RECORD)
+
+    # A few finished DSH sessions to consolidate, and settings pointing the app at them, so the
+    # Session Consolidation tab has something to show on the demo root.
+    sessions = root / DEMO_SESSIONS_DIR
+    atlas_cwd = store.read_workspace(atlas).info.cwd
+    write_demo_session(sessions, atlas_cwd, "demo-session-release", "Release branch and commit style")
+    write_demo_session(sessions, atlas_cwd, "demo-session-ci", "Fix the flaky CI job")
+    save_settings(store, AppSettings(sessions_root=str(sessions)), EMPTY_REVISION)
+
+
+DEMO_SESSIONS_DIR = "demo-sessions"
+
+_DEMO_PROMPTS = (
+    "Please remember that releases are cut from the trunk-stable branch, never from main.",
+    "Can you run the test suite?",
+    "I prefer small focused commits with imperative subject lines.",
+    "记住：打包用 electron-builder，因为要签名。",
+    # Fake, credential-shaped: shows that consolidation refuses to store secrets.
+    "Remember the staging deploy token is ghp_Zx9Qk2Lm8Np4Rt6Vw1Yb3Cd5Ef7Gh9Jk0LmNp",
+)
+
+
+def write_demo_session(sessions_root: Path, cwd: str, session_id: str, title: str) -> Path:
+    """A small DSH session log (format v1) in DSH's folder layout, last written an hour ago (stable)."""
+    t0 = int(time.time() * 1000) - 2 * 3600 * 1000
+    rows: list[dict[str, Any]] = [{"type": "session", "version": 1, "id": session_id, "createdAt": t0, "cwd": cwd}]
+    seq = 0
+    for prompt in _DEMO_PROMPTS:
+        for role, text in (("user", prompt), ("assistant", "Noted.")):
+            source = {"kind": "user" if role == "user" else "model"}
+            message = {"role": role, "content": [{"type": "text", "text": text}], "source": source}
+            kind = "user/message" if role == "user" else "assistant/message"
+            rows.append({"type": kind, "seq": seq, "time": t0 + seq * 1000, "data": {"message": message}})
+            seq += 1
+    rows.append({"type": "session/title", "seq": seq, "time": t0 + seq * 1000, "data": {"title": title}})
+    folder = sessions_root / ("--" + cwd.strip("/").replace("/", "-") + "--") / session_id
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / "session.jsonl"
+    log.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    an_hour_ago = time.time() - 3600
+    os.utime(log, (an_hour_ago, an_hour_ago))
+    return folder

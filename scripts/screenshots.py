@@ -275,7 +275,7 @@ def all_steps() -> list[tuple[str, Step]]:
 
 def build_context(root: Path, dialogs: QuietDialogs) -> AppContext:
     from core.search import SearchIndex
-    from gui.app import open_store
+    from gui.app import open_store, sessions_root_from_settings
 
     store = open_store(root)
     home = root.parent / "dsh-home"
@@ -287,7 +287,7 @@ def build_context(root: Path, dialogs: QuietDialogs) -> AppContext:
         runner=SyncTaskRunner(),  # deterministic: every load has finished when a step returns
         dialogs=dialogs,
         root=root,
-        sessions_root=home / "sessions",
+        sessions_root=sessions_root_from_settings(store),  # the demo root's own sessions
         dsh_home=home,
         search=search,
     )

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.demo import write_demo_session
 from core.errors import CancelledError
 from gui.context import AppContext
 from gui.qtmodels.consolidation_models import (
@@ -916,50 +917,15 @@ def _read_listing(pipeline: _Pipeline, wanted_key: str | None, explicit: bool) -
 
 # --- screenshot steps (scripts/screenshots.py picks these up) ------------------------------------------
 
-_DEMO_PROMPTS = (
-    "Please remember that releases are cut from the trunk-stable branch, never from main.",
-    "Can you run the test suite?",
-    "I prefer small focused commits with imperative subject lines.",
-    "记住：打包用 electron-builder，因为要签名。",
-    "Remember the staging deploy token is ghp_Zx9Qk2Lm8Np4Rt6Vw1Yb3Cd5Ef7Gh9Jk0LmNp",
-)
-
-
-def write_demo_session(sessions_root: Path, cwd: str, session_id: str, title: str) -> Path:
-    """A small DSH session log (format v1) in the real layout, last written an hour ago."""
-    import json
-    import os
-    import time
-
-    t0 = int(time.time() * 1000) - 2 * 3600 * 1000
-    rows: list[dict[str, Any]] = [
-        {"type": "session", "version": 1, "id": session_id, "createdAt": t0, "cwd": cwd}
-    ]
-    seq = 0
-    for prompt in _DEMO_PROMPTS:
-        for role, text in (("user", prompt), ("assistant", "Noted.")):
-            source = {"kind": "user" if role == "user" else "model"}
-            message = {"role": role, "content": [{"type": "text", "text": text}], "source": source}
-            kind = "user/message" if role == "user" else "assistant/message"
-            rows.append({"type": kind, "seq": seq, "time": t0 + seq * 1000, "data": {"message": message}})
-            seq += 1
-    rows.append({"type": "session/title", "seq": seq, "time": t0 + seq * 1000, "data": {"title": title}})
-    folder = sessions_root / ("--" + cwd.strip("/").replace("/", "-") + "--") / session_id
-    folder.mkdir(parents=True, exist_ok=True)
-    log = folder / "session.jsonl"
-    log.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    an_hour_ago = time.time() - 3600
-    os.utime(log, (an_hour_ago, an_hour_ago))
-    return folder
-
-
 def _shot_review(shot: Any) -> None:
     ctx = shot.ctx
     info = next((w for w in ctx.store.list_workspaces() if w.display_name == "atlas-web"), None)
     cwd = info.cwd if info is not None else str(Path(ctx.root).parent / "atlas-web")
+    # The demo root ships these sessions already; written again here in case the sessions root differs.
     root = Path(ctx.sessions_root)
-    write_demo_session(root, cwd, "demo-session-release", "Release branch and commit style")
-    write_demo_session(root, cwd, "demo-session-ci", "Fix the flaky CI job")
+    if not (root / ("--" + cwd.strip("/").replace("/", "-") + "--") / "demo-session-release").exists():
+        write_demo_session(root, cwd, "demo-session-release", "Release branch and commit style")
+        write_demo_session(root, cwd, "demo-session-ci", "Fix the flaky CI job")
     tab: ConsolidationTab = shot.tab("consolidation")
     tab.refresh()
     tab.choose_workspace(info.key if info is not None else None)

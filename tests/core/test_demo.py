@@ -92,3 +92,19 @@ def test_workload_is_valid_deterministic_and_sized(tmp_path: Path) -> None:
     store = FileStore(a)
     assert len(store.list_workspaces()) == 3
     assert store.check() == []
+
+
+def test_demo_root_brings_finished_sessions_to_consolidate(tmp_path: Path) -> None:
+    from core.sessions import SessionCatalog
+    from core.settings import load_settings
+    from core.store.fs import FileStore
+
+    root = tmp_path / "demo"
+    build_demo_root(root)
+    settings = load_settings(FileStore(root)).settings
+    catalog = SessionCatalog(settings.resolved_sessions_root())
+    sessions = catalog.list()
+    assert {s.id for s in sessions} == {"demo-session-release", "demo-session-ci"}
+    atlas = next(w for w in FileStore(root).list_workspaces() if w.display_name == "atlas-web")
+    assert {s.workspace_key for s in sessions} == {atlas.key}
+    assert all(catalog.is_stable(s)[0] for s in sessions)

@@ -24,12 +24,8 @@ def test_self_test_passes_on_the_demo_root(
     tmp_path: Path, dsh_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from gui.app import ensure_demo_root, run
-    from gui.tabs.consolidation_tab import write_demo_session
 
-    root = ensure_demo_root(tmp_path / "demo-root")
-    project = tmp_path / "projects" / "atlas"
-    project.mkdir(parents=True)
-    write_demo_session(dsh_home / "sessions", str(project), "self-test-session", "A finished session")
+    root = ensure_demo_root(tmp_path / "demo-root")  # ships its own DSH sessions for the consolidation tab
     code = run(["--self-test", "--root", str(root)])
     out = capsys.readouterr().out
     # run() leaves its window to deleteLater(); deleting it drops the thread-pool runner, whose
