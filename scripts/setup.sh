@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(libgl1 libegl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3
-                 fonts-dejavu-core fonts-wqy-microhei)
+                 fonts-dejavu-core fonts-wqy-microhei
+                 # Qt's X11 platform plugin (a real desktop; offscreen and the tests don't need them):
+                 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
+                 libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0)
 # The search benchmark compares against ripgrep; scripts/bench.sh asks for it with SETUP_BENCH=1.
 [ "${SETUP_BENCH:-0}" = "1" ] && SYSTEM_PACKAGES+=(ripgrep)
 
