@@ -100,9 +100,10 @@ def ctx(memory_root: Path, dialogs: ScriptedDialogs, tmp_path: Path) -> AppConte
 @pytest.fixture
 def demo_root(tmp_path: Path) -> Path:
     """A fresh demo root (core.demo.build_demo_root) in tmp_path."""
-    demo = pytest.importorskip("core.demo")
+    from core.demo import build_demo_root
+
     root = tmp_path / "demo-root"
-    demo.build_demo_root(root)
+    build_demo_root(root)
     return root
 
 

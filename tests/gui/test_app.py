@@ -97,7 +97,6 @@ def test_broken_settings_do_not_block_the_window(tmp_path: Path) -> None:
 
 
 def test_demo_root_is_built_once(tmp_path: Path) -> None:
-    pytest.importorskip("core.demo")
     target = tmp_path / "demo-root"
     assert app.ensure_demo_root(target) == target
     assert app.root_has_memory(target)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 
 from core.models import PutOp, WorkspaceSnapshot
 from core.records import parse_record
+from core.search import SearchIndex
 from gui.context import AppContext
 from gui.qtmodels.roles import KEY_ROLE
 from gui.tabs.workspace_tab import WorkspaceTab
@@ -421,8 +421,7 @@ def test_search_box_hidden_without_index(ctx: AppContext, sample: Sample, qtbot:
 
 
 def test_search_all_memory_and_open_hit(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
-    search = pytest.importorskip("core.search")
-    ctx.search = search.SearchIndex(ctx.store)
+    ctx.search = SearchIndex(ctx.store)
     tab = _tab(ctx, qtbot)
     tab.show()
     _open(tab, sample["alpha"])
@@ -448,9 +447,8 @@ def test_search_all_memory_and_open_hit(ctx: AppContext, sample: Sample, qtbot: 
 
 
 def test_search_index_refreshed_once_per_change_not_per_query(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
-    search = pytest.importorskip("core.search")
 
-    class CountingIndex(search.SearchIndex):  # type: ignore[misc,name-defined]
+    class CountingIndex(SearchIndex):
         refreshes = 0
 
         def refresh(self, *args: Any, **kwargs: Any) -> Any:
