@@ -13,6 +13,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 
@@ -154,3 +155,24 @@ class SyncTaskRunner:
 
     def wait_all(self, timeout_ms: int = 30000) -> bool:
         return True
+
+
+def submit_while_alive(
+    runner: TaskRunner,
+    widget: QObject,
+    work: Work,
+    on_done: Callable[[Any], None],
+    on_error: Callable[[BaseException], None],
+) -> TaskHandle:
+    """Submit ``work``; its result or error is delivered only if ``widget`` still exists by then
+    (a tab closed while its load was running must not be touched)."""
+
+    def done(result: Any) -> None:
+        if shiboken6.isValid(widget):
+            on_done(result)
+
+    def failed(exc: BaseException) -> None:
+        if shiboken6.isValid(widget):
+            on_error(exc)
+
+    return runner.submit(work, done, failed)

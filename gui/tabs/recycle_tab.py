@@ -10,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import (
     QAbstractTableModel,
     QItemSelectionModel,
@@ -41,7 +40,7 @@ from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
 from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel
 from gui.qtmodels.roles import SORT_ROLE
-from gui.tasks import CancelToken, ProgressFn, TaskHandle
+from gui.tasks import CancelToken, ProgressFn, TaskHandle, submit_while_alive
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
 from gui.widgets.messages import describe_error, format_size, format_time
@@ -254,15 +253,7 @@ class RecycleBinTab(QWidget):
         on_done: Callable[[Any], None],
         on_error: Callable[[BaseException], None],
     ) -> None:
-        def done(result: Any) -> None:
-            if shiboken6.isValid(self):
-                on_done(result)
-
-        def failed(exc: BaseException) -> None:
-            if shiboken6.isValid(self):
-                on_error(exc)
-
-        handle = self.ctx.runner.submit(work, done, failed)
+        handle = submit_while_alive(self.ctx.runner, self, work, on_done, on_error)
         self._handles = [*self._handles[-15:], handle]  # recent work, cancelled on shutdown
 
     def _on_load_error(self, exc: BaseException) -> None:

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import shiboken6
 from pydantic import ValidationError
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -45,7 +44,7 @@ from core.settings import (
 )
 from gui.context import AppContext
 from gui.qtmodels.settings_models import DEFAULT_KEY, ModelChoicesModel, ModelRow
-from gui.tasks import CancelToken, ProgressFn, TaskHandle
+from gui.tasks import CancelToken, ProgressFn, TaskHandle, submit_while_alive
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 
@@ -355,15 +354,7 @@ class SettingsTab(QWidget):
         on_done: Callable[[Any], None],
         on_error: Callable[[BaseException], None],
     ) -> TaskHandle:
-        def done(result: Any) -> None:
-            if shiboken6.isValid(self):
-                on_done(result)
-
-        def failed(exc: BaseException) -> None:
-            if shiboken6.isValid(self):
-                on_error(exc)
-
-        return self.ctx.runner.submit(work, done, failed)
+        return submit_while_alive(self.ctx.runner, self, work, on_done, on_error)
 
     def _on_load_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", "Could not read settings.yml: " + describe_error(exc))
