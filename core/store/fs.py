@@ -22,7 +22,7 @@ import secrets
 import shutil
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -106,6 +106,18 @@ def _remove_quietly(path: Path) -> None:
             return
         except OSError:
             continue
+
+
+@contextlib.contextmanager
+def _staging(tx: journal.Transaction) -> Iterator[None]:
+    """Stage files into ``tx``; on any error abort it (nothing written) and report I/O as StorageError."""
+    try:
+        yield
+    except BaseException as exc:
+        tx.abort()
+        if isinstance(exc, OSError):
+            raise StorageError(f"Could not stage the change: {exc.strerror or exc}. Nothing was written.") from exc
+        raise
 
 
 class FileStore(StoreCore):
@@ -362,7 +374,7 @@ class FileStore(StoreCore):
     def _write_scope(self, change: ScopeChange, before: ScopeFiles | None) -> ScopeFiles | None:
         d = self._scope_dir(change.key, False)
         tx = journal.Transaction(self._root, change.key)
-        try:
+        with _staging(tx):
             tx.ensure_dir(d)
             for fn, data in change.files.items():
                 if data is None:
@@ -370,13 +382,6 @@ class FileStore(StoreCore):
                 else:
                     tx.write(d / fn, data)
             self._stage_history(tx, d, change.history)
-        except BaseException as exc:
-            tx.abort()
-            if isinstance(exc, OSError):
-                raise StorageError(
-                    f"Could not stage the change: {exc.strerror or exc}. Nothing was written."
-                ) from exc
-            raise
         tx.commit()
         return None if before is None else self._scope_after(d, before, change)
 
@@ -431,16 +436,9 @@ class FileStore(StoreCore):
 
     def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None:
         tx = journal.Transaction(self._root, GLOBAL_SCOPE)
-        try:
+        with _staging(tx):
             tx.write(self._root / GLOBAL_FILE, data)
             self._stage_history(tx, self._root, history)
-        except BaseException as exc:
-            tx.abort()
-            if isinstance(exc, OSError):
-                raise StorageError(
-                    f"Could not stage the change: {exc.strerror or exc}. Nothing was written."
-                ) from exc
-            raise
         tx.commit()
 
     # --- Recycle Bin --------------------------------------------------------------------------
