@@ -667,3 +667,12 @@ class ConsolidationService:
     def latest_receipt_for(self, session_id: str) -> Receipt | None:
         """The newest receipt of ``session_id`` (any consolidator or revision), for the sessions table."""
         return self.latest_receipts().get(session_id)
+
+    # --- reviews built elsewhere ---------------------------------------------------------
+    def adopt(self, review: Review, request: ConsolidationInput) -> Review:
+        """Open a review that did not come from :meth:`propose` (a pending agent proposal,
+        ``core.mcp.proposals``) so :meth:`edit_change` and :meth:`commit` work on it exactly
+        as on a consolidation. ``request`` is the memory state its rows were checked against."""
+        self._reviews[review.review_id] = review
+        self._requests[review.review_id] = request
+        return review

@@ -120,3 +120,18 @@ class MemoryStore(Protocol):
     def append_debug(self, review_id: str, attempt: int, line: str) -> None:
         """Append one JSON line to ``debug/<review-id>/attempt-<n>.jsonl``."""
         ...
+
+    # --- pending agent proposals (private state under .manager/agent-proposals/) ----------
+    def write_agent_proposal(self, proposal_id: str, text: str) -> None:
+        """Write one pending agent proposal (JSON text, at most 1 MiB) atomically."""
+        ...
+
+    def read_agent_proposal(self, proposal_id: str) -> str | None: ...
+
+    def list_agent_proposals(self) -> list[str]:
+        """Ids of stored agent proposals, sorted."""
+        ...
+
+    def delete_agent_proposal(self, proposal_id: str) -> None:
+        """Remove a settled proposal (absent: nothing to do)."""
+        ...

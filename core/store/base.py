@@ -873,3 +873,40 @@ class StoreCore(ABC):
         if not line.endswith("\n"):
             line += "\n"
         self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
+
+    # --- pending agent proposals (private state: .manager/agent-proposals/<id>.json) -------
+    # Added for the MCP server (core/mcp/proposals.py). Kept apart from the rest of the store
+    # on purpose: the proposals are app-owned JSON, validated by their reader, never memory.
+    AGENT_PROPOSALS_DIR = ".manager/agent-proposals"
+    AGENT_PROPOSAL_MAX_BYTES = 1 << 20
+
+    def _agent_proposal_path(self, proposal_id: str) -> str:
+        return f"{self.AGENT_PROPOSALS_DIR}/{check_review_id(proposal_id)}.json"
+
+    def write_agent_proposal(self, proposal_id: str, text: str) -> None:
+        data = text.encode("utf-8")
+        if len(data) > self.AGENT_PROPOSAL_MAX_BYTES:
+            raise UsageError(
+                f"The proposal is {len(data):,} bytes, over the limit of {self.AGENT_PROPOSAL_MAX_BYTES:,}; "
+                "propose fewer or smaller changes. Nothing was written."
+            )
+        self._aux_write(self._agent_proposal_path(proposal_id), data)
+
+    def read_agent_proposal(self, proposal_id: str) -> str | None:
+        data = self._aux_read(self._agent_proposal_path(proposal_id))
+        if data is None or len(data) > self.AGENT_PROPOSAL_MAX_BYTES:
+            return None
+        return data.decode("utf-8", "replace")
+
+    def list_agent_proposals(self) -> list[str]:
+        names = self._aux_list(self.AGENT_PROPOSALS_DIR)
+        return sorted(
+            n.removesuffix(".json") for n in names if n.endswith(".json") and _SAFE_ID.match(n.removesuffix(".json"))
+        )
+
+    def delete_agent_proposal(self, proposal_id: str) -> None:
+        self._aux_delete(self._agent_proposal_path(proposal_id))
+
+    def _aux_delete(self, rel: str) -> None:
+        """Remove an app-owned file (absent: nothing to do). Backends override this."""
+        raise NotImplementedError

@@ -639,3 +639,19 @@ class FileStore(StoreCore):
                 )
             )
         return problems
+
+    # --- app-owned private state (pending agent proposals) -------------------------------------
+    def _aux_delete(self, rel: str) -> None:
+        target = self._root / rel
+        try:
+            st = os.lstat(target)
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        if not S_ISREG(st.st_mode):  # never act on what we did not write (links, folders)
+            raise StorageError(f"{rel} is not a regular file; it was left alone.")
+        try:
+            os.unlink(target)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise StorageError(f"Could not remove {target}: {exc.strerror or exc}.") from exc

@@ -184,3 +184,8 @@ class InMemoryStore(StoreCore):
     def put_global_raw(self, data: bytes) -> None:
         with self._mutex:
             self._global = data
+
+    # --- app-owned private state (pending agent proposals) -------------------------------------
+    def _aux_delete(self, rel: str) -> None:
+        with self._mutex:
+            self._aux.pop(rel, None)
