@@ -1,0 +1,176 @@
+"""The agent tools and pending agent proposals in-process (no MCP transport): the review flow the GUI
+drives (edit, conflict, refresh, Global confirmation), redaction rules, bounds, unreadable files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.errors import ConfirmationRequiredError, ConflictError, InvalidRecordError, NotFoundError, UsageError
+from core.mcp.agent import READ_MAX_BYTES, SEARCH_MAX_BYTES, AgentSession
+from core.mcp.proposals import AgentProposals
+from core.models import PutOp, Record
+from core.store.fs import FileStore
+
+SECRET = "sk-" + "Tq8v2LmN4pX7rZ1kY9wB3cD5fG6hJ0aS"
+
+
+def _put(name: str, body: str = "A fact.", description: str = "d") -> dict[str, str]:
+    return {"op": "put", "name": name, "description": description, "type": "project", "body": body}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> FileStore:
+    s = FileStore(tmp_path / "memory")
+    s.replace_global("# User Preferences\n\n- Short answers.\n", None)
+    return s
+
+
+@pytest.fixture
+def cwd(tmp_path: Path) -> str:
+    (tmp_path / "proj").mkdir()
+    return str(tmp_path / "proj")
+
+
+def _agent(store: FileStore, cwd: str, **kw: object) -> AgentSession:
+    return AgentSession(store, cwd, client="test-agent", connection="mcp-test", **kw)  # type: ignore[arg-type]
+
+
+def test_a_review_can_be_edited_and_committed_with_a_receipt(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd)
+    agent.index_text()
+    pid = json.loads(agent.update([_put("ci-runner", "We use GitHub Actions.")], "User said so."))["proposal_id"]
+    assert store.find_workspace(cwd) is None  # review mode: not even the workspace folder exists
+    proposals = AgentProposals(store)
+    (row,) = proposals.open(pid).changes
+    edited = Record(name="ci-runner", description="CI runs on GitHub Actions", type="project", body="\nActions.\n")
+    receipt = proposals.commit(proposals.open(pid), [row.id], edited_records={row.id: edited})
+    assert receipt.status == "committed" and receipt.changes[0].decision == "edited"
+    snap = store.find_workspace(cwd)
+    assert snap is not None and snap.get("ci-runner") is not None
+    assert snap.get("ci-runner").record == edited  # type: ignore[union-attr]
+    assert proposals.pending() == ([], [])
+    with pytest.raises(NotFoundError):
+        proposals.open(pid)
+
+
+def test_a_stale_proposal_conflicts_then_refresh_rebases_it(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd)
+    agent.index_text()
+    pid = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    snap = store.create_workspace(cwd)
+    store.commit(snap.key, [PutOp(record=Record(name="by-hand", description="d", type="project", body="\nx\n"))], None)
+    proposals = AgentProposals(store)
+    (item,), _ = proposals.pending()
+    assert item.stale
+    review = proposals.open(pid)
+    receipt = proposals.commit(review, [c.id for c in review.changes])
+    assert receipt.status == "conflict"
+    assert store.find_workspace(cwd).get("fact-one") is None  # type: ignore[union-attr]
+    assert [p.proposal.id for p in proposals.pending()[0]] == [pid]  # still pending
+    fresh = proposals.refresh(review)
+    assert proposals.commit(fresh, [c.id for c in fresh.changes]).status == "committed"
+    names = {r.name for r in store.find_workspace(cwd).records()}  # type: ignore[union-attr]
+    assert names == {"by-hand", "fact-one"}
+
+
+def test_a_global_proposal_needs_explicit_confirmation(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd, allow_global=True)
+    agent.read_global()
+    pid = json.loads(agent.replace_global("# User Preferences\n\n- Short answers.\n- Tabs.\n", "User said."))[
+        "proposal_id"
+    ]
+    proposals = AgentProposals(store)
+    review = proposals.open(pid)
+    (row,) = review.changes
+    assert row.kind == "replace_global" and row.needs_confirmation and not row.problems
+    with pytest.raises(ConfirmationRequiredError):
+        proposals.commit(review, [row.id])
+    assert "Tabs" not in store.read_global().text
+    assert proposals.commit(review, [row.id], confirm_global=True).status == "committed"
+    assert "Tabs" in store.read_global().text
+
+
+def test_global_text_naming_the_workspace_is_refused(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd, allow_global=True, writes="direct")
+    agent.read_global()
+    with pytest.raises(InvalidRecordError, match="mentions this workspace"):
+        agent.replace_global(f"# Notes\n\n- In {cwd} we use pnpm.\n", "r")
+    assert "pnpm" not in store.read_global().text
+
+
+def test_recall_and_read_redact_and_a_redacted_record_is_never_written_back(store: FileStore, cwd: str) -> None:
+    snap = store.create_workspace(cwd)
+    secret_record = Record(name="deploy-key", description="d", type="reference", body=f"\nkey {SECRET}\n")
+    store.commit(snap.key, [PutOp(record=secret_record)], None, allow_secrets=True)
+    agent = _agent(store, cwd, writes="direct")
+    shown = agent.read("deploy-key")
+    assert SECRET not in shown and "[REDACTED:" in shown
+    assert SECRET not in agent.recall("deploy key")
+    with pytest.raises(InvalidRecordError, match="redacted"):
+        agent.update([_put("deploy-key", "key [REDACTED:api-key]")], "tidy up")
+    assert store.find_workspace(cwd).get("deploy-key").record == secret_record  # type: ignore[union-attr]
+
+
+def test_answers_are_bounded(store: FileStore, cwd: str) -> None:
+    snap = store.create_workspace(cwd)
+    big = "word " * 50_000  # 250 kB, just under the store's record limit
+    ops = [
+        PutOp(record=Record(name=f"note-{i}", description=f"note {i} word", type="project", body=f"\n{big}\n"))
+        for i in range(3)
+    ]
+    store.commit(snap.key, ops, None)
+    agent = _agent(store, cwd)
+    assert len(agent.read("note-1").encode()) <= READ_MAX_BYTES
+    assert len(agent.recall("word").encode()) <= 12_000
+    assert len(agent.search("word", 50).encode()) <= SEARCH_MAX_BYTES + 4096
+
+
+def test_unreadable_proposal_files_are_listed_and_left_alone(store: FileStore, cwd: str) -> None:
+    store.write_agent_proposal("ap-broken", "{not json")
+    proposals = AgentProposals(store)
+    pending, problems = proposals.pending()
+    assert pending == [] and len(problems) == 1 and "ap-broken" in problems[0]
+    assert store.read_agent_proposal("ap-broken") == "{not json"
+    with pytest.raises(UsageError):
+        proposals.open("ap-broken")
+
+
+def test_a_settled_proposal_left_behind_by_a_crash_is_cleared(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd)
+    agent.index_text()
+    pid = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    text = store.read_agent_proposal(pid)
+    proposals = AgentProposals(store)
+    proposals.reject_id(pid)
+    assert text is not None
+    store.write_agent_proposal(pid, text)  # as if the process died between the receipt and the removal
+    assert proposals.pending() == ([], [])
+    assert store.read_agent_proposal(pid) is None
+    assert "rejected" in (store.read_receipt(pid) or "")
+
+
+def test_no_change_and_unknown_delete(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd, writes="direct")
+    agent.index_text()
+    agent.update([_put("same-fact")], "r")
+    review_agent = _agent(store, cwd)
+    review_agent.read("same-fact")
+    assert json.loads(review_agent.update([_put("same-fact")], "r"))["status"] == "unchanged"
+    with pytest.raises(NotFoundError):
+        review_agent.update([{"op": "delete", "name": "never-was"}], "r")
+    with pytest.raises(UsageError):
+        review_agent.update([_put("x-y")], "   ")
+    assert AgentProposals(store).pending() == ([], [])
+
+
+def test_stale_observation_in_review_mode_is_refused(store: FileStore, cwd: str) -> None:
+    agent = _agent(store, cwd)
+    agent.index_text()
+    snap = store.create_workspace(cwd)
+    store.commit(snap.key, [PutOp(record=Record(name="a-b", description="d", type="project", body="\nx\n"))], None)
+    with pytest.raises(ConflictError, match="read it"):
+        agent.update([_put("c-d")], "r")
+    assert AgentProposals(store).pending() == ([], [])
