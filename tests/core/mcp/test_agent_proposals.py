@@ -174,3 +174,13 @@ def test_stale_observation_in_review_mode_is_refused(store: FileStore, cwd: str)
     with pytest.raises(ConflictError, match="read it"):
         agent.update([_put("c-d")], "r")
     assert AgentProposals(store).pending() == ([], [])
+
+
+def test_direct_writes_refuse_secrets_with_the_stores_message(store: FileStore, cwd: str) -> None:
+    from core.errors import SecretRefusedError
+
+    agent = _agent(store, cwd, writes="direct")
+    agent.index_text()
+    with pytest.raises(SecretRefusedError, match="automatic changes may not contain credential-shaped values"):
+        agent.update([_put("api-key", f"Use {SECRET}.")], "r")
+    assert store.find_workspace(cwd) is None

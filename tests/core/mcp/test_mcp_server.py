@@ -21,6 +21,8 @@ from core.models import PutOp, Record
 from core.store.fs import FileStore
 from tests.core.mcp.mcp_support import cli, error_of, ok_json, put, record_text, run_client, text_of, tree
 
+pytestmark = pytest.mark.slow  # each test starts the server (the MCP SDK takes seconds to import on a busy machine)
+
 SECRET = "sk-" + "Tq8v2LmN4pX7rZ1kY9wB3cD5fG6hJ0aS"
 
 
@@ -54,29 +56,35 @@ def _ws(root: Path, cwd: Path) -> Path:
     return root / "workspaces" / workspace_key(str(cwd))
 
 
-def test_tools_offered_per_write_mode(seeded: tuple[Path, Path]) -> None:
+def test_tools_and_resources_offered_per_write_mode(seeded: tuple[Path, Path]) -> None:
     root, cwd = seeded
 
-    async def names(client: Client) -> tuple[list[str], list[str]]:
-        tools = await client.list_tools()
+    async def offered(client: Client) -> tuple[list[types.Tool], list[str], list[str]]:
+        tools = (await client.list_tools()).tools
         resources = await client.list_resources()
-        return sorted(t.name for t in tools.tools), sorted(str(r.uri) for r in resources.resources)
+        texts = []
+        for uri in ("memory://global", "memory://workspace/index"):
+            block = (await client.read_resource(uri)).contents[0]
+            assert isinstance(block, types.TextResourceContents)
+            texts.append(block.text)
+        return tools, sorted(str(r.uri) for r in resources.resources), texts
 
-    review_tools, resources = run_client(root, cwd, names)
-    assert review_tools == ["memory_index", "memory_read", "memory_recall", "memory_search", "memory_update"]
+    tools, resources, (global_text, index_text) = run_client(root, cwd, offered)
+    assert sorted(t.name for t in tools) == [
+        "memory_index",
+        "memory_read",
+        "memory_recall",
+        "memory_search",
+        "memory_update",
+    ]
     assert resources == ["memory://global", "memory://workspace/index"]
-    off_tools, _ = run_client(root, cwd, names, "--writes", "off")
-    assert off_tools == ["memory_index", "memory_read", "memory_recall", "memory_search"]
-    global_tools, _ = run_client(root, cwd, names, "--writes", "direct", "--allow-global")
-    assert "replace_global" in global_tools and "memory_read_global" in global_tools
-    # No tool takes a root, path, cwd, workspace key or revision.
-    schemas: list[dict[str, Any]] = run_client(root, cwd, lambda c: _schemas(c), "--writes", "direct", "--allow-global")
-    for schema in schemas:
-        assert not {"root", "path", "cwd", "key", "workspace", "revision"} & set(schema["properties"])
-
-
-async def _schemas(client: Client) -> list[dict[str, Any]]:
-    return [t.input_schema for t in (await client.list_tools()).tools]
+    assert "Prefers short answers" in global_text and "[build-tool](build-tool.md)" in index_text
+    off_tools, _, _ = run_client(root, cwd, offered, "--writes", "off")
+    assert sorted(t.name for t in off_tools) == ["memory_index", "memory_read", "memory_recall", "memory_search"]
+    all_tools, _, _ = run_client(root, cwd, offered, "--writes", "direct", "--allow-global")
+    assert {"replace_global", "memory_read_global"} <= {t.name for t in all_tools}
+    for tool in all_tools:  # no tool takes a root, path, cwd, workspace key or revision
+        assert not {"root", "path", "cwd", "key", "workspace", "revision"} & set(tool.input_schema["properties"])
 
 
 def test_recall_twice_gives_the_same_bytes(seeded: tuple[Path, Path]) -> None:
@@ -92,6 +100,7 @@ def test_recall_twice_gives_the_same_bytes(seeded: tuple[Path, Path]) -> None:
     assert first == second
     assert first.startswith("<<<BEGIN UNTRUSTED DSH MEMORY>>>") and first.rstrip().endswith("MEMORY>>>")
     assert "electron-builder" in first and "Prefers short answers" in first
+    assert f"cwd: {cwd}" in first  # no roots from the client: the scope is --cwd
     hits = json.loads(search)["hits"]
     assert hits[0]["name"] == "build-tool"
     # A fresh connection on the same memory recalls the same bytes too.
@@ -165,11 +174,13 @@ def test_cli_commit_between_read_and_update_is_refused_as_stale(seeded: tuple[Pa
         await client.call_tool("memory_read", {"name": "build-tool"})
         done = cli(root, "put", "--cwd", str(cwd), "--file", str(mine))  # another writer, another process
         assert done.returncode == 0, done.stdout + done.stderr
+        on_disk = tree(root)
         stale = error_of(
             await client.call_tool(
                 "memory_update", {"changes": [put("build-tool", "Uses Tauri now", "We moved to Tauri.")], "reason": "r"}
             )
         )
+        assert tree(root) == on_disk  # refused: nothing written
         await client.call_tool("memory_index", {})  # read again, then the same change goes through
         retried = ok_json(
             await client.call_tool(
@@ -186,27 +197,6 @@ def test_cli_commit_between_read_and_update_is_refused_as_stale(seeded: tuple[Pa
     assert "Tauri" in (ws / "build-tool.md").read_text()
 
 
-def test_stale_refusal_writes_nothing(seeded: tuple[Path, Path], tmp_path: Path) -> None:
-    root, cwd = seeded
-    mine = tmp_path / "deploy.md"
-    mine.write_text(record_text("deploy-target", "Deploys go to staging first", "Staging, then prod."))
-
-    async def body(client: Client) -> dict[str, Any]:
-        await client.call_tool("memory_recall", {"query": ""})
-        assert cli(root, "put", "--cwd", str(cwd), "--file", str(mine)).returncode == 0
-        snapshot = tree(root)
-        err = error_of(
-            await client.call_tool(
-                "memory_update", {"changes": [{"op": "delete", "name": "build-tool"}], "reason": "r"}
-            )
-        )
-        assert tree(root) == snapshot
-        return err
-
-    assert run_client(root, cwd, body, "--writes", "direct")["code"] == "conflict"
-    assert (_ws(root, cwd) / "build-tool.md").exists()
-
-
 def test_secrets_are_refused(seeded: tuple[Path, Path]) -> None:
     root, cwd = seeded
     before = tree(root)
@@ -220,10 +210,9 @@ def test_secrets_are_refused(seeded: tuple[Path, Path]) -> None:
             errors.append(error_of(await client.call_tool("memory_update", mode_args)))
         return errors
 
-    for mode in ("direct", "review"):
-        (err,) = run_client(root, cwd, body, "--writes", mode)
-        assert err["code"] == "secret", err
-        assert SECRET not in json.dumps(err)  # the value is never echoed back
+    (err,) = run_client(root, cwd, body)  # review mode: refused before anything is proposed
+    assert err["code"] == "secret", err
+    assert SECRET not in json.dumps(err)  # the value is never echoed back
     assert tree(root) == before  # not written, not even proposed
 
 
@@ -372,24 +361,6 @@ def test_replace_global_needs_a_whole_read_of_global(seeded: tuple[Path, Path]) 
     assert "Writes in Chinese" in (root / "GLOBAL.md").read_text()
 
 
-def test_resources_are_read_only_views(seeded: tuple[Path, Path]) -> None:
-    root, cwd = seeded
-
-    async def body(client: Client) -> tuple[str, str]:
-        g = await client.read_resource("memory://global")
-        i = await client.read_resource("memory://workspace/index")
-        texts = []
-        for res in (g, i):
-            block = res.contents[0]
-            assert isinstance(block, types.TextResourceContents)
-            texts.append(block.text)
-        return texts[0], texts[1]
-
-    global_text, index_text = run_client(root, cwd, body)
-    assert "Prefers short answers" in global_text
-    assert "[build-tool](build-tool.md)" in index_text
-
-
 def test_scope_comes_from_the_clients_first_root(seeded: tuple[Path, Path], tmp_path: Path) -> None:
     root, cwd = seeded
     other = tmp_path / "elsewhere"
@@ -400,5 +371,3 @@ def test_scope_comes_from_the_clients_first_root(seeded: tuple[Path, Path], tmp_
 
     recall = run_client(root, cwd, lambda c: _recall(c, "electron"), mode="legacy", list_roots_callback=roots)
     assert f"cwd: {other}" in recall and "electron-builder" not in recall
-    plain = run_client(root, cwd, lambda c: _recall(c, "electron"), mode="legacy")
-    assert f"cwd: {cwd}" in plain and "electron-builder" in plain
