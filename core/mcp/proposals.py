@@ -52,6 +52,8 @@ AGENT_PREFIX = "agent:"
 """Consolidator names of agent proposals start with this (``agent:claude-code``): the GUI's source filter."""
 
 REDACTION_MARK = "[REDACTED:"
+MAX_PENDING = 100
+"""Pending proposals per root: an agent in a loop must not bury the user (or the disk) in them."""
 
 
 class _Frozen(BaseModel):
@@ -228,8 +230,31 @@ class AgentProposals:
         global_revision: Revision | None,
         workspace_revision: Revision | None,
     ) -> AgentProposal:
-        """Store a proposal the caller has already validated, with a ``proposed`` receipt."""
+        """Store a proposal the caller has already validated, with a ``proposed`` receipt.
+
+        The same change on the same observed memory, still pending, is not stored twice: its
+        existing proposal comes back. Over :data:`MAX_PENDING` pending proposals, UsageError.
+        """
         cwd = normalize_cwd(cwd)
+        ids = self.store.list_agent_proposals()
+        digest = proposal.digest()
+        for pid in ids:
+            try:
+                old = self.load(pid)
+            except (UsageError, NotFoundError):
+                continue
+            if (old.cwd, old.proposal.digest(), old.global_revision, old.workspace_revision) == (
+                cwd,
+                digest,
+                global_revision,
+                workspace_revision,
+            ) and self._settled(pid) is None:
+                return old
+        if len(ids) >= MAX_PENDING:
+            raise UsageError(
+                f"{len(ids)} agent proposals are already waiting for review; the user has to review them "
+                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written."
+            )
         p = AgentProposal(
             id=new_proposal_id(),
             created=_now(),

@@ -184,3 +184,33 @@ def test_direct_writes_refuse_secrets_with_the_stores_message(store: FileStore, 
     with pytest.raises(SecretRefusedError, match="automatic changes may not contain credential-shaped values"):
         agent.update([_put("api-key", f"Use {SECRET}.")], "r")
     assert store.find_workspace(cwd) is None
+
+
+def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
+    store: FileStore, cwd: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import core.mcp.proposals as proposals_module
+
+    agent = _agent(store, cwd)
+    agent.index_text()
+    first = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    again = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    assert again == first and store.list_agent_proposals() == [first]
+    monkeypatch.setattr(proposals_module, "MAX_PENDING", 2)
+    agent.update([_put("fact-two")], "r")
+    with pytest.raises(UsageError, match="waiting for review"):
+        agent.update([_put("fact-three")], "r")
+    assert len(store.list_agent_proposals()) == 2
+
+
+def test_the_cli_does_not_import_the_mcp_sdk(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from core.cli.main import main; rc = main(['--root', sys.argv[1], '--json', 'reviews', "
+        "'--pending']); assert 'mcp' not in sys.modules and 'mcp_types' not in sys.modules, 'mcp imported';"
+        "raise SystemExit(rc)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "root")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
