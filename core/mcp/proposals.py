@@ -363,7 +363,7 @@ class AgentProposals:
             review_id=p.id,
             session_id=p.connection,
             session_revision="",
-            session_title=f"{p.consolidator}: {p.reason}",
+            session_title=f"Proposed by {p.client} (MCP agent) on {p.created[:16].replace('T', ' ')} UTC",
             cwd=p.cwd,
             workspace_key=p.workspace_key,
             seq_range=(0, 0),
