@@ -214,3 +214,31 @@ def test_the_cli_does_not_import_the_mcp_sdk(tmp_path: Path) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "root")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> None:
+    import io
+
+    from core.cli.main import main
+
+    def run(*args: str) -> tuple[int, str]:
+        out = io.StringIO()
+        rc = main(["--root", str(store.root), *args], stdout=out, stderr=out)
+        return rc, out.getvalue()
+
+    assert run("reviews", "--pending") == (0, "No pending agent proposals.\n")
+    agent = _agent(store, cwd)
+    agent.index_text()
+    pid = json.loads(agent.update([_put("fact-one", "It rains on Mondays.")], "The user said so."))["proposal_id"]
+    rc, listing = run("reviews", "--pending")
+    assert rc == 0 and pid in listing and "agent:test-agent" in listing and "reason: The user said so." in listing
+    rc, shown = run("review", pid)
+    assert rc == 0 and "+It rains on Mondays." in shown and "Nothing was written" in shown
+    assert store.find_workspace(cwd) is None
+    rc, applied = run("review", pid, "--apply")
+    assert rc == 0 and applied.startswith("committed"), applied
+    assert store.find_workspace(cwd).get("fact-one") is not None  # type: ignore[union-attr]
+    rc, missing = run("review", pid, "--apply")
+    assert rc == 1 and "No pending agent proposal" in missing
+    rc, receipts = run("reviews")  # the consolidation receipts listing still works, and shows this one
+    assert rc == 0 and pid in receipts and "agent:test-agent" in receipts
