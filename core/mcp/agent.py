@@ -31,7 +31,7 @@ from core.records import NAME_RE, RESERVED_NAMES, record_file_name, validate_rec
 from core.search import GLOBAL_SCOPE, SearchIndex
 from core.search.recall import BEGIN, END, PREAMBLE
 from core.search.snippets import truncate_utf8
-from core.secrets import has_secrets, redact
+from core.secrets import has_secrets
 from core.sessions.models import Evidence
 from core.store.api import MemoryStore
 from core.store.base import check_secrets
@@ -151,15 +151,17 @@ class AgentSession:
             revisions = self._refresh()
             results = self.index.search(query, scopes=[self.key, GLOBAL_SCOPE], limit=limit, max_bytes=SEARCH_MAX_BYTES)
             self._observe_index(revisions, global_complete=False)
+        from core.search.recall import _clean  # redact, and defuse look-alikes of the untrusted-data markers
+
         hits: list[dict[str, Any]] = []
         for h in results.hits:
             hits.append(
                 {
                     "where": "global" if h.kind == "global_section" else "workspace",
-                    "name": h.name,
+                    "name": _clean(h.name),
                     "type": h.type,
-                    "description": redact(h.description),
-                    "snippet": redact(h.snippet),
+                    "description": _clean(h.description),
+                    "snippet": _clean(h.snippet),
                 }
             )
         doc = {
