@@ -56,6 +56,19 @@ MAX_PENDING = 100
 """Pending proposals per root: an agent in a loop must not bury the user (or the disk) in them."""
 
 
+ReviewSource = Literal["session", "agent", "import"]
+
+
+def review_source(consolidator: str) -> ReviewSource:
+    """Which filter of the Session Consolidation tab a review or receipt belongs to, by its
+    consolidator: ``agent:<client>`` (this module), ``import:<store>`` (imported memory), else a session."""
+    if consolidator.startswith(AGENT_PREFIX):
+        return "agent"
+    if consolidator.startswith("import:"):
+        return "import"
+    return "session"
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

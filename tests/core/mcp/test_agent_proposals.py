@@ -242,3 +242,17 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
     assert rc == 1 and "No pending agent proposal" in missing
     rc, receipts = run("reviews")  # the consolidation receipts listing still works, and shows this one
     assert rc == 0 and pid in receipts and "agent:test-agent" in receipts
+
+
+def test_receipts_tell_their_source(store: FileStore, cwd: str) -> None:
+    from core.consolidation.receipts import parse_receipt
+    from core.mcp.proposals import review_source
+
+    agent = _agent(store, cwd)
+    agent.index_text()
+    pid = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    receipt = parse_receipt(store.read_receipt(pid) or "")
+    assert receipt is not None and receipt.status == "proposed"
+    assert review_source(receipt.consolidator) == "agent"
+    assert [review_source(c) for c in ("offline", "model", "import:claude-code")] == ["session", "session", "import"]
+    assert AgentProposals(store).count() == 1
