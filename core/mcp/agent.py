@@ -392,8 +392,9 @@ class AgentSession:
             {
                 "status": "pending_review",
                 "proposal_id": p.id,
-                "message": "Nothing was written yet: the user reviews this proposal in DSH Memory Manager "
-                f"(or with `dsh-memory review {p.id} --apply`). Do not repeat it.",
+                # Never tell the agent how to approve it: the point is that the user decides.
+                "message": "Nothing was written yet: the user will review this proposal and accept or reject "
+                "it. Do not repeat it and do not try to apply it yourself.",
             },
             ensure_ascii=False,
         )
