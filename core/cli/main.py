@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "core.cli.store_commands",
     "core.cli.search_commands",
     "core.cli.session_commands",
+    "core.cli.source_commands",
 )
 
 
