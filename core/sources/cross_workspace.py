@@ -44,11 +44,8 @@ def project_cwd(project: str) -> str | None:
 
 def _title(text: str) -> str:
     first = text.strip().splitlines()[0] if text.strip() else ""
-    for stop in ("。", ". ", "；", "; ", "：", ": "):
-        cut = first.find(stop)
-        if 0 < cut < 80:
-            return first[:cut]
-    return first[:80]
+    cuts = [c for c in (first.find(stop) for stop in ("。", ". ", "；", "; ", "：", ": ", "，", ", ")) if 0 < c < 80]
+    return first[: min(cuts)] if cuts else first[:80]
 
 
 def read_cross_workspace(path: Path) -> SourceSnapshot:

@@ -60,7 +60,7 @@ from core.consolidation.service import ConsolidationService, PreparedSession, re
 from core.consolidation.validation import review_proposal
 from core.keys import normalize_cwd, workspace_key
 from core.model_catalog import ModelCatalog
-from core.models import Record, RecordType
+from core.models import Record, RecordType, WorkspaceSnapshot
 from core.sessions.models import Evidence, EvidenceMessage, EvidenceTurn
 from core.settings import AppSettings
 from core.sources.models import SOURCE_LABELS, ForeignEntry, SourceKind, SourceSnapshot
@@ -204,8 +204,8 @@ def plan_import(kind: SourceKind, sources: Sequence[SourceSnapshot], *, cwd: str
                 why = "belongs to no workspace we could determine"
                 if e.source == "claude-code":
                     why = "its Claude Code folder maps to no single known workspace; import it with --cwd"
-                elif e.cwd:
-                    why = f"belongs to {e.cwd!r}, which is not a path on this machine"
+                elif e.source == "cross-workspace":
+                    why = f"belongs to {e.scope!r}, which is not a folder path on this machine"
                 skipped.append(Skipped(e, why))
             else:
                 by_target.setdefault(own, []).append(e)
@@ -283,7 +283,19 @@ def _evidence(target: ImportTarget) -> tuple[Evidence, str]:
 
 def _description(entry: ForeignEntry) -> str:
     text = entry.description or entry.title or entry.text
+    if entry.source == "project-memory":  # the title is the node (a topic); the entry is one fact in it
+        text = f"{entry.title}: {entry.text}"
     return _one_line(text, 150) or entry.id
+
+
+def name_base(entry: ForeignEntry) -> str:
+    """The kebab-case name an entry would get before making it unique."""
+    source = entry.title
+    if entry.source == "project-memory" or not source:
+        source = " ".join(entry.text.split()[:6]) if re.search(r"[A-Za-z]", entry.text) else entry.text[:12]
+    if is_url_only(source):
+        source = re.sub(r"https?://(www\.)?", "", source)
+    return kebab_name(source)
 
 
 def _entry_warnings(entry: ForeignEntry) -> list[str]:
@@ -317,7 +329,7 @@ def _workspace_proposal(target: ImportTarget, records: Sequence[Record]) -> tupl
         if earlier is not None:
             name, reason = earlier.name, f"updates {earlier.name}.md, imported earlier from {label} (it changed there)"
         else:
-            name = unique_name(kebab_name(e.title), taken, fallback=kebab_name(e.id) or "imported-entry")
+            name = unique_name(name_base(e), taken, fallback=kebab_name(e.id) or "imported-entry")
             taken.add(name)
             reason = f"imported from {label} ({e.scope})"
         body = f"{e.text.strip()}\n\n{marker}\n"
@@ -432,7 +444,7 @@ class ImportService:
                 f"The memory of workspace {cwd} is in the Recycle Bin (archived). Restore it first, then import "
                 "into it; nothing was written."
             )
-        snapshot = self.store.find_workspace(cwd)
+        snapshot = self._workspace(cwd)
         prepared = PreparedSession(
             evidence=evidence,
             evidence_text=rendered,
@@ -444,16 +456,19 @@ class ImportService:
         proposal, warnings = _workspace_proposal(target, snapshot.records() if snapshot is not None else [])
         return PreparedImport(target, prepared, proposal, warnings)
 
-    def archived_in_store(self, target: ImportTarget) -> bool:
-        from core.errors import NotFoundError
+    def _workspace(self, cwd: str) -> WorkspaceSnapshot | None:
+        # Listed first: reading a scope that does not exist would still leave a lock file behind.
+        key = workspace_key(cwd)
+        if key not in {i.key for i in self.store.list_workspaces()}:
+            return None
+        return self.store.read_workspace(key)
 
-        if target.cwd is None or self.store.find_workspace(target.cwd) is not None:
+    def archived_in_store(self, target: ImportTarget) -> bool:
+        if target.cwd is None:
             return False
-        try:
-            self.store.read_workspace(workspace_key(target.cwd), archived=True)
-        except NotFoundError:
-            return False
-        return True
+        key = workspace_key(target.cwd)
+        active = {i.key for i in self.store.list_workspaces()}
+        return key not in active and key in {i.key for i in self.store.list_workspaces(archived=True)}
 
     # --- dry run ---------------------------------------------------------------------------
     def review(self, prepared: PreparedImport) -> Review:

@@ -16,7 +16,9 @@ from core.store.fs import FileStore
 TOKEN = "ghp_" + "Zx81kLmQ02pRtY7uWv3sNa9bCd4eFg6hJk1L"  # credential-shaped (GitHub token pattern)
 
 
-def wm_entry(entry_id: str, etype: str, title: str, content: str, status: str | None = "active", **extra: Any) -> dict[str, Any]:
+def wm_entry(
+    entry_id: str, etype: str, title: str, content: str, status: str | None = "active", **extra: Any
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": entry_id,
         "scope": "workspace",
@@ -44,7 +46,9 @@ def write_json(path: Path, doc: Any) -> None:
     path.write_text(json.dumps(doc, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
-def wm_scope(root: Path, cwd: str, entries: list[dict[str, Any]], *, archived: bool = False, key: str | None = None) -> Path:
+def wm_scope(
+    root: Path, cwd: str, entries: list[dict[str, Any]], *, archived: bool = False, key: str | None = None
+) -> Path:
     """One workspace-memory scope with every file the store writes."""
     if cwd:
         folder = root / ("archived" if archived else "scopes") / (key or scope_key(cwd))
@@ -52,10 +56,14 @@ def wm_scope(root: Path, cwd: str, entries: list[dict[str, Any]], *, archived: b
         folder = root / "global"
     write_json(folder / "scope.json", {"key": key or (scope_key(cwd) if cwd else "global"), "cwd": cwd})
     write_json(folder / "memory_entries.json", entries)
-    (folder / "memory_summary.md").write_text("# Summary\n\n" + "\n".join(f"- {e['title']}" for e in entries) + "\n", encoding="utf-8")
+    (folder / "memory_summary.md").write_text(
+        "# Summary\n\n" + "\n".join(f"- {e['title']}" for e in entries) + "\n", encoding="utf-8"
+    )
     write_json(folder / "state.json", {"checkpoints": 3, "pendingMessages": [], "seenMessageIds": ["m1", "m2"]})
     (folder / "checkpoints").mkdir(exist_ok=True)
-    (folder / "checkpoints" / f"2026-10-02T10-00-00.000Z.{uuid.UUID(int=1)}.md").write_text("checkpoint\n", encoding="utf-8")
+    (folder / "checkpoints" / f"2026-10-02T10-00-00.000Z.{uuid.UUID(int=1)}.md").write_text(
+        "checkpoint\n", encoding="utf-8"
+    )
     (folder / "summary_history").mkdir(exist_ok=True)
     (folder / "summary_history" / f"1759400000000-{uuid.UUID(int=2)}.md").write_text("old summary\n", encoding="utf-8")
     return folder
@@ -110,7 +118,9 @@ def build_world(tmp: Path) -> World:
         store.create_workspace(cwd)
 
     wm = world.wm_root
-    wm_scope(wm, "", [wm_entry("mem-000000000001", "preference", "Answer concisely", "I prefer short, direct answers.")])
+    wm_scope(
+        wm, "", [wm_entry("mem-000000000001", "preference", "Answer concisely", "I prefer short, direct answers.")]
+    )
     wm_scope(
         wm,
         alpha,
@@ -126,15 +136,26 @@ def build_world(tmp: Path) -> World:
                 supersededBy=["mem-aaaaaaaaaa04"],
             ),
             wm_entry("mem-aaaaaaaaaa04", "fact", "Dev port", "The dev server runs on port 5173."),
-            wm_entry("mem-aaaaaaaaaa05", "rule", "Tabs", "Indent with tabs.", status="conflict", conflictGroupId="cg-1"),
-            wm_entry("mem-aaaaaaaaaa06", "rule", "Spaces", "Indent with four spaces.", status="conflict", conflictGroupId="cg-1"),
+            wm_entry(
+                "mem-aaaaaaaaaa05", "rule", "Tabs", "Indent with tabs.", status="conflict", conflictGroupId="cg-1"
+            ),
+            wm_entry(
+                "mem-aaaaaaaaaa06",
+                "rule",
+                "Spaces",
+                "Indent with four spaces.",
+                status="conflict",
+                conflictGroupId="cg-1",
+            ),
             wm_entry("mem-aaaaaaaaaa07", "fix", "Removed", "A deleted note about the cache.", status="deleted"),
             wm_entry("mem-aaaaaaaaaa08", "fact", "Docs", "https://example.com/alpha/docs"),
             wm_entry("mem-aaaaaaaaaa09", "fact", "CI token", f"The CI token is {TOKEN}"),
             wm_entry("mem-aaaaaaaaaa10", "architecture", "Layers", "Core never imports the UI.", status=None),
         ],
     )
-    wm_scope(wm, beta, [wm_entry("mem-bbbbbbbbbb01", "decision", "打包工具", "打包用 electron-builder，先 --dir 验证。")])
+    wm_scope(
+        wm, beta, [wm_entry("mem-bbbbbbbbbb01", "decision", "打包工具", "打包用 electron-builder，先 --dir 验证。")]
+    )
     wm_scope(wm, gone, [wm_entry("mem-cccccccccc01", "fact", "Gone fact", "This project was retired.")], archived=True)
     wm_scope(wm, str(work / "vanished"), [wm_entry("mem-dddddddddd01", "fact", "Vanished", "A folder that is gone.")])
     # Malformed: entries that are not JSON, and a folder whose key does not match its cwd.
@@ -162,11 +183,18 @@ def build_world(tmp: Path) -> World:
     # Project memory inside alpha.
     pm = Path(alpha) / "project_memory"
     write_json(pm / ".registry.json", {"workspaces": [{"id": "sp1", "name": "Alpha app", "path": alpha}]})
-    write_json(pm / "sp1" / "manifest.json", {"schema": 3, "graphVersion": 2, "nodes": [{"id": "n1", "p": "Build pipeline"}, {"id": "n2", "p": "界面约定"}]})
+    write_json(
+        pm / "sp1" / "manifest.json",
+        {"schema": 3, "graphVersion": 2, "nodes": [{"id": "n1", "p": "Build pipeline"}, {"id": "n2", "p": "界面约定"}]},
+    )
     funnel = pm / "sp1" / "nodes" / "n1" / "funnel"
     funnel.mkdir(parents=True)
-    (funnel / "core.md").write_text("# Core\n\n- Release builds run on CI only.\n- Artifacts go to dist/,\n  never to build/.\n", encoding="utf-8")
-    (funnel / "regular.md").write_text("Nightly builds are kept for a week.\n\nOld builds are pruned by a cron job.\n", encoding="utf-8")
+    (funnel / "core.md").write_text(
+        "# Core\n\n- Release builds run on CI only.\n- Artifacts go to dist/,\n  never to build/.\n", encoding="utf-8"
+    )
+    (funnel / "regular.md").write_text(
+        "Nightly builds are kept for a week.\n\nOld builds are pruned by a cron job.\n", encoding="utf-8"
+    )
     (funnel / "log").mkdir()
     (funnel / "log" / "s1.md").write_text("raw log\n", encoding="utf-8")
     funnel2 = pm / "sp1" / "nodes" / "n2" / "funnel"
@@ -226,8 +254,19 @@ def _item(item_id: str, kind: str, text: str, project: str) -> dict[str, Any]:
     }
 
 
+STORE_PLUMBING = (os.sep + os.path.join(".manager", "locks"), os.sep + os.path.join(".manager", "cache"))
+"""Our store's lock files (created empty by the first read of a scope) and its listing cache: any read
+makes them, so they are left out of "nothing was written" checks. Every memory file, receipt,
+journal and history entry is compared."""
+
+
 def tree_state(*roots: Path) -> dict[str, tuple[bytes | None, int]]:
     """Every file and folder under ``roots`` with its bytes (None for folders) and mtime_ns."""
+    state = _tree_state(*roots)
+    return {p: v for p, v in state.items() if not any(part in p for part in STORE_PLUMBING)}
+
+
+def _tree_state(*roots: Path) -> dict[str, tuple[bytes | None, int]]:
     out: dict[str, tuple[bytes | None, int]] = {}
     for root in roots:
         if root.is_file():
