@@ -50,10 +50,7 @@ def wm_scope(
     root: Path, cwd: str, entries: list[dict[str, Any]], *, archived: bool = False, key: str | None = None
 ) -> Path:
     """One workspace-memory scope with every file the store writes."""
-    if cwd:
-        folder = root / ("archived" if archived else "scopes") / (key or scope_key(cwd))
-    else:
-        folder = root / "global"
+    folder = root / ("archived" if archived else "scopes") / (key or scope_key(cwd)) if cwd else root / "global"
     write_json(folder / "scope.json", {"key": key or (scope_key(cwd) if cwd else "global"), "cwd": cwd})
     write_json(folder / "memory_entries.json", entries)
     (folder / "memory_summary.md").write_text(
@@ -256,14 +253,18 @@ def _item(item_id: str, kind: str, text: str, project: str) -> dict[str, Any]:
 
 STORE_PLUMBING = (os.sep + os.path.join(".manager", "locks"), os.sep + os.path.join(".manager", "cache"))
 """Our store's lock files (created empty by the first read of a scope) and its listing cache: any read
-makes them, so they are left out of "nothing was written" checks. Every memory file, receipt,
-journal and history entry is compared."""
+makes them, so they (and the mtime of ``.manager`` itself) are left out of "nothing was written"
+checks. Every memory file, receipt, journal and history entry is compared."""
 
 
 def tree_state(*roots: Path) -> dict[str, tuple[bytes | None, int]]:
     """Every file and folder under ``roots`` with its bytes (None for folders) and mtime_ns."""
     state = _tree_state(*roots)
-    return {p: v for p, v in state.items() if not any(part in p for part in STORE_PLUMBING)}
+    return {
+        p: v
+        for p, v in state.items()
+        if not any(part in p for part in STORE_PLUMBING) and not p.endswith(os.sep + ".manager")
+    }
 
 
 def _tree_state(*roots: Path) -> dict[str, tuple[bytes | None, int]]:

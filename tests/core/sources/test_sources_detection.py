@@ -117,7 +117,7 @@ def test_a_broken_cross_workspace_file_is_reported_and_left_alone(world: World, 
     path = world.root / "memory.json"
     path.write_bytes(b'{"version": 1, "items": [')
     before = tree_state(path)
-    code, data = cli("sources")
+    _code, data = cli("sources")
     cw = next(s for s in data["sources"] if s["kind"] == "cross-workspace")
     assert cw["entries"] == 0 and "not valid JSON" in cw["problems"][0]["reason"]
     assert tree_state(path) == before

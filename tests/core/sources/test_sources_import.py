@@ -93,7 +93,7 @@ def test_apply_commits_with_receipts_and_a_rerun_shows_them(world: World, cli: A
     assert {r["review_id"] for r in workspace_reviews} <= set(receipts)
     assert world.all_state() == ours  # idempotent: nothing written the second time
 
-    code, with_global = cli("import", "workspace-memory", "--apply", "--accept-global")
+    code, _with_global = cli("import", "workspace-memory", "--apply", "--accept-global")
     assert code == 0
     assert "I prefer short, direct answers." in world.store().read_global().text
     code, once_more = cli("import", "workspace-memory", "--apply", "--accept-global")
@@ -110,7 +110,7 @@ def test_entries_already_in_memory_become_no_change(world: World, cli: Any) -> N
         body="\nThe alpha project builds with pnpm, never npm.\n",
     )
     store.commit(snap.key, [PutOp(record=mine)], snap.revision)
-    code, data = cli("import", "workspace-memory")
+    _code, data = cli("import", "workspace-memory")
     rows = _review_for(data, world.alpha)["changes"]
     dup = next(c for c in rows if c["kind"] == "no_change")
     assert "already in memory as build-tool.md" in dup["reason"]
@@ -129,7 +129,7 @@ def test_a_changed_foreign_entry_updates_its_earlier_import(world: World, cli: A
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc[0]["content"] = "The alpha project builds with pnpm 9, never npm."
     path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    code, data = cli("import", "workspace-memory")
+    _code, data = cli("import", "workspace-memory")
     review = _review_for(data, world.alpha)
     assert not review["reused"]
     actionable = [c for c in review["changes"] if c["actionable"]]
@@ -154,7 +154,7 @@ def test_cross_workspace_import_skips_activity_and_unknown_paths(world: World, c
 
 def test_an_ambiguous_claude_code_folder_is_imported_only_with_cwd(world: World, cli: Any) -> None:
     code, data = cli("import", "claude-code")
-    assert any("project_x.md" == s["id"] and "--cwd" in s["reason"] for s in data["skipped"])
+    assert any(s["id"] == "project_x.md" and "--cwd" in s["reason"] for s in data["skipped"])
     target = world.ambiguous[1]
     code, data = cli("import", "claude-code", "--cwd", target, "--apply")
     assert code == 0
@@ -166,8 +166,10 @@ def test_an_ambiguous_claude_code_folder_is_imported_only_with_cwd(world: World,
 
 def test_claude_code_user_facts_go_to_global_with_confirmation(world: World, cli: Any) -> None:
     code, data = cli("import", "claude-code", "--cwd", world.alpha, "--apply")
-    assert not world.store().read_global().exists
-    code, data = cli("import", "claude-code", "--cwd", world.alpha, "--apply", "--accept-global")
+    assert code == 0 and not world.store().read_global().exists
+    assert any(r["status"] == "proposed" and r["changes"][0]["needs_confirmation"] for r in data["reviews"])
+    code, _data = cli("import", "claude-code", "--cwd", world.alpha, "--apply", "--accept-global")
+    assert code == 0
     text = world.store().read_global().text
     assert "## Imported from Claude Code memory" in text and "data scientist" in text
     alpha = world.store().find_workspace(world.alpha)
@@ -181,10 +183,11 @@ def test_import_into_an_archived_workspace_is_blocked(world: World, cli: Any) ->
     snap = store.create_workspace(world.beta)
     store.archive(snap.key)
     before = world.all_state()
-    code, data = cli("import", "workspace-memory", "--cwd", world.beta, "--apply")
+    _code, data = cli("import", "workspace-memory", "--cwd", world.beta, "--apply")
     assert [b["cwd"] for b in data["blocked"]] == [world.beta]
     assert "Restore it first" in data["blocked"][0]["reason"]
     assert world.store().find_workspace(world.beta) is None
+    assert world.all_state() == before  # no second, empty memory was started for it
 
 
 def test_project_memory_from_an_explicit_path(world: World, cli: Any, tmp_path: Path) -> None:
