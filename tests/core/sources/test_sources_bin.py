@@ -51,7 +51,9 @@ def test_restore_moves_the_scope_back_byte_identical(world: World) -> None:
 
 def test_restore_is_refused_while_an_active_scope_has_the_key(world: World) -> None:
     key = scope_key(world.gone)
-    wm_scope(world.wm_root, world.gone, [wm_entry("mem-eeeeeeeeee01", "fact", "New", "A new scope for the same folder.")])
+    wm_scope(
+        world.wm_root, world.gone, [wm_entry("mem-eeeeeeeeee01", "fact", "New", "A new scope for the same folder.")]
+    )
     before = tree_state(world.wm_root)
     b = WorkspaceMemoryBin(world.wm_root)
     assert b.archived()[0].active_exists
@@ -80,7 +82,7 @@ def test_archive_only_scopes_whose_folder_is_gone(world: World, cli: Any) -> Non
     with pytest.raises(UsageError):
         b.archive(scope_key(world.alpha))
     vanished = str(Path(world.gone).parent / "vanished")
-    code, data = cli("foreign-bin", "archive", scope_key(vanished))
+    code, _data = cli("foreign-bin", "archive", scope_key(vanished))
     assert code == 0
     assert (world.wm_root / "archived" / scope_key(vanished) / "memory_entries.json").is_file()
     assert vanished in {s.cwd for s in b.archived()}
