@@ -32,6 +32,7 @@ def _json_flag(p: argparse.ArgumentParser) -> None:
 def register(sub: Any) -> None:
     p = sub.add_parser("sources", help="list every memory store found on this machine (read-only)")
     p.add_argument("--cwd", help="also list the entries other stores hold for this workspace folder")
+    p.add_argument("--search", metavar="QUERY", help="also search every other store's entries")
     _json_flag(p)
     p.set_defaults(handler=cmd_sources)
 
@@ -121,6 +122,16 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> Result:
             status = e.status + (f" ({e.status_detail})" if e.status_detail else "")
             lines.append(f"  [{SOURCE_LABELS[e.source]}] {e.id} {e.kind} {status}: {e.title}")
         if not entries:
+            lines.append("  (none)")
+    if args.search:
+        from core.sources.search import search_entries
+
+        every = [e for s in found.sources if s.kind != "markdown" for e in s.entries]
+        hits = search_entries(every, args.search)
+        data["hits"] = [{**_entry_json(h.entry), "score": h.score} for h in hits]
+        lines += ["", f"Other stores matching {args.search!r} (read-only):"]
+        lines += [f"  [{SOURCE_LABELS[h.entry.source]}] {h.entry.id} {h.entry.status}: {h.entry.title}" for h in hits]
+        if not hits:
             lines.append("  (none)")
     return Result(data=data, text="\n".join(lines))
 
