@@ -121,3 +121,24 @@ def test_a_broken_cross_workspace_file_is_reported_and_left_alone(world: World, 
     cw = next(s for s in data["sources"] if s["kind"] == "cross-workspace")
     assert cw["entries"] == 0 and "not valid JSON" in cw["problems"][0]["reason"]
     assert tree_state(path) == before
+
+
+def test_funnel_files_split_into_list_items_and_paragraphs() -> None:
+    from core.sources.project_memory import split_entries
+
+    text = "---\nid: x\n---\n# Title\n\n- one\n  continued\n- two\n\nA paragraph\nover two lines.\n\n1. three\n"
+    assert split_entries(text) == ["one\ncontinued", "two", "A paragraph\nover two lines.", "three"]
+
+
+def test_cross_workspace_chinese_kind_aliases() -> None:
+    from core.sources.cross_workspace import canonical_kind
+
+    assert [canonical_kind(k) for k in ("偏好", "决策", "项目", "事实", "待办", "进度", "Decision")] == [
+        "preference",
+        "decision",
+        "project",
+        "fact",
+        "todo",
+        "activity",
+        "decision",
+    ]

@@ -205,3 +205,12 @@ def test_names_are_kebab_case_and_unique() -> None:
     assert unique_name("memory", set()) == "memory-note"
     assert unique_name("", set(), fallback="imported") == "imported"
     assert encode_project("/a/b") == "-a-b"
+
+
+def test_an_unknown_claude_code_folder_is_assigned_with_path_and_cwd(world: World, cli: Any) -> None:
+    folder = world.claude / "-nowhere-at-all"
+    code, data = cli("import", "claude-code", "--path", str(folder), "--cwd", world.beta, "--apply")
+    assert code == 0, data
+    snap = world.store().find_workspace(world.beta)
+    assert snap is not None and [r.name for r in snap.records()] == ["unknown-note"]
+    assert snap.records()[0].type == "reference"
