@@ -22,6 +22,8 @@ from core.sources.models import ForeignEntry, SourceProblem, SourceScope, Source
 
 KIND: Final = "claude-code"
 TYPES = ("user", "feedback", "project", "reference")
+# libyaml's loader when PyYAML has it (about 10x faster on a thousand topic files); same safe subset.
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _INDEX_LINE = re.compile(r"^\s*[-*]\s+\[(?P<title>[^\]]+)\]\((?P<file>[^)\s]+)\)\s*(?:[—–:-]+\s*(?P<hook>.*))?$")
 
 
@@ -61,7 +63,7 @@ def parse_topic(text: str) -> tuple[dict[str, Any], str]:
     if after and not after.startswith("\n"):
         raise ValueError("its frontmatter is never closed with a --- line")
     try:
-        meta = yaml.safe_load(text[4:end]) or {}
+        meta = yaml.load(text[4:end], Loader=_LOADER) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
