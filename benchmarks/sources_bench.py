@@ -44,7 +44,7 @@ def _build(tmp: Path) -> tuple[SourcePaths, FileStore]:
                     "type": ("preference", "decision", "fact", "rule")[n % 4],
                     "title": f"打包规则 {n}" if zh else f"Build rule {n}",
                     "description": "",
-                    "content": (f"打包用 electron-builder，第 {n} 条。" if zh else f"Rule {n}: run the linter first.") * 8,
+                    "content": (f"打包用 electron-builder，第 {n} 条。" if zh else f"Rule {n}: lint first.") * 8,
                     "status": "superseded" if n % 10 == 0 else ("conflict" if n % 17 == 0 else "active"),
                     "conflictGroupId": "cg" if n % 17 == 0 else None,
                     "createdAt": "2026-10-01T10:00:00Z",
