@@ -150,3 +150,15 @@ def test_a_restore_killed_at_any_moment_leaves_the_scope_old_or_new(tmp_path: Pa
             assert _rel(tree_state(dst), dst) == expected
     print("restore killed:", outcomes)
     assert outcomes["old"] and outcomes["new"]
+
+
+def test_an_interrupted_purge_is_reported_and_finished_by_the_next_purge(world: World, cli: Any) -> None:
+    leftover = world.wm_root / ".dsh-memory-purge" / "ws-22222222222222222222-abcd"
+    (leftover / "checkpoints").mkdir(parents=True)
+    (leftover / "memory_entries.json").write_text("[]", encoding="utf-8")
+    code, data = cli("foreign-bin", "list")
+    assert code == 0
+    assert data["interrupted_purges"] == [str(leftover)]
+    assert [s["cwd"] for s in data["archived"]] == [world.gone]  # the leftover is not a scope
+    WorkspaceMemoryBin(world.wm_root).purge(scope_key(world.gone), "gone")
+    assert not (world.wm_root / ".dsh-memory-purge").exists()

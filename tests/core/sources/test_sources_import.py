@@ -214,3 +214,19 @@ def test_an_unknown_claude_code_folder_is_assigned_with_path_and_cwd(world: Worl
     snap = world.store().find_workspace(world.beta)
     assert snap is not None and [r.name for r in snap.records()] == ["unknown-note"]
     assert snap.records()[0].type == "reference"
+
+
+def test_a_global_fact_with_a_credential_is_left_out_of_global(world: World, cli: Any) -> None:
+    import json
+
+    from sources_support import TOKEN
+
+    path = world.wm_root / "global" / "memory_entries.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc.append({**doc[0], "id": "mem-000000000002", "title": "My token", "content": f"My token is {TOKEN}"})
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data = cli("import", "workspace-memory", "--apply", "--accept-global")
+    assert code == 0
+    text = world.store().read_global().text
+    assert "I prefer short, direct answers." in text and TOKEN not in text
+    assert any(s["id"] == "mem-000000000002" and "credential" in s["reason"] for s in data["skipped"])
