@@ -317,6 +317,7 @@ def _workspace_proposal(target: ImportTarget, records: Sequence[Record]) -> tupl
     taken = set(existing)
     changes: list[ProposedChange] = []
     warnings: dict[str, tuple[str, ...]] = {}
+    seen: dict[str, str] = {}  # normalized text -> the change that imports it
     for seq, e in enumerate(target.entries, start=1):
         cid = f"c{seq}"
         label = f"{SOURCE_LABELS[e.source]} entry {e.id}"
@@ -326,6 +327,11 @@ def _workspace_proposal(target: ImportTarget, records: Sequence[Record]) -> tupl
         if duplicate is not None:
             changes.append(NoChange(reason=f"{label} is already in memory as {duplicate.name}.md", evidence=(seq,)))
             continue
+        same = seen.get(_norm(e.text))
+        if same is not None:
+            changes.append(NoChange(reason=f"{label} says the same as {same}", evidence=(seq,)))
+            continue
+        seen[_norm(e.text)] = cid
         if earlier is not None:
             name, reason = earlier.name, f"updates {earlier.name}.md, imported earlier from {label} (it changed there)"
         else:
