@@ -13,16 +13,27 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.cli.main import Context, Result
-from core.consolidation.proposals import Receipt, Review, ReviewChange
 from core.errors import DshMemoryError, UsageError
 from core.keys import normalize_cwd
-from core.sources.discovery import Discovery, SourcePaths, discover, read_source
-from core.sources.importer import ImportOutcome, ImportService, Skipped, plan_import
-from core.sources.models import IMPORTABLE_KINDS, SOURCE_LABELS, ForeignEntry, SourceKind, SourceSnapshot
-from core.sources.workspace_memory_bin import BinScope, WorkspaceMemoryBin
+
+if TYPE_CHECKING:  # the modules behind these commands load only when one of them runs
+    from core.consolidation.proposals import Receipt, Review, ReviewChange
+    from core.sources.discovery import Discovery, SourcePaths
+    from core.sources.importer import ImportOutcome, Skipped
+    from core.sources.models import ForeignEntry, SourceKind, SourceSnapshot
+    from core.sources.workspace_memory_bin import BinScope, WorkspaceMemoryBin
+
+IMPORT_KINDS = ("workspace-memory", "cross-workspace", "project-memory", "claude-code")
+"""``core.sources.models.IMPORTABLE_KINDS``, spelled out so that registering the command imports nothing."""
+
+
+def _label(kind: str) -> str:
+    from core.sources.models import SOURCE_LABELS
+
+    return SOURCE_LABELS[kind]
 
 
 def _json_flag(p: argparse.ArgumentParser) -> None:
@@ -37,7 +48,7 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=cmd_sources)
 
     p = sub.add_parser("import", help="import another store's entries through review (dry run by default)")
-    p.add_argument("kind", choices=IMPORTABLE_KINDS, metavar="KIND", help=", ".join(IMPORTABLE_KINDS))
+    p.add_argument("kind", choices=IMPORT_KINDS, metavar="KIND", help=", ".join(IMPORT_KINDS))
     p.add_argument("--path", help="the store's location, when not the default (a file or folder)")
     p.add_argument("--cwd", help="only this workspace; also says which workspace an unmapped folder is")
     p.add_argument("--apply", action="store_true", help="commit every valid change (Global only with --accept-global)")
@@ -69,6 +80,7 @@ def register(sub: Any) -> None:
 # --- sources ------------------------------------------------------------------------------
 def _paths(ctx: Context) -> SourcePaths:
     from core.settings import load_settings
+    from core.sources.discovery import SourcePaths
 
     try:
         sessions_root: Path | None = load_settings(ctx.store).settings.resolved_sessions_root()
@@ -78,6 +90,8 @@ def _paths(ctx: Context) -> SourcePaths:
 
 
 def _discover(ctx: Context, claude_cwd: str | None = None) -> Discovery:
+    from core.sources.discovery import discover
+
     return discover(_paths(ctx), ctx.store, claude_cwd=claude_cwd)
 
 
@@ -95,7 +109,7 @@ def _source_json(s: SourceSnapshot) -> dict[str, Any]:
 
 
 def _entry_json(e: ForeignEntry) -> dict[str, Any]:
-    return {**e.model_dump(mode="json"), "label": SOURCE_LABELS[e.source]}
+    return {**e.model_dump(mode="json"), "label": _label(e.source)}
 
 
 def cmd_sources(args: argparse.Namespace, ctx: Context) -> Result:
@@ -120,7 +134,7 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> Result:
         lines += ["", f"Entries other stores hold for {normalize_cwd(args.cwd)} (read-only):"]
         for e in entries:
             status = e.status + (f" ({e.status_detail})" if e.status_detail else "")
-            lines.append(f"  [{SOURCE_LABELS[e.source]}] {e.id} {e.kind} {status}: {e.title}")
+            lines.append(f"  [{_label(e.source)}] {e.id} {e.kind} {status}: {e.title}")
         if not entries:
             lines.append("  (none)")
     if args.search:
@@ -130,7 +144,7 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> Result:
         hits = search_entries(every, args.search)
         data["hits"] = [{**_entry_json(h.entry), "score": h.score} for h in hits]
         lines += ["", f"Other stores matching {args.search!r} (read-only):"]
-        lines += [f"  [{SOURCE_LABELS[h.entry.source]}] {h.entry.id} {h.entry.status}: {h.entry.title}" for h in hits]
+        lines += [f"  [{_label(h.entry.source)}] {h.entry.id} {h.entry.status}: {h.entry.title}" for h in hits]
         if not hits:
             lines.append("  (none)")
     return Result(data=data, text="\n".join(lines))
@@ -199,16 +213,20 @@ def _skipped_json(s: Skipped) -> dict[str, Any]:
 
 
 def _import_sources(args: argparse.Namespace, ctx: Context, kind: SourceKind) -> list[SourceSnapshot]:
+    from core.sources.discovery import read_source
+
     found = _discover(ctx, claude_cwd=args.cwd if kind == "claude-code" else None)
     if args.path:
         return [read_source(kind, Path(os.path.expanduser(args.path)), known_cwds=found.known_cwds, cwd=args.cwd)]
     sources = found.of_kind(kind)
     if not sources:
-        raise UsageError(f"No {SOURCE_LABELS[kind]} store was found; name it with --path.")
+        raise UsageError(f"No {_label(kind)} store was found; name it with --path.")
     return sources
 
 
 def cmd_import(args: argparse.Namespace, ctx: Context) -> Result:
+    from core.sources.importer import ImportOutcome, ImportService, plan_import
+
     kind: SourceKind = args.kind
     if args.accept_global and not args.apply:
         raise UsageError("--accept-global only makes sense with --apply")
@@ -244,7 +262,7 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> Result:
     for o in outcomes:
         lines += [*_review_text(o), ""]
     if not outcomes:
-        lines.append(f"Nothing to import from {SOURCE_LABELS[kind]}.")
+        lines.append(f"Nothing to import from {_label(kind)}.")
     lines += [f"blocked: {b['cwd']}: {b['reason']}" for b in blocked]
     if skipped:
         lines.append(f"{len(skipped)} entr{'y' if len(skipped) == 1 else 'ies'} skipped:")
@@ -258,6 +276,9 @@ def cmd_import(args: argparse.Namespace, ctx: Context) -> Result:
 
 # --- foreign-bin --------------------------------------------------------------------------
 def _bin(args: argparse.Namespace) -> WorkspaceMemoryBin:
+    from core.sources.discovery import SourcePaths
+    from core.sources.workspace_memory_bin import WorkspaceMemoryBin
+
     root = Path(os.path.expanduser(args.path)) if args.path else SourcePaths.from_env().workspace_memory
     return WorkspaceMemoryBin(root)
 

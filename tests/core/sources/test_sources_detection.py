@@ -142,3 +142,10 @@ def test_cross_workspace_chinese_kind_aliases() -> None:
         "activity",
         "decision",
     ]
+
+
+def test_the_import_command_offers_every_importable_kind() -> None:
+    from core.cli.source_commands import IMPORT_KINDS
+    from core.sources.models import IMPORTABLE_KINDS
+
+    assert IMPORT_KINDS == IMPORTABLE_KINDS
