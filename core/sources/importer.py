@@ -425,6 +425,16 @@ class ImportService:
             c.proposals[p.target.session_id] = p.proposal
         return ConsolidationService(self.store, ModelCatalog(()), self.settings, consolidators=consolidators)
 
+    def open_review(self, prepared: PreparedImport) -> tuple[ConsolidationService, Review]:
+        """Propose ``prepared`` through the consolidation service (writes its ``proposed`` receipt).
+
+        Returns the service to continue the review with (``edit_change``, ``refresh``, ``commit``)
+        and the annotated review; a review settled earlier comes back ``reused``.
+        """
+        service = self.consolidation([prepared])
+        name = cast(Any, consolidator_name(prepared.target.kind))  # the service takes any registered name
+        return service, annotate(service.propose(prepared.prepared, consolidator=name), prepared.warnings)
+
     def prepare(self, target: ImportTarget) -> PreparedImport:
         """Read Global and the target workspace now (the CAS bases) and build the proposal. Writes nothing."""
         evidence, rendered = _evidence(target)
@@ -523,9 +533,7 @@ class ImportService:
             return ImportOutcome(
                 review, review.receipt, note="GLOBAL.md changes need explicit confirmation (--accept-global)"
             )
-        service = self.consolidation([prepared])
-        name = cast(Any, consolidator_name(prepared.target.kind))  # the service takes any registered name
-        review = annotate(service.propose(prepared.prepared, consolidator=name), prepared.warnings)
+        service, review = self.open_review(prepared)
         if review.reused:
             return ImportOutcome(review, review.receipt)
         chosen = [ch.id for ch in review.actionable if accept_global or not ch.needs_confirmation]

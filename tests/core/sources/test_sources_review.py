@@ -8,7 +8,7 @@ from sources_support import World
 
 from core.models import PutOp, Record
 from core.sources.discovery import SourcePaths, discover
-from core.sources.importer import ImportService, annotate, consolidator_name, plan_import
+from core.sources.importer import ImportService, consolidator_name, plan_import
 
 
 def _prepared(world: World) -> tuple[ImportService, Any]:
@@ -22,9 +22,7 @@ def _prepared(world: World) -> tuple[ImportService, Any]:
 
 def test_accept_reject_and_edit_then_commit(world: World) -> None:
     service, prepared = _prepared(world)
-    consolidation = service.consolidation([prepared])
-    name = cast(Any, consolidator_name("workspace-memory"))
-    review = annotate(consolidation.propose(prepared.prepared, consolidator=name), prepared.warnings)
+    consolidation, review = service.open_review(prepared)
     rows = {ch.target: ch for ch in review.changes}
     assert review.receipt.status == "proposed" and review.consolidator == "import:workspace-memory"
     assert any("conflicts with" in w for w in rows["tabs.md"].warnings)
