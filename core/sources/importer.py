@@ -32,10 +32,6 @@ Rules (issue 12), and the decisions where it was silent:
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -45,174 +41,44 @@ from core.consolidation.base import CancelCheck, ConsolidationInput, DebugSink, 
 from core.consolidation.proposals import (
     FINAL_STATUSES,
     ChangeSummary,
-    NoChange,
     Proposal,
-    ProposedChange,
-    ProposedRecord,
-    PutRecord,
     Receipt,
     ReceiptStatus,
-    ReplaceGlobal,
     Review,
     ReviewChange,
 )
-from core.consolidation.service import ConsolidationService, PreparedSession, review_id_for
+from core.consolidation.service import ConsolidationService, PreparedSession
 from core.consolidation.validation import review_proposal
 from core.keys import normalize_cwd, workspace_key
 from core.model_catalog import ModelCatalog
-from core.models import Record, RecordType, WorkspaceSnapshot
+from core.models import WorkspaceSnapshot
 from core.sessions.models import Evidence, EvidenceMessage, EvidenceTurn
 from core.settings import AppSettings
-from core.sources.models import SOURCE_LABELS, ForeignEntry, SourceKind, SourceSnapshot
-from core.sources.naming import kebab_name, unique_name
+from core.sources.import_plan import GLOBAL_TARGET, ImportPlan, ImportTarget, Skipped, consolidator_name, plan_import
+from core.sources.import_rules import global_proposal, record_type, workspace_proposal
+from core.sources.models import SOURCE_LABELS, SourceKind
 from core.store.api import MemoryStore
 
-GLOBAL_TARGET = "global"
+__all__ = [
+    "GLOBAL_CWD",
+    "GLOBAL_TARGET",
+    "ImportConsolidator",
+    "ImportOutcome",
+    "ImportPlan",
+    "ImportService",
+    "ImportTarget",
+    "PreparedImport",
+    "Skipped",
+    "annotate",
+    "consolidator_name",
+    "plan_import",
+    "record_type",
+]
+
+
 GLOBAL_CWD = "(Global)"
 """The ``cwd`` of a Global review: not a path, so validation's "mentions this workspace" check never
 matches a real folder name of the user's."""
-
-_URL = re.compile(r"https?://\S+")
-_TYPE_MAP: dict[str, RecordType] = {
-    "preference": "feedback",
-    "feedback": "feedback",
-    "decision": "project",
-    "architecture": "project",
-    "rule": "project",
-    "fix": "project",
-    "fact": "project",
-    "project": "project",
-    "todo": "project",
-    "core": "project",
-    "regular": "project",
-    "reference": "reference",
-}
-
-
-def consolidator_name(kind: SourceKind) -> str:
-    return f"import:{kind}"
-
-
-def is_url_only(text: str) -> bool:
-    """A note that is a link with at most a short label ("docs: https://…")."""
-    urls = _URL.findall(text)
-    if not urls:
-        return False
-    rest = _URL.sub(" ", text)
-    return len(re.findall(r"\w+", rest)) <= 6
-
-
-def record_type(entry: ForeignEntry) -> RecordType:
-    """The documented type mapping (see the module docstring)."""
-    mapped = _TYPE_MAP.get(entry.kind, "project")
-    if mapped == "project" and is_url_only(entry.text):
-        return "reference"
-    return mapped
-
-
-def _one_line(text: str, limit: int = 160) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
-
-
-def provenance_line(entry: ForeignEntry) -> str:
-    return f"_Imported from {SOURCE_LABELS[entry.source]}: entry `{entry.id}` ({entry.scope})._"
-
-
-def _contains(haystack: str, needle: str) -> bool:
-    n, h = _norm(needle), _norm(haystack)
-    if not n:
-        return False
-    return n == h or (len(n) >= 12 and n in h)
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A foreign entry the import leaves out, and why (shown with the reviews)."""
-
-    entry: ForeignEntry
-    reason: str
-
-
-@dataclass(frozen=True)
-class ImportTarget:
-    """The entries that go to one workspace (``cwd``) or, with ``cwd`` None, to Global."""
-
-    kind: SourceKind
-    cwd: str | None
-    entries: tuple[ForeignEntry, ...]
-
-    @property
-    def is_global(self) -> bool:
-        return self.cwd is None
-
-    @property
-    def key(self) -> str:
-        return GLOBAL_TARGET if self.cwd is None else workspace_key(self.cwd)
-
-    @property
-    def session_id(self) -> str:
-        return f"{consolidator_name(self.kind)}:{self.key}"
-
-    @property
-    def revision(self) -> str:
-        """Content hash of the entries: the same foreign content gives the same review id."""
-        data = [
-            [e.source, e.scope, e.id, e.kind, e.title, e.description, e.text, e.status, e.status_detail]
-            for e in self.entries
-        ]
-        raw = json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")
-        return hashlib.sha256(raw).hexdigest()[:16]
-
-    @property
-    def review_id(self) -> str:
-        return review_id_for(self.session_id, self.revision, consolidator_name(self.kind), "")
-
-
-@dataclass(frozen=True)
-class ImportPlan:
-    kind: SourceKind
-    targets: tuple[ImportTarget, ...]
-    skipped: tuple[Skipped, ...] = ()
-
-
-def plan_import(kind: SourceKind, sources: Sequence[SourceSnapshot], *, cwd: str | None = None) -> ImportPlan:
-    """Group the live entries of every ``kind`` snapshot into targets; ``cwd`` keeps only that workspace."""
-    only = normalize_cwd(cwd) if cwd else None
-    skipped: list[Skipped] = []
-    by_target: dict[str | None, list[ForeignEntry]] = {}
-    for snap in sources:
-        if snap.kind != kind:
-            continue
-        for e in snap.entries:
-            own = normalize_cwd(e.cwd) if e.cwd and os.path.isabs(e.cwd) else None
-            if only is not None and own != only and not (e.global_fact and own is None):
-                continue
-            if not e.is_live:
-                skipped.append(Skipped(e, f"{e.status}: {e.status_detail or 'not a live entry'}"))
-                continue
-            if e.source == "cross-workspace" and e.kind == "activity":
-                skipped.append(Skipped(e, "a progress note (activity), not a durable fact"))
-                continue
-            if e.global_fact:
-                by_target.setdefault(None, []).append(e)
-            elif own is None:
-                why = "belongs to no workspace we could determine"
-                if e.source == "claude-code":
-                    why = "its Claude Code folder maps to no single known workspace; import it with --cwd"
-                elif e.source == "cross-workspace":
-                    why = f"belongs to {e.scope!r}, which is not a folder path on this machine"
-                skipped.append(Skipped(e, why))
-            else:
-                by_target.setdefault(own, []).append(e)
-    targets = [ImportTarget(kind, c, tuple(es)) for c, es in sorted(by_target.items(), key=lambda kv: kv[0] or "")]
-    # Workspaces first (sorted by cwd), Global last.
-    targets.sort(key=lambda t: (t.cwd is None, t.cwd or ""))
-    return ImportPlan(kind=kind, targets=tuple(targets), skipped=tuple(skipped))
 
 
 class ImportConsolidator:
@@ -281,116 +147,6 @@ def _evidence(target: ImportTarget) -> tuple[Evidence, str]:
     return evidence, rendered
 
 
-def _description(entry: ForeignEntry) -> str:
-    text = entry.description or entry.title or entry.text
-    if entry.source == "project-memory":  # the title is the node (a topic); the entry is one fact in it
-        text = f"{entry.title}: {entry.text}"
-    return _one_line(text, 150) or entry.id
-
-
-def name_base(entry: ForeignEntry) -> str:
-    """The kebab-case name an entry would get before making it unique."""
-    source = entry.title
-    if entry.source == "project-memory" or not source:
-        source = " ".join(entry.text.split()[:6]) if re.search(r"[A-Za-z]", entry.text) else entry.text[:12]
-    if is_url_only(source):
-        source = re.sub(r"https?://(www\.)?", "", source)
-    return kebab_name(source)
-
-
-def _entry_warnings(entry: ForeignEntry) -> list[str]:
-    out: list[str] = []
-    if entry.status == "conflict":
-        out.append(
-            f"{SOURCE_LABELS[entry.source]} marks this entry as a conflict: it {entry.status_detail}; "
-            "accept only the side that is still true"
-        )
-    if entry.kind == "todo":
-        out.append("a to-do item, not a durable fact: accept only if it still applies")
-    if entry.kind not in _TYPE_MAP and entry.kind != "user":
-        out.append(f"unknown kind {entry.kind!r}, imported as a project record")
-    return out
-
-
-def _workspace_proposal(target: ImportTarget, records: Sequence[Record]) -> tuple[Proposal, dict[str, tuple[str, ...]]]:
-    existing = {r.name: r for r in records}
-    taken = set(existing)
-    changes: list[ProposedChange] = []
-    warnings: dict[str, tuple[str, ...]] = {}
-    seen: dict[str, str] = {}  # normalized text -> the change that imports it
-    for seq, e in enumerate(target.entries, start=1):
-        cid = f"c{seq}"
-        label = f"{SOURCE_LABELS[e.source]} entry {e.id}"
-        marker = provenance_line(e)
-        earlier = next((r for r in records if marker in r.body), None)
-        duplicate = next((r for r in records if _contains(r.body, e.text)), None)
-        if duplicate is not None:
-            changes.append(NoChange(reason=f"{label} is already in memory as {duplicate.name}.md", evidence=(seq,)))
-            continue
-        same = seen.get(_norm(e.text))
-        if same is not None:
-            changes.append(NoChange(reason=f"{label} says the same as {same}", evidence=(seq,)))
-            continue
-        seen[_norm(e.text)] = cid
-        if earlier is not None:
-            name, reason = earlier.name, f"updates {earlier.name}.md, imported earlier from {label} (it changed there)"
-        else:
-            name = unique_name(name_base(e), taken, fallback=kebab_name(e.id) or "imported-entry")
-            taken.add(name)
-            reason = f"imported from {label} ({e.scope})"
-        body = f"{e.text.strip()}\n\n{marker}\n"
-        record = ProposedRecord(name=name, description=_description(e), type=record_type(e), body=body)
-        changes.append(PutRecord(record=record, reason=reason, evidence=(seq,), workspace=target.cwd))
-        extra = _entry_warnings(e)
-        if extra:
-            warnings[cid] = tuple(extra)
-    summary = (
-        f"{len(target.entries)} entr{'y' if len(target.entries) == 1 else 'ies'} from {SOURCE_LABELS[target.kind]}"
-    )
-    return Proposal(changes=tuple(changes), summary=summary), warnings
-
-
-def _append_to_section(text: str, heading: str, lines: Sequence[str]) -> str:
-    block = "\n".join(lines)
-    rows = text.splitlines()
-    if heading in rows:
-        start = rows.index(heading)
-        end = next((i for i in range(start + 1, len(rows)) if rows[i].startswith("## ")), len(rows))
-        while end > start + 1 and not rows[end - 1].strip():
-            end -= 1
-        rows[end:end] = lines
-        return "\n".join(rows) + "\n"
-    prefix = text.rstrip("\n")
-    return (prefix + "\n\n" if prefix else "") + f"{heading}\n\n{block}\n"
-
-
-def _global_proposal(target: ImportTarget, global_text: str) -> tuple[Proposal, list[Skipped]]:
-    from core.secrets import has_secrets
-
-    changes: list[ProposedChange] = []
-    skipped: list[Skipped] = []
-    lines: list[str] = []
-    seqs: list[int] = []
-    for seq, e in enumerate(target.entries, start=1):
-        line = "- " + _one_line(e.text, 400)
-        if _contains(global_text, e.text) or line in lines:
-            changes.append(
-                NoChange(reason=f"{SOURCE_LABELS[e.source]} entry {e.id} is already in GLOBAL.md", evidence=(seq,))
-            )
-        elif has_secrets(e.text):
-            skipped.append(Skipped(e, "looks like it contains a credential; refused (not added to GLOBAL.md)"))
-        else:
-            lines.append(line)
-            seqs.append(seq)
-    if lines:
-        heading = f"## Imported from {SOURCE_LABELS[target.kind]}"
-        text = _append_to_section(global_text, heading, lines)
-        reason = f"adds {len(lines)} fact(s) about you from {SOURCE_LABELS[target.kind]} to GLOBAL.md"
-        changes.insert(0, ReplaceGlobal(text=text, reason=reason, evidence=tuple(seqs)))
-    summary = f"{len(target.entries)} fact(s) about you from {SOURCE_LABELS[target.kind]}"
-    return Proposal(changes=tuple(changes), summary=summary), skipped
-
-
 def annotate(review: Review, warnings: Mapping[str, tuple[str, ...]]) -> Review:
     """Add the import's own warnings (conflicts, to-dos...) to the validated rows of ``review``."""
     if not warnings or not review.changes:
@@ -448,7 +204,7 @@ class ImportService:
                 global_snapshot=global_snapshot,
                 workspace_snapshot=None,
             )
-            proposal, skipped = _global_proposal(target, global_snapshot.text)
+            proposal, skipped = global_proposal(target, global_snapshot.text)
             return PreparedImport(target, prepared, proposal, {}, tuple(skipped))
         assert target.cwd is not None
         cwd = normalize_cwd(target.cwd)
@@ -469,7 +225,7 @@ class ImportService:
             global_snapshot=global_snapshot,
             workspace_snapshot=snapshot,
         )
-        proposal, warnings = _workspace_proposal(target, snapshot.records() if snapshot is not None else [])
+        proposal, warnings = workspace_proposal(target, snapshot.records() if snapshot is not None else [])
         return PreparedImport(target, prepared, proposal, warnings)
 
     def _workspace(self, cwd: str) -> WorkspaceSnapshot | None:
