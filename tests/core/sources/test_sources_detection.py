@@ -149,3 +149,48 @@ def test_the_import_command_offers_every_importable_kind() -> None:
     from core.sources.models import IMPORTABLE_KINDS
 
     assert IMPORT_KINDS == IMPORTABLE_KINDS
+
+
+def test_project_memory_is_found_in_the_cwd_of_a_dsh_session(world: World) -> None:
+    import json
+    from pathlib import Path
+
+    cwd = Path(world.alpha).parent / "only-in-a-session"
+    (cwd / "project_memory" / "sp").mkdir(parents=True)
+    (cwd / "project_memory" / "sp" / "manifest.json").write_text('{"schema": 3, "nodes": []}', encoding="utf-8")
+    header = {"type": "session", "version": 0, "id": "s-1", "createdAt": 1761000000000, "cwd": str(cwd)}
+    prompt = {
+        "type": "user/message",
+        "seq": 1,
+        "time": 1761000001000,
+        "data": {"content": [{"type": "text", "text": "hi"}], "source": {"kind": "user"}, "role": "user", "id": "u1"},
+    }
+    folder = world.dsh_home / "sessions" / "--only-in-a-session--" / "s-1"
+    folder.mkdir(parents=True)
+    (folder / "session.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(prompt) + "\n", encoding="utf-8")
+    found = _discover(world)
+    assert str(cwd) in found.known_cwds
+    assert str(cwd / "project_memory") in {s.path for s in found.of_kind("project-memory")}
+
+
+def test_the_cli_runs_as_a_real_process(world: World) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "HOME": str(world.home), "DSH_HOME": str(world.dsh_home)}
+    repo = Path(__file__).resolve().parents[3]
+    proc = subprocess.run(
+        [sys.executable, "-m", "core.cli.main", "import", "workspace-memory", "--cwd", world.beta, "--json"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    [review] = [r for r in data["reviews"] if r["cwd"] == world.beta]
+    assert [c["target"] for c in review["changes"]] == ["da-bao-gong-ju.md"]
