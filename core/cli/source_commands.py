@@ -134,7 +134,9 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> Result:
         lines += ["", f"Entries other stores hold for {normalize_cwd(args.cwd)} (read-only):"]
         for e in entries:
             status = e.status + (f" ({e.status_detail})" if e.status_detail else "")
-            lines.append(f"  [{_label(e.source)}] {e.id} {e.kind} {status}: {e.title}")
+            text = " ".join(e.text.split())
+            gist = "" if text == e.title else f" — {text[:70]}{'…' if len(text) > 70 else ''}"
+            lines.append(f"  [{_label(e.source)}] {e.id} {e.kind} {status}: {e.title}{gist}")
         if not entries:
             lines.append("  (none)")
     if args.search:
