@@ -126,7 +126,12 @@ class WorkspaceMemoryBin:
 
     def stale(self) -> list[BinScope]:
         """Active scopes whose cwd no longer exists: offered for archiving, never archived silently."""
-        return [s for s in self._list(self.scopes_dir, archived=False) if s.cwd and not Path(s.cwd).is_dir()]
+        # A cwd that is not a path here (a Windows path on Linux) is from another machine, not gone.
+        return [
+            s
+            for s in self._list(self.scopes_dir, archived=False)
+            if s.cwd and os.path.isabs(s.cwd) and not Path(s.cwd).is_dir()
+        ]
 
     def preview(self, key: str) -> ScopeFolder:
         """An archived scope's entries (every status) and summary, read-only."""
@@ -162,6 +167,11 @@ class WorkspaceMemoryBin:
         if not _real_dir(src):
             raise NotFoundError(f"Workspace memory has no active scope {key}.")
         scope = self._valid_scope(src, archived=False)
+        if not os.path.isabs(scope.cwd):
+            raise UsageError(
+                f"The folder {scope.cwd} is not a path on this machine, so it cannot be told to be gone; "
+                "nothing was moved."
+            )
         if Path(scope.cwd).is_dir():
             raise UsageError(
                 f"The folder {scope.cwd} still exists, so workspace memory would keep this scope active; "
