@@ -208,7 +208,7 @@ def discover(
         sources.append(wm)
         known += _absolute(s.cwd for s in wm.scopes)
     for file in paths.cross_workspace_files:
-        if file.is_file():
+        if file.exists() and not file.is_dir():  # a FIFO or device is reported by the reader, not skipped
             cw = cross_workspace.read_cross_workspace(file)
             sources.append(cw)
             known += _absolute(s.cwd for s in cw.scopes)

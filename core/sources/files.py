@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,10 @@ class Unreadable(Exception):
 def read_text(path: Path) -> str:
     """The file as text (a UTF-8 BOM is tolerated: these stores are written on Windows too)."""
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+            raise Unreadable(SourceProblem(path=str(path), reason="is not a regular file; not read"))
+        size = st.st_size
         if size > MAX_FILE_BYTES:
             raise Unreadable(SourceProblem(path=str(path), reason=f"is {size:,} bytes; too large to read"))
         data = path.read_bytes()

@@ -55,3 +55,15 @@ def test_garbage_in_every_store_is_reported_not_raised(
     found = discover(SourcePaths(dsh_home=dsh, home=home), extra_cwds=[str(cwd)])
     assert {s.kind for s in found.sources} >= {"workspace-memory", "cross-workspace", "claude-code"}
     assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files} == before
+
+
+def test_a_fifo_in_place_of_a_store_file_is_reported_not_read(tmp_path: object) -> None:
+    import os
+    from pathlib import Path
+
+    base = Path(str(tmp_path))
+    (base / "dsh" / "memory").mkdir(parents=True)
+    os.mkfifo(base / "dsh" / "memory" / "memory.json")
+    found = discover(SourcePaths(dsh_home=base / "dsh", home=base / "home"))
+    [cw] = [s for s in found.sources if s.kind == "cross-workspace"]
+    assert "not a regular file" in cw.problems[0].reason
