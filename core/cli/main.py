@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "core.cli.search_commands",
     "core.cli.session_commands",
     "core.cli.mcp_commands",  # after session_commands: adds --pending to its `reviews`
+    "core.cli.source_commands",
 )
 
 
