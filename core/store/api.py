@@ -120,3 +120,9 @@ class MemoryStore(Protocol):
     def append_debug(self, review_id: str, attempt: int, line: str) -> None:
         """Append one JSON line to ``debug/<review-id>/attempt-<n>.jsonl``."""
         ...
+
+    # --- one record file as it is on disk (issue 11) ---------------------------------------
+    def read_record_file(self, key: str, file_name: str) -> bytes | None:
+        """The bytes of record file ``file_name`` in active workspace ``key`` exactly as on disk
+        (None when absent); never follows a symlink. For showing an invalid file's text."""
+        ...

@@ -873,3 +873,15 @@ class StoreCore(ABC):
         if not line.endswith("\n"):
             line += "\n"
         self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
+
+    # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
+    def read_record_file(self, key: str, file_name: str) -> bytes | None:
+        """The bytes of record file ``file_name`` in active workspace ``key``, exactly as on disk.
+
+        For showing an invalid file's text so it can be corrected. None when the file is gone. Only
+        a plain ``*.md`` name inside the workspace; a symlink is never followed.
+        """
+        check_key(key)
+        if "/" in file_name or "\\" in file_name or file_name.startswith(".") or not file_name.endswith(".md"):
+            raise UsageError(f"{file_name!r} is not a record file name.")
+        return self._file_bytes(key, file_name)

@@ -15,9 +15,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from core.consolidation.proposals import ReviewChange
+from core.display import format_size, format_time
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-from gui.widgets.messages import format_size, format_time
 
 Index = QModelIndex | QPersistentModelIndex
 _NO_INDEX = QModelIndex()

@@ -7,12 +7,12 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import Qt
 
+from core.display import format_time
 from core.keys import workspace_name
 from core.models import HistoryEntry, WorkspaceInfo
 from core.store.base import GLOBAL_SCOPE
 from gui.qtmodels.base import Index, RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-from gui.widgets.messages import format_time
 
 
 def _iso(value: datetime | None) -> str:

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
 )
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
-from core.demo import write_demo_session
 from core.errors import CancelledError
 from gui.context import AppContext
 from gui.qtmodels.consolidation_models import (
@@ -48,6 +47,8 @@ from gui.qtmodels.consolidation_models import (
     WorkspaceChoice,
     WorkspaceChoiceModel,
 )
+from gui.tabs.base import Tab
+from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.messages import describe_error
@@ -129,18 +130,14 @@ class _Pipeline:
         return loaded, models
 
 
-class ConsolidationTab(QWidget):
+class ConsolidationTab(Tab):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
+        super().__init__(ctx, parent)
         self.pipeline = _Pipeline(ctx)
         self.review: Review | None = None
         self.last_receipt: Receipt | None = None
         self._job: str | None = None
-        self._job_serial = 0
-        self._handle: Any = None
         self._refresh_pending = False
-        self._closing = False
         self._selected_key: str | None = None
         self._receipt_texts: dict[str, str] = {}
         self._consolidator_touched = False
@@ -356,8 +353,7 @@ class ConsolidationTab(QWidget):
     def tab_title(self) -> str:
         return "Session Consolidation"
 
-    @property
-    def last_error(self) -> str | None:
+    def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 
     def has_unsaved_changes(self) -> bool:
@@ -365,11 +361,6 @@ class ConsolidationTab(QWidget):
         return self.review is not None and any(
             r.accepted or r.edited is not None for r in self.changes_model.change_rows()
         )
-
-    def shutdown(self) -> None:
-        self._closing = True
-        if self._handle is not None:
-            self._handle.cancel()
 
     @property
     def busy(self) -> str | None:
@@ -380,42 +371,35 @@ class ConsolidationTab(QWidget):
     def _start(
         self,
         kind: str,
-        work: Callable[[Any, Callable[[int, int, str], None]], Any],
-        on_done: Callable[[Any], None],
-        on_error: Callable[[BaseException], None],
-        progress: bool = False,
+        fn: Callable[..., Any],
+        *args: Any,
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None],
+        cancellable: bool = False,
     ) -> None:
-        self._job_serial += 1
-        serial = self._job_serial
+        """Run one pipeline step; one at a time (the pipeline is never used from two threads)."""
         self._job = kind
 
-        def finish() -> bool:
-            if self._closing or serial != self._job_serial:
-                return False
+        def finished(result: Any) -> None:
             self._job = None
-            self._handle = None
-            return True
+            done(result)
+            self._after_job()
 
-        def done(result: Any) -> None:
-            if finish():
-                on_done(result)
-                self._after_job()
-
-        def failed(exc: BaseException) -> None:
-            if finish():
-                on_error(exc)
-                self._after_job()
-
-        def report(done_: int, total: int, message: str) -> None:
-            if not self._closing and serial == self._job_serial:
-                self._show_progress(done_, total, message)
+        def errored(exc: BaseException) -> None:
+            self._job = None
+            failed(exc)
+            self._after_job()
 
         self._update_controls()
-        handle = self.ctx.runner.submit(
-            work, on_done=done, on_error=failed, on_progress=report if progress else None
+        self.jobs.start(
+            "pipeline",
+            fn,
+            *args,
+            done=finished,
+            failed=errored,
+            progress=self._show_progress if cancellable else None,
+            cancellable=cancellable,
         )
-        if serial == self._job_serial and self._job == kind:
-            self._handle = handle
 
     def _after_job(self) -> None:
         self._update_controls()
@@ -425,8 +409,6 @@ class ConsolidationTab(QWidget):
 
     # --- refresh: workspaces, sessions, receipts -----------------------------------------------
     def refresh(self) -> None:
-        if self._closing:
-            return
         if self._job is not None:
             self._refresh_pending = True
             return
@@ -441,13 +423,16 @@ class ConsolidationTab(QWidget):
                 self._refresh_pending = True
 
     def _load(self, wanted_key: str | None) -> None:
-        pipeline = self.pipeline
         explicit = self.workspace_model.rowCount() > 0  # None means Unassigned once a list is shown
-
-        def work(_token: Any, _progress: Any) -> _Listing:
-            return _read_listing(pipeline, wanted_key, explicit)
-
-        self._start("refresh", work, self._show_listing, self._listing_failed)
+        self._start(
+            "refresh",
+            _read_listing,
+            self.pipeline,
+            wanted_key,
+            explicit,
+            done=self._show_listing,
+            failed=self._listing_failed,
+        )
 
     def _show_listing(self, listing: _Listing) -> None:
         self.workspace_model.set_choices(listing.choices)
@@ -479,14 +464,14 @@ class ConsolidationTab(QWidget):
         self._model_problem = listing.model_problem
         if listing.settings_problem and not self.banner.text:
             self.banner.show_message("warning", listing.settings_problem)
-        elif self.banner.level == "error" and self.banner.label.text().startswith("Could not list"):
-            self.banner.clear()
+        else:
+            self.banner.clear(topic="listing")
 
     def _mark_consolidator_touched(self, _row: int) -> None:
         self._consolidator_touched = True
 
     def _listing_failed(self, exc: BaseException) -> None:
-        self.banner.show_message("error", f"Could not list DSH sessions: {describe_error(exc)}")
+        self.banner.show_message("error", f"Could not list DSH sessions: {describe_error(exc)}", topic="listing")
 
     def _set_receipts(self, items: list[ReceiptItem], texts: dict[str, str]) -> None:
         current = self.receipts_view.currentIndex()
@@ -543,24 +528,24 @@ class ConsolidationTab(QWidget):
             )
             return
         kind: Literal["offline", "model"] = MODEL if self.consolidator_box.currentData() == MODEL else OFFLINE
-        pipeline = self.pipeline
-        summary = row.summary
         self.banner.clear()
-
-        def work(token: Any, progress: Callable[[int, int, str], None]) -> Review:
-            pipeline.update()
-            progress(0, 0, "Reading the session…")
-            prepared = pipeline.service.prepare(summary, cancelled=lambda: token.cancelled)
-            return pipeline.service.propose(
-                prepared, consolidator=kind, cancelled=lambda: token.cancelled, progress=progress, force=force
-            )
-
         self._set_running(f"Running the {'offline extractor' if kind == OFFLINE else 'model'}…")
-        self._start("run", work, self._run_done, self._run_failed, progress=True)
+        self._start(
+            "run",
+            _run,
+            self.pipeline,
+            row.summary,
+            kind,
+            force,
+            done=self._run_done,
+            failed=self._run_failed,
+            cancellable=True,
+        )
 
     def cancel(self) -> None:
-        if self._handle is not None and self._job == "run":
-            self._handle.cancel()
+        job = self.jobs.current("pipeline")
+        if job is not None and self._job == "run":
+            job.cancel()
             self.status_label.setText("Cancelling… (nothing will be written)")
             self.cancel_button.setEnabled(False)
 
@@ -657,10 +642,7 @@ class ConsolidationTab(QWidget):
         row = self.current_change_row()
         if row < 0 or self.review is None or self._job is not None:
             return
-        review, cid, pipeline = self.review, self.changes_model.change_row(row).change.id, self.pipeline
-
-        def work(_t: Any, _p: Any) -> ReviewChange:
-            return pipeline.service.edit_change(review, cid, record)
+        review, cid = self.review, self.changes_model.change_row(row).change.id
 
         def done(change: ReviewChange) -> None:
             r = self.changes_model.row_of(cid)
@@ -670,7 +652,7 @@ class ConsolidationTab(QWidget):
                 self._show_current_change()
                 self.banner.show_message("info", f"Edited {change.target}; it is accepted as edited.")
 
-        self._start("edit", work, done, lambda exc: self.banner.show_message("error", describe_error(exc)))
+        self._start("edit", _edit, self.pipeline, review, cid, record, done=done, failed=self._show_error)
 
     def _revert_edit(self) -> None:
         row = self.current_change_row()
@@ -704,13 +686,18 @@ class ConsolidationTab(QWidget):
             confirm_global = True
         ids = [r.change.id for r in accepted]
         edited = {r.change.id: r.edited for r in accepted if r.edited is not None}
-        pipeline = self.pipeline
-
-        def work(_t: Any, _p: Any) -> Receipt:
-            return pipeline.service.commit(review, ids, edited=edited, confirm_global=confirm_global)
-
         self.status_label.setText("Committing…")
-        self._start("commit", work, self._commit_done, self._commit_failed)
+        self._start(
+            "commit",
+            _commit,
+            self.pipeline,
+            review,
+            ids,
+            edited,
+            confirm_global,
+            done=self._commit_done,
+            failed=self._commit_failed,
+        )
 
     def _commit_done(self, receipt: Receipt) -> None:
         self.status_label.setText("")
@@ -739,12 +726,9 @@ class ConsolidationTab(QWidget):
         self.banner.show_message("error", f"Nothing was committed: {describe_error(exc)}")
 
     def _recheck_after_conflict(self) -> None:
-        review, pipeline = self.review, self.pipeline
+        review = self.review
         if review is None:
             return
-
-        def work(_t: Any, _p: Any) -> Review:
-            return pipeline.service.refresh(review)
 
         def done(fresh: Review) -> None:
             self.show_review(fresh)
@@ -755,7 +739,10 @@ class ConsolidationTab(QWidget):
                 "review the diffs and accept again.",
             )
 
-        self._start("recheck", work, done, lambda exc: self.banner.show_message("error", describe_error(exc)))
+        self._start("recheck", _recheck, self.pipeline, review, done=done, failed=self._show_error)
+
+    def _show_error(self, exc: BaseException) -> None:
+        self.banner.show_message("error", describe_error(exc))
 
     # --- receipts --------------------------------------------------------------------------------
     def _remember_receipt(self, receipt: Receipt) -> None:
@@ -847,6 +834,34 @@ class ConsolidationTab(QWidget):
         self.editor.setEnabled(not busy)
 
 
+def _run(
+    pipeline: _Pipeline, summary: Any, kind: Literal["offline", "model"], force: bool, *, control: JobControl
+) -> Review:
+    pipeline.update()
+    control.report(0, 0, "Reading the session…")
+    def cancelled() -> bool:
+        return control.token.cancelled
+
+    prepared = pipeline.service.prepare(summary, cancelled=cancelled)
+    return pipeline.service.propose(
+        prepared, consolidator=kind, cancelled=cancelled, progress=control.report, force=force
+    )
+
+
+def _edit(pipeline: _Pipeline, review: Review, change_id: str, record: Any) -> ReviewChange:
+    return pipeline.service.edit_change(review, change_id, record)
+
+
+def _commit(
+    pipeline: _Pipeline, review: Review, ids: list[str], edited: dict[str, Any], confirm_global: bool
+) -> Receipt:
+    return pipeline.service.commit(review, ids, edited=edited, confirm_global=confirm_global)
+
+
+def _recheck(pipeline: _Pipeline, review: Review) -> Review:
+    return pipeline.service.refresh(review)
+
+
 def _read_listing(pipeline: _Pipeline, wanted_key: str | None, explicit: bool) -> _Listing:
     """Worker side of a refresh: settings, model label, workspaces, sessions, stability, receipts."""
     from core.consolidation.receipts import parse_receipt
@@ -913,47 +928,3 @@ def _read_listing(pipeline: _Pipeline, wanted_key: str | None, explicit: bool) -
         settings_problem=loaded.problem,
         catalog_problems=dict(catalog.problems),
     )
-
-
-# --- screenshot steps (scripts/screenshots.py picks these up) ------------------------------------------
-
-def _shot_review(shot: Any) -> None:
-    ctx = shot.ctx
-    info = next((w for w in ctx.store.list_workspaces() if w.display_name == "atlas-web"), None)
-    cwd = info.cwd if info is not None else str(Path(ctx.root).parent / "atlas-web")
-    # The demo root ships these sessions already; written again here in case the sessions root differs.
-    root = Path(ctx.sessions_root)
-    if not (root / ("--" + cwd.strip("/").replace("/", "-") + "--") / "demo-session-release").exists():
-        write_demo_session(root, cwd, "demo-session-release", "Release branch and commit style")
-        write_demo_session(root, cwd, "demo-session-ci", "Fix the flaky CI job")
-    tab: ConsolidationTab = shot.tab("consolidation")
-    tab.refresh()
-    tab.choose_workspace(info.key if info is not None else None)
-    tab.select_session("demo-session-release")
-    tab.set_consolidator(OFFLINE)
-    tab.run_selected()
-    tab._set_all(True)
-    if tab.changes_model.rowCount() > 1:
-        tab.changes_model.set_accepted(1, False)
-    tab.changes_view.selectRow(0)
-    tab.detail_tabs.setCurrentIndex(0)
-
-
-def _shot_side_by_side(shot: Any) -> None:
-    tab: ConsolidationTab = shot.tab("consolidation")
-    secret = next((i for i, r in enumerate(tab.changes_model.change_rows()) if r.current.problems), 0)
-    tab.changes_view.selectRow(max(0, secret - 1))
-    tab.diff_panel.side_button.setChecked(True)
-
-
-def _shot_receipt(shot: Any) -> None:
-    tab: ConsolidationTab = shot.tab("consolidation")
-    tab.diff_panel.unified_button.setChecked(True)
-    tab.commit_selected()
-
-
-SCREENSHOT_STEPS: list[tuple[str, Callable[[Any], None]]] = [
-    ("consolidation-review", _shot_review),
-    ("consolidation-side-by-side", _shot_side_by_side),
-    ("consolidation-receipt", _shot_receipt),
-]

@@ -6,7 +6,6 @@ the workspace name typed exactly and is only ever offered for an archived worksp
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,16 +33,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.display import format_size, format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
+from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
 from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel
 from gui.qtmodels.roles import SORT_ROLE
-from gui.tasks import CancelToken, ProgressFn, TaskHandle, submit_while_alive
+from gui.tabs.base import Tab
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
-from gui.widgets.messages import describe_error, format_size, format_time
+from gui.widgets.messages import describe_error
 
 
 class _DeletedRecordsProxy(QSortFilterProxyModel):
@@ -102,16 +103,39 @@ class _Target:
     record_exists: bool = False
 
 
-class RecycleBinTab(QWidget):
+def _read_bin(store: MemoryStore) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
+    return store.list_workspaces(archived=True), store.history()
+
+
+def _read_archived(store: MemoryStore, key: str) -> WorkspaceSnapshot:
+    return store.read_workspace(key, archived=True)
+
+
+def _restore_target(store: MemoryStore, entry: HistoryEntry) -> _Target:
+    try:
+        snap = store.read_workspace(entry.scope_key)
+    except NotFoundError:
+        archived = {w.key for w in store.list_workspaces(archived=True)}
+        return _Target("archived" if entry.scope_key in archived else "missing")
+    return _Target("active", snap.revision, snap.get(entry.name) is not None)
+
+
+def _restore_entry(store: MemoryStore, entry: HistoryEntry, expect: Revision | None, create: bool) -> WorkspaceSnapshot:
+    if create:
+        expect = store.create_workspace(entry.cwd).revision
+    return store.restore_history(entry.id, expect)
+
+
+def _global_version(store: MemoryStore, entry_id: str) -> tuple[str, Revision]:
+    return store.read_history(entry_id).decode("utf-8"), store.read_global().revision
+
+
+class RecycleBinTab(Tab):
     """Archived workspaces and deleted records, with a preview pane and Restore / Purge."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
-        self._refresh_gen = 0
-        self._preview_gen = 0
+        super().__init__(ctx, parent)
         self._busy = False
-        self._handles: list[TaskHandle] = []
 
         self.banner = Banner()
 
@@ -220,54 +244,27 @@ class RecycleBinTab(QWidget):
         layout.addWidget(splitter, 1)
 
     # --- tab protocol ----------------------------------------------------------------------------
-    def has_unsaved_changes(self) -> bool:
-        return False  # nothing here is edited; every action is applied at once
-
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 
-    def focus_search(self) -> None:
+    def focus_search(self) -> bool:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
-
-    def shutdown(self) -> None:
-        for handle in self._handles:
-            handle.cancel()
-        self._handles.clear()
+        return True
 
     def refresh(self) -> None:
         """Reload the archived scopes and the history off the GUI thread; keep the selection."""
-        self._refresh_gen += 1
-        gen = self._refresh_gen
-        store = self.ctx.store
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
-            return store.list_workspaces(archived=True), store.history()
-
-        self._submit(work, lambda result: self._apply_refresh(gen, result), self._on_load_error)
-
-    # --- running work ----------------------------------------------------------------------------
-    def _submit(
-        self,
-        work: Callable[[CancelToken, ProgressFn], Any],
-        on_done: Callable[[Any], None],
-        on_error: Callable[[BaseException], None],
-    ) -> None:
-        handle = submit_while_alive(self.ctx.runner, self, work, on_done, on_error)
-        self._handles = [*self._handles[-15:], handle]  # recent work, cancelled on shutdown
+        self.jobs.start("refresh", _read_bin, self.ctx.store, done=self._apply_refresh, failed=self._on_load_error)
 
     def _on_load_error(self, exc: BaseException) -> None:
-        self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc))
+        self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc), topic="load")
 
-    def _apply_refresh(self, gen: int, result: tuple[list[WorkspaceInfo], list[HistoryEntry]]) -> None:
-        if gen != self._refresh_gen:
-            return  # a newer refresh is on its way
+    def _apply_refresh(self, result: tuple[list[WorkspaceInfo], list[HistoryEntry]]) -> None:
         kind, ident = self._selected_identity()
         workspaces, history = result
         self.archived_model.set_workspaces(workspaces)
         self.deleted_model.set_entries(history)
-        if self.banner.level == "error" and self.banner.text.startswith("Could not read the Recycle Bin"):
-            self.banner.clear()
+        self.banner.clear(topic="load")
         self._update_counts()
         if not (kind and ident and self._reselect(kind, ident)):
             self._show_empty_preview()
@@ -357,51 +354,35 @@ class RecycleBinTab(QWidget):
             self._show_empty_preview()
 
     def _show_empty_preview(self) -> None:
-        self._preview_gen += 1
+        self.jobs.cancel("preview")
         self.preview_title.setText("Select an archived workspace or a deleted record to preview it.")
         self.preview.setPlainText("")
 
     def _preview_workspace(self, ws: WorkspaceInfo) -> None:
-        self._preview_gen += 1
-        gen = self._preview_gen
         self.preview_title.setText(f"Archived workspace “{ws.display_name}”")
         self.preview.setPlainText("Loading…")
-        store = self.ctx.store
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceSnapshot:
-            return store.read_workspace(ws.key, archived=True)
 
         def done(snap: WorkspaceSnapshot) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText(describe_archived(snap))
+            self.preview.setPlainText(describe_archived(snap))
 
         def failed(exc: BaseException) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText("Could not read this archived workspace: " + describe_error(exc))
+            self.preview.setPlainText("Could not read this archived workspace: " + describe_error(exc))
 
-        self._submit(work, done, failed)
+        self.jobs.start("preview", _read_archived, self.ctx.store, ws.key, done=done, failed=failed)
 
     def _preview_entry(self, entry: HistoryEntry) -> None:
-        self._preview_gen += 1
-        gen = self._preview_gen
         what = "Deleted record" if entry.reason == "delete" else "Earlier version of"
         where = DeletedRecordsModel.workspace_label(entry)
         self.preview_title.setText(f"{what} “{entry.name}” from {where}, {format_time(entry.time)}")
         self.preview.setPlainText("Loading…")
-        store = self.ctx.store
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> bytes:
-            return store.read_history(entry.id)
 
         def done(data: bytes) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText(data.decode("utf-8", errors="replace"))
+            self.preview.setPlainText(data.decode("utf-8", errors="replace"))
 
         def failed(exc: BaseException) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText("Could not read this record: " + describe_error(exc))
+            self.preview.setPlainText("Could not read this record: " + describe_error(exc))
 
-        self._submit(work, done, failed)
+        self.jobs.start("preview", self.ctx.store.read_history, entry.id, done=done, failed=failed)
 
     def _update_buttons(self) -> None:
         ws, entry = self.selected_workspace(), self.selected_entry()
@@ -437,11 +418,7 @@ class RecycleBinTab(QWidget):
             self._restore_entry(entry)
 
     def _restore_workspace(self, ws: WorkspaceInfo) -> None:
-        store = self.ctx.store
         self._set_busy(True)
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceInfo:
-            return store.restore(ws.key)
 
         def done(info: WorkspaceInfo) -> None:
             self._set_busy(False)
@@ -471,23 +448,14 @@ class RecycleBinTab(QWidget):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self._submit(work, done, failed)
+        self.jobs.start("action", self.ctx.store.restore, ws.key, done=done, failed=failed)
 
     def _restore_entry(self, entry: HistoryEntry) -> None:
         if entry.scope_key == GLOBAL_SCOPE:
             self._restore_global_version(entry)
             return
-        store = self.ctx.store
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
-
-        def look(_token: CancelToken, _progress: ProgressFn) -> _Target:
-            try:
-                snap = store.read_workspace(entry.scope_key)
-            except NotFoundError:
-                archived = {w.key for w in store.list_workspaces(archived=True)}
-                return _Target("archived" if entry.scope_key in archived else "missing")
-            return _Target("active", snap.revision, snap.get(entry.name) is not None)
 
         def looked(target: _Target) -> None:
             self._set_busy(False)
@@ -530,18 +498,11 @@ class RecycleBinTab(QWidget):
             self._set_busy(False)
             self.banner.show_message("error", f"Could not restore “{entry.name}”: " + describe_error(exc))
 
-        self._submit(look, looked, failed)
+        self.jobs.start("action", _restore_target, self.ctx.store, entry, done=looked, failed=failed)
 
     def _do_restore_entry(self, entry: HistoryEntry, expect: Revision | None, *, create: bool) -> None:
-        store = self.ctx.store
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceSnapshot:
-            revision = expect
-            if create:
-                revision = store.create_workspace(entry.cwd).revision
-            return store.restore_history(entry.id, revision)
 
         def done(_snap: WorkspaceSnapshot) -> None:
             self._set_busy(False)
@@ -561,16 +522,12 @@ class RecycleBinTab(QWidget):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self._submit(work, done, failed)
+        self.jobs.start("action", _restore_entry, self.ctx.store, entry, expect, create, done=done, failed=failed)
 
     def _restore_global_version(self, entry: HistoryEntry) -> None:
         """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
         store = self.ctx.store
         self._set_busy(True)
-
-        def look(_token: CancelToken, _progress: ProgressFn) -> tuple[str, Revision]:
-            text = store.read_history(entry.id).decode("utf-8")
-            return text, store.read_global().revision
 
         def looked(result: tuple[str, Revision]) -> None:
             self._set_busy(False)
@@ -585,10 +542,7 @@ class RecycleBinTab(QWidget):
                 return
             self._set_busy(True)
 
-            def write(_token: CancelToken, _progress: ProgressFn) -> None:
-                store.replace_global(text, revision)
-
-            def written(_result: None) -> None:
+            def written(_result: object) -> None:
                 self._set_busy(False)
                 self.banner.show_message("ok", "GLOBAL.md is back to the version shown here.")
                 self.refresh()
@@ -603,7 +557,7 @@ class RecycleBinTab(QWidget):
                 self.banner.show_message("error", text)
                 self.refresh()
 
-            self._submit(write, written, refused)
+            self.jobs.start("action", store.replace_global, text, revision, done=written, failed=refused)
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)
@@ -613,7 +567,7 @@ class RecycleBinTab(QWidget):
                 msg = describe_error(exc)
             self.banner.show_message("error", "Could not restore GLOBAL.md: " + msg)
 
-        self._submit(look, looked, failed)
+        self.jobs.start("action", _global_version, store, entry.id, done=looked, failed=failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_selected(self) -> None:
@@ -638,11 +592,7 @@ class RecycleBinTab(QWidget):
                 f"Nothing was deleted: “{typed}” is not the workspace name. To purge, type “{name}” exactly.",
             )
             return
-        store = self.ctx.store
         self._set_busy(True)
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> None:
-            store.purge(ws.key, typed)
 
         def done(_result: None) -> None:
             self._set_busy(False)
@@ -657,7 +607,7 @@ class RecycleBinTab(QWidget):
             self.banner.show_message("error", f"Nothing was deleted. {msg}")
             self.refresh()
 
-        self._submit(work, done, failed)
+        self.jobs.start("action", self.ctx.store.purge, ws.key, typed, done=done, failed=failed)
 
 
 def describe_archived(snap: WorkspaceSnapshot) -> str:
@@ -682,44 +632,3 @@ def describe_archived(snap: WorkspaceSnapshot) -> str:
         for e in invalid:
             lines.append(f"  • {e.file_name}: {'; '.join(e.invalid_reasons) or 'invalid'}")
     return "\n".join(lines)
-
-
-# --- states for scripts/screenshots.py (picked up from here; ``shot`` is its Shot) --------------------
-
-
-def _shot_archived(shot: Any) -> None:
-    tab: RecycleBinTab = shot.tab("recycle")
-    tab.banner.clear()
-    tab.refresh()
-    archived = shot.ctx.store.list_workspaces(archived=True)
-    if archived:
-        tab.select_workspace(archived[0].key)
-
-
-def _shot_deleted_record(shot: Any) -> None:
-    tab: RecycleBinTab = shot.tab("recycle")
-    tab.refresh()
-    deleted = [e for e in shot.ctx.store.history() if e.reason == "delete"]
-    if deleted:
-        tab.select_entry(deleted[0].id)
-
-
-def _shot_purge_wrong_name(shot: Any) -> None:
-    tab: RecycleBinTab = shot.tab("recycle")
-    _shot_archived(shot)
-    ws = tab.selected_workspace()
-    if ws is not None:
-        shot.dialogs.answers.append(ws.display_name.upper() + "?")
-        tab.purge_selected()
-
-
-def _shot_reset(shot: Any) -> None:
-    shot.window.tabs["recycle"].banner.clear()
-
-
-SCREENSHOT_STEPS = [
-    ("recycle-bin", _shot_archived),
-    ("recycle-bin-deleted-record", _shot_deleted_record),
-    ("recycle-bin-purge-wrong-name", _shot_purge_wrong_name),
-    ("_recycle-bin-reset", _shot_reset),
-]

@@ -10,6 +10,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,9 +43,11 @@ from core.settings import (
     load_settings,
     save_settings,
 )
+from core.store.api import MemoryStore
 from gui.context import AppContext
 from gui.qtmodels.settings_models import DEFAULT_KEY, ModelChoicesModel, ModelRow
-from gui.tasks import CancelToken, ProgressFn, TaskHandle, submit_while_alive
+from gui.tabs.base import Tab
+from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 
@@ -121,14 +124,23 @@ def _hint(text: str) -> QLabel:
     return label
 
 
-class SettingsTab(QWidget):
+def _load(store: MemoryStore, home: Path) -> tuple[LoadedSettings, ModelCatalog]:
+    return load_settings(store), load_model_catalog(home)
+
+
+def _test(
+    choice: ModelChoice, timeout: float, env: dict[str, str] | None, *, control: JobControl
+) -> ConnectionReport:
+    return check_connection(choice, timeout_seconds=timeout, cancelled=lambda: control.token.cancelled, env=env)
+
+
+class SettingsTab(Tab):
     """Edits ``settings.yml``; Save is compare-and-swap against the revision the form was loaded from."""
 
     settings_saved = Signal(object)  # AppSettings, after a successful save
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
+        super().__init__(ctx, parent)
         self.choose_directory: DirectoryChooser = getattr(ctx.dialogs, "choose_directory", None) or (
             _qt_directory_chooser
         )
@@ -137,10 +149,6 @@ class SettingsTab(QWidget):
         self._loaded: LoadedSettings | None = None
         self._catalog: ModelCatalog | None = None
         self._loaded_form: dict[str, Any] | None = None
-        self._load_gen = 0
-        self._test_gen = 0
-        self._test_handle: TaskHandle | None = None
-        self._test_running: int | None = None
         self._saving = False
         self._populating = False
         self.last_connection: ConnectionOutcome | None = None
@@ -327,19 +335,11 @@ class SettingsTab(QWidget):
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 
-    def shutdown(self) -> None:
-        self.cancel_test()
-
     def refresh(self) -> None:
         """Re-read settings.yml and DSH's model list off the GUI thread; unsaved edits are kept."""
-        self._load_gen += 1
-        gen = self._load_gen
-        store, home = self.ctx.store, self.ctx.dsh_home
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> tuple[LoadedSettings, ModelCatalog]:
-            return load_settings(store), load_model_catalog(home)
-
-        self._submit(work, lambda result: self._apply_loaded(gen, result), self._on_load_error)
+        self.jobs.start(
+            "load", _load, self.ctx.store, self.ctx.dsh_home, done=self._apply_loaded, failed=self._on_load_error
+        )
 
     def revert(self) -> None:
         """Throw away edits and show what is on disk."""
@@ -348,20 +348,10 @@ class SettingsTab(QWidget):
         self.refresh()
 
     # --- loading ------------------------------------------------------------------------------
-    def _submit(
-        self,
-        work: Callable[[CancelToken, ProgressFn], Any],
-        on_done: Callable[[Any], None],
-        on_error: Callable[[BaseException], None],
-    ) -> TaskHandle:
-        return submit_while_alive(self.ctx.runner, self, work, on_done, on_error)
-
     def _on_load_error(self, exc: BaseException) -> None:
-        self.banner.show_message("error", "Could not read settings.yml: " + describe_error(exc))
+        self.banner.show_message("error", "Could not read settings.yml: " + describe_error(exc), topic="load")
 
-    def _apply_loaded(self, gen: int, result: tuple[LoadedSettings, ModelCatalog]) -> None:
-        if gen != self._load_gen:
-            return
+    def _apply_loaded(self, result: tuple[LoadedSettings, ModelCatalog]) -> None:
         loaded, catalog = result
         previous = self._loaded
         self._catalog = catalog
@@ -381,8 +371,8 @@ class SettingsTab(QWidget):
             self.banner.show_message(
                 "warning", readable_problem(loaded.problem) + " Saving will ask before replacing the file."
             )
-        elif self.banner.level == "error" and self.banner.text.startswith("Could not read settings.yml"):
-            self.banner.clear()
+        else:
+            self.banner.clear(topic="load")
 
     def _populate(self, settings: AppSettings, catalog: ModelCatalog) -> None:
         self._populating = True
@@ -533,7 +523,7 @@ class SettingsTab(QWidget):
         blocked = bool(self._custom_problems()) and self._custom_fields_matter()
         self.save_button.setEnabled(loaded and dirty and not blocked and not self._saving)
         self.revert_button.setEnabled(loaded and dirty and not self._saving)
-        testing = self._test_running is not None
+        testing = self.is_testing
         self.test_button.setEnabled(loaded and not testing)
         self.cancel_test_button.setEnabled(testing)
         if not loaded:
@@ -599,9 +589,6 @@ class SettingsTab(QWidget):
         self._saving = True
         self._update_state()
 
-        def work(_token: CancelToken, _progress: ProgressFn) -> LoadedSettings:
-            return save_settings(store, settings, base_revision, replace_malformed=replace_malformed)
-
         def done(saved: LoadedSettings) -> None:
             self._saving = False
             self._loaded = saved
@@ -634,7 +621,15 @@ class SettingsTab(QWidget):
             else:
                 self.banner.show_message("error", "Not saved: " + describe_error(exc))
 
-        self._submit(work, done, failed)
+        self.jobs.start(
+            "save",
+            partial(save_settings, replace_malformed=replace_malformed),
+            store,
+            settings,
+            base_revision,
+            done=done,
+            failed=failed,
+        )
 
     def _on_conflict(self, exc: ConflictError) -> None:
         current = exc.current_revision
@@ -683,65 +678,48 @@ class SettingsTab(QWidget):
         )
 
     def test_connection(self) -> None:
-        if self._test_running is not None:
+        if self.is_testing:
             return
         try:
             choice = self.choice_for_test()
         except ValueError as exc:
             self._show_test_result(ConnectionOutcome(False, "Cannot test", str(exc)))
             return
-        self._test_gen += 1
-        gen = self._test_gen
         timeout = self.test_timeout_seconds
         env = None if self.env is None else dict(self.env)
         self.test_result.setStyleSheet(_HINT_STYLE)
         self.test_result.setText(f"Connecting to {choice.base_url}…")
         self.test_result.show()
 
-        def work(token: CancelToken, _progress: ProgressFn) -> ConnectionReport:
-            return check_connection(choice, timeout_seconds=timeout, cancelled=lambda: token.cancelled, env=env)
-
-        def finish() -> bool:
-            if gen != self._test_gen:
-                return False
-            self._test_running = None
-            self._test_handle = None
-            return True
-
         def done(report: ConnectionReport) -> None:
-            if finish():
-                self._show_test_result(summarize_connection(report))
+            self._show_test_result(summarize_connection(report))
 
         def failed(exc: BaseException) -> None:
-            if not finish():
-                return
             if isinstance(exc, CancelledError):
                 self._show_test_result(ConnectionOutcome(False, "Cancelled", "The connection test was cancelled."))
             else:
                 self._show_test_result(ConnectionOutcome(False, "Could not connect", describe_error(exc)))
 
-        self._test_running = gen
+        self.jobs.start("test", _test, choice, timeout, env, done=done, failed=failed, cancellable=True)
         self._update_state()
-        handle = self._submit(work, done, failed)
-        if self._test_running == gen:  # still running (a synchronous runner has already finished)
-            self._test_handle = handle
 
     def _forget_test_result(self, *_args: Any) -> None:
         """A result about another endpoint would mislead: hide it when the endpoint changes."""
-        if self._test_running is None and not self._populating:
+        if not self.is_testing and not self._populating:
             self.test_result.hide()
             self.last_connection = None
 
     def cancel_test(self) -> None:
-        handle = self._test_handle
-        if handle is None:
+        """Cancel a running test; its outcome ("Cancelled") still arrives and is shown."""
+        job = self.jobs.current("test")
+        if job is None:
             return
-        handle.cancel()
+        job.cancel()
         self.test_result.setText("Cancelling…")
 
     @property
     def is_testing(self) -> bool:
-        return self._test_running is not None
+        return self.jobs.running("test")
 
     def _show_test_result(self, outcome: ConnectionOutcome) -> None:
         self.last_connection = outcome
@@ -750,86 +728,3 @@ class SettingsTab(QWidget):
         self.test_result.setText(f"{mark} {outcome.headline}.\n{_wrap(outcome.detail)}")
         self.test_result.show()
         self._update_state()
-
-
-# --- states for scripts/screenshots.py (picked up from here; ``shot`` is its Shot) --------------------
-
-_SHOT_DSH_SETTINGS = """\
-agent-default-model: deepseek/deepseek-v4-flash
-llm-deepseek:
-  apiKeyEnv: DEEPSEEK_API_KEY
-llm-pi-ai:
-  providers:
-    openrouter:
-      baseUrl: https://openrouter.ai/api/v1
-      apiKeyEnv: OPENROUTER_API_KEY
-      api: openai-completions
-      models:
-        - id: qwen/qwen3-coder
-          name: Qwen3 Coder
-          input: [text]
-"""
-
-
-def _shot_settings(shot: Any) -> None:
-    home = shot.ctx.dsh_home
-    path = home / "settings.yaml"
-    if not path.exists():
-        path.write_text(_SHOT_DSH_SETTINGS, encoding="utf-8")
-    tab: SettingsTab = shot.tab("settings")
-    tab.revert()
-    tab.consolidator_combo.setCurrentIndex(tab.consolidator_combo.findData("model"))
-    tab.select_model("deepseek/deepseek-v4-flash")
-    tab.save()
-
-
-def _shot_custom_endpoint(shot: Any) -> None:
-    """A custom endpoint tested against a throwaway loopback server."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, HTTPServer
-
-    class Models(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = b'{"data": [{"id": "qwen3-coder"}]}'
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = HTTPServer(("127.0.0.1", 0), Models)
-    thread = threading.Thread(target=lambda: server.serve_forever(0.05), daemon=True)
-    thread.start()
-    try:
-        tab: SettingsTab = shot.tab("settings")
-        tab.select_model(CUSTOM_ID)
-        tab.base_url_edit.setText(f"http://127.0.0.1:{server.server_address[1]}/v1")
-        tab.custom_model_edit.setText("qwen3-coder")
-        tab.key_env_edit.setText("")
-        tab.test_connection()
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
-
-
-def _shot_key_refused(shot: Any) -> None:
-    tab: SettingsTab = shot.tab("settings")
-    tab.key_env_edit.setText("sk-" + "0123456789abcdef" * 2)
-
-
-def _shot_settings_reset(shot: Any) -> None:
-    tab: SettingsTab = shot.window.tabs["settings"]
-    tab.revert()
-    tab.test_result.hide()
-
-
-SCREENSHOT_STEPS = [
-    ("settings", _shot_settings),
-    ("settings-custom-endpoint", _shot_custom_endpoint),
-    ("settings-key-refused", _shot_key_refused),
-    ("_settings-reset", _shot_settings_reset),
-]
