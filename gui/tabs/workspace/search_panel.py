@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout
 
 from core.search import GLOBAL_SCOPE, SearchIndex
 from gui.qtmodels.search_results import SearchHit, SearchResultsModel
@@ -66,8 +66,12 @@ def search_hits(
     return hits
 
 
-class SearchPanel(QWidget):
-    """The "Search all memory" box and its results list; hidden when there is no index."""
+class SearchPanel(QObject):
+    """The "Search all memory" box and its results list; hidden when there is no index.
+
+    Its widgets go into the tab's left column (:meth:`lay_out`), so the results list and the
+    workspace list share that column's height directly.
+    """
 
     hit_activated = Signal(object)  # SearchHit
     failed = Signal(object)  # BaseException
@@ -77,7 +81,7 @@ class SearchPanel(QWidget):
         index: SearchIndex | None,
         runner: TaskRunner,
         workspace_names: Callable[[], dict[str, str]],
-        parent: QWidget | None = None,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.index = index
@@ -86,15 +90,12 @@ class SearchPanel(QWidget):
         self.last_hits: list[SearchHit] = []
         self._workspace_names = workspace_names
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
         self.box = QLineEdit()
         self.box.setObjectName("search_box")
         self.box.setPlaceholderText("Search all memory…")
         self.box.setClearButtonEnabled(True)
         self.box.textChanged.connect(self._on_text)
         self.box.installEventFilter(self)  # focus-in: bring the search index up to date
-        layout.addWidget(self.box)
         self.model = SearchResultsModel(self)
         self.view = QListView()
         self.view.setObjectName("search_results")
@@ -106,16 +107,18 @@ class SearchPanel(QWidget):
         self.view.clicked.connect(self._on_activated)
         self.status = QLabel()
         self.status.setStyleSheet("color:#555;")
-        layout.addWidget(self.status)
-        layout.addWidget(self.view, 1)
-        self.view.hide()
-        self.status.hide()
+        self._show_results(False)
         if index is None:
             self.box.hide()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
         self._timer.timeout.connect(self._run)
+
+    def lay_out(self, layout: QVBoxLayout) -> None:
+        layout.addWidget(self.box)
+        layout.addWidget(self.status)
+        layout.addWidget(self.view, 1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.box and event.type() == QEvent.Type.FocusIn:
@@ -146,8 +149,7 @@ class SearchPanel(QWidget):
             self._timer.stop()
             self.jobs.cancel("search")
             self.model.set_hits([])
-            self.view.hide()
-            self.status.hide()
+            self._show_results(False)
             return
         self._timer.start()
 
@@ -164,8 +166,7 @@ class SearchPanel(QWidget):
             self.last_hits = hits
             self.model.set_hits(hits)
             self.status.setText(f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”")
-            self.status.show()
-            self.view.show()
+            self._show_results(True)
 
         # A newer query under the same key drops this one's result.
         self.jobs.start(
@@ -179,6 +180,10 @@ class SearchPanel(QWidget):
             done=done,
             failed=self.failed.emit,
         )
+
+    def _show_results(self, shown: bool) -> None:
+        self.view.setVisible(shown)
+        self.status.setVisible(shown)
 
     def _on_activated(self, index: QModelIndex) -> None:
         if index.isValid():
