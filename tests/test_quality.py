@@ -1,4 +1,4 @@
-"""Static checks that are part of the suite: ``mypy --strict`` on core/ and ruff on the tree."""
+"""Static checks that are part of the suite: ``mypy --strict`` on core/ and gui/, and ruff on the tree."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.slow
-def test_core_is_mypy_strict_clean() -> None:
+def test_core_and_gui_are_mypy_strict_clean() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "core"], cwd=REPO, capture_output=True, text=True
+        [sys.executable, "-m", "mypy", "--strict", "core", "gui"], cwd=REPO, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

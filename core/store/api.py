@@ -126,3 +126,7 @@ class MemoryStore(Protocol):
         """The bytes of record file ``file_name`` in active workspace ``key`` exactly as on disk
         (None when absent); never follows a symlink. For showing an invalid file's text."""
         ...
+
+    def has_memory(self) -> bool:
+        """True when the root holds GLOBAL.md or any active or archived workspace (nothing parsed)."""
+        ...

@@ -885,3 +885,10 @@ class StoreCore(ABC):
         if "/" in file_name or "\\" in file_name or file_name.startswith(".") or not file_name.endswith(".md"):
             raise UsageError(f"{file_name!r} is not a record file name.")
         return self._file_bytes(key, file_name)
+
+    def has_memory(self) -> bool:
+        """True when the root holds any memory: GLOBAL.md, an active or an archived workspace.
+
+        Cheap (no file is parsed): the window asks it before offering the demo root.
+        """
+        return bool(self._scope_keys(False) or self._scope_keys(True)) or self._global_bytes() is not None
