@@ -25,7 +25,7 @@ from gui.widgets.status_bar import RootStatusBar
 TAB_CLASSES: dict[str, tuple[str, str]] = {
     "global": ("gui.tabs.global_tab", "GlobalTab"),
     "workspace": ("gui.tabs.workspace", "WorkspaceTab"),
-    "consolidation": ("gui.tabs.consolidation_tab", "ConsolidationTab"),
+    "consolidation": ("gui.tabs.consolidation", "ConsolidationTab"),
     "recycle": ("gui.tabs.recycle_tab", "RecycleBinTab"),
     "settings": ("gui.tabs.settings_tab", "SettingsTab"),
 }

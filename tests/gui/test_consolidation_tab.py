@@ -22,7 +22,7 @@ from core.settings import AppSettings, CustomEndpoint, load_settings, save_setti
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.consolidation_models import ReviewChangesModel
-from gui.tabs.consolidation_tab import ConsolidationTab
+from gui.tabs.consolidation import ConsolidationTab
 from gui.tasks import SyncTaskRunner, ThreadPoolTaskRunner
 from gui.widgets.review_diff import side_by_side_rows
 
