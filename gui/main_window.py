@@ -27,7 +27,7 @@ TAB_CLASSES: dict[str, tuple[str, str]] = {
     "workspace": ("gui.tabs.workspace", "WorkspaceTab"),
     "consolidation": ("gui.tabs.consolidation", "ConsolidationTab"),
     "recycle": ("gui.tabs.recycle_tab", "RecycleBinTab"),
-    "settings": ("gui.tabs.settings_tab", "SettingsTab"),
+    "settings": ("gui.tabs.settings", "SettingsTab"),
 }
 
 
