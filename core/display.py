@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from core.models import WorkspaceInfo
+from core.models import WorkspaceInfo, WorkspaceSnapshot
 
 
 def format_time(value: datetime | None) -> str:
@@ -39,3 +39,27 @@ def workspace_problems(info: WorkspaceInfo, *, short: bool = False) -> list[str]
     if info.scope_problem and not short:
         out.append(info.scope_problem)
     return out
+
+
+def describe_archived(snap: WorkspaceSnapshot) -> str:
+    """Plain-text preview of an archived scope: where it came from, when, and its records."""
+    info = snap.info
+    lines = [
+        f"Folder:    {info.cwd or '(unknown)'}" + ("" if info.cwd_exists else "   (this folder no longer exists)"),
+        f"Archived:  {format_time(info.archived_at) or 'unknown'}",
+        f"Key:       {info.key}",
+        f"Size:      {format_size(info.size_bytes)}",
+        "",
+    ]
+    valid = [e for e in snap.entries if e.is_valid and e.record is not None]
+    invalid = [e for e in snap.entries if not e.is_valid]
+    lines.append(f"{len(valid)} record{'s' * (len(valid) != 1)}:" if valid else "No records.")
+    for e in valid:
+        assert e.record is not None
+        lines.append(f"  • {e.record.name}  [{e.record.type}]")
+        lines.append(f"      {e.record.description}")
+    if invalid:
+        lines += ["", f"{len(invalid)} invalid file{'s' * (len(invalid) != 1)} (kept as they are):"]
+        for e in invalid:
+            lines.append(f"  • {e.file_name}: {'; '.join(e.invalid_reasons) or 'invalid'}")
+    return "\n".join(lines)

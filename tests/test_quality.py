@@ -27,3 +27,13 @@ def test_ruff_is_clean() -> None:
         text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_no_gui_module_is_over_600_lines() -> None:
+    """A GUI module over ~600 lines is several concepts; split it (docs/architecture.md)."""
+    long = {
+        str(p.relative_to(REPO)): n
+        for p in sorted((REPO / "gui").rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert long == {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from core.display import format_time
 from core.keys import workspace_name
@@ -129,3 +129,36 @@ class DeletedRecordsModel(RowTableModel[HistoryEntry]):
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{e.name} in {e.cwd or e.scope_key}\n{_iso(e.time)} · {e.size} bytes"
         return None
+
+
+class DeletedRecordsProxy(QSortFilterProxyModel):
+    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.show_versions = False
+
+    def set_show_versions(self, show: bool) -> None:
+        self.beginFilterChange()
+        self.show_versions = show
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        model = self.sourceModel()
+        hidden = (
+            not self.show_versions
+            and isinstance(model, DeletedRecordsModel)
+            and model.entry(source_row).reason != "delete"
+        )
+        if hidden:
+            return False
+        return super().filterAcceptsRow(source_row, source_parent)
+
+
+def filter_proxy(proxy: QSortFilterProxyModel, source: Any) -> QSortFilterProxyModel:
+    """``proxy`` over ``source``: sorts by SORT_ROLE, filters on every column, ignoring case."""
+    proxy.setSourceModel(source)
+    proxy.setSortRole(SORT_ROLE)
+    proxy.setFilterKeyColumn(-1)
+    proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    return proxy

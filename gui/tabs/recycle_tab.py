@@ -7,18 +7,14 @@ the workspace name typed exactly and is only ever offered for an archived worksp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QItemSelectionModel,
-    QModelIndex,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QGroupBox,
     QHBoxLayout,
@@ -33,64 +29,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.display import format_size, format_time
+from core.display import describe_archived, format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
-from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel
-from gui.qtmodels.roles import SORT_ROLE
+from gui.qtmodels.recycle_models import (
+    ArchivedWorkspacesModel,
+    DeletedRecordsModel,
+    DeletedRecordsProxy,
+    filter_proxy,
+)
 from gui.tabs.base import Tab
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
 from gui.widgets.messages import describe_error
+from gui.widgets.tables import setup_table
 
 
-class _DeletedRecordsProxy(QSortFilterProxyModel):
-    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for."""
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.show_versions = False
-
-    def set_show_versions(self, show: bool) -> None:
-        self.beginFilterChange()
-        self.show_versions = show
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        model = self.sourceModel()
-        hidden = (
-            not self.show_versions
-            and isinstance(model, DeletedRecordsModel)
-            and model.entry(source_row).reason != "delete"
-        )
-        if hidden:
-            return False
-        return super().filterAcceptsRow(source_row, source_parent)
-
-
-def _make_proxy(proxy: QSortFilterProxyModel, source: Any) -> QSortFilterProxyModel:
-    proxy.setSourceModel(source)
-    proxy.setSortRole(SORT_ROLE)
-    proxy.setFilterKeyColumn(-1)
-    proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-    return proxy
-
-
-def _make_view(proxy: QSortFilterProxyModel, name: str) -> QTableView:
+def _table(proxy: QSortFilterProxyModel, name: str) -> QTableView:
     view = QTableView()
     view.setObjectName(name)
+    setup_table(view, row_height=None)
     view.setModel(proxy)
-    view.setSortingEnabled(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
-    view.verticalHeader().hide()
-    view.horizontalHeader().setHighlightSections(False)
     return view
 
 
@@ -146,8 +108,8 @@ class RecycleBinTab(Tab):
         self.refresh_button = QPushButton("Refresh")
 
         self.archived_model = ArchivedWorkspacesModel(self)
-        self.archived_proxy = _make_proxy(QSortFilterProxyModel(self), self.archived_model)
-        self.archived_view = _make_view(self.archived_proxy, "archivedWorkspaces")
+        self.archived_proxy = filter_proxy(QSortFilterProxyModel(self), self.archived_model)
+        self.archived_view = _table(self.archived_proxy, "archivedWorkspaces")
         header = self.archived_view.horizontalHeader()
         header.setSectionResizeMode(ArchivedWorkspacesModel.NAME, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(ArchivedWorkspacesModel.FOLDER, QHeaderView.ResizeMode.Stretch)
@@ -156,9 +118,9 @@ class RecycleBinTab(Tab):
         self.archived_view.sortByColumn(ArchivedWorkspacesModel.ARCHIVED, Qt.SortOrder.DescendingOrder)
 
         self.deleted_model = DeletedRecordsModel(self)
-        self.deleted_proxy = _DeletedRecordsProxy(self)
-        _make_proxy(self.deleted_proxy, self.deleted_model)
-        self.deleted_view = _make_view(self.deleted_proxy, "deletedRecords")
+        self.deleted_proxy = DeletedRecordsProxy(self)
+        filter_proxy(self.deleted_proxy, self.deleted_model)
+        self.deleted_view = _table(self.deleted_proxy, "deletedRecords")
         header = self.deleted_view.horizontalHeader()
         header.setSectionResizeMode(DeletedRecordsModel.NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(DeletedRecordsModel.WORKSPACE, QHeaderView.ResizeMode.ResizeToContents)
@@ -608,27 +570,3 @@ class RecycleBinTab(Tab):
             self.refresh()
 
         self.jobs.start("action", self.ctx.store.purge, ws.key, typed, done=done, failed=failed)
-
-
-def describe_archived(snap: WorkspaceSnapshot) -> str:
-    """Plain-text preview of an archived scope: where it came from, when, and its records."""
-    info = snap.info
-    lines = [
-        f"Folder:    {info.cwd or '(unknown)'}" + ("" if info.cwd_exists else "   (this folder no longer exists)"),
-        f"Archived:  {format_time(info.archived_at) or 'unknown'}",
-        f"Key:       {info.key}",
-        f"Size:      {format_size(info.size_bytes)}",
-        "",
-    ]
-    valid = [e for e in snap.entries if e.is_valid and e.record is not None]
-    invalid = [e for e in snap.entries if not e.is_valid]
-    lines.append(f"{len(valid)} record{'s' * (len(valid) != 1)}:" if valid else "No records.")
-    for e in valid:
-        assert e.record is not None
-        lines.append(f"  • {e.record.name}  [{e.record.type}]")
-        lines.append(f"      {e.record.description}")
-    if invalid:
-        lines += ["", f"{len(invalid)} invalid file{'s' * (len(invalid) != 1)} (kept as they are):"]
-        for e in invalid:
-            lines.append(f"  • {e.file_name}: {'; '.join(e.invalid_reasons) or 'invalid'}")
-    return "\n".join(lines)

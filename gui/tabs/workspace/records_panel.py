@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
@@ -19,23 +20,30 @@ from PySide6.QtWidgets import (
 
 from core.changeset import RecordRow
 from core.display import workspace_problems
-from core.models import RECORD_TYPES, WorkspaceInfo
+from core.models import RECORD_TYPES, Revision, WorkspaceInfo
+from gui.context import AppContext
 from gui.qtmodels.records import RecordFilterProxy, RecordTableModel
 from gui.qtmodels.roles import KEY_ROLE
+from gui.tasks import Jobs
 from gui.widgets.banner import Banner
 from gui.widgets.tables import setup_table
+
+_FOLDER_MISSING = "folder-missing"  # topic of the banner's missing-folder warning
 
 
 class RecordsPanel(QWidget):
     """Header (name, folder, problems, Archive), the workspace banner, filters and the records table."""
 
-    record_chosen = Signal(str, QModelIndex)  # the name the user moved to, and the row it came from
+    record_chosen = Signal(str)  # the record the user moved to
     new_requested = Signal()
     archive_requested = Signal()
+    archived = Signal(str)  # display name of the workspace just archived
+    archive_failed = Signal(str, object)  # key, the exception (nothing was archived)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.suppress_selection = False  # set while the tab moves the selection itself
+        self.ctx = ctx
+        self.jobs = Jobs(self, ctx.runner)
         self._fitted_for: tuple[str | None, int] | None = None
         cv = QVBoxLayout(self)
         cv.setContentsMargins(4, 0, 4, 0)
@@ -117,6 +125,41 @@ class RecordsPanel(QWidget):
         self.archive_button.setEnabled(True)
         self.new_button.setEnabled(True)
 
+    def archive(self, info: WorkspaceInfo, expect: Revision | None, *, staged: bool) -> None:
+        """Ask, then move the workspace to the Recycle Bin (CAS on ``expect`` when given)."""
+        staged_note = "\n\nYour staged changes will be discarded." if staged else ""
+        missing = "" if info.cwd_exists else "\nIts folder no longer exists.\n"
+        if not self.ctx.dialogs.confirm(
+            self,
+            "Archive workspace?",
+            f"Move the workspace {info.display_name} ({info.cwd}) to the Recycle Bin?\n{missing}\n"
+            "Agents will no longer load its memory. You can restore it from the Recycle Bin." + staged_note,
+            "Archive",
+        ):
+            return
+        self.jobs.start(
+            "archive",
+            self.ctx.store.archive,
+            info.key,
+            expect,
+            done=lambda _info: self.archived.emit(info.display_name),
+            failed=lambda exc: self.archive_failed.emit(info.key, exc),
+        )
+
+    def show_folder_warning(self, info: WorkspaceInfo | None, archive: Callable[[], None]) -> None:
+        """Say so while the workspace's folder is gone (and clear only that message once it is back)."""
+        if info is None or info.cwd_exists:
+            self.banner.clear(topic=_FOLDER_MISSING)
+            return
+        if self.banner.level in ("", "error"):
+            self.banner.show_message(
+                "error",
+                f"The folder {info.cwd} no longer exists. Agents will never load this workspace again; "
+                "archive it to the Recycle Bin (you can restore it later).",
+                [("Archive workspace…", archive)],
+                topic=_FOLDER_MISSING,
+            )
+
     # --- rows ------------------------------------------------------------------------------------------
     def set_rows(self, rows: list[RecordRow], *, key: str | None, staged: int) -> None:
         self.model.set_rows(rows)
@@ -141,10 +184,9 @@ class RecordsPanel(QWidget):
         self.view.horizontalHeader().resizeSection(0, max(120, min(widest + 16, 235)))
 
     # --- selection ------------------------------------------------------------------------------------
-    def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
-        if self.suppress_selection or not current.isValid():
-            return
-        self.record_chosen.emit(str(current.data(KEY_ROLE)), previous)
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.record_chosen.emit(str(current.data(KEY_ROLE)))
 
     def current_row_is(self, name: str) -> bool | None:
         """Whether ``name``'s row is the current one (None when it is not shown at all)."""

@@ -1,36 +1,31 @@
 """Workspace tab: browse workspaces and their records, edit records, stage a batch, review diffs, commit.
 
-Edits never touch disk until "Commit": each "Stage" adds a whole-record put (or a delete) to the
-batch (:class:`core.changeset.ChangeSet`), the batch is shown as per-file unified diffs (MEMORY.md
-included), and the commit is one compare-and-swap against the workspace revision the batch was
-built on. This module wires the panels together; each panel is its own module.
+Edits never touch disk until "Commit": each "Stage" adds a whole-record put (or a delete) to the batch
+(:class:`core.changeset.ChangeSet`), shown as per-file diffs (MEMORY.md included); the commit is one
+compare-and-swap against the revision the batch was built on. This module wires the panels together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QSplitter, QTableView, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from core.changeset import ChangeSet, LoadedWorkspace, commit_changes, load_workspace
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, SecretRefusedError
 from core.models import Op, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.records import salvage_fields
 from gui.context import AppContext
-from gui.qtmodels.roles import KEY_ROLE
 from gui.qtmodels.search_results import SearchHit
-from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel
 from gui.tabs.base import Tab
 from gui.tabs.workspace.editor import RecordEditor
 from gui.tabs.workspace.records_panel import RecordsPanel
 from gui.tabs.workspace.search_panel import SearchPanel
 from gui.tabs.workspace.staged_panel import AgentView, StagedPanel
+from gui.tabs.workspace.workspace_list import WorkspaceList
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
-from gui.widgets.tables import setup_table
-
-_FOLDER_MISSING = "folder-missing"  # topic of the workspace banner's missing-folder warning
 
 
 class WorkspaceTab(Tab):
@@ -42,7 +37,6 @@ class WorkspaceTab(Tab):
         self.current_key: str | None = None
         self.changes: ChangeSet | None = None  # the workspace shown and what is staged on it
         self.pending: LoadedWorkspace | None = None  # newer disk state not applied yet
-        self._suppress_selection = False
         self._listed = False  # the first workspace list has arrived
         self._build_ui()
 
@@ -65,34 +59,15 @@ class WorkspaceTab(Tab):
         self.search.hit_activated.connect(self.open_hit)
         self.search.failed.connect(self._on_error)
         self.search.lay_out(lv)
-        lv.addWidget(QLabel("<b>Workspaces</b>"))
-        self.ws_filter = QLineEdit()
-        self.ws_filter.setObjectName("workspace_filter")
-        self.ws_filter.setPlaceholderText("Filter workspaces")
-        self.ws_filter.setClearButtonEnabled(True)
-        lv.addWidget(self.ws_filter)
-        self.ws_model = WorkspaceTableModel(self)
-        self.ws_proxy = WorkspaceFilterProxy(self)
-        self.ws_proxy.setSourceModel(self.ws_model)
-        self.ws_filter.textChanged.connect(self.ws_proxy.set_filter_text)
-        self.ws_view = QTableView()
-        self.ws_view.setObjectName("workspace_list")
-        setup_table(self.ws_view)
-        self.ws_view.setModel(self.ws_proxy)
-        # Workspace names often share a prefix (billing-service-041, billing-service-042): keep both ends.
-        self.ws_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.ws_view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        hh = self.ws_view.horizontalHeader()
-        hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        hh.resizeSection(1, self.ws_view.fontMetrics().horizontalAdvance("Records") + 14)
-        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.ws_view.selectionModel().currentRowChanged.connect(self._on_workspace_current)
-        lv.addWidget(self.ws_view, 2)
+        self.workspaces = WorkspaceList(self)
+        self.workspaces.chosen.connect(self._on_workspace_chosen)
+        self.workspaces.lay_out(lv)
         self.splitter.addWidget(left)
 
         # center: workspace header + records table
-        self.records = RecordsPanel()
+        self.records = RecordsPanel(self.ctx)
+        self.records.archived.connect(self._archived)
+        self.records.archive_failed.connect(self._archive_failed)
         self.records.record_chosen.connect(self._on_record_chosen)
         self.records.new_requested.connect(self.new_record)
         self.records.archive_requested.connect(self.archive_workspace)
@@ -123,6 +98,8 @@ class WorkspaceTab(Tab):
         self._update_workspace_header()
 
         # The widgets tests and the screenshot script drive, by their old names.
+        self.ws_filter, self.ws_model = self.workspaces.filter, self.workspaces.model
+        self.ws_proxy, self.ws_view = self.workspaces.proxy, self.workspaces.view
         self.search_box, self.search_model, self.search_view = self.search.box, self.search.model, self.search.view
         self.ws_title, self.ws_banner = self.records.title, self.records.banner
         self.archive_button, self.new_button = self.records.archive_button, self.records.new_button
@@ -167,14 +144,8 @@ class WorkspaceTab(Tab):
     def staged_diff(self) -> str:
         return self.changes.diff() if self.changes is not None else ""
 
-    def staged_ops(self) -> list[Op]:
-        return self.changes.ops if self.changes is not None else []
-
-    def editor_dirty(self) -> bool:
-        return self.editor.dirty()
-
     def _workspace_names(self) -> dict[str, str]:
-        return {i.key: i.display_name for i in (self.ws_model.workspace(r) for r in range(self.ws_model.rowCount()))}
+        return self.workspaces.names()
 
     # --- tab protocol ----------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -198,9 +169,6 @@ class WorkspaceTab(Tab):
             return
         if self.staged:
             self.commit()
-
-    def prefetch_index(self) -> None:
-        self.search.prefetch()
 
     def focus_search(self) -> bool:
         if self.ctx.search is not None:
@@ -230,11 +198,7 @@ class WorkspaceTab(Tab):
             self.workspaces_loaded.emit()
 
     def _show_workspaces(self, infos: list[WorkspaceInfo]) -> None:
-        self._suppress_selection = True
-        try:
-            self.ws_model.set_workspaces(infos)
-        finally:
-            self._suppress_selection = False
+        self.workspaces.set_workspaces(infos)
         keys = {i.key for i in infos}
         if self.current_key is not None and self.current_key not in keys:
             if self.staged:
@@ -245,28 +209,27 @@ class WorkspaceTab(Tab):
                 )
                 return
             self._show_workspace(None)
-        if self.current_key is None and infos:
-            first = self.ws_proxy.index(0, 0)
-            key = first.data(KEY_ROLE) if first.isValid() else infos[0].key
-            self.select_workspace(str(key))
+        first = self.workspaces.first_key()
+        if self.current_key is None and first is not None:
+            self.select_workspace(first)
             return
         if self.current_key is not None:
-            self._select_workspace_row(self.current_key)
+            self.workspaces.select(self.current_key)
             self._load_snapshot(self.current_key)
         self._update_workspace_header()
 
     def workspace_info(self) -> WorkspaceInfo | None:
         if self.current_key is None:
             return None
-        row = self.ws_model.row_of(self.current_key)
-        if row >= 0:
-            return self.ws_model.workspace(row)
+        info = self.workspaces.info(self.current_key)
+        if info is not None:
+            return info
         return self.snapshot.info if self.snapshot else None
 
     def select_workspace(self, key: str) -> bool:
         """Show workspace ``key`` (asks first when staged changes or editor edits would be lost)."""
         if key == self.current_key:
-            self._select_workspace_row(key)
+            self.workspaces.select(key)
             return True
         if self.has_unsaved_changes() and not self.ctx.dialogs.confirm(
             self,
@@ -274,26 +237,11 @@ class WorkspaceTab(Tab):
             "You have changes in this workspace that are not committed. Discard them and switch?",
             "Discard",
         ):
-            self._select_workspace_row(self.current_key or "")
+            self.workspaces.select(self.current_key or "")
             return False
         self._show_workspace(key)
-        self._select_workspace_row(key)
+        self.workspaces.select(key)
         return True
-
-    def _select_workspace_row(self, key: str) -> None:
-        row = self.ws_model.row_of(key)
-        if row < 0:
-            return
-        index = self.ws_proxy.mapFromSource(self.ws_model.index(row, 0))
-        if not index.isValid() or self.ws_view.currentIndex().row() == index.row():
-            return
-        self._suppress_selection = True
-        try:
-            self.ws_view.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
-            )
-        finally:
-            self._suppress_selection = False
 
     def _show_workspace(self, key: str | None) -> None:
         self.current_key = key
@@ -308,12 +256,9 @@ class WorkspaceTab(Tab):
         if key is not None:
             self._load_snapshot(key)
 
-    def _on_workspace_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self._suppress_selection or not current.isValid():
-            return
-        key = current.data(KEY_ROLE)
-        if key and key != self.current_key:
-            self.select_workspace(str(key))
+    def _on_workspace_chosen(self, key: str) -> None:
+        if key != self.current_key:
+            self.select_workspace(key)
 
     def _load_snapshot(self, key: str, then: Callable[[], object] | None = None) -> None:
         def done(loaded: LoadedWorkspace) -> None:
@@ -355,12 +300,9 @@ class WorkspaceTab(Tab):
         self.changes = ChangeSet(loaded)
         self.changes.staged.update(staged)
         self.pending = None
-        self._after_staging_changed()
-        self._update_workspace_header()
-        self.agent.show_snapshot(loaded.snapshot)
         if self.ws_banner.level == "warning" and not self.staged:
             self.ws_banner.clear()
-        self._show_cwd_warning()
+        self._show_loaded()
         # Keep the editor in step with disk when it holds no edits of its own.
         name = self.editor.editing_name
         snap = loaded.snapshot
@@ -377,19 +319,15 @@ class WorkspaceTab(Tab):
         elif old is None:
             self.records.select_first()
 
+    def _show_loaded(self) -> None:
+        """Show the workspace in ``changes``: its rows, header, agent view and missing-folder warning."""
+        self._after_staging_changed()
+        self._update_workspace_header()
+        self.agent.show_snapshot(self.snapshot)
+        self._show_cwd_warning()
+
     def _show_cwd_warning(self) -> None:
-        info = self.workspace_info()
-        if info is None or info.cwd_exists:
-            self.ws_banner.clear(topic=_FOLDER_MISSING)
-            return
-        if self.ws_banner.level in ("", "error"):
-            self.ws_banner.show_message(
-                "error",
-                f"The folder {info.cwd} no longer exists. Agents will never load this workspace again; "
-                "archive it to the Recycle Bin (you can restore it later).",
-                [("Archive workspace…", self.archive_workspace)],
-                topic=_FOLDER_MISSING,
-            )
+        self.records.show_folder_warning(self.workspace_info(), self.archive_workspace)
 
     def rebase_on_disk(self) -> None:
         """Adopt the newest disk state, keeping staged changes (re-review their diffs) and editor edits."""
@@ -405,10 +343,7 @@ class WorkspaceTab(Tab):
                 self.changes.rebase(loaded)
             self.pending = None
             self.ws_banner.clear()
-            self._after_staging_changed()
-            self._update_workspace_header()
-            self.agent.show_snapshot(loaded.snapshot)
-            self._show_cwd_warning()
+            self._show_loaded()
             self.editor.check()
             if self.staged:
                 self.detail.setCurrentIndex(1)
@@ -419,10 +354,11 @@ class WorkspaceTab(Tab):
         self.jobs.start("rebase", load_workspace, self.ctx.store, self.current_key, done=adopt, failed=self._on_error)
 
     def _update_workspace_header(self) -> None:
-        self.records.show_header(self.workspace_info(), listed=self._listed, any_workspace=self.ws_model.rowCount() > 0)
+        any_workspace = self.workspaces.model.rowCount() > 0
+        self.records.show_header(self.workspace_info(), listed=self._listed, any_workspace=any_workspace)
 
     # --- records table ------------------------------------------------------------------------------------
-    def _on_record_chosen(self, name: str, previous: QModelIndex) -> None:
+    def _on_record_chosen(self, name: str) -> None:
         if name == self.editor.editing_name and self.editor.active:
             return
         if self.editor.dirty():
@@ -439,7 +375,7 @@ class WorkspaceTab(Tab):
 
     def select_record(self, name: str) -> bool:
         """Select ``name`` in the table (clearing filters that hide it) and open it in the editor."""
-        if self.rec_model.row_of(name) < 0:
+        if self.records.model.row_of(name) < 0:
             return False
         if not self._select_record_row(name):
             self.records.clear_filters()
@@ -487,7 +423,7 @@ class WorkspaceTab(Tab):
             )
             if choice is None or (choice == "Stage" and not self.stage_current()):
                 return
-        self.rec_view.selectionModel().clearCurrentIndex()
+        self.records.view.selectionModel().clearCurrentIndex()
         self.detail.setCurrentIndex(0)
         self.editor.new_record()
 
@@ -621,35 +557,22 @@ class WorkspaceTab(Tab):
         info = self.workspace_info()
         if info is None or self.current_key is None:
             return
-        staged_note = "\n\nYour staged changes will be discarded." if self.staged else ""
-        missing = "" if info.cwd_exists else "\nIts folder no longer exists.\n"
-        if not self.ctx.dialogs.confirm(
-            self,
-            "Archive workspace?",
-            f"Move the workspace {info.display_name} ({info.cwd}) to the Recycle Bin?\n{missing}\n"
-            "Agents will no longer load its memory. You can restore it from the Recycle Bin." + staged_note,
-            "Archive",
-        ):
-            return
-        key = self.current_key
         expect: Revision | None = self.snapshot.revision if self.snapshot and not self.pending else None
+        self.records.archive(info, expect, staged=bool(self.staged))
 
-        def done(_info: WorkspaceInfo) -> None:
-            self._show_workspace(None)
-            self.banner.show_message("ok", f"Archived {info.display_name}. It is in the Recycle Bin.")
-            self.refresh()
+    def _archived(self, display_name: str) -> None:
+        self._show_workspace(None)
+        self.banner.show_message("ok", f"Archived {display_name}. It is in the Recycle Bin.")
+        self.refresh()
 
-        def failed(exc: BaseException) -> None:
-            if isinstance(exc, ConflictError):
-                self.banner.show_message(
-                    "warning",
-                    "Not archived: the workspace changed on disk just now. Look at it again, then archive.",
-                )
-                self._load_snapshot(key)
-            else:
-                self._on_error(exc)
-
-        self.jobs.start("archive", self.ctx.store.archive, key, expect, done=done, failed=failed)
+    def _archive_failed(self, key: str, exc: BaseException) -> None:
+        if isinstance(exc, ConflictError):
+            self.banner.show_message(
+                "warning", "Not archived: the workspace changed on disk just now. Look at it again, then archive."
+            )
+            self._load_snapshot(key)
+        else:
+            self._on_error(exc)
 
     # --- search -----------------------------------------------------------------------------------------
     def open_hit(self, hit: SearchHit) -> None:
