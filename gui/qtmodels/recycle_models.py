@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
-from core.display import format_time
+from core.display import format_time, workspace_problems
 from core.keys import workspace_name
 from core.models import HistoryEntry, WorkspaceInfo
 from core.store.base import GLOBAL_SCOPE
@@ -64,12 +64,7 @@ class ArchivedWorkspacesModel(RowTableModel[WorkspaceInfo]):
         if role == ITEM_ROLE:
             return w
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [w.cwd or w.key, f"Folder key: {w.key}"]
-            if w.invalid_count:
-                lines.append(f"{w.invalid_count} invalid file(s) kept as they are")
-            if w.scope_problem:
-                lines.append(w.scope_problem)
-            return "\n".join(lines)
+            return "\n".join([w.cwd or w.key, f"Folder key: {w.key}", *workspace_problems(w)])
         if role == Qt.ItemDataRole.TextAlignmentRole and col == self.RECORDS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from core.consolidation.chat import ConnectionReport, check_connection
 from core.errors import CancelledError, ConfirmationRequiredError, ConflictError
@@ -35,11 +35,6 @@ DirectoryChooser = Callable[[QWidget, str, str], str | None]
 """``(parent, title, start_dir) -> chosen directory or None``; tests replace it."""
 
 
-def _qt_directory_chooser(parent: QWidget, title: str, start: str) -> str | None:
-    chosen = QFileDialog.getExistingDirectory(parent, title, start)
-    return chosen or None
-
-
 def _load(store: MemoryStore, home: Path) -> tuple[LoadedSettings, ModelCatalog]:
     return load_settings(store), load_model_catalog(home)
 
@@ -55,9 +50,7 @@ class SettingsTab(Tab):
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
-        self.choose_directory: DirectoryChooser = getattr(ctx.dialogs, "choose_directory", None) or (
-            _qt_directory_chooser
-        )
+        self.choose_directory: DirectoryChooser = ctx.dialogs.choose_directory
         self.test_timeout_seconds = 10.0
         self.env: dict[str, str] | None = None  # None: the process environment
         self._loaded: LoadedSettings | None = None
