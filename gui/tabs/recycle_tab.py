@@ -6,8 +6,6 @@ the workspace name typed exactly and is only ever offered for an archived worksp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from PySide6.QtCore import (
     QAbstractTableModel,
     QItemSelectionModel,
@@ -32,6 +30,7 @@ from PySide6.QtWidgets import (
 from core.display import describe_archived, format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
+from core.recycle import RecycleBin, RestoreTarget, global_version, read_recycle_bin, restore_entry, restore_target
 from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
@@ -56,40 +55,8 @@ def _table(proxy: QSortFilterProxyModel, name: str) -> QTableView:
     return view
 
 
-@dataclass(frozen=True)
-class _Target:
-    """Where a deleted record would go back to, read just before asking the user."""
-
-    state: str  # "active" | "archived" | "missing"
-    revision: Revision | None = None
-    record_exists: bool = False
-
-
-def _read_bin(store: MemoryStore) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
-    return store.list_workspaces(archived=True), store.history()
-
-
 def _read_archived(store: MemoryStore, key: str) -> WorkspaceSnapshot:
     return store.read_workspace(key, archived=True)
-
-
-def _restore_target(store: MemoryStore, entry: HistoryEntry) -> _Target:
-    try:
-        snap = store.read_workspace(entry.scope_key)
-    except NotFoundError:
-        archived = {w.key for w in store.list_workspaces(archived=True)}
-        return _Target("archived" if entry.scope_key in archived else "missing")
-    return _Target("active", snap.revision, snap.get(entry.name) is not None)
-
-
-def _restore_entry(store: MemoryStore, entry: HistoryEntry, expect: Revision | None, create: bool) -> WorkspaceSnapshot:
-    if create:
-        expect = store.create_workspace(entry.cwd).revision
-    return store.restore_history(entry.id, expect)
-
-
-def _global_version(store: MemoryStore, entry_id: str) -> tuple[str, Revision]:
-    return store.read_history(entry_id).decode("utf-8"), store.read_global().revision
 
 
 class RecycleBinTab(Tab):
@@ -216,16 +183,16 @@ class RecycleBinTab(Tab):
 
     def refresh(self) -> None:
         """Reload the archived scopes and the history off the GUI thread; keep the selection."""
-        self.jobs.start("refresh", _read_bin, self.ctx.store, done=self._apply_refresh, failed=self._on_load_error)
+        store = self.ctx.store
+        self.jobs.start("refresh", read_recycle_bin, store, done=self._apply_refresh, failed=self._on_load_error)
 
     def _on_load_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc), topic="load")
 
-    def _apply_refresh(self, result: tuple[list[WorkspaceInfo], list[HistoryEntry]]) -> None:
+    def _apply_refresh(self, contents: RecycleBin) -> None:
         kind, ident = self._selected_identity()
-        workspaces, history = result
-        self.archived_model.set_workspaces(workspaces)
-        self.deleted_model.set_entries(history)
+        self.archived_model.set_workspaces(contents.workspaces)
+        self.deleted_model.set_entries(contents.history)
         self.banner.clear(topic="load")
         self._update_counts()
         if not (kind and ident and self._reselect(kind, ident)):
@@ -419,7 +386,7 @@ class RecycleBinTab(Tab):
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
 
-        def looked(target: _Target) -> None:
+        def looked(target: RestoreTarget) -> None:
             self._set_busy(False)
             if target.state == "archived":
                 self.banner.show_message(
@@ -460,7 +427,7 @@ class RecycleBinTab(Tab):
             self._set_busy(False)
             self.banner.show_message("error", f"Could not restore “{entry.name}”: " + describe_error(exc))
 
-        self.jobs.start("action", _restore_target, self.ctx.store, entry, done=looked, failed=failed)
+        self.jobs.start("action", restore_target, self.ctx.store, entry, done=looked, failed=failed)
 
     def _do_restore_entry(self, entry: HistoryEntry, expect: Revision | None, *, create: bool) -> None:
         label = DeletedRecordsModel.workspace_label(entry)
@@ -484,7 +451,7 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self.jobs.start("action", _restore_entry, self.ctx.store, entry, expect, create, done=done, failed=failed)
+        self.jobs.start("action", restore_entry, self.ctx.store, entry, expect, create, done=done, failed=failed)
 
     def _restore_global_version(self, entry: HistoryEntry) -> None:
         """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
@@ -529,7 +496,7 @@ class RecycleBinTab(Tab):
                 msg = describe_error(exc)
             self.banner.show_message("error", "Could not restore GLOBAL.md: " + msg)
 
-        self.jobs.start("action", _global_version, store, entry.id, done=looked, failed=failed)
+        self.jobs.start("action", global_version, store, entry.id, done=looked, failed=failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_selected(self) -> None:
