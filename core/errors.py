@@ -93,9 +93,18 @@ class SessionReadError(DshMemoryError):
 
 
 class ConsolidationError(DshMemoryError):
-    """A consolidator failed (network, HTTP error, malformed output). Memory was left unchanged."""
+    """A consolidator failed (network, HTTP error, malformed output). Memory was left unchanged.
+
+    ``reason`` says which, for code that decides from it (never from the message): "no-key" (the
+    key's environment variable is not set), "timeout", "refused" (nothing answered at the
+    address), "unreachable" (another network error), or "failed" (anything else).
+    """
 
     code = "consolidation_failed"
+
+    def __init__(self, message: str, *, reason: str = "failed") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class CancelledError(DshMemoryError):

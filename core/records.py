@@ -550,3 +550,46 @@ def render_index(records: Iterable[Record]) -> bytes:
     if not lines:
         return INDEX_HEADER.encode("utf-8")
     return (INDEX_HEADER + "\n" + "".join(lines)).encode("utf-8")
+
+
+# --- record text as the editor sees it ------------------------------------------------------------
+
+LINK_RE = re.compile(r"\[\[([^\[\]\n]+)\]\]")
+
+
+def find_links(body: str) -> list[str]:
+    """The ``[[name]]`` links of a record body, in order, each once."""
+    seen: dict[str, None] = {}
+    for m in LINK_RE.finditer(body):
+        seen.setdefault(m.group(1).strip(), None)
+    return list(seen)
+
+
+def salvage_fields(raw: str) -> tuple[str, str, str]:
+    """(type, description, body) read leniently from an invalid record file's text.
+
+    Whatever parses is kept; the frontmatter block never ends up in the body. Text without a
+    frontmatter block becomes the body as it is.
+    """
+    text = raw.replace("\r\n", "\n")
+    if not text.startswith("---\n"):
+        return "project", "", text
+    end = text.find("\n---", 3)
+    if end == -1:
+        return "project", "", text
+    front, body = text[4:end], text[end + 4 :]
+    body = body[1:] if body.startswith("\n") else body  # the closing line's own newline
+    try:
+        data: Any = yaml.safe_load(front)
+    except yaml.YAMLError:  # a broken frontmatter: keep the whole text, nothing is lost
+        return "project", "", text
+    if not isinstance(data, dict):
+        return "project", "", text
+    meta = data.get("metadata")
+    rtype = meta.get("type") if isinstance(meta, dict) else data.get("type")
+    desc = data.get("description")
+    return (
+        rtype if rtype in RECORD_TYPES else "project",
+        " ".join(desc.split()) if isinstance(desc, str) else "",
+        body if body.startswith("\n") else "\n" + body,
+    )

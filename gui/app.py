@@ -36,13 +36,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def root_has_memory(root: Path) -> bool:
     """True when the root holds any DSH memory (Global, an active or an archived workspace)."""
-    if (root / "GLOBAL.md").is_file():
-        return True
-    for sub in ("workspaces", "archived"):
-        folder = root / sub
-        if folder.is_dir() and any(p.is_dir() for p in folder.iterdir()):
-            return True
-    return False
+    return open_store(root).has_memory()
 
 
 def demo_root_dir() -> Path:

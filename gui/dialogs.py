@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from PySide6.QtWidgets import QInputDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 
 class Dialogs:
@@ -37,6 +37,10 @@ class Dialogs:
 
     def info(self, parent: QWidget | None, title: str, text: str) -> None:
         QMessageBox.information(parent, title, text)
+
+    def choose_directory(self, parent: QWidget, title: str, start: str) -> str | None:
+        """A folder picked by the user, or None when dismissed."""
+        return QFileDialog.getExistingDirectory(parent, title, start) or None
 
     def error(self, parent: QWidget | None, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWid
 from core.models import RootStatus
 from gui.context import AppContext
 from gui.tabs import TAB_ORDER
+from gui.tabs.base import Tab
+from gui.tasks import Jobs
 from gui.watcher import RootWatcher
 from gui.widgets.messages import describe_error
 from gui.widgets.status_bar import RootStatusBar
@@ -22,18 +24,18 @@ from gui.widgets.status_bar import RootStatusBar
 # key -> (module, class) of tabs written in their own modules; a missing module shows a placeholder.
 TAB_CLASSES: dict[str, tuple[str, str]] = {
     "global": ("gui.tabs.global_tab", "GlobalTab"),
-    "workspace": ("gui.tabs.workspace_tab", "WorkspaceTab"),
-    "consolidation": ("gui.tabs.consolidation_tab", "ConsolidationTab"),
+    "workspace": ("gui.tabs.workspace", "WorkspaceTab"),
+    "consolidation": ("gui.tabs.consolidation", "ConsolidationTab"),
     "recycle": ("gui.tabs.recycle_tab", "RecycleBinTab"),
-    "settings": ("gui.tabs.settings_tab", "SettingsTab"),
+    "settings": ("gui.tabs.settings", "SettingsTab"),
 }
 
 
-class MessageTab(QWidget):
+class MessageTab(Tab):
     """A tab that only shows a message (used in place of a tab that could not be built)."""
 
-    def __init__(self, message: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(self, ctx: AppContext, message: str, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
         layout = QVBoxLayout(self)
         label = QLabel(message)
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -42,17 +44,11 @@ class MessageTab(QWidget):
         layout.addWidget(label)
         self.message = message
 
-    def refresh(self) -> None:
-        pass
 
-    def has_unsaved_changes(self) -> bool:
-        return False
-
-
-def _load_tab(key: str, ctx: AppContext) -> QWidget:
+def _load_tab(key: str, ctx: AppContext) -> Tab:
     module_name, class_name = TAB_CLASSES[key]
     cls: Any = getattr(importlib.import_module(module_name), class_name)
-    widget: QWidget = cls(ctx)
+    widget: Tab = cls(ctx)
     return widget
 
 
@@ -64,14 +60,14 @@ LAZY_TABS = frozenset({"consolidation", "recycle", "settings"})
 class BrokenTab(MessageTab):
     """Stands in for a tab whose construction failed: says so in the tab (and to the self-test)."""
 
-    def __init__(self, title: str, exc: BaseException, parent: QWidget | None = None) -> None:
-        super().__init__(f"{title} could not be opened: {describe_error(exc)}", parent)
+    def __init__(self, ctx: AppContext, title: str, exc: BaseException, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, f"{title} could not be opened: {describe_error(exc)}", parent)
 
     def error_text(self) -> str:
         return self.message
 
 
-class LazyTab(QWidget):
+class LazyTab(Tab):
     """Keeps a tab's place in the tab bar and builds the real tab inside it on first use.
 
     It forwards the tab protocol (refresh, unsaved changes, save, search, shutdown, errors), so the
@@ -79,77 +75,70 @@ class LazyTab(QWidget):
     refresh, save or lose; building it runs its first load.
     """
 
-    def __init__(self, key: str, title: str, factory: Callable[[], QWidget], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    def __init__(
+        self, ctx: AppContext, key: str, title: str, factory: Callable[[], Tab], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(ctx, parent)
         self.key = key
         self.title = title
         self._factory = factory
-        self.tab: QWidget | None = None
-        self.on_built: Callable[[LazyTab, QWidget], None] | None = None
+        self.tab: Tab | None = None
+        self.on_built: Callable[[LazyTab, Tab], None] | None = None
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 
-    def ensure(self) -> QWidget:
+    def ensure(self) -> Tab:
         if self.tab is None:
             try:
                 tab = self._factory()
             except Exception as exc:  # a broken tab must not take the window down; show why instead
                 sys.excepthook(type(exc), exc, exc.__traceback__)  # reported, never hidden
-                tab = BrokenTab(self.title, exc)
+                tab = BrokenTab(self.ctx, self.title, exc)
             tab.setObjectName(f"{self.key}_tab")
             self.tab = tab
             self._layout.addWidget(tab)
             if self.on_built is not None:
                 self.on_built(self, tab)
-            if hasattr(tab, "refresh"):
-                tab.refresh()  # the first load (constructors don't load)
+            tab.refresh()  # the first load (constructors don't load)
         return self.tab
 
     def refresh(self) -> None:
-        if self.tab is not None and hasattr(self.tab, "refresh"):
+        if self.tab is not None:
             self.tab.refresh()
 
     def has_unsaved_changes(self) -> bool:
-        return (
-            self.tab is not None and hasattr(self.tab, "has_unsaved_changes") and bool(self.tab.has_unsaved_changes())
-        )
+        return self.tab is not None and self.tab.has_unsaved_changes()
 
     def save(self) -> None:
-        if self.tab is not None and hasattr(self.tab, "save"):
+        if self.tab is not None:
             self.tab.save()
 
-    def focus_search(self) -> None:
-        if self.tab is not None and hasattr(self.tab, "focus_search"):
-            self.tab.focus_search()
+    def focus_search(self) -> bool:
+        return self.tab is not None and self.tab.focus_search()
+
+    def warm_up(self) -> None:
+        if self.tab is not None:
+            self.tab.warm_up()
 
     def shutdown(self) -> None:
-        if self.tab is not None and hasattr(self.tab, "shutdown"):
+        if self.tab is not None:
             self.tab.shutdown()
 
     def error_text(self) -> str:
-        tab = self.tab
-        if tab is None:
-            return ""
-        for name in ("error_text", "last_error"):
-            value = getattr(tab, name, None)
-            if callable(value):
-                value = value()
-            if value:
-                return str(value)
-        return ""
+        return (self.tab.error_text() if self.tab is not None else None) or ""
 
     def showEvent(self, event: QShowEvent) -> None:
         self.ensure()
         super().showEvent(event)
 
 
-class TabSet(Mapping[str, QWidget]):
+class TabSet(Mapping[str, Tab]):
     """The window's tabs by key; looking a lazy tab up builds it (``built()`` never does)."""
 
     def __init__(self) -> None:
-        self.hosts: dict[str, QWidget] = {}  # what sits in the tab bar
+        self.hosts: dict[str, Tab] = {}  # what sits in the tab bar
 
-    def __getitem__(self, key: str) -> QWidget:
+    def __getitem__(self, key: str) -> Tab:
         host = self.hosts[key]
         return host.ensure() if isinstance(host, LazyTab) else host
 
@@ -159,8 +148,8 @@ class TabSet(Mapping[str, QWidget]):
     def __len__(self) -> int:
         return len(self.hosts)
 
-    def built(self) -> dict[str, QWidget]:
-        out: dict[str, QWidget] = {}
+    def built(self) -> dict[str, Tab]:
+        out: dict[str, Tab] = {}
         for key, host in self.hosts.items():
             if isinstance(host, LazyTab):
                 if host.tab is not None:
@@ -180,28 +169,31 @@ class MainWindow(QMainWindow):
         self._closing = False
         self._deferred_tabs: list[str] | None = None
         self.last_status: RootStatus | None = None
+        self.jobs = Jobs(self, ctx.runner)
 
         self.tab_widget = QTabWidget()
         self.tab_widget.setDocumentMode(True)
         self.tabs = TabSet()
         for key, title in TAB_ORDER:
-            host: QWidget
+            host: Tab
             if key in LAZY_TABS:
-                host = LazyTab(key, title, lambda k=key: _load_tab(k, ctx))  # type: ignore[misc]
+                host = LazyTab(ctx, key, title, lambda k=key: _load_tab(k, ctx))  # type: ignore[misc]
                 host.on_built = self._lazy_tab_built
                 host.setObjectName(f"{key}_host")
                 label = title
             else:
                 host = _load_tab(key, ctx)
                 host.setObjectName(f"{key}_tab")
-                label = host.tab_title() if hasattr(host, "tab_title") else title
+                label = host.tab_title() or title
             self.tabs.hosts[key] = host
             index = self.tab_widget.addTab(host, label)
             self.tab_widget.setTabToolTip(index, f"{label} (Ctrl+{index + 1})")
         self.setCentralWidget(self.tab_widget)
-        open_global = getattr(self.tabs["workspace"], "open_global_requested", None)
-        if open_global is not None:
-            open_global.connect(lambda: self.show_tab("global"))
+        from gui.tabs.workspace import WorkspaceTab
+
+        workspace = self.tabs["workspace"]
+        if isinstance(workspace, WorkspaceTab):
+            workspace.open_global_requested.connect(lambda: self.show_tab("global"))
 
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))
@@ -254,9 +246,10 @@ class MainWindow(QMainWindow):
         self.about_action.triggered.connect(self.show_about)
         help_menu.addAction(self.about_action)
 
-    def _lazy_tab_built(self, host: LazyTab, tab: QWidget) -> None:
-        if hasattr(tab, "tab_title"):
-            self.tab_widget.setTabText(self.tab_widget.indexOf(host), tab.tab_title())
+    def _lazy_tab_built(self, host: LazyTab, tab: Tab) -> None:
+        title = tab.tab_title()
+        if title:
+            self.tab_widget.setTabText(self.tab_widget.indexOf(host), title)
 
     def current_key(self) -> str:
         widget = self.tab_widget.currentWidget()
@@ -267,20 +260,16 @@ class MainWindow(QMainWindow):
 
     def save_current(self) -> None:
         tab = self.tab_widget.currentWidget()
-        if hasattr(tab, "save"):
+        if isinstance(tab, Tab):
             tab.save()
 
     def focus_search(self) -> None:
         """Ctrl+F: the current tab's search or filter box; tabs without one go to "Search all memory"."""
         host = self.tab_widget.currentWidget()
-        tab = host.tab if isinstance(host, LazyTab) else host
-        if tab is not None and hasattr(tab, "focus_search"):
-            tab.focus_search()
+        if isinstance(host, Tab) and host.focus_search():
             return
-        workspace = self.tabs["workspace"]
-        if hasattr(workspace, "focus_search"):
-            self.show_tab("workspace")
-            workspace.focus_search()
+        self.show_tab("workspace")
+        self.tabs["workspace"].focus_search()
 
     def show_about(self) -> None:
         from gui.about import show_about
@@ -295,15 +284,17 @@ class MainWindow(QMainWindow):
         the whole root again) start once the workspace list has arrived, so on a big root they
         don't compete with it for the two worker threads and the GIL.
         """
-        loaded = getattr(self.tabs["workspace"], "workspaces_loaded", None)
-        if loaded is None:
+        from gui.tabs.workspace import WorkspaceTab
+
+        workspace = self.tabs["workspace"]
+        if not isinstance(workspace, WorkspaceTab):  # it could not be built: nothing to wait for
             self.refresh_all()
             return
         # Lazy tabs load when they are built; built already means loaded already.
         self._deferred_tabs = [k for k in self.tabs.built() if k not in ("global", "workspace")]
-        loaded.connect(self._after_first_list)
+        workspace.workspaces_loaded.connect(self._after_first_list)
         for key in ("global", "workspace"):
-            self.tabs[key].refresh()  # type: ignore[attr-defined]
+            self.tabs[key].refresh()
 
     def _after_first_list(self) -> None:
         deferred, self._deferred_tabs = self._deferred_tabs, None
@@ -312,7 +303,7 @@ class MainWindow(QMainWindow):
         self.refresh_status()  # cheap now: the store has just scanned the root; starts the watcher
         for key in deferred:
             tab = self.tabs.built().get(key)
-            if tab is not None and hasattr(tab, "refresh"):
+            if tab is not None:
                 tab.refresh()
 
     def refresh_all(self) -> None:
@@ -320,17 +311,13 @@ class MainWindow(QMainWindow):
             return
         self._deferred_tabs = None  # a full refresh supersedes a pending first load
         for tab in self.tabs.built().values():
-            if hasattr(tab, "refresh"):
-                tab.refresh()
+            tab.refresh()
         self.refresh_status()
 
     def refresh_status(self) -> None:
-        store = self.ctx.store
-        self.ctx.runner.submit(lambda _t, _p: store.status(), on_done=self._show_status, on_error=self._status_failed)
+        self.jobs.start("status", self.ctx.store.status, done=self._show_status, failed=self._status_failed)
 
     def _show_status(self, status: RootStatus) -> None:
-        if self._closing:
-            return
         first = self.last_status is None
         self.last_status = status
         self.status_bar.show_status(status)
@@ -341,8 +328,7 @@ class MainWindow(QMainWindow):
     def _warm_up(self) -> None:
         """Start-up is done: let tabs prepare what they will need later (see gui/tabs/__init__.py)."""
         for tab in self.tabs.built().values():
-            if hasattr(tab, "warm_up"):
-                tab.warm_up()
+            tab.warm_up()
 
     def _start_watcher(self) -> None:
         # Started after the first list and status, not before: setting up inotify watches walks the
@@ -363,9 +349,8 @@ class MainWindow(QMainWindow):
             self.refresh_all()  # its status line starts the watcher
 
     def _status_failed(self, exc: BaseException) -> None:
-        if not self._closing:
-            self.status_bar.show_problem(describe_error(exc))
-            self._start_watcher()
+        self.status_bar.show_problem(describe_error(exc))
+        self._start_watcher()
 
     # --- closing ---------------------------------------------------------------------------
     def unsaved_tabs(self) -> list[str]:
@@ -373,7 +358,7 @@ class MainWindow(QMainWindow):
         built = self.tabs.built()
         for key, title in TAB_ORDER:
             tab = built.get(key)
-            if tab is not None and hasattr(tab, "has_unsaved_changes") and tab.has_unsaved_changes():
+            if tab is not None and tab.has_unsaved_changes():
                 out.append(title)
         return out
 
@@ -397,7 +382,7 @@ class MainWindow(QMainWindow):
         self._closing = True
         self.root_poll.stop()
         self.watcher.stop()
+        self.jobs.cancel_all()
         for tab in self.tabs.built().values():
-            if hasattr(tab, "shutdown"):
-                tab.shutdown()
+            tab.shutdown()
         self.ctx.runner.wait_all(10000)

@@ -1,8 +1,8 @@
 """``dsh-memory --self-test``: open every tab on a (demo) root, run its load path, report, exit 0/1.
 
 Used by the frozen-app smoke test and by the normal test suite. A tab passes when its refresh
-finishes without an exception, without an error dialog, and with no ``last_error`` (or
-``error_text()``) left showing, and it paints. Modal questions are answered "no" so nothing blocks.
+finishes without an exception, without an error dialog, and with no ``error_text()`` (or error
+banner) left showing, and it paints. Modal questions are answered "no" so nothing blocks.
 """
 
 from __future__ import annotations
@@ -10,18 +10,17 @@ from __future__ import annotations
 import sys
 import time
 import traceback
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, TextIO
+from typing import TextIO
 
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
 from gui.context import AppContext
 from gui.dialogs import Dialogs
-
-REFRESH_METHODS = ("refresh", "reload", "load")
+from gui.tabs.base import Tab
+from gui.widgets.banner import Banner
 
 
 class _SelfTestDialogs(Dialogs):
@@ -78,40 +77,18 @@ def wait_for_runner(ctx: AppContext, timeout_s: float = 30.0) -> bool:
     return False
 
 
-def _tab_widget(window: QWidget) -> QTabWidget | None:
-    for attr in ("tab_widget", "tabs"):
-        tabs = getattr(window, attr, None)
-        if isinstance(tabs, QTabWidget):
-            return tabs
-    return window.findChild(QTabWidget)
-
-
-def _shown_error(widget: QWidget) -> str | None:
-    err = getattr(widget, "last_error", None)
-    if callable(err):
-        err = err()
-    if not err:
-        getter = getattr(widget, "error_text", None)
-        err = getter() if callable(getter) else None
-    if not err:  # an error banner left showing (gui.widgets.banner.Banner)
-        for banner in widget.findChildren(QWidget, "banner"):
-            if getattr(banner, "level", "") == "error" and not banner.isHidden():
-                err = getattr(banner, "text", "") or "an error banner is showing"
+def _shown_error(widget: Tab) -> str | None:
+    err = widget.error_text()
+    if not err:  # an error banner left showing
+        for banner in widget.findChildren(Banner):
+            if banner.level == "error" and not banner.isHidden():
+                err = banner.text or "an error banner is showing"
                 break
-    return str(err) if err else None
-
-
-def _refresh(widget: QWidget) -> str | None:
-    for name in REFRESH_METHODS:
-        method: Callable[[], Any] | None = getattr(widget, name, None)
-        if callable(method):
-            method()
-            return name
-    return None
+    return err or None
 
 
 def run_self_test(
-    window: QWidget, ctx: AppContext, out: TextIO | None = None, timeout_s: float = 60.0
+    window: QMainWindow, ctx: AppContext, out: TextIO | None = None, timeout_s: float = 60.0
 ) -> int:
     """Exercise each tab's load path in ``window``; print a short report; 0 when all pass, else 1."""
     out = out or sys.stdout
@@ -133,8 +110,8 @@ def run_self_test(
         results.append(TabResult("start-up", time.monotonic() - started, startup))
         del exceptions[:], dialogs.errors[:]
         results.append(_check_bundle())
-        tabs = _tab_widget(window)
-        if tabs is None or tabs.count() == 0:
+        tabs = window.centralWidget()
+        if not isinstance(tabs, QTabWidget) or tabs.count() == 0:
             results.append(TabResult("window", 0.0, ["no tabs found"]))
         else:
             for index in range(tabs.count()):
@@ -197,15 +174,14 @@ def _check_tab(
 ) -> TabResult:
     name = tabs.tabText(index).replace("&", "") or f"tab {index}"
     widget = tabs.widget(index)
-    if widget is None:
-        return TabResult(name, 0.0, ["the tab has no widget"])
+    if not isinstance(widget, Tab):
+        return TabResult(name, 0.0, ["the tab is not a Tab"])
     first_error, first_exc = len(dialogs.errors), len(exceptions)
     t0 = time.monotonic()
     problems: list[str] = []
     try:
         tabs.setCurrentIndex(index)
-        if _refresh(widget) is None:
-            problems.append("the tab has no refresh()/reload()/load() method")
+        widget.refresh()
         if not wait_for_runner(ctx, timeout_s):
             problems.append(f"its load did not finish within {timeout_s:.0f} s")
         if widget.grab().isNull():

@@ -1,9 +1,15 @@
-"""The one background task runner the window is given (never a global).
+"""Background work owned by the widget that asked for it.
 
-Slow work (file scans, model calls, consolidation) runs as a plain Python callable on a
-``QThreadPool`` worker; its result or error comes back to the GUI thread by signal. A worker never
-touches widgets. Tests inject :class:`SyncTaskRunner`, which runs the callable at once on the
-calling thread, so a test reads as a straight line.
+A :class:`Job` is one call (a function and its own arguments) that reports ``finished``,
+``errored`` and ``progress`` by signal. A widget keeps its jobs in a :class:`Jobs` table keyed by
+purpose ("load", "search", "commit"…): starting a job under a key that already has one drops the
+stale one (its result is never delivered), and a destroyed owner never receives a result. That
+is what the per-tab serial counters and ``_closing`` guards used to do by hand.
+
+The one runner (``ThreadPoolTaskRunner``) is injected through the ``AppContext``; it runs jobs
+on a ``QThreadPool`` and their signals arrive on the GUI thread. Tests inject
+:class:`SyncTaskRunner`, which runs a job at once on the calling thread, so a test reads as a
+straight line. A job never touches widgets.
 """
 
 from __future__ import annotations
@@ -11,10 +17,14 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from core.errors import CancelledError
+
+T = TypeVar("T")
 
 
 class CancelToken:
@@ -32,147 +42,168 @@ class CancelToken:
 
     def raise_if_cancelled(self) -> None:
         if self._event.is_set():
-            from core.errors import CancelledError
-
             raise CancelledError("Cancelled. Nothing was written.")
 
 
 ProgressFn = Callable[[int, int, str], None]
 """``progress(done, total, message)``; total 0 means indeterminate."""
 
-Work = Callable[[CancelToken, ProgressFn], Any]
+
+class JobControl:
+    """What a cancellable job's function is given (as ``control=``): its token and a progress line."""
+
+    def __init__(self, token: CancelToken, report: ProgressFn) -> None:
+        self.token = token
+        self.report = report
+
+    def raise_if_cancelled(self) -> None:
+        self.token.raise_if_cancelled()
 
 
-class TaskHandle(Protocol):
-    token: CancelToken
+class Job(QObject):
+    """One call run off the GUI thread; reports by signal. Built by :meth:`Jobs.start`."""
 
-    def cancel(self) -> None: ...
-
-
-class TaskRunner(Protocol):
-    def submit(
-        self,
-        work: Work,
-        on_done: Callable[[Any], None] | None = None,
-        on_error: Callable[[BaseException], None] | None = None,
-        on_progress: Callable[[int, int, str], None] | None = None,
-    ) -> TaskHandle: ...
-
-    def wait_all(self, timeout_ms: int = 30000) -> bool: ...
-
-
-class _Signals(QObject):
-    done = Signal(object)
-    failed = Signal(object)
+    finished = Signal(object)
+    errored = Signal(object)
     progress = Signal(int, int, str)
 
-
-class _Job(QRunnable):
-    def __init__(self, work: Work, token: CancelToken, signals: _Signals) -> None:
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], *, controlled: bool = False) -> None:
         super().__init__()
-        self.setAutoDelete(True)
-        self._work = work
-        self._token = token
-        self._signals = signals
-
-    def run(self) -> None:
-        try:
-            result = self._work(self._token, self._signals.progress.emit)
-        except BaseException as exc:  # reported to the GUI thread, never swallowed
-            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
-            self._signals.failed.emit(exc)
-        else:
-            self._signals.done.emit(result)
-
-
-class _Handle:
-    def __init__(self, token: CancelToken, signals: _Signals | None = None) -> None:
-        self.token = token
-        self._signals = signals  # keeps the signal object alive until the job reports
+        self.token = CancelToken()
+        self._fn = fn
+        self._args = args
+        self._controlled = controlled
 
     def cancel(self) -> None:
         self.token.cancel()
 
+    def execute(self) -> None:
+        """Run the call and report (on whatever thread the runner chose)."""
+        try:
+            if self._controlled:
+                control = JobControl(self.token, self.progress.emit)
+                result = self._fn(*self._args, control=control)
+            else:
+                result = self._fn(*self._args)
+        except BaseException as exc:  # reported to the GUI thread, never swallowed
+            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+            self.errored.emit(exc)
+        else:
+            self.finished.emit(result)
+
+
+class TaskRunner(Protocol):
+    def start(self, job: Job) -> None: ...
+
+    def wait_all(self, timeout_ms: int = 30000) -> bool: ...
+
+
+class _Runnable(QRunnable):
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self.setAutoDelete(True)
+        self._job = job
+
+    def run(self) -> None:
+        self._job.execute()
+
 
 class ThreadPoolTaskRunner:
-    """Runs work on a private QThreadPool; callbacks are delivered on the GUI thread."""
+    """Runs jobs on a private QThreadPool; their signals are delivered on the GUI thread."""
 
     def __init__(self, max_threads: int = 2) -> None:
         self._pool = QThreadPool()
         self._pool.setMaxThreadCount(max_threads)
-        self._live: set[_Signals] = set()
+        self._live: set[Job] = set()  # a job object lives until it has reported
 
-    def submit(
-        self,
-        work: Work,
-        on_done: Callable[[Any], None] | None = None,
-        on_error: Callable[[BaseException], None] | None = None,
-        on_progress: Callable[[int, int, str], None] | None = None,
-    ) -> _Handle:
-        token = CancelToken()
-        signals = _Signals()
-        self._live.add(signals)
-
-        def finished(_: object = None) -> None:
-            self._live.discard(signals)
-
-        if on_done is not None:
-            signals.done.connect(on_done)
-        if on_error is not None:
-            signals.failed.connect(on_error)
-        if on_progress is not None:
-            signals.progress.connect(on_progress)
-        signals.done.connect(finished)
-        signals.failed.connect(finished)
-        self._pool.start(_Job(work, token, signals))
-        return _Handle(token, signals)
+    def start(self, job: Job) -> None:
+        self._live.add(job)
+        job.finished.connect(lambda _r: self._live.discard(job))
+        job.errored.connect(lambda _e: self._live.discard(job))
+        self._pool.start(_Runnable(job))
 
     def wait_all(self, timeout_ms: int = 30000) -> bool:
         return bool(self._pool.waitForDone(timeout_ms))
 
 
 class SyncTaskRunner:
-    """Runs work immediately on the caller's thread. For tests and the ``--self-test`` path."""
+    """Runs a job immediately on the caller's thread. For tests, screenshots and the self-test."""
 
-    def submit(
-        self,
-        work: Work,
-        on_done: Callable[[Any], None] | None = None,
-        on_error: Callable[[BaseException], None] | None = None,
-        on_progress: Callable[[int, int, str], None] | None = None,
-    ) -> _Handle:
-        token = CancelToken()
-        try:
-            result = work(token, on_progress or (lambda _d, _t, _m: None))
-        except Exception as exc:
-            if on_error is None:
-                raise
-            on_error(exc)
-        else:
-            if on_done is not None:
-                on_done(result)
-        return _Handle(token)
+    def start(self, job: Job) -> None:
+        job.execute()
 
     def wait_all(self, timeout_ms: int = 30000) -> bool:
         return True
 
 
-def submit_while_alive(
-    runner: TaskRunner,
-    widget: QObject,
-    work: Work,
-    on_done: Callable[[Any], None],
-    on_error: Callable[[BaseException], None],
-) -> TaskHandle:
-    """Submit ``work``; its result or error is delivered only if ``widget`` still exists by then
-    (a tab closed while its load was running must not be touched)."""
+class Jobs:
+    """The background jobs of one owner (a widget), one per purpose key.
 
-    def done(result: Any) -> None:
-        if shiboken6.isValid(widget):
-            on_done(result)
+    ``start(key, fn, *args, done=..., failed=...)`` runs ``fn(*args)`` on the runner. ``done`` /
+    ``failed`` / ``progress`` are called on the GUI thread only while the job is still the current
+    one for its key and the owner still exists; starting another job under the same key, or
+    :meth:`cancel`, drops it.
+    """
 
-    def failed(exc: BaseException) -> None:
-        if shiboken6.isValid(widget):
-            on_error(exc)
+    def __init__(self, owner: QObject, runner: TaskRunner) -> None:
+        self._owner = owner
+        self._runner = runner
+        self._current: dict[str, Job] = {}
 
-    return runner.submit(work, done, failed)
+    def start(
+        self,
+        key: str,
+        fn: Callable[..., T],
+        *args: Any,
+        done: Callable[[T], object] | None = None,
+        failed: Callable[[BaseException], object] | None = None,
+        progress: ProgressFn | None = None,
+        cancellable: bool = False,
+    ) -> Job:
+        """Start ``fn(*args)`` (``fn(*args, control=JobControl)`` when ``cancellable``)."""
+        stale = self._current.pop(key, None)
+        if stale is not None:
+            stale.cancel()
+        job = Job(fn, args, controlled=cancellable)
+        self._current[key] = job
+
+        def live() -> bool:
+            return shiboken6.isValid(self._owner) and self._current.get(key) is job
+
+        def finished(result: Any) -> None:
+            if live():
+                del self._current[key]
+                if done is not None:
+                    done(result)
+
+        def errored(exc: BaseException) -> None:
+            if live():
+                del self._current[key]
+                if failed is not None:
+                    failed(exc)
+                elif not isinstance(exc, CancelledError):
+                    raise exc
+
+        job.finished.connect(finished)
+        job.errored.connect(errored)
+        if progress is not None:
+            job.progress.connect(lambda d, t, m: progress(d, t, m) if live() else None)
+        self._runner.start(job)
+        return job
+
+    def running(self, key: str) -> bool:
+        return key in self._current
+
+    def current(self, key: str) -> Job | None:
+        """The job under ``key`` whose result is still wanted (None when there is none)."""
+        return self._current.get(key)
+
+    def cancel(self, key: str) -> None:
+        """Cancel the job under ``key`` and drop whatever it would still report."""
+        job = self._current.pop(key, None)
+        if job is not None:
+            job.cancel()
+
+    def cancel_all(self) -> None:
+        for key in list(self._current):
+            self.cancel(key)

@@ -3,16 +3,14 @@
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py [--out DIR] [--only NAME ...]``
 
 Each screenshot is a named *step*: a function ``step(shot)`` that drives the window into a state;
-the PNG ``<name>.png`` is grabbed after it returns. To add states of your tab, either append to
-``STEPS`` below or define ``SCREENSHOT_STEPS: list[tuple[str, Callable[[Shot], None]]]`` in your tab
-module (``gui.tabs.<x>_tab``); those are picked up automatically, after the built-in steps.
-Steps run in order on one window, so a step should set up everything it needs.
+the PNG ``<name>.png`` is grabbed after it returns. To add a state, append to ``STEPS`` below (the
+test drivers live here, never in ``gui/``). Steps run in order on one window, so a step should set
+up everything it needs.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import tempfile
@@ -231,6 +229,154 @@ def search_reset(shot: Shot) -> None:
     shot.window.tabs["workspace"].search_box.clear()
 
 
+# --- consolidation ---------------------------------------------------------------------------------
+
+
+def consolidation_review(shot: Shot) -> None:
+    ctx = shot.ctx
+    info = next((w for w in ctx.store.list_workspaces() if w.display_name == "atlas-web"), None)
+    cwd = info.cwd if info is not None else str(Path(ctx.root).parent / "atlas-web")
+    # The demo root ships these sessions already; written again here in case the sessions root differs.
+    from core.demo import write_demo_session
+
+    root = Path(ctx.sessions_root)
+    if not (root / ("--" + cwd.strip("/").replace("/", "-") + "--") / "demo-session-release").exists():
+        write_demo_session(root, cwd, "demo-session-release", "Release branch and commit style")
+        write_demo_session(root, cwd, "demo-session-ci", "Fix the flaky CI job")
+    tab = shot.tab("consolidation")
+    tab.refresh()
+    tab.choose_workspace(info.key if info is not None else None)
+    tab.select_session("demo-session-release")
+    tab.set_consolidator("offline")
+    tab.run_selected()
+    tab._set_all(True)
+    if tab.changes_model.rowCount() > 1:
+        tab.changes_model.set_accepted(1, False)
+    tab.changes_view.selectRow(0)
+    tab.detail_tabs.setCurrentIndex(0)
+
+
+def consolidation_side_by_side(shot: Shot) -> None:
+    tab = shot.tab("consolidation")
+    secret = next((i for i, r in enumerate(tab.changes_model.change_rows()) if r.current.problems), 0)
+    tab.changes_view.selectRow(max(0, secret - 1))
+    tab.diff_panel.side_button.setChecked(True)
+
+
+def consolidation_receipt(shot: Shot) -> None:
+    tab = shot.tab("consolidation")
+    tab.diff_panel.unified_button.setChecked(True)
+    tab.commit_selected()
+
+
+# --- recycle bin -------------------------------------------------------------------------------------
+
+
+def recycle_archived(shot: Shot) -> None:
+    tab = shot.tab("recycle")
+    tab.banner.clear()
+    tab.refresh()
+    archived = shot.ctx.store.list_workspaces(archived=True)
+    if archived:
+        tab.select_workspace(archived[0].key)
+
+
+def recycle_deleted_record(shot: Shot) -> None:
+    tab = shot.tab("recycle")
+    tab.refresh()
+    deleted = [e for e in shot.ctx.store.history() if e.reason == "delete"]
+    if deleted:
+        tab.select_entry(deleted[0].id)
+
+
+def recycle_purge_wrong_name(shot: Shot) -> None:
+    tab = shot.tab("recycle")
+    recycle_archived(shot)
+    ws = tab.selected_workspace()
+    if ws is not None:
+        shot.dialogs.answers.append(ws.display_name.upper() + "?")
+        tab.purge_selected()
+
+
+def recycle_reset(shot: Shot) -> None:
+    shot.window.tabs["recycle"].banner.clear()
+
+
+# --- settings ----------------------------------------------------------------------------------------
+
+DSH_SETTINGS = """\
+agent-default-model: deepseek/deepseek-v4-flash
+llm-deepseek:
+  apiKeyEnv: DEEPSEEK_API_KEY
+llm-pi-ai:
+  providers:
+    openrouter:
+      baseUrl: https://openrouter.ai/api/v1
+      apiKeyEnv: OPENROUTER_API_KEY
+      api: openai-completions
+      models:
+        - id: qwen/qwen3-coder
+          name: Qwen3 Coder
+          input: [text]
+"""
+
+
+def settings_model(shot: Shot) -> None:
+    home = shot.ctx.dsh_home
+    path = home / "settings.yaml"
+    if not path.exists():
+        path.write_text(DSH_SETTINGS, encoding="utf-8")
+    tab = shot.tab("settings")
+    tab.revert()
+    tab.consolidator_combo.setCurrentIndex(tab.consolidator_combo.findData("model"))
+    tab.select_model("deepseek/deepseek-v4-flash")
+    tab.save()
+
+
+def settings_custom_endpoint(shot: Shot) -> None:
+    """A custom endpoint tested against a throwaway loopback server."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Models(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b'{"data": [{"id": "qwen3-coder"}]}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Models)
+    thread = threading.Thread(target=lambda: server.serve_forever(0.05), daemon=True)
+    thread.start()
+    try:
+        tab = shot.tab("settings")
+        tab.select_model("custom")
+        tab.base_url_edit.setText(f"http://127.0.0.1:{server.server_address[1]}/v1")
+        tab.custom_model_edit.setText("qwen3-coder")
+        tab.key_env_edit.setText("")
+        tab.test_connection()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+def settings_key_refused(shot: Shot) -> None:
+    tab = shot.tab("settings")
+    tab.key_env_edit.setText("sk-" + "0123456789abcdef" * 2)
+
+
+def settings_reset(shot: Shot) -> None:
+    tab = shot.window.tabs["settings"]
+    tab.revert()
+    tab.test_result.hide()
+
+
 def plain_tab(key: str) -> Step:
     def step(shot: Shot) -> None:
         shot.tab(key)
@@ -256,21 +402,18 @@ STEPS: list[tuple[str, Step]] = [
     ("workspace-search", workspace_search),
     ("_search-reset", search_reset),
     ("consolidation", plain_tab("consolidation")),
-    # recycle-bin* and settings* come from SCREENSHOT_STEPS in gui/tabs/recycle_tab.py and settings_tab.py
+    ("consolidation-review", consolidation_review),
+    ("consolidation-side-by-side", consolidation_side_by_side),
+    ("consolidation-receipt", consolidation_receipt),
+    ("recycle-bin", recycle_archived),
+    ("recycle-bin-deleted-record", recycle_deleted_record),
+    ("recycle-bin-purge-wrong-name", recycle_purge_wrong_name),
+    ("_recycle-bin-reset", recycle_reset),
+    ("settings", settings_model),
+    ("settings-custom-endpoint", settings_custom_endpoint),
+    ("settings-key-refused", settings_key_refused),
+    ("_settings-reset", settings_reset),
 ]
-
-TAB_MODULES = ("global_tab", "workspace_tab", "consolidation_tab", "recycle_tab", "settings_tab")
-
-
-def all_steps() -> list[tuple[str, Step]]:
-    steps = list(STEPS)
-    for name in TAB_MODULES:
-        try:
-            module = importlib.import_module(f"gui.tabs.{name}")
-        except ModuleNotFoundError:
-            continue
-        steps += list(getattr(module, "SCREENSHOT_STEPS", []))
-    return steps
 
 
 def build_context(root: Path, dialogs: QuietDialogs) -> AppContext:
@@ -318,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         saved = []
         try:
-            for name, step in all_steps():
+            for name, step in STEPS:
                 step(Shot(window, ctx, dialogs))
                 if name.startswith("_") or (args.only and name not in args.only):
                     continue

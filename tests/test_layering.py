@@ -32,3 +32,34 @@ def test_cli_runs_without_loading_qt(tmp_path: Path) -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "root")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+GUI = CORE.parent / "gui"
+# Reading files is the store's job (it owns the layout, validates names and never follows a
+# symlink out of the root): the GUI asks it (read_workspace, read_record_file, has_memory...).
+FILE_READS = {"read_bytes", "read_text", "iterdir", "glob", "rglob", "listdir", "scandir", "walk"}
+
+
+def test_no_gui_module_reads_files_itself() -> None:
+    offenders = []
+    for path in sorted(GUI.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = ""
+            if isinstance(func, ast.Name) and func.id == "open":
+                name = "open"
+            elif isinstance(func, ast.Attribute) and func.attr in FILE_READS:
+                name = func.attr
+            elif (
+                isinstance(func, ast.Attribute)
+                and func.attr == "open"
+                and isinstance(func.value, ast.Name)
+                and func.value.id in ("os", "io")
+            ):
+                name = f"{func.value.id}.open"
+            if name:
+                offenders.append(f"{path.relative_to(GUI.parent)}:{node.lineno}: {name}()")
+    assert offenders == []

@@ -177,7 +177,8 @@ class _Endpoint:
             if not key:
                 raise ConsolidationError(
                     f"The environment variable {name} is not set, so there is no API key for "
-                    f"{self.choice.label}. Set it (DSH manages the key) and try again."
+                    f"{self.choice.label}. Set it (DSH manages the key) and try again.",
+                    reason="no-key",
                 )
             headers["Authorization"] = f"Bearer {key}"
         return headers
@@ -215,12 +216,14 @@ class _Endpoint:
         except httpx.TimeoutException:
             raise ConsolidationError(
                 f"{self.choice.label} did not answer within {timeout:g} s; nothing was changed. "
-                "Try again, or raise the request timeout in Settings."
+                "Try again, or raise the request timeout in Settings.",
+                reason="timeout",
             ) from None
         except httpx.HTTPError as exc:
             raise ConsolidationError(
                 f"Could not reach {self.choice.base_url} ({type(exc).__name__}: {exc}); nothing was changed. "
-                "Check the base URL in Settings and the network connection."
+                "Check the base URL in Settings and the network connection.",
+                reason="refused" if isinstance(exc, httpx.ConnectError) else "unreachable",
             ) from None
 
 
@@ -378,6 +381,7 @@ class ConnectionReport:
     status_code: int | None = None
     elapsed_ms: float = 0.0
     model_listed: bool | None = None  # None: the endpoint does not list models
+    reason: str = ""  # when not ok and no HTTP answer: ConsolidationError.reason ("timeout", ...)
 
 
 def check_connection(
@@ -392,7 +396,7 @@ def check_connection(
     try:
         answer = endpoint.send("GET", "/models", None, cancelled)
     except ConsolidationError as exc:
-        return ConnectionReport(False, exc.message.replace("; nothing was changed.", "."))
+        return ConnectionReport(False, exc.message.replace("; nothing was changed.", "."), reason=exc.reason)
     if answer.status in (401, 403):
         return ConnectionReport(
             False,

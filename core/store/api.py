@@ -135,3 +135,13 @@ class MemoryStore(Protocol):
     def delete_agent_proposal(self, proposal_id: str) -> None:
         """Remove a settled proposal (absent: nothing to do)."""
         ...
+
+    # --- one record file as it is on disk (issue 11) ---------------------------------------
+    def read_record_file(self, key: str, file_name: str) -> bytes | None:
+        """The bytes of record file ``file_name`` in active workspace ``key`` exactly as on disk
+        (None when absent); never follows a symlink. For showing an invalid file's text."""
+        ...
+
+    def has_memory(self) -> bool:
+        """True when the root holds GLOBAL.md or any active or archived workspace (nothing parsed)."""
+        ...

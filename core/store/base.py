@@ -910,3 +910,22 @@ class StoreCore(ABC):
     def _aux_delete(self, rel: str) -> None:
         """Remove an app-owned file (absent: nothing to do). Backends override this."""
         raise NotImplementedError
+
+    # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
+    def read_record_file(self, key: str, file_name: str) -> bytes | None:
+        """The bytes of record file ``file_name`` in active workspace ``key``, exactly as on disk.
+
+        For showing an invalid file's text so it can be corrected. None when the file is gone. Only
+        a plain ``*.md`` name inside the workspace; a symlink is never followed.
+        """
+        check_key(key)
+        if "/" in file_name or "\\" in file_name or file_name.startswith(".") or not file_name.endswith(".md"):
+            raise UsageError(f"{file_name!r} is not a record file name.")
+        return self._file_bytes(key, file_name)
+
+    def has_memory(self) -> bool:
+        """True when the root holds any memory: GLOBAL.md, an active or an archived workspace.
+
+        Cheap (no file is parsed): the window asks it before offering the demo root.
+        """
+        return bool(self._scope_keys(False) or self._scope_keys(True)) or self._global_bytes() is not None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -15,9 +15,10 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from core.consolidation.proposals import ReviewChange
+from core.consolidation.review_state import ChangeRow, ReceiptItem, SessionRow, WorkspaceChoice
+from core.display import format_size, format_time
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-from gui.widgets.messages import format_size, format_time
 
 Index = QModelIndex | QPersistentModelIndex
 _NO_INDEX = QModelIndex()
@@ -28,21 +29,6 @@ _MUTED_FG = QBrush(QColor("#777777"))
 
 
 # --- workspaces that have sessions ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class WorkspaceChoice:
-    """One entry of the workspace picker; ``key is None`` is "Unassigned" (sessions without a cwd)."""
-
-    key: str | None
-    cwd: str | None
-    title: str
-    session_count: int
-
-    @property
-    def label(self) -> str:
-        plural = "" if self.session_count == 1 else "s"
-        return f"{self.title} ({self.session_count} session{plural})"
 
 
 class WorkspaceChoiceModel(QAbstractListModel):
@@ -80,20 +66,6 @@ class WorkspaceChoiceModel(QAbstractListModel):
 
 
 # --- sessions -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    """A session as listed: its summary plus whether it can be consolidated now and its last review."""
-
-    summary: Any  # core.sessions.models.SessionSummary
-    stable: bool
-    state_reason: str
-    last_status: str = ""  # status of the newest receipt of this session, "" if never reviewed
-
-    @property
-    def id(self) -> str:
-        return str(self.summary.id)
 
 
 class SessionTableModel(RowTableModel[SessionRow]):
@@ -185,29 +157,6 @@ class SessionFilterProxy(QSortFilterProxyModel):
 
 
 # --- the review -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ChangeRow:
-    """A review row: the proposed change, the user's decision, and the re-checked edit if any."""
-
-    change: ReviewChange
-    accepted: bool = False
-    edited: ReviewChange | None = None  # the same change with the user's record, re-validated
-
-    @property
-    def current(self) -> ReviewChange:
-        return self.edited if self.edited is not None else self.change
-
-    @property
-    def acceptable(self) -> bool:
-        return self.current.is_actionable
-
-    @property
-    def notes(self) -> tuple[str, ...]:
-        """Problems (which block accepting) then warnings, each as a short line."""
-        c = self.current
-        return tuple(f"✖ {p}" for p in c.problems) + tuple(f"⚠ {w}" for w in c.warnings)
 
 
 OP_LABELS = {"put": "put", "delete": "delete", "replace_global": "replace Global", "no_change": "no change"}
@@ -305,20 +254,6 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
 
 
 # --- receipts ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReceiptItem:
-    review_id: str
-    status: str = ""
-    title: str = ""  # session title when known
-    updated: str = ""  # ISO-8601
-
-    @property
-    def label(self) -> str:
-        when = self.updated[:16].replace("T", " ")
-        head = self.title or self.review_id
-        return head + "\n" + " · ".join(p for p in (when, self.status) if p)
 
 
 class ReceiptListModel(QAbstractListModel):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from PySide6.QtCore import (
@@ -14,6 +12,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from core.changeset import RecordRow
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
@@ -27,48 +26,6 @@ _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _INVALID_BRUSH = QBrush(QColor("#b3261e"))
 _DELETED_BRUSH = QBrush(QColor("#888888"))
-
-
-@dataclass(frozen=True)
-class RecordRow:
-    """One row: a record on disk, an invalid file, or a staged new/changed/deleted record."""
-
-    name: str
-    file_name: str
-    type: str  # "" for an invalid file
-    description: str
-    size: int
-    invalid_reasons: tuple[str, ...] = ()
-    staged: str = ""  # "", "new", "changed", "deleted"
-    haystack: str = field(default="", repr=False, compare=False)  # lower-cased text for filtering
-
-    @property
-    def status(self) -> str:
-        if self.staged:
-            return f"staged: {self.staged}"
-        if self.invalid_reasons:
-            return "invalid: " + "; ".join(self.invalid_reasons)
-        return ""
-
-    @property
-    def short_status(self) -> str:
-        """What the Status column shows; an invalid file's reasons go in its Description cell."""
-        if self.staged:
-            return f"staged: {self.staged}"
-        return "invalid" if self.invalid_reasons else ""
-
-    @cached_property
-    def cells(self) -> tuple[str, str, str, str, str]:
-        """The five displayed texts, computed once (the table asks for them on every repaint)."""
-        description = self.description
-        if self.invalid_reasons and not self.staged:
-            description = "; ".join(self.invalid_reasons)
-        size = f"{self.size:,}" if self.size else ""
-        return (self.name, self.type or "—", description, size, self.short_status)
-
-    @cached_property
-    def search_text(self) -> str:
-        return self.haystack or f"{self.name}\n{self.description}".lower()
 
 
 class RecordTableModel(RowTableModel[RecordRow]):

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
+from core.display import format_time, workspace_problems
 from core.keys import workspace_name
 from core.models import HistoryEntry, WorkspaceInfo
 from core.store.base import GLOBAL_SCOPE
 from gui.qtmodels.base import Index, RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
-from gui.widgets.messages import format_time
 
 
 def _iso(value: datetime | None) -> str:
@@ -64,12 +64,7 @@ class ArchivedWorkspacesModel(RowTableModel[WorkspaceInfo]):
         if role == ITEM_ROLE:
             return w
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [w.cwd or w.key, f"Folder key: {w.key}"]
-            if w.invalid_count:
-                lines.append(f"{w.invalid_count} invalid file(s) kept as they are")
-            if w.scope_problem:
-                lines.append(w.scope_problem)
-            return "\n".join(lines)
+            return "\n".join([w.cwd or w.key, f"Folder key: {w.key}", *workspace_problems(w)])
         if role == Qt.ItemDataRole.TextAlignmentRole and col == self.RECORDS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -129,3 +124,36 @@ class DeletedRecordsModel(RowTableModel[HistoryEntry]):
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{e.name} in {e.cwd or e.scope_key}\n{_iso(e.time)} · {e.size} bytes"
         return None
+
+
+class DeletedRecordsProxy(QSortFilterProxyModel):
+    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.show_versions = False
+
+    def set_show_versions(self, show: bool) -> None:
+        self.beginFilterChange()
+        self.show_versions = show
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        model = self.sourceModel()
+        hidden = (
+            not self.show_versions
+            and isinstance(model, DeletedRecordsModel)
+            and model.entry(source_row).reason != "delete"
+        )
+        if hidden:
+            return False
+        return super().filterAcceptsRow(source_row, source_parent)
+
+
+def filter_proxy(proxy: QSortFilterProxyModel, source: Any) -> QSortFilterProxyModel:
+    """``proxy`` over ``source``: sorts by SORT_ROLE, filters on every column, ignoring case."""
+    proxy.setSourceModel(source)
+    proxy.setSortRole(SORT_ROLE)
+    proxy.setFilterKeyColumn(-1)
+    proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    return proxy

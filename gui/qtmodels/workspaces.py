@@ -12,22 +12,12 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
+from core.display import workspace_problems
 from core.models import WorkspaceInfo
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
-
-
-def workspace_problems(info: WorkspaceInfo) -> list[str]:
-    out = []
-    if not info.cwd_exists:
-        out.append("folder missing")
-    if info.invalid_count:
-        out.append(f"{info.invalid_count} invalid file{'s' if info.invalid_count != 1 else ''}")
-    if info.scope_problem:
-        out.append(info.scope_problem)
-    return out
 
 
 class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):

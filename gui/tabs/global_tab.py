@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
@@ -17,14 +18,18 @@ from PySide6.QtWidgets import (
 )
 
 from core.atomic import write_atomic
+from core.display import format_size
 from core.errors import ConflictError, SecretRefusedError
 from core.models import GlobalSnapshot, Revision
+from core.store.api import MemoryStore
+from core.textdiff import unified_diff
 from gui.context import AppContext
+from gui.tabs.base import Tab
 from gui.widgets.banner import Banner
-from gui.widgets.diff_view import DiffView, unified_diff
+from gui.widgets.diff_view import DiffView
 from gui.widgets.fonts import monospace_font
 from gui.widgets.markdown_view import MarkdownPreview, render_markdown
-from gui.widgets.messages import describe_error, format_size
+from gui.widgets.messages import describe_error
 
 CONFLICT_OPTIONS = ["Reload", "Keep mine", "Save a copy"]
 
@@ -35,16 +40,20 @@ def write_copy(path: Path, text: str) -> None:
     write_atomic(path, text.encode("utf-8"))
 
 
-class GlobalTab(QWidget):
+def _read_global(store: MemoryStore) -> GlobalSnapshot:
+    snap = store.read_global()
+    render_markdown(snap.text)  # warm the preview's cache here, not on the GUI thread
+    return snap
+
+
+class GlobalTab(Tab):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
+        super().__init__(ctx, parent)
         self.copies_dir = ctx.dsh_home / "memory-conflicts"
         self.snapshot: GlobalSnapshot | None = None
         self._loaded_text = ""  # editor text that matches ``base_revision``
         self.base_revision: Revision | None = None
         self._conflict: tuple[str, str, Revision] | None = None  # (mine, disk text, disk revision)
-        self._closing = False
         self._busy = False
         self._preview_wanted: str | None = None  # text whose rendering is on its way
 
@@ -125,32 +134,20 @@ class GlobalTab(QWidget):
 
     # --- protocol ----------------------------------------------------------------------------
     def refresh(self) -> None:
-        if self._closing:
-            return
-        store = self.ctx.store
+        self.jobs.start("load", _read_global, self.ctx.store, done=self._on_loaded, failed=self._on_error)
 
-        def work(_t: object, _p: object) -> GlobalSnapshot:
-            snap = store.read_global()
-            render_markdown(snap.text)  # warm the preview's cache here, not on the GUI thread
-            return snap
-
-        self.ctx.runner.submit(work, on_done=self._on_loaded, on_error=self._on_error)
-
-    def error_text(self) -> str:
-        """The error shown in the tab right now ("" when none); read by the self-test."""
-        return self.banner.text if self.banner.level == "error" else ""
+    def error_text(self) -> str | None:
+        return self.banner.text if self.banner.level == "error" else None
 
     def has_unsaved_changes(self) -> bool:
         return self.editor.toPlainText() != self._loaded_text
 
     def shutdown(self) -> None:
-        self._closing = True
+        super().shutdown()
         self._preview_timer.stop()
 
     # --- loading -------------------------------------------------------------------------------
     def _on_loaded(self, snap: GlobalSnapshot) -> None:
-        if self._closing:
-            return
         self.snapshot = snap
         if snap.invalid_reasons:
             self.editor.setReadOnly(True)
@@ -205,7 +202,7 @@ class GlobalTab(QWidget):
             self.snapshot = snap
             self._set_text(snap.text, snap.revision)
 
-        self.ctx.runner.submit(lambda _t, _p: store.read_global(), on_done=loaded, on_error=self._on_error)
+        self.jobs.start("reload", store.read_global, done=loaded, failed=self._on_error)
 
     def _show_external_diff(self) -> None:
         if self.snapshot is None:
@@ -220,8 +217,6 @@ class GlobalTab(QWidget):
     def _update_preview(self) -> None:
         """Render on a worker (20 KB of Markdown costs ~0.1 s), show it if the text is still current."""
         text = self.editor.toPlainText()
-        if self._closing:
-            return
         if text == self.preview.shown_text:
             self._preview_wanted = None  # back to what is shown: a rendering on its way is stale
             return
@@ -230,11 +225,11 @@ class GlobalTab(QWidget):
         self._preview_wanted = text
 
         def show(html: str) -> None:
-            if not self._closing and text == self._preview_wanted:
+            if text == self._preview_wanted:
                 self.preview.show_rendered(text, html)
                 self._preview_wanted = None
 
-        self.ctx.runner.submit(lambda _t, _p: render_markdown(text), on_done=show, on_error=self._on_error)
+        self.jobs.start("preview", render_markdown, text, done=show, failed=self._on_error)
 
     def _update_size(self) -> None:
         if self.base_revision is None and not self.editor.toPlainText():
@@ -260,9 +255,6 @@ class GlobalTab(QWidget):
         store = self.ctx.store
         self._busy = True
         self.save_button.setEnabled(False)
-
-        def work(_t: object, _p: object) -> GlobalSnapshot:
-            return store.replace_global(text, base, origin="manual", allow_secrets=allow_secrets)
 
         def done(snap: GlobalSnapshot) -> None:
             self._busy = False
@@ -296,7 +288,14 @@ class GlobalTab(QWidget):
             else:
                 self._on_error(exc)
 
-        self.ctx.runner.submit(work, on_done=done, on_error=failed)
+        self.jobs.start(
+            "save",
+            partial(store.replace_global, origin="manual", allow_secrets=allow_secrets),
+            text,
+            base,
+            done=done,
+            failed=failed,
+        )
 
     def _on_conflict(self, mine: str, exc: ConflictError) -> None:
         current = exc.current if isinstance(exc.current, GlobalSnapshot) else None
@@ -304,10 +303,8 @@ class GlobalTab(QWidget):
             self._ask_conflict(mine, current)
             return
         store = self.ctx.store
-        self.ctx.runner.submit(
-            lambda _t, _p: store.read_global(),
-            on_done=lambda snap: self._ask_conflict(mine, snap),
-            on_error=self._on_error,
+        self.jobs.start(
+            "conflict", store.read_global, done=lambda snap: self._ask_conflict(mine, snap), failed=self._on_error
         )
 
     def _show_conflict_panel(self, mine: str, disk: str, disk_rev: Revision) -> None:
@@ -371,5 +368,4 @@ class GlobalTab(QWidget):
             self.banner.show_message("info", f"Your version was saved to {path}. The disk version is loaded.")
 
     def _on_error(self, exc: BaseException) -> None:
-        if not self._closing:
-            self.banner.show_message("error", describe_error(exc))
+        self.banner.show_message("error", describe_error(exc))

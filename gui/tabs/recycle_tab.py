@@ -6,20 +6,13 @@ the workspace name typed exactly and is only ever offered for an archived worksp
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from PySide6.QtCore import (
     QAbstractTableModel,
     QItemSelectionModel,
-    QModelIndex,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QGroupBox,
     QHBoxLayout,
@@ -34,84 +27,44 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.display import describe_archived, format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
+from core.recycle import RecycleBin, RestoreTarget, global_version, read_recycle_bin, restore_entry, restore_target
+from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
 from gui.context import AppContext
-from gui.qtmodels.recycle_models import ArchivedWorkspacesModel, DeletedRecordsModel
-from gui.qtmodels.roles import SORT_ROLE
-from gui.tasks import CancelToken, ProgressFn, TaskHandle, submit_while_alive
+from gui.qtmodels.recycle_models import (
+    ArchivedWorkspacesModel,
+    DeletedRecordsModel,
+    DeletedRecordsProxy,
+    filter_proxy,
+)
+from gui.tabs.base import Tab
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
-from gui.widgets.messages import describe_error, format_size, format_time
+from gui.widgets.messages import describe_error
+from gui.widgets.tables import setup_table
 
 
-class _DeletedRecordsProxy(QSortFilterProxyModel):
-    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for."""
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.show_versions = False
-
-    def set_show_versions(self, show: bool) -> None:
-        self.beginFilterChange()
-        self.show_versions = show
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        model = self.sourceModel()
-        hidden = (
-            not self.show_versions
-            and isinstance(model, DeletedRecordsModel)
-            and model.entry(source_row).reason != "delete"
-        )
-        if hidden:
-            return False
-        return super().filterAcceptsRow(source_row, source_parent)
-
-
-def _make_proxy(proxy: QSortFilterProxyModel, source: Any) -> QSortFilterProxyModel:
-    proxy.setSourceModel(source)
-    proxy.setSortRole(SORT_ROLE)
-    proxy.setFilterKeyColumn(-1)
-    proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-    return proxy
-
-
-def _make_view(proxy: QSortFilterProxyModel, name: str) -> QTableView:
+def _table(proxy: QSortFilterProxyModel, name: str) -> QTableView:
     view = QTableView()
     view.setObjectName(name)
+    setup_table(view, row_height=None)
     view.setModel(proxy)
-    view.setSortingEnabled(True)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.setWordWrap(False)
-    view.verticalHeader().hide()
-    view.horizontalHeader().setHighlightSections(False)
     return view
 
 
-@dataclass(frozen=True)
-class _Target:
-    """Where a deleted record would go back to, read just before asking the user."""
-
-    state: str  # "active" | "archived" | "missing"
-    revision: Revision | None = None
-    record_exists: bool = False
+def _read_archived(store: MemoryStore, key: str) -> WorkspaceSnapshot:
+    return store.read_workspace(key, archived=True)
 
 
-class RecycleBinTab(QWidget):
+class RecycleBinTab(Tab):
     """Archived workspaces and deleted records, with a preview pane and Restore / Purge."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.ctx = ctx
-        self._refresh_gen = 0
-        self._preview_gen = 0
+        super().__init__(ctx, parent)
         self._busy = False
-        self._handles: list[TaskHandle] = []
 
         self.banner = Banner()
 
@@ -122,8 +75,8 @@ class RecycleBinTab(QWidget):
         self.refresh_button = QPushButton("Refresh")
 
         self.archived_model = ArchivedWorkspacesModel(self)
-        self.archived_proxy = _make_proxy(QSortFilterProxyModel(self), self.archived_model)
-        self.archived_view = _make_view(self.archived_proxy, "archivedWorkspaces")
+        self.archived_proxy = filter_proxy(QSortFilterProxyModel(self), self.archived_model)
+        self.archived_view = _table(self.archived_proxy, "archivedWorkspaces")
         header = self.archived_view.horizontalHeader()
         header.setSectionResizeMode(ArchivedWorkspacesModel.NAME, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(ArchivedWorkspacesModel.FOLDER, QHeaderView.ResizeMode.Stretch)
@@ -132,9 +85,9 @@ class RecycleBinTab(QWidget):
         self.archived_view.sortByColumn(ArchivedWorkspacesModel.ARCHIVED, Qt.SortOrder.DescendingOrder)
 
         self.deleted_model = DeletedRecordsModel(self)
-        self.deleted_proxy = _DeletedRecordsProxy(self)
-        _make_proxy(self.deleted_proxy, self.deleted_model)
-        self.deleted_view = _make_view(self.deleted_proxy, "deletedRecords")
+        self.deleted_proxy = DeletedRecordsProxy(self)
+        filter_proxy(self.deleted_proxy, self.deleted_model)
+        self.deleted_view = _table(self.deleted_proxy, "deletedRecords")
         header = self.deleted_view.horizontalHeader()
         header.setSectionResizeMode(DeletedRecordsModel.NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(DeletedRecordsModel.WORKSPACE, QHeaderView.ResizeMode.ResizeToContents)
@@ -220,54 +173,27 @@ class RecycleBinTab(QWidget):
         layout.addWidget(splitter, 1)
 
     # --- tab protocol ----------------------------------------------------------------------------
-    def has_unsaved_changes(self) -> bool:
-        return False  # nothing here is edited; every action is applied at once
-
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 
-    def focus_search(self) -> None:
+    def focus_search(self) -> bool:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
-
-    def shutdown(self) -> None:
-        for handle in self._handles:
-            handle.cancel()
-        self._handles.clear()
+        return True
 
     def refresh(self) -> None:
         """Reload the archived scopes and the history off the GUI thread; keep the selection."""
-        self._refresh_gen += 1
-        gen = self._refresh_gen
         store = self.ctx.store
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> tuple[list[WorkspaceInfo], list[HistoryEntry]]:
-            return store.list_workspaces(archived=True), store.history()
-
-        self._submit(work, lambda result: self._apply_refresh(gen, result), self._on_load_error)
-
-    # --- running work ----------------------------------------------------------------------------
-    def _submit(
-        self,
-        work: Callable[[CancelToken, ProgressFn], Any],
-        on_done: Callable[[Any], None],
-        on_error: Callable[[BaseException], None],
-    ) -> None:
-        handle = submit_while_alive(self.ctx.runner, self, work, on_done, on_error)
-        self._handles = [*self._handles[-15:], handle]  # recent work, cancelled on shutdown
+        self.jobs.start("refresh", read_recycle_bin, store, done=self._apply_refresh, failed=self._on_load_error)
 
     def _on_load_error(self, exc: BaseException) -> None:
-        self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc))
+        self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc), topic="load")
 
-    def _apply_refresh(self, gen: int, result: tuple[list[WorkspaceInfo], list[HistoryEntry]]) -> None:
-        if gen != self._refresh_gen:
-            return  # a newer refresh is on its way
+    def _apply_refresh(self, contents: RecycleBin) -> None:
         kind, ident = self._selected_identity()
-        workspaces, history = result
-        self.archived_model.set_workspaces(workspaces)
-        self.deleted_model.set_entries(history)
-        if self.banner.level == "error" and self.banner.text.startswith("Could not read the Recycle Bin"):
-            self.banner.clear()
+        self.archived_model.set_workspaces(contents.workspaces)
+        self.deleted_model.set_entries(contents.history)
+        self.banner.clear(topic="load")
         self._update_counts()
         if not (kind and ident and self._reselect(kind, ident)):
             self._show_empty_preview()
@@ -357,51 +283,35 @@ class RecycleBinTab(QWidget):
             self._show_empty_preview()
 
     def _show_empty_preview(self) -> None:
-        self._preview_gen += 1
+        self.jobs.cancel("preview")
         self.preview_title.setText("Select an archived workspace or a deleted record to preview it.")
         self.preview.setPlainText("")
 
     def _preview_workspace(self, ws: WorkspaceInfo) -> None:
-        self._preview_gen += 1
-        gen = self._preview_gen
         self.preview_title.setText(f"Archived workspace “{ws.display_name}”")
         self.preview.setPlainText("Loading…")
-        store = self.ctx.store
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceSnapshot:
-            return store.read_workspace(ws.key, archived=True)
 
         def done(snap: WorkspaceSnapshot) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText(describe_archived(snap))
+            self.preview.setPlainText(describe_archived(snap))
 
         def failed(exc: BaseException) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText("Could not read this archived workspace: " + describe_error(exc))
+            self.preview.setPlainText("Could not read this archived workspace: " + describe_error(exc))
 
-        self._submit(work, done, failed)
+        self.jobs.start("preview", _read_archived, self.ctx.store, ws.key, done=done, failed=failed)
 
     def _preview_entry(self, entry: HistoryEntry) -> None:
-        self._preview_gen += 1
-        gen = self._preview_gen
         what = "Deleted record" if entry.reason == "delete" else "Earlier version of"
         where = DeletedRecordsModel.workspace_label(entry)
         self.preview_title.setText(f"{what} “{entry.name}” from {where}, {format_time(entry.time)}")
         self.preview.setPlainText("Loading…")
-        store = self.ctx.store
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> bytes:
-            return store.read_history(entry.id)
 
         def done(data: bytes) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText(data.decode("utf-8", errors="replace"))
+            self.preview.setPlainText(data.decode("utf-8", errors="replace"))
 
         def failed(exc: BaseException) -> None:
-            if gen == self._preview_gen:
-                self.preview.setPlainText("Could not read this record: " + describe_error(exc))
+            self.preview.setPlainText("Could not read this record: " + describe_error(exc))
 
-        self._submit(work, done, failed)
+        self.jobs.start("preview", self.ctx.store.read_history, entry.id, done=done, failed=failed)
 
     def _update_buttons(self) -> None:
         ws, entry = self.selected_workspace(), self.selected_entry()
@@ -437,11 +347,7 @@ class RecycleBinTab(QWidget):
             self._restore_entry(entry)
 
     def _restore_workspace(self, ws: WorkspaceInfo) -> None:
-        store = self.ctx.store
         self._set_busy(True)
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceInfo:
-            return store.restore(ws.key)
 
         def done(info: WorkspaceInfo) -> None:
             self._set_busy(False)
@@ -471,25 +377,16 @@ class RecycleBinTab(QWidget):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self._submit(work, done, failed)
+        self.jobs.start("action", self.ctx.store.restore, ws.key, done=done, failed=failed)
 
     def _restore_entry(self, entry: HistoryEntry) -> None:
         if entry.scope_key == GLOBAL_SCOPE:
             self._restore_global_version(entry)
             return
-        store = self.ctx.store
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
 
-        def look(_token: CancelToken, _progress: ProgressFn) -> _Target:
-            try:
-                snap = store.read_workspace(entry.scope_key)
-            except NotFoundError:
-                archived = {w.key for w in store.list_workspaces(archived=True)}
-                return _Target("archived" if entry.scope_key in archived else "missing")
-            return _Target("active", snap.revision, snap.get(entry.name) is not None)
-
-        def looked(target: _Target) -> None:
+        def looked(target: RestoreTarget) -> None:
             self._set_busy(False)
             if target.state == "archived":
                 self.banner.show_message(
@@ -530,18 +427,11 @@ class RecycleBinTab(QWidget):
             self._set_busy(False)
             self.banner.show_message("error", f"Could not restore “{entry.name}”: " + describe_error(exc))
 
-        self._submit(look, looked, failed)
+        self.jobs.start("action", restore_target, self.ctx.store, entry, done=looked, failed=failed)
 
     def _do_restore_entry(self, entry: HistoryEntry, expect: Revision | None, *, create: bool) -> None:
-        store = self.ctx.store
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> WorkspaceSnapshot:
-            revision = expect
-            if create:
-                revision = store.create_workspace(entry.cwd).revision
-            return store.restore_history(entry.id, revision)
 
         def done(_snap: WorkspaceSnapshot) -> None:
             self._set_busy(False)
@@ -561,16 +451,12 @@ class RecycleBinTab(QWidget):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self._submit(work, done, failed)
+        self.jobs.start("action", restore_entry, self.ctx.store, entry, expect, create, done=done, failed=failed)
 
     def _restore_global_version(self, entry: HistoryEntry) -> None:
         """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
         store = self.ctx.store
         self._set_busy(True)
-
-        def look(_token: CancelToken, _progress: ProgressFn) -> tuple[str, Revision]:
-            text = store.read_history(entry.id).decode("utf-8")
-            return text, store.read_global().revision
 
         def looked(result: tuple[str, Revision]) -> None:
             self._set_busy(False)
@@ -585,10 +471,7 @@ class RecycleBinTab(QWidget):
                 return
             self._set_busy(True)
 
-            def write(_token: CancelToken, _progress: ProgressFn) -> None:
-                store.replace_global(text, revision)
-
-            def written(_result: None) -> None:
+            def written(_result: object) -> None:
                 self._set_busy(False)
                 self.banner.show_message("ok", "GLOBAL.md is back to the version shown here.")
                 self.refresh()
@@ -603,7 +486,7 @@ class RecycleBinTab(QWidget):
                 self.banner.show_message("error", text)
                 self.refresh()
 
-            self._submit(write, written, refused)
+            self.jobs.start("action", store.replace_global, text, revision, done=written, failed=refused)
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)
@@ -613,7 +496,7 @@ class RecycleBinTab(QWidget):
                 msg = describe_error(exc)
             self.banner.show_message("error", "Could not restore GLOBAL.md: " + msg)
 
-        self._submit(look, looked, failed)
+        self.jobs.start("action", global_version, store, entry.id, done=looked, failed=failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_selected(self) -> None:
@@ -638,11 +521,7 @@ class RecycleBinTab(QWidget):
                 f"Nothing was deleted: “{typed}” is not the workspace name. To purge, type “{name}” exactly.",
             )
             return
-        store = self.ctx.store
         self._set_busy(True)
-
-        def work(_token: CancelToken, _progress: ProgressFn) -> None:
-            store.purge(ws.key, typed)
 
         def done(_result: None) -> None:
             self._set_busy(False)
@@ -657,69 +536,4 @@ class RecycleBinTab(QWidget):
             self.banner.show_message("error", f"Nothing was deleted. {msg}")
             self.refresh()
 
-        self._submit(work, done, failed)
-
-
-def describe_archived(snap: WorkspaceSnapshot) -> str:
-    """Plain-text preview of an archived scope: where it came from, when, and its records."""
-    info = snap.info
-    lines = [
-        f"Folder:    {info.cwd or '(unknown)'}" + ("" if info.cwd_exists else "   (this folder no longer exists)"),
-        f"Archived:  {format_time(info.archived_at) or 'unknown'}",
-        f"Key:       {info.key}",
-        f"Size:      {format_size(info.size_bytes)}",
-        "",
-    ]
-    valid = [e for e in snap.entries if e.is_valid and e.record is not None]
-    invalid = [e for e in snap.entries if not e.is_valid]
-    lines.append(f"{len(valid)} record{'s' * (len(valid) != 1)}:" if valid else "No records.")
-    for e in valid:
-        assert e.record is not None
-        lines.append(f"  • {e.record.name}  [{e.record.type}]")
-        lines.append(f"      {e.record.description}")
-    if invalid:
-        lines += ["", f"{len(invalid)} invalid file{'s' * (len(invalid) != 1)} (kept as they are):"]
-        for e in invalid:
-            lines.append(f"  • {e.file_name}: {'; '.join(e.invalid_reasons) or 'invalid'}")
-    return "\n".join(lines)
-
-
-# --- states for scripts/screenshots.py (picked up from here; ``shot`` is its Shot) --------------------
-
-
-def _shot_archived(shot: Any) -> None:
-    tab: RecycleBinTab = shot.tab("recycle")
-    tab.banner.clear()
-    tab.refresh()
-    archived = shot.ctx.store.list_workspaces(archived=True)
-    if archived:
-        tab.select_workspace(archived[0].key)
-
-
-def _shot_deleted_record(shot: Any) -> None:
-    tab: RecycleBinTab = shot.tab("recycle")
-    tab.refresh()
-    deleted = [e for e in shot.ctx.store.history() if e.reason == "delete"]
-    if deleted:
-        tab.select_entry(deleted[0].id)
-
-
-def _shot_purge_wrong_name(shot: Any) -> None:
-    tab: RecycleBinTab = shot.tab("recycle")
-    _shot_archived(shot)
-    ws = tab.selected_workspace()
-    if ws is not None:
-        shot.dialogs.answers.append(ws.display_name.upper() + "?")
-        tab.purge_selected()
-
-
-def _shot_reset(shot: Any) -> None:
-    shot.window.tabs["recycle"].banner.clear()
-
-
-SCREENSHOT_STEPS = [
-    ("recycle-bin", _shot_archived),
-    ("recycle-bin-deleted-record", _shot_deleted_record),
-    ("recycle-bin-purge-wrong-name", _shot_purge_wrong_name),
-    ("_recycle-bin-reset", _shot_reset),
-]
+        self.jobs.start("action", self.ctx.store.purge, ws.key, typed, done=done, failed=failed)

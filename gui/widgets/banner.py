@@ -30,14 +30,23 @@ class Banner(QFrame):
         self._buttons: list[QPushButton] = []
         self._layout = layout
         self.level = ""
+        self.topic = ""  # what the message is about, for code that clears its own message later
         self.hide()
 
     @property
     def text(self) -> str:
         return "" if self.isHidden() else self.label.text()
 
-    def show_message(self, level: str, text: str, actions: list[tuple[str, Callable[[], None]]] | None = None) -> None:
+    def show_message(
+        self,
+        level: str,
+        text: str,
+        actions: list[tuple[str, Callable[[], None]]] | None = None,
+        *,
+        topic: str = "",
+    ) -> None:
         self.level = level
+        self.topic = topic
         self.setStyleSheet(f"QFrame#banner {{ {_STYLES.get(level, _STYLES['info'])} border-radius:4px; }}")
         self.label.setText(text)
         for b in self._buttons:
@@ -53,8 +62,12 @@ class Banner(QFrame):
     def button(self, label: str) -> QPushButton | None:
         return next((b for b in self._buttons if b.text() == label), None)
 
-    def clear(self) -> None:
+    def clear(self, topic: str | None = None) -> None:
+        """Hide the message (only when it is about ``topic``, if one is given)."""
+        if topic is not None and (self.topic != topic or self.isHidden()):
+            return
         self.level = ""
+        self.topic = ""
         self.label.setText("")
         for b in self._buttons:
             b.deleteLater()

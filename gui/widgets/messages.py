@@ -1,8 +1,6 @@
-"""Turning errors and sizes into words a user understands."""
+"""Turning errors into words a user understands: what happened and what to do."""
 
 from __future__ import annotations
-
-from datetime import datetime
 
 from core.errors import (
     ConflictError,
@@ -11,23 +9,6 @@ from core.errors import (
     NotFoundError,
     SecretRefusedError,
 )
-
-
-def format_time(value: datetime | None) -> str:
-    """Absolute local time to the minute (``2026-11-30 14:05``); '' when unknown."""
-    if value is None:
-        return ""
-    if value.tzinfo is not None:
-        value = value.astimezone()
-    return value.strftime("%Y-%m-%d %H:%M")
-
-
-def format_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"
 
 
 def describe_error(exc: BaseException) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
+from core.display import format_size
 from core.models import RootStatus
-from gui.widgets.messages import format_size
 
 
 class RootStatusBar(QStatusBar):

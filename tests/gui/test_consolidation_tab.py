@@ -22,7 +22,7 @@ from core.settings import AppSettings, CustomEndpoint, load_settings, save_setti
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.consolidation_models import ReviewChangesModel
-from gui.tabs.consolidation_tab import ConsolidationTab
+from gui.tabs.consolidation import ConsolidationTab
 from gui.tasks import SyncTaskRunner, ThreadPoolTaskRunner
 from gui.widgets.review_diff import side_by_side_rows
 
@@ -168,7 +168,7 @@ def test_lists_workspaces_with_sessions_and_unassigned(qtbot: QtBot, ctx: AppCon
     assert tab.select_session("sess-none-1")
     assert not tab.run_button.isEnabled()
     assert "no workspace" in tab.run_button.toolTip()
-    assert tab.last_error is None
+    assert tab.error_text() is None
 
 
 def test_live_session_cannot_be_run(qtbot: QtBot, ctx: AppContext, project: Path) -> None:
@@ -184,7 +184,7 @@ def test_no_sessions_root_is_explained_not_an_error(qtbot: QtBot, ctx: AppContex
     tab = make_tab(qtbot, ctx)
     assert tab.session_model.rowCount() == 0
     assert "No DSH sessions found" in tab.empty_label.text()
-    assert tab.last_error is None
+    assert tab.error_text() is None
 
 
 def test_filter_as_you_type(qtbot: QtBot, ctx: AppContext, project: Path) -> None:
@@ -509,7 +509,7 @@ def test_window_stays_responsive_while_a_slow_model_runs_and_cancel_works(
             timer.stop()
         assert tab.status_label.text() == "Cancelled. Nothing was written."
         assert tab.review is None
-        assert tab.last_error is None
+        assert tab.error_text() is None
         assert ctx.store.find_workspace(str(sessions_cwd(ctx))) is None
     tab.shutdown()
 

@@ -157,7 +157,7 @@ def test_a_tab_that_fails_to_build_says_so(ctx: AppContext, qtbot: Any, monkeypa
 
     reported: list[BaseException] = []
     monkeypatch.setattr("sys.excepthook", lambda kind, exc, tb: reported.append(exc))
-    host = mw.LazyTab("settings", "Settings", lambda: broken("settings", "Settings", ctx))
+    host = mw.LazyTab(ctx, "settings", "Settings", lambda: broken("settings", "Settings", ctx))
     qtbot.addWidget(host)
     tab = host.ensure()
     assert isinstance(tab, mw.BrokenTab)

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout
 from pytestqt.qtbot import QtBot
 
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.selftest import run_self_test
+from gui.tabs.base import Tab
 from gui.tasks import ThreadPoolTaskRunner
 from gui.widgets.banner import Banner
 
@@ -38,10 +39,15 @@ def test_self_test_passes_on_the_demo_root(
         assert f"ok   {title} (" in out
 
 
-class _Tab(QWidget):
+def _load(fail: str) -> int:
+    if fail == "raise-in-worker":
+        raise OSError("disk on fire")
+    return 1
+
+
+class _Tab(Tab):
     def __init__(self, ctx: AppContext, fail: str = "") -> None:
-        super().__init__()
-        self.ctx = ctx
+        super().__init__(ctx)
         self.fail = fail
         self.banner = Banner()
         self.loaded = 0
@@ -50,12 +56,7 @@ class _Tab(QWidget):
         layout.addWidget(QLabel("tab"))
 
     def refresh(self) -> None:
-        def work(_token: object, _progress: object) -> int:
-            if self.fail == "raise-in-worker":
-                raise OSError("disk on fire")
-            return 1
-
-        self.ctx.runner.submit(work, on_done=self._done, on_error=self._failed)
+        self.jobs.start("load", _load, self.fail, done=self._done, failed=self._failed)
 
     def _done(self, n: int) -> None:
         self.loaded += n

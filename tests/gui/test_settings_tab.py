@@ -17,7 +17,7 @@ from core.model_catalog import parse_model_catalog
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.settings_models import DEFAULT_KEY, ModelChoicesModel
-from gui.tabs.settings_tab import SettingsTab
+from gui.tabs.settings import SettingsTab
 from gui.tasks import ThreadPoolTaskRunner
 
 KEY_VALUE = "sk-test0123456789abcdef0123456789abcdef"  # what must never show up anywhere

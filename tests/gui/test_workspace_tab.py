@@ -11,7 +11,7 @@ from core.records import parse_record
 from core.search import SearchIndex
 from gui.context import AppContext
 from gui.qtmodels.roles import KEY_ROLE
-from gui.tabs.workspace_tab import WorkspaceTab
+from gui.tabs.workspace import WorkspaceTab
 from tests.gui.conftest import record
 
 Sample = dict[str, WorkspaceSnapshot]
@@ -132,7 +132,7 @@ def test_invalid_file_opens_with_its_reason_and_salvaged_fields(ctx: AppContext,
 
 
 def test_salvage_fields_keeps_everything_when_frontmatter_is_broken() -> None:
-    from gui.tabs.workspace_tab import salvage_fields
+    from core.records import salvage_fields
 
     broken = "---\nname: [unclosed\n---\nbody\n"
     assert salvage_fields(broken) == ("project", "", broken)
@@ -480,19 +480,18 @@ def test_search_index_refreshed_once_per_change_not_per_query(ctx: AppContext, s
 
 def test_says_loading_until_the_first_list_arrives(ctx: AppContext, qtbot: Any) -> None:
     """On a big root the first list takes a moment: never claim "No workspaces yet." meanwhile."""
-    from gui.tasks import SyncTaskRunner
+    from gui.tasks import Job, SyncTaskRunner
 
     class DeferredRunner(SyncTaskRunner):
         def __init__(self) -> None:
-            self.queued: list[Any] = []
+            self.queued: list[Job] = []
 
-        def submit(self, work: Any, on_done: Any = None, on_error: Any = None, on_progress: Any = None) -> Any:
-            self.queued.append((work, on_done, on_error, on_progress))
-            return None
+        def start(self, job: Job) -> None:
+            self.queued.append(job)
 
         def run_queued(self) -> None:
             while self.queued:
-                super().submit(*self.queued.pop(0))
+                self.queued.pop(0).execute()
 
     runner = DeferredRunner()
     ctx.runner = runner

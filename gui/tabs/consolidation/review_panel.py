@@ -1,0 +1,235 @@
+"""The right of the Session Consolidation tab: the review (changes, diff, edit, commit) and the receipts."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListView,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.consolidation.proposals import Receipt, Review
+from core.consolidation.review_state import ReceiptItem, strip_frontmatter
+from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
+from gui.widgets.markdown_view import MarkdownPreview
+from gui.widgets.review_diff import ChangeDiffPanel
+from gui.widgets.review_editor import ReviewRecordEditor
+
+
+class ReviewPanel(QTabWidget):
+    """Two pages: "Review" (one row per proposed change, its diff or editor) and "Receipts"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._receipt_texts: dict[str, str] = {}
+        self.review: Review | None = None
+        # Page 1: the review.
+        self.review_title = QLabel("Run a consolidator on a session to review what it proposes.")
+        self.review_title.setObjectName("reviewTitle")
+        self.review_title.setWordWrap(True)
+        self.review_title.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.review_title.font()
+        font.setBold(True)
+        self.review_title.setFont(font)
+        self.review_summary = QLabel()
+        self.review_summary.setObjectName("reviewSummary")
+        self.review_summary.setWordWrap(True)
+        self.changes_model = ReviewChangesModel(self)
+        self.changes_view = QTableView()
+        self.changes_view.setObjectName("changesTable")
+        self.changes_view.setModel(self.changes_model)
+        self.changes_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.changes_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.changes_view.verticalHeader().hide()
+        self.changes_view.setWordWrap(False)
+        ch = self.changes_view.horizontalHeader()
+        ch.setSectionResizeMode(ReviewChangesModel.ACCEPT, QHeaderView.ResizeMode.ResizeToContents)
+        ch.setSectionResizeMode(ReviewChangesModel.OP, QHeaderView.ResizeMode.ResizeToContents)
+        ch.setSectionResizeMode(ReviewChangesModel.TARGET, QHeaderView.ResizeMode.Interactive)
+        ch.resizeSection(ReviewChangesModel.TARGET, 210)
+        ch.setSectionResizeMode(ReviewChangesModel.REASON, QHeaderView.ResizeMode.Stretch)
+        ch.setSectionResizeMode(ReviewChangesModel.NOTES, QHeaderView.ResizeMode.Interactive)
+        ch.resizeSection(ReviewChangesModel.NOTES, 170)
+        self.changes_view.verticalHeader().setDefaultSectionSize(24)
+        self.changes_view.setTextElideMode(Qt.TextElideMode.ElideRight)
+
+        self.diff_panel = ChangeDiffPanel()
+        self.editor = ReviewRecordEditor()
+        self.detail_tabs = QTabWidget()
+        self.detail_tabs.setObjectName("changeDetail")
+        self.detail_tabs.addTab(self.diff_panel, "Diff")
+        self.detail_tabs.addTab(self.editor, "Edit record")
+
+        self.accept_all_button = QPushButton("Accept all valid")
+        self.accept_all_button.setObjectName("acceptAll")
+        self.reject_all_button = QPushButton("Reject all")
+        self.reject_all_button.setObjectName("rejectAll")
+        self.commit_button = QPushButton("Commit selected")
+        self.commit_button.setObjectName("commitButton")
+        self.selection_label = QLabel()
+        self.selection_label.setObjectName("selectionCount")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.accept_all_button)
+        buttons.addWidget(self.reject_all_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.selection_label)
+        buttons.addWidget(self.commit_button)
+
+        review_split = QSplitter(Qt.Orientation.Vertical)
+        review_split.addWidget(self.changes_view)
+        review_split.addWidget(self.detail_tabs)
+        review_split.setStretchFactor(0, 2)
+        review_split.setStretchFactor(1, 3)
+        review_split.setSizes([230, 420])
+        review_split.setChildrenCollapsible(False)
+        review_page = QWidget()
+        rl = QVBoxLayout(review_page)
+        rl.addWidget(self.review_title)
+        rl.addWidget(self.review_summary)
+        rl.addWidget(review_split, 1)
+        rl.addLayout(buttons)
+
+        # Page 2: receipts.
+        self.receipt_model = ReceiptListModel(self)
+        self.receipts_view = QListView()
+        self.receipts_view.setObjectName("receiptsList")
+        self.receipts_view.setModel(self.receipt_model)
+        self.receipts_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.receipt_view = MarkdownPreview()
+        self.receipt_view.setObjectName("receiptView")
+        receipts_split = QSplitter(Qt.Orientation.Horizontal)
+        receipts_split.addWidget(self.receipts_view)
+        receipts_split.addWidget(self.receipt_view)
+        receipts_split.setStretchFactor(0, 2)
+        receipts_split.setStretchFactor(1, 3)
+        receipts_split.setSizes([300, 440])
+        self.receipts_view.setWordWrap(True)
+        self.receipts_view.setAlternatingRowColors(True)
+        self.receipts_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        self.setObjectName("reviewTabs")
+        self.addTab(review_page, "Review")
+        self.addTab(receipts_split, "Receipts")
+
+    # --- the review -------------------------------------------------------------------------------------
+    def show_review(self, review: Review | None) -> None:
+        self.review = review
+        self.changes_model.set_changes(review.changes if review else ())
+        if review is None:
+            self.review_title.setText("Run a consolidator on a session to review what it proposes.")
+            self.review_summary.setText("")
+            self.diff_panel.clear()
+            self.editor.set_record(None)
+            return
+        model = f" · {review.model}" if review.model else ""
+        title = review.session_title or review.session_id
+        self.review_title.setText(f"{title} — {review.consolidator}{model}")
+        refused = sum(1 for c in review.changes if c.problems)
+        summary = review.proposal.summary or ""
+        parts = [
+            f"{len(review.actionable)} change(s) to review"
+            + (f", {refused} refused by the checks" if refused else ""),
+            f"workspace {review.cwd}",
+            f"seqs {review.seq_range[0]}–{review.seq_range[1]}",
+            f"review {review.review_id}",
+        ]
+        self.review_summary.setText((summary + "\n" if summary else "") + " · ".join(parts))
+        self.setCurrentIndex(0)
+        if self.changes_model.rowCount():
+            self.changes_view.selectRow(0)
+        self.show_current_change()
+
+    def current_change_row(self) -> int:
+        index = self.changes_view.selectionModel().currentIndex()
+        return index.row() if index.isValid() else -1
+
+    def show_current_change(self) -> None:
+        row = self.current_change_row()
+        if row < 0 or row >= self.changes_model.rowCount():
+            self.diff_panel.clear()
+            self.editor.set_record(None)
+            return
+        r = self.changes_model.change_row(row)
+        current = r.current
+        caption = f"{current.kind.replace('_', ' ')} {current.target or ''}".strip()
+        if r.edited is not None:
+            caption += " (edited)"
+        if current.problems:
+            caption += " — refused: " + "; ".join(current.problems)
+        self.diff_panel.show_change(caption, current.before, current.after, current.diff)
+        self.editor.set_record(current.record if current.kind == "put" else None, editable=current.is_valid)
+
+    def set_all(self, accepted: bool) -> None:
+        for i in range(self.changes_model.rowCount()):
+            self.changes_model.set_accepted(i, accepted)
+
+    def toggle_current(self) -> None:
+        """Space in the changes list: accept or reject the current change."""
+        row = self.current_change_row()
+        if row >= 0:
+            self.changes_model.set_accepted(row, not self.changes_model.change_row(row).accepted)
+
+    def update_controls(self, busy: bool) -> None:
+        has_review = self.review is not None and not busy
+        accepted = self.changes_model.accepted_rows()
+        self.accept_all_button.setEnabled(has_review)
+        self.reject_all_button.setEnabled(has_review)
+        self.commit_button.setEnabled(has_review)
+        closing_text = "Commit selected" if accepted or self.review is None else "Reject all and close"
+        self.commit_button.setText(closing_text)
+        total = sum(1 for r in self.changes_model.change_rows() if r.acceptable)
+        counts = f"{len(accepted)} of {total} accepted" if self.review is not None else ""
+        self.selection_label.setText(counts)
+        self.editor.setEnabled(not busy)
+
+    # --- receipts ---------------------------------------------------------------------------------------
+    def set_receipts(self, items: list[ReceiptItem], texts: dict[str, str]) -> None:
+        current = self.receipts_view.currentIndex()
+        keep = self.receipt_model.item(current.row()).review_id if current.isValid() else None
+        self._receipt_texts = texts
+        self.receipt_model.set_receipts(items)
+        if keep is not None:
+            self.show_receipt(keep, switch=False)
+
+    def remember_receipt(self, receipt: Receipt, title: str) -> None:
+        """Show a receipt the pipeline just wrote without waiting for the next refresh."""
+        from core.consolidation.receipts import render_receipt
+
+        self._receipt_texts[receipt.review_id] = render_receipt(receipt)
+        items = [
+            self.receipt_model.item(i)
+            for i in range(self.receipt_model.rowCount())
+            if self.receipt_model.item(i).review_id != receipt.review_id
+        ]
+        items.insert(0, ReceiptItem(receipt.review_id, receipt.status, title, receipt.updated))
+        self.set_receipts(items, self._receipt_texts)
+
+    def show_receipt(self, review_id: str, *, switch: bool = True) -> bool:
+        row = self.receipt_model.row_of(review_id)
+        if row < 0:
+            return False
+        self.receipts_view.setCurrentIndex(self.receipt_model.index(row))
+        self.show_current_receipt()
+        if switch:
+            self.setCurrentIndex(1)
+        return True
+
+    def show_current_receipt(self) -> None:
+        index: QModelIndex = self.receipts_view.currentIndex()
+        if not index.isValid():
+            self.receipt_view.set_markdown("")
+            return
+        rid = self.receipt_model.item(index.row()).review_id
+        body = strip_frontmatter(self._receipt_texts.get(rid, ""))
+        # One level down: a receipt's title is a caption here, not a page heading.
+        body = "\n".join("##" + line if line.startswith("# ") else line for line in body.splitlines())
+        self.receipt_view.set_markdown(body)

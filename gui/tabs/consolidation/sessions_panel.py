@@ -1,0 +1,182 @@
+"""The left of the Session Consolidation tab: the workspace picker, its sessions, and the Run controls."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.consolidation.review_state import Listing, SessionRow
+from gui.qtmodels.consolidation_models import SessionFilterProxy, SessionTableModel, WorkspaceChoiceModel
+
+OFFLINE = "offline"
+MODEL = "model"
+UNASSIGNED_HINT = (
+    "Sessions without a working directory belong to no workspace, so they cannot be consolidated. "
+    "They are listed so you can see them."
+)
+
+
+class SessionsPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.workspace_model = WorkspaceChoiceModel(self)
+        self.workspace_box = QComboBox()
+        self.workspace_box.setObjectName("workspacePicker")
+        self.workspace_box.setModel(self.workspace_model)
+        self.workspace_box.setMinimumContentsLength(24)
+        self.workspace_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("sessionFilter")
+        self.filter_edit.setPlaceholderText("Filter sessions by title…")
+        self.filter_edit.setClearButtonEnabled(True)
+
+        self.session_model = SessionTableModel(self)
+        self.session_proxy = SessionFilterProxy(self)
+        self.session_proxy.setSourceModel(self.session_model)
+        self.sessions_view = QTableView()
+        self.sessions_view.setObjectName("sessionsTable")
+        self.sessions_view.setModel(self.session_proxy)
+        self.sessions_view.setSortingEnabled(True)
+        self.sessions_view.sortByColumn(SessionTableModel.DATE, Qt.SortOrder.DescendingOrder)
+        self.sessions_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.sessions_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.sessions_view.verticalHeader().hide()
+        self.sessions_view.setWordWrap(False)
+        self.sessions_view.verticalHeader().setDefaultSectionSize(24)
+        header = self.sessions_view.horizontalHeader()
+        header.setMinimumSectionSize(40)
+        header.setSectionResizeMode(SessionTableModel.TITLE, QHeaderView.ResizeMode.Stretch)
+        for col in range(1, len(SessionTableModel.HEADERS) - 1):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(SessionTableModel.LAST, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(SessionTableModel.LAST, 96)
+        self.empty_label = QLabel()
+        self.empty_label.setObjectName("sessionsEmpty")
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setStyleSheet("color: #666;")
+
+        self.consolidator_box = QComboBox()
+        self.consolidator_box.setObjectName("consolidatorPicker")
+        self.consolidator_box.addItem("Offline extractor", OFFLINE)
+        self.consolidator_box.addItem("Model", MODEL)
+        self.run_button = QPushButton("Run")
+        self.run_button.setObjectName("runButton")
+        self.run_button.setDefault(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("cancelButton")
+        self.progress = QProgressBar()
+        self.progress.setObjectName("runProgress")
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        self.status_label = QLabel()
+        self.status_label.setObjectName("runStatus")
+        self.status_label.setWordWrap(True)
+
+        run_row = QHBoxLayout()
+        run_row.addWidget(QLabel("Consolidator"))
+        run_row.addWidget(self.consolidator_box, 1)
+        run_row.addWidget(self.run_button)
+        run_row.addWidget(self.cancel_button)
+        left_layout = QVBoxLayout(self)
+        left_layout.setContentsMargins(0, 0, 4, 0)
+        picker_row = QHBoxLayout()
+        picker_row.addWidget(QLabel("Workspace"))
+        picker_row.addWidget(self.workspace_box, 1)
+        left_layout.addLayout(picker_row)
+        left_layout.addWidget(self.filter_edit)
+        left_layout.addWidget(self.sessions_view, 1)
+        left_layout.addWidget(self.empty_label)
+        left_layout.addLayout(run_row)
+        left_layout.addWidget(self.progress)
+        left_layout.addWidget(self.status_label)
+
+
+    # --- the listing ------------------------------------------------------------------------------------
+    def show_listing(self, listing: Listing) -> None:
+        self.workspace_model.set_choices(listing.choices)
+        self.workspace_box.setCurrentIndex(self.workspace_model.row_of(listing.selected_key))
+        selected = self.selected_session()
+        keep = selected.id if selected else None
+        self.session_model.set_rows(listing.rows)
+        if keep is not None:
+            self.select_session(keep)
+        if not listing.rows:
+            self.empty_label.setText(
+                f"No DSH sessions found in {listing.sessions_root}. Change the sessions folder in Settings."
+                if not listing.choices
+                else "No sessions in this workspace."
+            )
+        else:
+            self.empty_label.setText(UNASSIGNED_HINT if listing.selected_key is None else "")
+        self.empty_label.setVisible(bool(self.empty_label.text()))
+
+    def selected_session(self) -> SessionRow | None:
+        rows = self.sessions_view.selectionModel().selectedRows()
+        if not rows:
+            return None
+        source = self.session_proxy.mapToSource(rows[0])
+        return self.session_model.session_row(source.row()) if source.isValid() else None
+
+    def select_session(self, session_id: str) -> bool:
+        row = self.session_model.row_of(session_id)
+        if row < 0:
+            return False
+        index = self.session_proxy.mapFromSource(self.session_model.index(row, 0))
+        if not index.isValid():
+            return False
+        self.sessions_view.selectionModel().setCurrentIndex(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        )
+        self.sessions_view.scrollTo(index)
+        return True
+
+    # --- run state --------------------------------------------------------------------------------------
+    def set_running(self, message: str) -> None:
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.status_label.setText(message)
+
+    def set_idle(self, message: str) -> None:
+        self.progress.setRange(0, 1)
+        self.progress.setValue(0)
+        self.progress.hide()
+        self.status_label.setText(message)
+
+    def show_progress(self, done: int, total: int, message: str) -> None:
+        if total <= 0:
+            self.progress.setRange(0, 0)
+        else:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+        if message:
+            self.status_label.setText(message)
+
+    def update_controls(self, job: str | None) -> None:
+        busy = job is not None
+        row = self.selected_session()
+        can_run = row is not None and row.summary.cwd is not None and row.stable
+        self.run_button.setEnabled(not busy and can_run)
+        if row is None:
+            self.run_button.setToolTip("Select a session first")
+        elif row.summary.cwd is None:
+            self.run_button.setToolTip(UNASSIGNED_HINT)
+        elif not row.stable:
+            self.run_button.setToolTip(f"The session is live: {row.state_reason}")
+        else:
+            self.run_button.setToolTip("Ask the consolidator what to remember from this session")
+        self.cancel_button.setEnabled(job == "run")
+        self.consolidator_box.setEnabled(not busy)

@@ -1,0 +1,241 @@
+"""The Settings tab's fields: consolidation model and endpoint, debugging, folders; their layout, and
+the form they make (:class:`core.settings_form.SettingsForm`)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.model_catalog import ModelCatalog
+from core.settings import AppSettings
+from core.settings_form import SettingsForm
+from gui.qtmodels.settings_models import DEFAULT_KEY, ModelChoicesModel, ModelRow
+
+ERROR_STYLE = "color:#a12a1c;"
+HINT_STYLE = "color:#555;"
+
+
+def wrap(text: str, width: int = 110) -> str:
+    """Break a long message into lines for a label that does not word-wrap."""
+    return "\n".join(textwrap.wrap(text, width)) or text
+
+
+def _hint(text: str) -> QLabel:
+    # No word wrap: wrapped labels get the wrong height inside form layouts and scroll areas (large
+    # gaps, clipped descenders). Long texts carry explicit line breaks instead.
+    label = QLabel(text)
+    label.setStyleSheet(HINT_STYLE)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class SettingsFields(QScrollArea):
+    """Every input of the Settings tab in one scrolling page."""
+
+    def __init__(self, memory_root: str, default_sessions_root: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        # --- consolidation -------------------------------------------------------------------
+        self.consolidator_combo = QComboBox()
+        self.consolidator_combo.addItem("Offline extractor (built in, no network)", "offline")
+        self.consolidator_combo.addItem("Language model (OpenAI-compatible chat API)", "model")
+        self.models = ModelChoicesModel(self)
+        self.model_combo = QComboBox()
+        self.model_combo.setModel(self.models)
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_combo.setMinimumContentsLength(30)
+        self.model_details = _hint("")
+        self.catalog_note = _hint("")
+
+        self.base_url_edit = QLineEdit()
+        self.base_url_edit.setPlaceholderText("https://api.example.com/v1")
+        self.custom_model_edit = QLineEdit()
+        self.custom_model_edit.setPlaceholderText("model name, e.g. qwen3-coder")
+        self.key_env_edit = QLineEdit()
+        self.key_env_edit.setPlaceholderText("variable NAME, e.g. MY_LLM_API_KEY (leave empty for no key)")
+        self.custom_error = QLabel()
+        self.custom_error.setStyleSheet(ERROR_STYLE)
+        self.custom_error.hide()
+
+        self.test_button = QPushButton("Test connection")
+        self.cancel_test_button = QPushButton("Cancel")
+        self.cancel_test_button.setEnabled(False)
+        self.test_result = QLabel("")
+        self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.test_result.hide()
+
+        # --- debug ------------------------------------------------------------------------------
+        self.debug_box = QCheckBox("Write debug logs of consolidation attempts")
+        self.timeout_spin = QSpinBox()
+        self.timeout_spin.setRange(1, 3600)
+        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setToolTip("How long one model request may take before it is abandoned")
+        self.quiet_spin = QSpinBox()
+        self.quiet_spin.setRange(0, 7 * 24 * 3600)
+        self.quiet_spin.setSuffix(" s")
+        self.quiet_spin.setToolTip(
+            "A session counts as finished (and can be consolidated) once its log has not changed this long"
+        )
+
+        # --- folders ----------------------------------------------------------------------------
+        self.memory_root_edit = QLineEdit(memory_root)
+        self.memory_root_edit.setReadOnly(True)
+        self.sessions_root_edit = QLineEdit()
+        self.sessions_root_edit.setPlaceholderText(default_sessions_root)
+        self.browse_button = QPushButton("Browse…")
+        self.default_sessions_button = QPushButton("Use default")
+        self.sessions_note = _hint("")
+        self._build_layout()
+
+    def _build_layout(self) -> None:
+        model_box = QGroupBox("Consolidation model")
+        form = QFormLayout(model_box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Consolidator:", self.consolidator_combo)
+        form.addRow("Model:", self.model_combo)
+        form.addRow("", self.model_details)
+        form.addRow("", self.catalog_note)
+        limits = QHBoxLayout()
+        limits.addWidget(QLabel("Request timeout:"))
+        limits.addWidget(self.timeout_spin)
+        limits.addSpacing(24)
+        limits.addWidget(QLabel("A session counts as finished after"))
+        limits.addWidget(self.quiet_spin)
+        limits.addWidget(QLabel("without changes"))
+        limits.addStretch(1)
+        form.addRow("", limits)
+
+        self.custom_box = QGroupBox("Custom OpenAI-compatible endpoint")
+        custom_form = QFormLayout(self.custom_box)
+        custom_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        custom_form.addRow("Base URL:", self.base_url_edit)
+        custom_form.addRow("Model:", self.custom_model_edit)
+        custom_form.addRow("API key variable:", self.key_env_edit)
+        custom_form.addRow(
+            "",
+            _hint(
+                "The NAME of the environment variable that holds the key, never the key itself.\n"
+                "The key is read from the environment for each request and is never saved."
+            ),
+        )
+        custom_form.addRow("", self.custom_error)
+        form.addRow(self.custom_box)
+
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button)
+        test_row.addWidget(self.cancel_test_button)
+        test_row.addStretch(1)
+        form.addRow("", test_row)
+        form.addRow("", self.test_result)
+
+        debug_box = QGroupBox("Debugging")
+        d_layout = QVBoxLayout(debug_box)
+        d_layout.addWidget(self.debug_box)
+        d_layout.addWidget(
+            _hint(
+                "Each model attempt's sizes, timings and status codes go to debug/<review-id>/ in the "
+                "memory root.\nConversation text, memory bodies and keys are never logged."
+            )
+        )
+
+        folders = QGroupBox("Folders")
+        f_form = QFormLayout(folders)
+        f_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        f_form.addRow("Memory root:", self.memory_root_edit)
+        f_form.addRow(
+            "",
+            _hint(
+                "Chosen when the app starts. To use another root, start the app with "
+                "“dsh-memory --root PATH”,\nor set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder "
+                "is the default)."
+            ),
+        )
+        sessions_row = QHBoxLayout()
+        sessions_row.addWidget(self.sessions_root_edit, 1)
+        sessions_row.addWidget(self.browse_button)
+        sessions_row.addWidget(self.default_sessions_button)
+        f_form.addRow("Sessions root:", sessions_row)
+        f_form.addRow("", self.sessions_note)
+
+        content = QWidget()
+        c_layout = QVBoxLayout(content)
+        c_layout.addWidget(model_box)
+        c_layout.addWidget(debug_box)
+        c_layout.addWidget(folders)
+        c_layout.addStretch(1)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setWidget(content)
+
+    # --- the form ---------------------------------------------------------------------------------------
+    def selected_row(self) -> ModelRow | None:
+        index = self.model_combo.currentIndex()
+        return self.models.row(index) if 0 <= index < self.models.rowCount() else None
+
+    def form(self) -> SettingsForm:
+        row = self.selected_row()
+        return SettingsForm(
+            consolidator=str(self.consolidator_combo.currentData()),
+            selected_model=(row.key or None) if row is not None else None,
+            base_url=self.base_url_edit.text().strip(),
+            custom_model=self.custom_model_edit.text().strip(),
+            api_key_env=self.key_env_edit.text().strip(),
+            debug_logging=self.debug_box.isChecked(),
+            sessions_root=self.sessions_root_edit.text().strip() or None,
+            request_timeout_seconds=float(self.timeout_spin.value()),
+            quiet_period_seconds=float(self.quiet_spin.value()),
+        )
+
+    def populate(self, settings: AppSettings, catalog: ModelCatalog) -> bool:
+        """Show ``settings``; False when its saved model is not in ``catalog`` (the default is shown)."""
+        self.models.set_catalog(catalog)
+        self.consolidator_combo.setCurrentIndex(max(0, self.consolidator_combo.findData(settings.consolidator)))
+        key = settings.selected_model or DEFAULT_KEY
+        row = self.models.row_of(key)
+        self.model_combo.setCurrentIndex(row if row >= 0 else max(0, self.models.row_of(DEFAULT_KEY)))
+        ep = settings.custom_endpoint
+        self.base_url_edit.setText(ep.base_url)
+        self.custom_model_edit.setText(ep.model)
+        self.key_env_edit.setText(ep.api_key_env)
+        self.debug_box.setChecked(settings.debug_logging)
+        self.timeout_spin.setValue(max(1, round(settings.request_timeout_seconds)))
+        self.quiet_spin.setValue(max(0, round(settings.quiet_period_seconds)))
+        self.sessions_root_edit.setText(settings.sessions_root or "")
+        self.catalog_note.setText(self._catalog_text(catalog, settings.selected_model if row < 0 else None))
+        return row >= 0
+
+    @staticmethod
+    def _catalog_text(catalog: ModelCatalog, missing: str | None) -> str:
+        where = str(catalog.source) if catalog.source else "DSH's settings.yaml"
+        lines = [f"Models come from {where} (DSH's own configuration; only key variable names are shown)."]
+        if missing:
+            lines.append(f"The saved model {missing!r} is not in that list any more; pick another one.")
+        lines += [wrap(p) for p in catalog.problems]
+        return "\n".join(lines)
+
+    def set_enabled(self, enabled: bool) -> None:
+        for w in (
+            self.consolidator_combo,
+            self.model_combo,
+            self.debug_box,
+            self.timeout_spin,
+            self.quiet_spin,
+            self.sessions_root_edit,
+            self.browse_button,
+            self.default_sessions_button,
+        ):
+            w.setEnabled(enabled)

@@ -1,0 +1,297 @@
+"""The Workspace tab's record editor: fields, live validation, links, and Stage / Revert / Delete."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.models import RECORD_TYPES, Record
+from core.records import find_links, validate_record
+from gui.tasks import Jobs, TaskRunner
+from gui.widgets.fonts import monospace_font
+
+NEW_BODY = (
+    "\nThe durable, self-contained fact.\n\n**Why:** Why it matters.\n\n**How to apply:** When and how to use it.\n"
+)
+Fields = tuple[str, str, str, str]  # name, type, description, body
+
+
+class _SecretScan:
+    """Whether core.secrets has built its detectors (its first scan imports detect-secrets, ~0.2 s)."""
+
+    ready = False
+
+
+def secret_warnings(text: str) -> list[str]:
+    from core.secrets import describe, find_secrets  # lazily: its first use imports detect-secrets
+
+    return list(describe(find_secrets(text)))
+
+
+class RecordEditor(QWidget):
+    """Edits one record. ``editing_name`` is the record shown (None: a new record or nothing)."""
+
+    stage_requested = Signal()
+    delete_requested = Signal()
+    revert_requested = Signal()
+    link_activated = Signal(str)
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        known_names: Callable[[], set[str]],
+        invalid_reasons: Callable[[str], tuple[str, ...]],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.jobs = Jobs(self, runner)
+        self._known_names = known_names
+        self._invalid_reasons = invalid_reasons  # of the file on disk under that name
+        self.editing_name: str | None = None
+        self.active = False  # fields hold a record (filling never counts as editing)
+        self.invalid_file = False  # the fields were salvaged from an invalid file
+        self._loaded: Fields = ("", "project", "", "")
+        self._extra = ""
+        self._checking = False
+
+        v = QVBoxLayout(self)
+        v.setContentsMargins(6, 6, 6, 6)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.name_edit = QLineEdit()
+        self.name_edit.setObjectName("record_name")
+        self.name_edit.setPlaceholderText("short-kebab-case-name")
+        self.name_edit.setFont(monospace_font())
+        form.addRow("Name", self.name_edit)
+        self.type_combo = QComboBox()
+        self.type_combo.setObjectName("record_type")
+        for t in RECORD_TYPES:
+            self.type_combo.addItem(t, t)
+        form.addRow("Type", self.type_combo)
+        self.desc_edit = QLineEdit()
+        self.desc_edit.setObjectName("record_description")
+        self.desc_edit.setPlaceholderText("One-line relevance hook")
+        form.addRow("Description", self.desc_edit)
+        v.addLayout(form)
+        self.body_edit = QPlainTextEdit()
+        self.body_edit.setObjectName("record_body")
+        self.body_edit.setFont(monospace_font())
+        v.addWidget(self.body_edit, 1)
+        self.links_label = QLabel()
+        self.links_label.setObjectName("record_links")
+        self.links_label.setWordWrap(True)
+        self.links_label.setTextFormat(Qt.TextFormat.RichText)
+        self.links_label.linkActivated.connect(self.link_activated.emit)
+        v.addWidget(self.links_label)
+        self.validation_label = QLabel()
+        self.validation_label.setObjectName("record_validation")
+        self.validation_label.setWordWrap(True)
+        self.validation_label.setTextFormat(Qt.TextFormat.RichText)
+        v.addWidget(self.validation_label)
+        row = QHBoxLayout()
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.setToolTip("Stage deleting this record (nothing is written until you commit)")
+        self.delete_button.clicked.connect(self.delete_requested.emit)
+        row.addWidget(self.delete_button)
+        row.addStretch(1)
+        self.revert_button = QPushButton("Revert")
+        self.revert_button.setToolTip("Undo the edits in the editor")
+        self.revert_button.clicked.connect(self.revert_requested.emit)
+        row.addWidget(self.revert_button)
+        self.stage_button = QPushButton("Stage")
+        self.stage_button.setToolTip("Add this record to the batch of changes to commit")
+        self.stage_button.clicked.connect(self.stage_requested.emit)
+        row.addWidget(self.stage_button)
+        v.addLayout(row)
+        for w in (self.name_edit, self.desc_edit):
+            w.textChanged.connect(self.check)
+        self.type_combo.currentIndexChanged.connect(self.check)
+        self.body_edit.textChanged.connect(self.check)
+        self.set_enabled(False)
+
+    # --- fields ---------------------------------------------------------------------------------------
+    def fields(self) -> Fields:
+        return (
+            self.name_edit.text().strip(),
+            str(self.type_combo.currentData() or "project"),
+            self.desc_edit.text(),
+            self.body_edit.toPlainText(),
+        )
+
+    def dirty(self) -> bool:
+        return self.active and self.fields() != self._loaded
+
+    def record(self) -> Record:
+        name, rtype, desc, body = self.fields()
+        return Record.model_validate(
+            {"name": name, "type": rtype, "description": desc, "body": body, "extra_frontmatter": self._extra}
+        )
+
+    def mark_clean(self) -> None:
+        """What the fields show now counts as loaded (after staging it)."""
+        self._loaded = self.fields()
+        self.invalid_file = False
+
+    def set_enabled(self, enabled: bool) -> None:
+        for w in (self.name_edit, self.type_combo, self.desc_edit, self.body_edit):
+            w.setEnabled(enabled)
+        self.stage_button.setEnabled(enabled)
+        self.revert_button.setEnabled(enabled)
+        self.delete_button.setEnabled(enabled and self.editing_name is not None)
+
+    def show_record(self, name: str, record: Record) -> None:
+        """Show ``record`` (on disk or staged) under ``name``."""
+        self._fill(name, (record.name, record.type, record.description, record.body), record.extra_frontmatter)
+
+    def show_salvaged(self, name: str, rtype: str, desc: str, body: str) -> None:
+        """Show what could be read of an invalid file, so fixing it means correcting fields rather
+        than re-typing; the file itself is untouched until a commit."""
+        self._fill(name, (name, rtype, desc, body), "", invalid_file=True)
+
+    def new_record(self) -> None:
+        """Empty fields for a new record: unsaved from the start."""
+        self._fill(None, ("", "project", "", NEW_BODY), "")
+        self.delete_button.setEnabled(False)
+        self.name_edit.setFocus()
+
+    def _fill(self, name: str | None, fields: Fields, extra: str, *, invalid_file: bool = False) -> None:
+        self.active = False  # no validation churn while filling
+        self.editing_name = name
+        self.invalid_file = invalid_file
+        self.name_edit.setText(fields[0])
+        i = self.type_combo.findData(fields[1])
+        self.type_combo.setCurrentIndex(i if i >= 0 else self.type_combo.findData("project"))
+        self.desc_edit.setText(fields[2])
+        self.desc_edit.setCursorPosition(0)  # show the start of a long description
+        self.body_edit.setPlainText(fields[3])
+        self._extra = extra
+        self._loaded = self.fields() if name is not None else ("", "", "", "")
+        self.active = True
+        self.set_enabled(True)
+        self.check()
+
+    def clear(self) -> None:
+        self.active = False
+        self.editing_name = None
+        self.invalid_file = False
+        for w in (self.name_edit, self.desc_edit):
+            w.clear()
+        self.body_edit.clear()
+        self._loaded = self.fields()
+        self.validation_label.setText("")
+        self.links_label.setText("")
+        self.set_enabled(False)
+
+    # --- checks ---------------------------------------------------------------------------------------
+    def reasons(self) -> list[str]:
+        """Why the fields are not a record that can be staged ([] when they are)."""
+        name = self.fields()[0]
+        try:
+            record = self.record()
+        except ValueError as exc:
+            return [str(exc)]
+        reasons = list(validate_record(record, f"{name}.md" if name else None))
+        if name and name != self.editing_name and name in self._known_names():
+            reasons.append(f"a record named {name!r} already exists in this workspace")
+        return reasons
+
+    def broken_links(self) -> list[str]:
+        known = self._known_names()
+        return [x for x in find_links(self.body_edit.toPlainText()) if x not in known]
+
+    def check(self) -> None:
+        """Re-validate the fields and show the result (runs on every edit)."""
+        if not self.active:
+            return
+        reasons = self.reasons()
+        _, _, desc, body = self.fields()
+        self._checking = True
+        try:
+            secrets = self._secret_check(desc + "\n" + body)
+        finally:
+            self._checking = False
+        parts = []
+        if self.invalid_file:
+            file_reasons = self._invalid_reasons(self.editing_name or "")
+            if file_reasons:
+                parts.append(
+                    "<span style='color:#b3261e'><b>This file is invalid</b> (agents skip it): "
+                    + html.escape("; ".join(file_reasons))
+                    + ". The fields show what could be read from it; correct them and stage to replace "
+                    "the file (Staged changes shows the old text against the new).</span>"
+                )
+                if "\ufffd" in self._loaded[3]:
+                    parts.append(
+                        "<span style='color:#b3261e'>Bytes that are not UTF-8 are shown as �; staging "
+                        "writes them as � (the old file stays in the Recycle Bin's history).</span>"
+                    )
+        if reasons:
+            parts.append(
+                "<span style='color:#b3261e'>" + "<br>".join(f"✗ {html.escape(r)}" for r in reasons) + "</span>"
+            )
+        if secrets:
+            parts.append(
+                "<span style='color:#8a5a00'>⚠ Looks like a credential — agents read memory: "
+                + html.escape("; ".join(secrets))
+                + "</span>"
+            )
+        if not reasons and not secrets and not self.invalid_file:
+            parts.append("<span style='color:#1b6e20'>✓ Valid record</span>")
+        self.validation_label.setText("<br>".join(parts))
+        # An invalid file can be staged as soon as the fields make a valid record, edited or not.
+        self.stage_button.setEnabled(not reasons and (self.dirty() or self.invalid_file))
+        self.revert_button.setEnabled(self.dirty())
+        self._show_links(body)
+
+    def _show_links(self, body: str) -> None:
+        links = find_links(body)
+        if not links:
+            self.links_label.setText("")
+            return
+        known = self._known_names()
+        parts = []
+        for link in links:
+            if link in known:
+                parts.append(f'<a href="{html.escape(link)}">[[{html.escape(link)}]]</a>')
+            else:
+                parts.append(
+                    f'<span style="color:#b3261e;text-decoration:line-through" title="no such record">'
+                    f"[[{html.escape(link)}]]</span> <span style='color:#b3261e'>(missing)</span>"
+                )
+        self.links_label.setText("Links: " + " · ".join(parts))
+
+    def _secret_check(self, text: str) -> list[str]:
+        """Credential warnings for the editor text, once the scanner is warm.
+
+        The scanner's first use imports detect-secrets (~0.2-0.5 s of CPU). Opening a record (the
+        first one opens by itself at start-up) never waits for that: the window warms it on a worker
+        once start-up is done (``warm_up``), and the check re-runs then. The first edit warms it too.
+        """
+        if not _SecretScan.ready and self.dirty():
+            self.warm_up()
+        return secret_warnings(text) if _SecretScan.ready else []
+
+    def warm_up(self) -> None:
+        if _SecretScan.ready or self.jobs.running("warm-up"):
+            return
+        self.jobs.start(
+            "warm-up", secret_warnings, "password = 'warm-up'", done=self._warmed, failed=self._warmed
+        )
+
+    def _warmed(self, _result: object = None) -> None:
+        _SecretScan.ready = True
+        if not self._checking:
+            self.check()

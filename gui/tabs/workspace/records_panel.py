@@ -1,0 +1,221 @@
+"""The middle of the Workspace tab: the workspace header, its records table and the filters."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.changeset import RecordRow
+from core.display import workspace_problems
+from core.models import RECORD_TYPES, Revision, WorkspaceInfo
+from gui.context import AppContext
+from gui.qtmodels.records import RecordFilterProxy, RecordTableModel
+from gui.qtmodels.roles import KEY_ROLE
+from gui.tasks import Jobs
+from gui.widgets.banner import Banner
+from gui.widgets.tables import setup_table
+
+_FOLDER_MISSING = "folder-missing"  # topic of the banner's missing-folder warning
+
+
+class RecordsPanel(QWidget):
+    """Header (name, folder, problems, Archive), the workspace banner, filters and the records table."""
+
+    record_chosen = Signal(str)  # the record the user moved to
+    new_requested = Signal()
+    archive_requested = Signal()
+    archived = Signal(str)  # display name of the workspace just archived
+    archive_failed = Signal(str, object)  # key, the exception (nothing was archived)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.jobs = Jobs(self, ctx.runner)
+        self._fitted_for: tuple[str | None, int] | None = None
+        cv = QVBoxLayout(self)
+        cv.setContentsMargins(4, 0, 4, 0)
+        head = QHBoxLayout()
+        self.title = QLabel("No workspace selected")
+        self.title.setObjectName("workspace_title")
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title.setWordWrap(True)
+        head.addWidget(self.title, 1)
+        self.archive_button = QPushButton("Archive workspace…")
+        self.archive_button.setToolTip("Move this workspace to the Recycle Bin (it can be restored)")
+        self.archive_button.clicked.connect(self.archive_requested.emit)
+        head.addWidget(self.archive_button)
+        cv.addLayout(head)
+        self.banner = Banner()
+        cv.addWidget(self.banner)
+
+        frow = QHBoxLayout()
+        self.filter = QLineEdit()
+        self.filter.setObjectName("record_filter")
+        self.filter.setPlaceholderText("Filter records (name, description, text)")
+        self.filter.setClearButtonEnabled(True)
+        frow.addWidget(self.filter, 1)
+        self.type_filter = QComboBox()
+        self.type_filter.setObjectName("type_filter")
+        self.type_filter.addItem("All types", "")
+        for t in RECORD_TYPES:
+            self.type_filter.addItem(t, t)
+        self.type_filter.addItem("Invalid files", "invalid")
+        frow.addWidget(self.type_filter)
+        self.new_button = QPushButton("New record")
+        self.new_button.clicked.connect(self.new_requested.emit)
+        frow.addWidget(self.new_button)
+        cv.addLayout(frow)
+
+        self.model = RecordTableModel(self)
+        self.proxy = RecordFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter.textChanged.connect(self.proxy.set_filter_text)
+        self.type_filter.currentIndexChanged.connect(
+            lambda _i: self.proxy.set_type_filter(str(self.type_filter.currentData() or ""))
+        )
+        self.view = QTableView()
+        self.view.setObjectName("records_table")
+        setup_table(self.view)
+        self.view.setModel(self.proxy)
+        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        # Fixed widths, never ResizeToContents: that measures every row on each filter keystroke.
+        rh = self.view.horizontalHeader()
+        for col in range(5):
+            rh.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        rh.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        fm = self.view.fontMetrics()
+        rh.resizeSection(0, 170)
+        rh.resizeSection(1, fm.horizontalAdvance("reference") + 14)
+        rh.resizeSection(3, fm.horizontalAdvance("00,000") + 14)
+        rh.resizeSection(4, fm.horizontalAdvance("staged: changed") + 16)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current)
+        cv.addWidget(self.view, 1)
+        self.count_label = QLabel()
+        self.count_label.setStyleSheet("color:#555;")
+        cv.addWidget(self.count_label)
+
+    # --- header -------------------------------------------------------------------------------------
+    def show_header(self, info: WorkspaceInfo | None, *, listed: bool, any_workspace: bool) -> None:
+        if info is None:
+            if not listed:
+                self.title.setText("Loading workspaces…")
+            else:
+                self.title.setText("No workspace selected" if any_workspace else "No workspaces yet.")
+            self.archive_button.setEnabled(False)
+            self.new_button.setEnabled(False)
+            return
+        flags = [f'<span style="color:#b3261e">{p}</span>' for p in workspace_problems(info, short=True)]
+        extra = (" · " + " · ".join(flags)) if flags else ""
+        self.title.setText(
+            f'<b>{html.escape(info.display_name)}</b>{extra}<br><span style="color:#555">{html.escape(info.cwd)}</span>'
+        )
+        self.archive_button.setEnabled(True)
+        self.new_button.setEnabled(True)
+
+    def archive(self, info: WorkspaceInfo, expect: Revision | None, *, staged: bool) -> None:
+        """Ask, then move the workspace to the Recycle Bin (CAS on ``expect`` when given)."""
+        staged_note = "\n\nYour staged changes will be discarded." if staged else ""
+        missing = "" if info.cwd_exists else "\nIts folder no longer exists.\n"
+        if not self.ctx.dialogs.confirm(
+            self,
+            "Archive workspace?",
+            f"Move the workspace {info.display_name} ({info.cwd}) to the Recycle Bin?\n{missing}\n"
+            "Agents will no longer load its memory. You can restore it from the Recycle Bin." + staged_note,
+            "Archive",
+        ):
+            return
+        self.jobs.start(
+            "archive",
+            self.ctx.store.archive,
+            info.key,
+            expect,
+            done=lambda _info: self.archived.emit(info.display_name),
+            failed=lambda exc: self.archive_failed.emit(info.key, exc),
+        )
+
+    def show_folder_warning(self, info: WorkspaceInfo | None, archive: Callable[[], None]) -> None:
+        """Say so while the workspace's folder is gone (and clear only that message once it is back)."""
+        if info is None or info.cwd_exists:
+            self.banner.clear(topic=_FOLDER_MISSING)
+            return
+        if self.banner.level in ("", "error"):
+            self.banner.show_message(
+                "error",
+                f"The folder {info.cwd} no longer exists. Agents will never load this workspace again; "
+                "archive it to the Recycle Bin (you can restore it later).",
+                [("Archive workspace…", archive)],
+                topic=_FOLDER_MISSING,
+            )
+
+    # --- rows ------------------------------------------------------------------------------------------
+    def set_rows(self, rows: list[RecordRow], *, key: str | None, staged: int) -> None:
+        self.model.set_rows(rows)
+        self._fit_name_column(rows, key)
+        total = len(rows)
+        invalid = sum(1 for r in rows if r.invalid_reasons)
+        text = f"{total} record{'s' if total != 1 else ''}"
+        if invalid:
+            text += f", {invalid} invalid"
+        if staged:
+            text += f", {staged} staged"
+        self.count_label.setText(text)
+
+    def _fit_name_column(self, rows: list[RecordRow], key: str | None) -> None:
+        """Size the Name column to the longest name once per load (never per keystroke)."""
+        fitted = (key, len(rows))
+        if self._fitted_for == fitted:
+            return
+        self._fitted_for = fitted
+        fm = self.view.fontMetrics()
+        widest = max((fm.horizontalAdvance(r.name) for r in rows), default=120)
+        self.view.horizontalHeader().resizeSection(0, max(120, min(widest + 16, 235)))
+
+    # --- selection ------------------------------------------------------------------------------------
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.record_chosen.emit(str(current.data(KEY_ROLE)))
+
+    def current_row_is(self, name: str) -> bool | None:
+        """Whether ``name``'s row is the current one (None when it is not shown at all)."""
+        row = self.model.row_of(name)
+        if row < 0:
+            return None
+        proxy_index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not proxy_index.isValid():
+            return None
+        return self.view.currentIndex().row() == proxy_index.row()
+
+    def move_to(self, name: str) -> None:
+        """Make ``name``'s (shown) row current; emits ``record_chosen`` unless suppressed."""
+        row = self.model.row_of(name)
+        proxy_index = self.proxy.mapFromSource(self.model.index(row, 0))
+        self.view.selectionModel().setCurrentIndex(
+            proxy_index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.view.scrollTo(proxy_index)
+
+    def clear_filters(self) -> None:
+        self.filter.clear()
+        self.type_filter.setCurrentIndex(0)
+
+    def select_first(self) -> None:
+        if not self.view.currentIndex().isValid() and self.proxy.rowCount():
+            index = self.proxy.index(0, 0)
+            if index.isValid():
+                self.view.selectionModel().setCurrentIndex(
+                    index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+                )

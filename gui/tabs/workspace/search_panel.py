@@ -1,0 +1,190 @@
+"""Search all memory: the box above the workspace list, its results, and keeping the index fresh."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout
+
+from core.search import GLOBAL_SCOPE, SearchIndex
+from gui.qtmodels.search_results import SearchHit, SearchResultsModel
+from gui.tasks import Jobs, TaskRunner
+
+
+class IndexFreshness:
+    """When the search index needs a refresh before the next query.
+
+    ``SearchIndex.refresh()`` stats every file of the root (seconds on 10k records), so it runs
+    once per change the window learns of (watcher, F5, commit), not once per query; concurrent
+    queries wait for the refresh in flight instead of searching a half-empty index.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.wanted = 1  # bumped on the GUI thread when memory may have changed
+        self.done = 0
+
+    def mark_stale(self) -> None:
+        self.wanted += 1
+
+    @property
+    def fresh(self) -> bool:
+        return self.done >= self.wanted
+
+    def ensure(self, index: SearchIndex) -> None:
+        """On a worker: refresh ``index`` unless it is already as fresh as asked for."""
+        with self.lock:
+            wanted = self.wanted
+            if self.done < wanted:
+                index.refresh()  # re-reads only scopes whose files changed
+                if self.done == 0:
+                    # Build the lazy phrase tables now, on this worker, so the first typed
+                    # queries don't pay for them.
+                    index.warm_up()
+            self.done = max(self.done, wanted)
+
+
+def search_hits(
+    index: SearchIndex,
+    query: str,
+    names: dict[str, str],
+    limit: int = 50,
+    freshness: IndexFreshness | None = None,
+) -> list[SearchHit]:
+    """Run the search index and convert its hits to rows of the results model (runs on a worker)."""
+    if freshness is not None:
+        freshness.ensure(index)
+    else:
+        index.refresh()
+    hits: list[SearchHit] = []
+    for item in index.search(query, limit=limit).hits:
+        key = None if item.scope_key == GLOBAL_SCOPE else item.scope_key
+        where = "Global" if key is None else names.get(key, key)
+        hits.append(SearchHit(key, item.name, where, item.snippet or item.description or "", float(item.score)))
+    return hits
+
+
+class SearchPanel(QObject):
+    """The "Search all memory" box and its results list; hidden when there is no index.
+
+    Its widgets go into the tab's left column (:meth:`lay_out`), so the results list and the
+    workspace list share that column's height directly.
+    """
+
+    hit_activated = Signal(object)  # SearchHit
+    failed = Signal(object)  # BaseException
+
+    def __init__(
+        self,
+        index: SearchIndex | None,
+        runner: TaskRunner,
+        workspace_names: Callable[[], dict[str, str]],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.index = index
+        self.jobs = Jobs(self, runner)
+        self.freshness = IndexFreshness()
+        self.last_hits: list[SearchHit] = []
+        self._workspace_names = workspace_names
+
+        self.box = QLineEdit()
+        self.box.setObjectName("search_box")
+        self.box.setPlaceholderText("Search all memory…")
+        self.box.setClearButtonEnabled(True)
+        self.box.textChanged.connect(self._on_text)
+        self.box.installEventFilter(self)  # focus-in: bring the search index up to date
+        self.model = SearchResultsModel(self)
+        self.view = QListView()
+        self.view.setObjectName("search_results")
+        self.view.setModel(self.model)
+        self.view.setWordWrap(True)
+        self.view.setAlternatingRowColors(True)
+        self.view.setSpacing(2)
+        self.view.activated.connect(self._on_activated)
+        self.view.clicked.connect(self._on_activated)
+        self.status = QLabel()
+        self.status.setStyleSheet("color:#555;")
+        self._show_results(False)
+        if index is None:
+            self.box.hide()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self._run)
+
+    def lay_out(self, layout: QVBoxLayout) -> None:
+        layout.addWidget(self.box)
+        layout.addWidget(self.status)
+        layout.addWidget(self.view, 1)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.box and event.type() == QEvent.Type.FocusIn:
+            self.prefetch()
+        return super().eventFilter(watched, event)
+
+    def mark_stale(self) -> None:
+        """Memory may have changed: the next search re-reads it first."""
+        self.freshness.mark_stale()
+
+    def prefetch(self) -> None:
+        """Refresh the search index on a worker now, so the first query doesn't wait for it."""
+        if self.index is None or self.jobs.running("prefetch") or self.freshness.fresh:
+            return
+        self.jobs.start("prefetch", self.freshness.ensure, self.index, failed=lambda _exc: None)
+
+    def focus(self) -> None:
+        self.prefetch()
+        self.box.setFocus()
+        self.box.selectAll()
+
+    def stop(self) -> None:
+        self._timer.stop()
+        self.jobs.cancel_all()
+
+    def _on_text(self, text: str) -> None:
+        if not text.strip():
+            self._timer.stop()
+            self.jobs.cancel("search")
+            self.model.set_hits([])
+            self._show_results(False)
+            return
+        self._timer.start()
+
+    def run_now(self) -> None:
+        self._timer.stop()
+        self._run()
+
+    def _run(self) -> None:
+        query = self.box.text().strip()
+        if not query or self.index is None:
+            return
+
+        def done(hits: list[SearchHit]) -> None:
+            self.last_hits = hits
+            self.model.set_hits(hits)
+            self.status.setText(f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”")
+            self._show_results(True)
+
+        # A newer query under the same key drops this one's result.
+        self.jobs.start(
+            "search",
+            search_hits,
+            self.index,
+            query,
+            self._workspace_names(),
+            50,
+            self.freshness,
+            done=done,
+            failed=self.failed.emit,
+        )
+
+    def _show_results(self, shown: bool) -> None:
+        self.view.setVisible(shown)
+        self.status.setVisible(shown)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.hit_activated.emit(self.model.hit(index.row()))

@@ -1,0 +1,590 @@
+"""Workspace tab: browse workspaces and their records, edit records, stage a batch, review diffs, commit.
+
+Edits never touch disk until "Commit": each "Stage" adds a whole-record put (or a delete) to the batch
+(:class:`core.changeset.ChangeSet`), shown as per-file diffs (MEMORY.md included); the commit is one
+compare-and-swap against the revision the batch was built on. This module wires the panels together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from core.changeset import ChangeSet, LoadedWorkspace, commit_changes, load_workspace
+from core.errors import ConflictError, InvalidRecordError, NotFoundError, SecretRefusedError
+from core.models import Op, Revision, WorkspaceInfo, WorkspaceSnapshot
+from core.records import salvage_fields
+from gui.context import AppContext
+from gui.qtmodels.search_results import SearchHit
+from gui.tabs.base import Tab
+from gui.tabs.workspace.editor import RecordEditor
+from gui.tabs.workspace.records_panel import RecordsPanel
+from gui.tabs.workspace.search_panel import SearchPanel
+from gui.tabs.workspace.staged_panel import AgentView, StagedPanel
+from gui.tabs.workspace.workspace_list import WorkspaceList
+from gui.widgets.banner import Banner
+from gui.widgets.messages import describe_error
+
+
+class WorkspaceTab(Tab):
+    open_global_requested = Signal()
+    workspaces_loaded = Signal()  # after every workspace list refresh (the window chains its status on it)
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(ctx, parent)
+        self.current_key: str | None = None
+        self.changes: ChangeSet | None = None  # the workspace shown and what is staged on it
+        self.pending: LoadedWorkspace | None = None  # newer disk state not applied yet
+        self._listed = False  # the first workspace list has arrived
+        self._build_ui()
+
+    # --- layout -------------------------------------------------------------------------------------
+    def _build_ui(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(10, 8, 10, 8)
+        outer.setSpacing(6)
+        self.banner = Banner()
+        outer.addWidget(self.banner)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setChildrenCollapsible(False)
+        outer.addWidget(self.splitter, 1)
+
+        # left: search + workspace list
+        left = QWidget()
+        lv = QVBoxLayout(left)
+        lv.setContentsMargins(0, 0, 4, 0)
+        self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self)
+        self.search.hit_activated.connect(self.open_hit)
+        self.search.failed.connect(self._on_error)
+        self.search.lay_out(lv)
+        self.workspaces = WorkspaceList(self)
+        self.workspaces.chosen.connect(self._on_workspace_chosen)
+        self.workspaces.lay_out(lv)
+        self.splitter.addWidget(left)
+
+        # center: workspace header + records table
+        self.records = RecordsPanel(self.ctx)
+        self.records.archived.connect(self._archived)
+        self.records.archive_failed.connect(self._archive_failed)
+        self.records.record_chosen.connect(self._on_record_chosen)
+        self.records.new_requested.connect(self.new_record)
+        self.records.archive_requested.connect(self.archive_workspace)
+        self.splitter.addWidget(self.records)
+
+        # right: record editor / staged changes / what the agent loads
+        self.editor = RecordEditor(self.ctx.runner, self.known_names, self._file_reasons)
+        self.editor.stage_requested.connect(self.stage_current)
+        self.editor.delete_requested.connect(self.stage_delete)
+        self.editor.revert_requested.connect(self.revert_editor)
+        self.editor.link_activated.connect(self.select_record)
+        self.staged_panel = StagedPanel()
+        self.staged_panel.discard_button.clicked.connect(self.discard_staged)
+        self.staged_panel.commit_button.clicked.connect(lambda: self.commit())
+        self.agent = AgentView()
+        self.detail = QTabWidget()
+        self.detail.setObjectName("workspace_detail")
+        self.detail.addTab(self.editor, "Record")
+        self.detail.addTab(self.staged_panel, "Staged changes")
+        self.detail.addTab(self.agent, "What the agent loads")
+        self.splitter.addWidget(self.detail)
+
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(2, 1)
+        # The records table gets the room: the workspace list is short and the editor wraps.
+        self.splitter.setSizes([300, 650, 410])
+        self._update_workspace_header()
+
+        # The widgets tests and the screenshot script drive, by their old names.
+        self.ws_filter, self.ws_model = self.workspaces.filter, self.workspaces.model
+        self.ws_proxy, self.ws_view = self.workspaces.proxy, self.workspaces.view
+        self.search_box, self.search_model, self.search_view = self.search.box, self.search.model, self.search.view
+        self.ws_title, self.ws_banner = self.records.title, self.records.banner
+        self.archive_button, self.new_button = self.records.archive_button, self.records.new_button
+        self.rec_filter, self.type_filter = self.records.filter, self.records.type_filter
+        self.rec_model, self.rec_proxy, self.rec_view = self.records.model, self.records.proxy, self.records.view
+        self.count_label = self.records.count_label
+        self.name_edit, self.type_combo = self.editor.name_edit, self.editor.type_combo
+        self.desc_edit, self.body_edit = self.editor.desc_edit, self.editor.body_edit
+        self.links_label, self.validation_label = self.editor.links_label, self.editor.validation_label
+        self.stage_button, self.delete_button = self.editor.stage_button, self.editor.delete_button
+        self.diff_view, self.commit_button = self.staged_panel.diff_view, self.staged_panel.commit_button
+        self.discard_button = self.staged_panel.discard_button
+        self.agent_label, self.agent_view = self.agent.label, self.agent.text
+
+    # --- what the tab shows -------------------------------------------------------------------------------
+    @property
+    def snapshot(self) -> WorkspaceSnapshot | None:
+        return self.changes.snapshot if self.changes is not None else None
+
+    @property
+    def staged(self) -> dict[str, Op]:
+        return self.changes.staged if self.changes is not None else {}
+
+    @property
+    def editing_name(self) -> str | None:
+        return self.editor.editing_name
+
+    @property
+    def last_search_hits(self) -> list[SearchHit]:
+        return self.search.last_hits
+
+    def known_names(self) -> set[str]:
+        return self.changes.known_names() if self.changes is not None else set()
+
+    def _file_reasons(self, name: str) -> tuple[str, ...]:
+        entry = self.snapshot.get(name) if self.snapshot is not None else None
+        return entry.invalid_reasons if entry is not None else ()
+
+    def broken_links(self) -> list[str]:
+        return self.editor.broken_links()
+
+    def staged_diff(self) -> str:
+        return self.changes.diff() if self.changes is not None else ""
+
+    def _workspace_names(self) -> dict[str, str]:
+        return self.workspaces.names()
+
+    # --- tab protocol ----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.search.mark_stale()  # memory may have changed: the next search re-reads it
+        self.jobs.start("list", self.ctx.store.list_workspaces, done=self._on_workspaces, failed=self._on_list_failed)
+
+    def _on_list_failed(self, exc: BaseException) -> None:
+        self._listed = True
+        self._on_error(exc)
+        self.workspaces_loaded.emit()
+
+    def error_text(self) -> str | None:
+        return self.banner.text if self.banner.level == "error" else None
+
+    def has_unsaved_changes(self) -> bool:
+        return bool(self.staged) or self.editor.dirty()
+
+    def save(self) -> None:
+        """Ctrl+S: stage the editor's edits (if any), then commit the batch."""
+        if self.editor.dirty() and not self.stage_current():
+            return
+        if self.staged:
+            self.commit()
+
+    def focus_search(self) -> bool:
+        if self.ctx.search is not None:
+            self.search.focus()
+        else:
+            self.rec_filter.setFocus()
+            self.rec_filter.selectAll()
+        return True
+
+    def run_search_now(self) -> None:
+        self.search.run_now()
+
+    def warm_up(self) -> None:
+        self.editor.warm_up()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self.search.stop()
+        self.editor.jobs.cancel_all()
+
+    # --- workspaces -------------------------------------------------------------------------------------
+    def _on_workspaces(self, infos: list[WorkspaceInfo]) -> None:
+        self._listed = True
+        try:
+            self._show_workspaces(infos)
+        finally:
+            self.workspaces_loaded.emit()
+
+    def _show_workspaces(self, infos: list[WorkspaceInfo]) -> None:
+        self.workspaces.set_workspaces(infos)
+        keys = {i.key for i in infos}
+        if self.current_key is not None and self.current_key not in keys:
+            if self.staged:
+                self.ws_banner.show_message(
+                    "error",
+                    "This workspace was archived or removed outside this window. Your staged changes "
+                    "can't be committed; restore it from the Recycle Bin to continue.",
+                )
+                return
+            self._show_workspace(None)
+        first = self.workspaces.first_key()
+        if self.current_key is None and first is not None:
+            self.select_workspace(first)
+            return
+        if self.current_key is not None:
+            self.workspaces.select(self.current_key)
+            self._load_snapshot(self.current_key)
+        self._update_workspace_header()
+
+    def workspace_info(self) -> WorkspaceInfo | None:
+        if self.current_key is None:
+            return None
+        info = self.workspaces.info(self.current_key)
+        if info is not None:
+            return info
+        return self.snapshot.info if self.snapshot else None
+
+    def select_workspace(self, key: str) -> bool:
+        """Show workspace ``key`` (asks first when staged changes or editor edits would be lost)."""
+        if key == self.current_key:
+            self.workspaces.select(key)
+            return True
+        if self.has_unsaved_changes() and not self.ctx.dialogs.confirm(
+            self,
+            "Discard changes?",
+            "You have changes in this workspace that are not committed. Discard them and switch?",
+            "Discard",
+        ):
+            self.workspaces.select(self.current_key or "")
+            return False
+        self._show_workspace(key)
+        self.workspaces.select(key)
+        return True
+
+    def _show_workspace(self, key: str | None) -> None:
+        self.current_key = key
+        self.changes = None
+        self.pending = None
+        self.editor.clear()
+        self.records.set_rows([], key=key, staged=0)
+        self.ws_banner.clear()
+        self._update_staged_view()
+        self._update_workspace_header()
+        self.agent.show_snapshot(None)
+        if key is not None:
+            self._load_snapshot(key)
+
+    def _on_workspace_chosen(self, key: str) -> None:
+        if key != self.current_key:
+            self.select_workspace(key)
+
+    def _load_snapshot(self, key: str, then: Callable[[], object] | None = None) -> None:
+        def done(loaded: LoadedWorkspace) -> None:
+            self._on_snapshot(loaded)
+            if then is not None:
+                then()
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, NotFoundError) and key == self.current_key and not self.staged:
+                self._show_workspace(None)
+                self.ws_banner.show_message("info", "That workspace is no longer there (archived or removed).")
+                return
+            self._on_error(exc)
+
+        self.jobs.start("load", load_workspace, self.ctx.store, key, done=done, failed=failed)
+
+    def _on_snapshot(self, loaded: LoadedWorkspace) -> None:
+        snap = loaded.snapshot
+        if snap.key != self.current_key:
+            return
+        if self.snapshot is not None and snap.revision == self.snapshot.revision:
+            return
+        if self.snapshot is not None and (self.staged or self.editor.dirty()):
+            # Never pull the floor from under pending work: keep what the user is working on.
+            self.pending = loaded
+            what = "staged changes" if self.staged else "edits"
+            self.ws_banner.show_message(
+                "warning",
+                f"This workspace changed on disk (an agent or another program wrote to it). Your {what} "
+                "are kept; reload to review them against the new version.",
+                [("Reload and re-review", self.rebase_on_disk)],
+            )
+            return
+        self._apply_snapshot(loaded)
+
+    def _apply_snapshot(self, loaded: LoadedWorkspace) -> None:
+        old = self.snapshot
+        staged = self.staged
+        self.changes = ChangeSet(loaded)
+        self.changes.staged.update(staged)
+        self.pending = None
+        if self.ws_banner.level == "warning" and not self.staged:
+            self.ws_banner.clear()
+        self._show_loaded()
+        # Keep the editor in step with disk when it holds no edits of its own.
+        name = self.editor.editing_name
+        snap = loaded.snapshot
+        if name is not None and not self.editor.dirty():
+            entry = snap.get(name)
+            old_entry = old.get(name) if old else None
+            if entry is None and name not in self.staged:
+                self.editor.clear()
+                self.banner.show_message("info", "The record you were viewing was deleted on disk.")
+            elif entry is not None and (old_entry is None or old_entry.revision != entry.revision):
+                self._load_editor(name)
+        if self.editor.editing_name is not None:
+            self._select_record_row(self.editor.editing_name)
+        elif old is None:
+            self.records.select_first()
+
+    def _show_loaded(self) -> None:
+        """Show the workspace in ``changes``: its rows, header, agent view and missing-folder warning."""
+        self._after_staging_changed()
+        self._update_workspace_header()
+        self.agent.show_snapshot(self.snapshot)
+        self._show_cwd_warning()
+
+    def _show_cwd_warning(self) -> None:
+        self.records.show_folder_warning(self.workspace_info(), self.archive_workspace)
+
+    def rebase_on_disk(self) -> None:
+        """Adopt the newest disk state, keeping staged changes (re-review their diffs) and editor edits."""
+        if self.current_key is None:
+            return
+
+        def adopt(loaded: LoadedWorkspace) -> None:
+            if loaded.snapshot.key != self.current_key:
+                return
+            if self.changes is None:
+                self.changes = ChangeSet(loaded)
+            else:
+                self.changes.rebase(loaded)
+            self.pending = None
+            self.ws_banner.clear()
+            self._show_loaded()
+            self.editor.check()
+            if self.staged:
+                self.detail.setCurrentIndex(1)
+                self.banner.show_message(
+                    "info", "Reloaded. Review the staged changes against the current version, then commit."
+                )
+
+        self.jobs.start("rebase", load_workspace, self.ctx.store, self.current_key, done=adopt, failed=self._on_error)
+
+    def _update_workspace_header(self) -> None:
+        any_workspace = self.workspaces.model.rowCount() > 0
+        self.records.show_header(self.workspace_info(), listed=self._listed, any_workspace=any_workspace)
+
+    # --- records table ------------------------------------------------------------------------------------
+    def _on_record_chosen(self, name: str) -> None:
+        if name == self.editor.editing_name and self.editor.active:
+            return
+        if self.editor.dirty():
+            choice = self.ctx.dialogs.choose(
+                self,
+                "Unstaged edits",
+                f"Your edits to {self.editor.editing_name or 'the new record'} are not staged yet.",
+                ["Stage", "Discard"],
+            )
+            if choice is None or (choice == "Stage" and not self.stage_current()):
+                self._select_record_row(self.editor.editing_name)
+                return
+        self._load_editor(name)
+
+    def select_record(self, name: str) -> bool:
+        """Select ``name`` in the table (clearing filters that hide it) and open it in the editor."""
+        if self.records.model.row_of(name) < 0:
+            return False
+        if not self._select_record_row(name):
+            self.records.clear_filters()
+            self._select_record_row(name)
+        return self.editor.editing_name == name
+
+    def _select_record_row(self, name: str | None) -> bool:
+        if not name:
+            return False
+        current = self.records.current_row_is(name)
+        if current is None:
+            return False
+        if current:
+            if self.editor.editing_name != name:
+                self._load_editor(name)
+            return True
+        self.records.move_to(name)
+        return True
+
+    def _after_staging_changed(self) -> None:
+        rows = self.changes.rows() if self.changes is not None else []
+        self.records.set_rows(rows, key=self.current_key, staged=len(self.staged))
+        self._update_staged_view()
+
+    # --- record editor ---------------------------------------------------------------------------------
+    def _load_editor(self, name: str) -> None:
+        changes = self.changes
+        entry = changes.snapshot.get(name) if changes is not None else None
+        staged = changes.staged_record(name) if changes is not None else None
+        if staged is not None:
+            self.editor.show_record(name, staged)
+        elif entry is not None and entry.record is not None and entry.is_valid:
+            self.editor.show_record(name, entry.record)
+        elif entry is not None and changes is not None:
+            self.editor.show_salvaged(name, *salvage_fields(changes.loaded.raw_text(entry)))
+        else:
+            self.editor.clear()
+
+    def new_record(self) -> None:
+        if self.snapshot is None:
+            return
+        if self.editor.dirty():
+            choice = self.ctx.dialogs.choose(
+                self, "Unstaged edits", "Your edits in the editor are not staged yet.", ["Stage", "Discard"]
+            )
+            if choice is None or (choice == "Stage" and not self.stage_current()):
+                return
+        self.records.view.selectionModel().clearCurrentIndex()
+        self.detail.setCurrentIndex(0)
+        self.editor.new_record()
+
+    def revert_editor(self) -> None:
+        if self.editor.editing_name is None:
+            self.editor.clear()
+        else:
+            self._load_editor(self.editor.editing_name)
+
+    # --- staging, diff, commit ------------------------------------------------------------------------
+    def stage_current(self) -> bool:
+        """Stage the editor's record as a put (a rename also stages deleting the old name)."""
+        if not self.editor.active or self.changes is None:
+            return False
+        reasons = self.editor.reasons()
+        if reasons:
+            self.banner.show_message("error", "Can't stage this record: " + "; ".join(reasons))
+            return False
+        record = self.editor.record()
+        self.changes.stage_put(record, replacing=self.editor.editing_name)
+        self.editor.editing_name = record.name
+        self.editor.mark_clean()
+        self.banner.clear()
+        self._after_staging_changed()
+        self._select_record_row(record.name)
+        self.editor.check()
+        return True
+
+    def stage_delete(self) -> None:
+        name = self.editor.editing_name
+        if name is None or self.changes is None:
+            return
+        if self.changes.stage_delete(name):
+            self.editor.mark_clean()
+        else:
+            self.editor.clear()  # a staged new record: just dropped
+        self._after_staging_changed()
+
+    def discard_staged(self) -> None:
+        if self.changes is not None:
+            self.changes.discard()
+        self._after_staging_changed()
+        if self.pending is not None and not self.editor.dirty():
+            self._apply_snapshot(self.pending)
+        name = self.editor.editing_name
+        if name is not None:
+            if self.snapshot is not None and self.snapshot.get(name) is None:
+                self.editor.clear()
+            else:
+                self._load_editor(name)
+
+    def _update_staged_view(self) -> None:
+        n = len(self.staged)
+        self.detail.setTabText(1, f"Staged changes ({n})" if n else "Staged changes")
+        self.staged_panel.show_changes(self.changes, busy=self.jobs.running("commit"))
+
+    def commit(self, *, allow_secrets: bool = False) -> None:
+        changes = self.changes
+        if changes is None or not changes or self.current_key is None or self.jobs.running("commit"):
+            return
+        count = len(changes)
+
+        def done(loaded: LoadedWorkspace) -> None:
+            self.changes = None  # force apply even when an external refresh raced us
+            self.current_key = loaded.snapshot.key
+            self._apply_snapshot(loaded)
+            name = self.editor.editing_name
+            if name is not None:
+                if loaded.snapshot.get(name) is None:
+                    self.editor.clear()
+                else:
+                    self._load_editor(name)
+            self.banner.show_message("ok", f"Committed {count} change{'s' if count != 1 else ''}.")
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            self._update_staged_view()
+            if isinstance(exc, ConflictError):
+                self._on_commit_conflict()
+            elif isinstance(exc, SecretRefusedError) and not allow_secrets:
+                where = "\n".join(exc.findings)
+                if self.ctx.dialogs.confirm(
+                    self,
+                    "Possible credential",
+                    f"The staged changes look like they contain a credential:\n{where}\n\n"
+                    "Agents read memory. Commit anyway?",
+                    "Commit anyway",
+                ):
+                    self.commit(allow_secrets=True)
+                else:
+                    self.banner.show_message(
+                        "warning", "Not committed: remove the credential, stage, and commit again."
+                    )
+            elif isinstance(exc, InvalidRecordError):
+                self.banner.show_message("error", describe_error(exc))
+            else:
+                self._on_error(exc)
+
+        self.jobs.start(
+            "commit",
+            commit_changes,
+            self.ctx.store,
+            changes.key,
+            changes.ops,
+            changes.base_revision,
+            allow_secrets,
+            done=done,
+            failed=failed,
+        )
+        self.commit_button.setEnabled(not self.jobs.running("commit") and bool(self.staged))
+
+    def _on_commit_conflict(self) -> None:
+        self.banner.show_message(
+            "warning",
+            "Not committed: this workspace changed on disk after you started (an agent or another program "
+            "wrote to it). Nothing was written; your staged changes are kept.",
+            [("Reload and re-review", self.rebase_on_disk)],
+        )
+        if self.ctx.dialogs.confirm(
+            self,
+            "Workspace changed on disk",
+            "This workspace changed on disk after you staged your changes, so nothing was written.\n\n"
+            "Reload it now? Your staged changes are kept and shown against the current version so you "
+            "can review them again before committing.",
+            "Reload",
+        ):
+            self.rebase_on_disk()
+
+    # --- archive ----------------------------------------------------------------------------------------
+    def archive_workspace(self) -> None:
+        info = self.workspace_info()
+        if info is None or self.current_key is None:
+            return
+        expect: Revision | None = self.snapshot.revision if self.snapshot and not self.pending else None
+        self.records.archive(info, expect, staged=bool(self.staged))
+
+    def _archived(self, display_name: str) -> None:
+        self._show_workspace(None)
+        self.banner.show_message("ok", f"Archived {display_name}. It is in the Recycle Bin.")
+        self.refresh()
+
+    def _archive_failed(self, key: str, exc: BaseException) -> None:
+        if isinstance(exc, ConflictError):
+            self.banner.show_message(
+                "warning", "Not archived: the workspace changed on disk just now. Look at it again, then archive."
+            )
+            self._load_snapshot(key)
+        else:
+            self._on_error(exc)
+
+    # --- search -----------------------------------------------------------------------------------------
+    def open_hit(self, hit: SearchHit) -> None:
+        if hit.scope_key is None:
+            self.open_global_requested.emit()
+            return
+        if hit.scope_key != self.current_key and not self.select_workspace(hit.scope_key):
+            return
+        if self.snapshot is not None and self.snapshot.key == hit.scope_key:
+            self.select_record(hit.name)
+        else:
+            self._load_snapshot(hit.scope_key, then=lambda: self.select_record(hit.name))
+
+    def _on_error(self, exc: BaseException) -> None:
+        self.banner.show_message("error", describe_error(exc))
