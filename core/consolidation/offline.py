@@ -15,12 +15,18 @@ and looks, sentence by sentence, for four kinds of durable statement, English an
   "以后都/以后请/以后不要 …", "不要再 …", "别用 X，用 Y" (``feedback``).
 
 Questions are skipped, and so are "corrections" that only report the moment ("no, it's fine",
-"no, the tests still fail", "不对，还是报错"). Each hit becomes a whole-record ``put`` in the source
-workspace (never a Global change) with a kebab-case ASCII name derived from the fact's ASCII words
-(``note-<hash8>`` when it has none, e.g. all-Chinese text), a one-line description and a body with
-**Why:** / **How to apply:**, in Chinese when the fact contains Chinese. A fact an existing record
-already holds is skipped; a name already taken by a different record gets a numeric suffix. Same
-input, same proposal.
+"no, the tests still fail", "不对，还是报错"). A sentence joining two standing statements ("…, and
+always use pnpm in this repo", "…，而且…") gives one fact per clause.
+
+Each workspace hit becomes a whole-record ``put`` in the source workspace, written the way a person
+would: the description is the fact on one line (no "Remember:" label), the body the fact and, only
+when the user gave one, **Why:** with their reason. Names are kebab-case ASCII from the fact's words:
+English words as they are, Chinese words in pinyin (``jianjie-huida``). Statements about the user
+across projects ("in every project I…", "我在所有项目里都…", "I always prefer…") become one
+``replace_global`` adding bullets to the preferences section of ``GLOBAL.md``; the host still asks
+for explicit confirmation. A fact memory already holds is skipped (also an exact restatement under
+another name); a name already taken by a different record gets a numeric suffix. Same input, same
+proposal.
 """
 
 from __future__ import annotations
@@ -290,7 +296,7 @@ def classify(sentence: str) -> _Hit | None:
 
 
 def _with_reason(hit: _Hit) -> _Hit:
-    """"Prefer X because Y": the reason becomes the record's **Why:** instead of part of the fact."""
+    """ "Prefer X because Y": the reason becomes the record's **Why:** instead of part of the fact."""
     for pattern in _REASON:
         m = pattern.match(hit.fact)
         if m is not None and len(_clean(m.group("fact"))) >= 3:
@@ -300,7 +306,11 @@ def _with_reason(hit: _Hit) -> _Hit:
 
 def _scoped(hit: _Hit, sentence: str) -> _Hit:
     """Remembered facts and preferences about every project go to Global, said the way the user said it."""
-    if hit.kind in ("remember", "preference") and _GLOBAL_SCOPE.search(sentence) and not _WORKSPACE_SCOPE.search(sentence):
+    if (
+        hit.kind in ("remember", "preference")
+        and _GLOBAL_SCOPE.search(sentence)
+        and not _WORKSPACE_SCOPE.search(sentence)
+    ):
         hit.scope = "global"
         if not _GLOBAL_SCOPE.search(hit.fact):  # "In every project, I prefer X": keep "in every project"
             hit.fact = _clean(_strip_request(sentence))
@@ -368,11 +378,19 @@ def _ascii_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", ascii_text.replace("'", "")) if w not in _STOPWORDS]
 
 
+# Function words left out of names (rjieba splits the text; these carry no meaning on their own).
 _ZH_STOPWORDS = frozenset(
-    "的 地 得 了 着 过 是 在 我 你 他 她 它 我们 你们 他们 都 也 就 要 想 把 被 让 给 用 请 帮 记住 记得 记一下 记下 "
-    "一下 应该 必须 需要 可以 能 会 不 没 没有 而 而是 不是 和 与 或 及 跟 这个 那个 这 那 这里 里 中 上 下 前 后 到 "
-    "以后 总是 一直 一向 喜欢 习惯 偏好 倾向 更 比较 所有 每个 任何 全部 项目 仓库 因为 由于 所以 决定 做 吧 呢 吗 啊 "
-    "先 再 还 很 一 个 别 别用 不要 以后都 永远 时候 时 的话".split()
+    word
+    for line in (
+        "的 地 得 了 着 过 是 在 我 你 他 她 它 我们 你们 他们 都 也 就",
+        "要 想 把 被 让 给 用 请 帮 记住 记得 记一下 记下 一下 应该 必须",
+        "需要 可以 能 会 不 没 没有 而 而是 不是 和 与 或 及 跟 这个 那个",
+        "这 那 这里 里 中 上 下 前 后 到 以后 总是 一直 一向 喜欢 习惯",
+        "偏好 倾向 更 比较 所有 每个 任何 全部 项目 仓库 因为 由于 所以 决定",
+        "做 吧 呢 吗 啊 先 再 还 很 一 个 别 别用 不要 以后都 永远 时候",
+        "时 的话",
+    )
+    for word in line.split()
 )
 
 

@@ -112,6 +112,10 @@ class ReviewChange(_Frozen):
     problems: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     needs_confirmation: bool = False
+    # A new record that restates an existing one: its name and the similarity (0–100), so the
+    # review can offer "Merge into existing" (ConsolidationService.merge_change).
+    similar_to: str | None = None
+    similarity: int = 0
 
     @property
     def is_valid(self) -> bool:

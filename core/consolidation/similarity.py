@@ -69,7 +69,7 @@ def most_similar(record: Record, existing: Iterable[Record], *, threshold: int =
     if best is None:
         return None
     _text, score, name = best
-    return Similar(name=str(name), score=int(round(score)))
+    return Similar(name=str(name), score=round(score))
 
 
 def merged_record(existing: Record, proposed: Record) -> Record:
@@ -83,4 +83,3 @@ def merged_record(existing: Record, proposed: Record) -> Record:
         return existing
     body = existing.body.rstrip("\n") + "\n\n" + "\n\n".join(new_paragraphs) + "\n"
     return existing.model_copy(update={"body": body})
-

@@ -91,7 +91,11 @@ def candidates(review: Review) -> list[Candidate]:
             out.append(Candidate("workspace", f"{change.record.description}\n{change.record.body}"))
         elif change.kind == "replace_global":
             before = set((change.before or "").splitlines())
-            out += [Candidate("global", ln) for ln in (change.after or "").splitlines() if ln.strip() and not ln.startswith("#") and ln not in before]
+            out += [
+                Candidate("global", ln)
+                for ln in (change.after or "").splitlines()
+                if ln.strip() and not ln.startswith("#") and ln not in before
+            ]
     return out
 
 
@@ -153,3 +157,30 @@ def fresh_reviews(root: Path, corpus: list[Conversation]) -> Iterator[tuple[Conv
     for i, conversation in enumerate(corpus):
         runner = CorpusRunner(InMemoryStore(), root / f"c{i}", [conversation])
         yield conversation, runner.review(conversation.id)
+
+
+@dataclass
+class GrowingRun:
+    """Every conversation consolidated twice into one workspace that keeps what was accepted."""
+
+    committed: int = 0
+    duplicates: int = 0  # changes the second run of a conversation still proposes
+    flagged_similar: int = 0  # first-run records flagged "similar to [[…]]" by the host
+    duplicate_ids: list[str] = field(default_factory=list)
+
+
+def run_growing(store: MemoryStore, root: Path, corpus: list[Conversation]) -> GrowingRun:
+    runner = CorpusRunner(store, root, corpus)
+    out = GrowingRun()
+    for conversation in corpus:
+        first = runner.review(conversation.id)
+        out.flagged_similar += sum(1 for c in first.changes if c.similar_to is not None)
+        accepted = [c.id for c in first.actionable if c.similar_to is None]
+        if accepted:
+            runner.service.commit(first, accepted, confirm_global=True)
+            out.committed += len(accepted)
+        again = runner.review(conversation.id, force=True)
+        if again.actionable:
+            out.duplicates += len(again.actionable)
+            out.duplicate_ids.append(conversation.id)
+    return out
