@@ -45,6 +45,7 @@ from core.errors import (
     ConflictError,
     ConsolidationError,
     DshMemoryError,
+    EvidenceTooLargeError,
     InvalidRecordError,
     NotFoundError,
     SecretRefusedError,
@@ -175,6 +176,8 @@ class ConsolidationService:
                 choice,
                 timeout_seconds=self.settings.request_timeout_seconds,
                 max_output_tokens=self.settings.max_output_tokens,
+                tool_rounds=self.settings.tool_rounds,
+                input_budget_bytes=self.settings.model_input_budget_bytes,
             )
         raise UsageError(f"unknown consolidator {kind!r}; use offline or model")
 
@@ -312,7 +315,7 @@ class ConsolidationService:
         except DshMemoryError as exc:
             debug.event("failed", error_code=exc.code, error=exc.message)
             self._write(self._base_receipt(prepared, rid, c, "failed", created, attempt, error=exc))
-            if isinstance(exc, ConsolidationError):
+            if isinstance(exc, ConsolidationError | EvidenceTooLargeError):  # already say what to do
                 raise
             raise ConsolidationError(f"{exc.message} Nothing was changed.") from exc
         if progress is not None:
