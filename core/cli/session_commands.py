@@ -240,7 +240,7 @@ def _consolidate_pending(
     items = BatchRun(
         service, todo, consolidator=args.consolidator, apply=args.apply, accept_global=args.accept_global
     ).run()
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "session_id": i.session_id,
             "title": i.title,
@@ -252,9 +252,9 @@ def _consolidate_pending(
         for i in items
     ]
     lines = [
-        f"{r['session_id']}  {r['status']:16}  {r['changes']} change(s)  {r['title'] or '(untitled)'}"
-        + (f"  — {r['error']['message']}" if r["error"] else "")
-        for r in rows
+        f"{i.session_id}  {i.status:16}  {r['changes']} change(s)  {i.title or '(untitled)'}"
+        + (f"  — {i.error}" if i.error else "")
+        for i, r in zip(items, rows, strict=True)
     ]
     live = len(listed) - len(stable)
     if not rows:
