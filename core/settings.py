@@ -130,6 +130,10 @@ class AppSettings(BaseModel):
     evidence_limit_bytes: int = Field(default=400_000, gt=0)
     request_timeout_seconds: float = Field(default=120.0, gt=0)
     max_output_tokens: int = Field(default=8192, gt=0)
+    # The model consolidator's first request (instructions, evidence, Global, index, relevant
+    # records) must fit this; the rest of the workspace is reachable through read-only tools.
+    model_input_budget_bytes: int = Field(default=256_000, ge=8_000)
+    tool_rounds: int = Field(default=6, ge=0, le=20)  # 0: never offer tools (single JSON request)
 
     @model_validator(mode="after")
     def _no_credentials(self) -> AppSettings:

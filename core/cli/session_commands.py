@@ -25,8 +25,16 @@ def register(sub: Any) -> None:
     _sessions_root_option(p)
     p.set_defaults(handler=cmd_sessions)
 
-    p = sub.add_parser("consolidate", help="propose memory changes from one session (dry run by default)")
-    p.add_argument("session_id", metavar="SESSION_ID")
+    p = sub.add_parser(
+        "consolidate", help="propose memory changes from one session, or every unreviewed one (dry run by default)"
+    )
+    p.add_argument("session_id", metavar="SESSION_ID", nargs="?")
+    p.add_argument(
+        "--pending",
+        action="store_true",
+        help="instead of SESSION_ID: every stable session of --cwd not yet reviewed with this consolidator",
+    )
+    p.add_argument("--cwd", help="with --pending: the workspace folder (default: the current folder)")
     p.add_argument("--consolidator", choices=("offline", "model"), help="default: the one chosen in Settings")
     p.add_argument("--apply", action="store_true", help="commit every valid change (Global only with --accept-global)")
     p.add_argument("--accept-global", action="store_true", help="with --apply: also commit a GLOBAL.md change")
@@ -171,6 +179,10 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
         settings = settings.with_changes(quiet_period_seconds=0)
     catalog = _catalog(args, settings)
     service = _service(ctx, settings, catalog)
+    if args.pending == (args.session_id is not None):
+        raise UsageError("name one SESSION_ID, or use --pending (with --cwd) for every unreviewed session")
+    if args.pending:
+        return _consolidate_pending(args, service, catalog, settings)
     summary = _find_summary(catalog, args.session_id)
     prepared = service.prepare(summary)
     review = service.propose(prepared, consolidator=args.consolidator, force=args.force)
@@ -213,6 +225,46 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
         return Result(data=data, text="\n".join(lines), exit_code=1)
     lines.append(f"{receipt.status}: {receipt.summary} (receipt reviews/{receipt.review_id}.md)")
     return Result(data=data, text="\n".join(lines))
+
+
+def _consolidate_pending(
+    args: argparse.Namespace, service: ConsolidationService, catalog: Any, settings: AppSettings
+) -> Result:
+    """``consolidate --pending``: every unreviewed stable session of one workspace, one line each."""
+    from core.consolidation.batch import BatchRun, unreviewed
+
+    cwd = normalize_cwd(args.cwd or os.getcwd())
+    listed: list[SessionSummary] = catalog.list(cwd=cwd)
+    stable = [s for s in listed if catalog.is_stable(s, settings.quiet_period_seconds)[0]]
+    todo = unreviewed(service, stable, args.consolidator)
+    items = BatchRun(
+        service, todo, consolidator=args.consolidator, apply=args.apply, accept_global=args.accept_global
+    ).run()
+    rows: list[dict[str, Any]] = [
+        {
+            "session_id": i.session_id,
+            "title": i.title,
+            "status": i.status,
+            "review_id": i.review_id,
+            "changes": len(i.review.actionable) if i.review is not None else 0,
+            "error": {"code": i.error_code, "message": i.error} if i.error_code else None,
+        }
+        for i in items
+    ]
+    lines = [
+        f"{i.session_id}  {i.status:16}  {r['changes']} change(s)  {i.title or '(untitled)'}"
+        + (f"  — {i.error}" if i.error else "")
+        for i, r in zip(items, rows, strict=True)
+    ]
+    live = len(listed) - len(stable)
+    if not rows:
+        lines.append(f"No unreviewed stable sessions for {cwd}.")
+    if live:
+        lines.append(f"{live} session(s) still live or too recent were left for later.")
+    if rows and not args.apply:
+        lines.append("Dry run: nothing was written; --apply commits each review's valid changes.")
+    failed = sum(1 for r in rows if r["status"] in ("failed", "conflict"))
+    return Result(data={"cwd": cwd, "sessions": rows}, text="\n".join(lines), exit_code=1 if failed else 0)
 
 
 def cmd_reviews(args: argparse.Namespace, ctx: Context) -> Result:

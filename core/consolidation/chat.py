@@ -1,8 +1,10 @@
 """The OpenAI-compatible chat-completions consolidator (DeepSeek's API by default), over httpx.
 
-One request per attempt (``stream: false``), an end-to-end timeout, and exactly one retry when the
-answer is not the strict JSON proposal asked for. The API key is read from the environment
-variable *named* by the model choice at request time and never stored or logged. Cancellation is
+Requests are ``stream: false`` with an end-to-end timeout; the first one is bounded
+(``core.consolidation.context``), later ones answer the model's read-only tool calls
+(``core.consolidation.tools``), and a malformed answer or tool call gets exactly one retry. The
+API key is read from the environment variable *named* by the model choice at request time and
+never stored or logged. Cancellation is
 checked every ``poll_seconds`` while a request is in flight: the request is abandoned (its
 connection closed) and CancelledError is raised. Any failure raises ConsolidationError.
 """
@@ -29,7 +31,9 @@ from core.consolidation.base import (
     never_cancelled,
     raise_if_cancelled,
 )
-from core.consolidation.proposals import Proposal
+from core.consolidation.context import RecordSearch, build_context
+from core.consolidation.proposals import Proposal, Transcript, TranscriptEntry
+from core.consolidation.tools import SUBMIT, TOOL_DEFINITIONS, MemoryTools, ToolError
 from core.errors import CancelledError, ConsolidationError
 from core.model_catalog import ModelChoice
 
@@ -63,25 +67,6 @@ Answer with ONE JSON object and nothing else:
 Use {"op": "no_change"} alone when nothing is worth remembering."""
 
 
-def build_messages(request: ConsolidationInput) -> list[dict[str, str]]:
-    """The chat messages for ``request`` (Global, the workspace's records, then the evidence)."""
-    records = [
-        {"name": r.name, "description": r.description, "type": r.type, "body": r.body.strip("\n")}
-        for r in request.records
-    ]
-    user = (
-        f"Workspace: {request.cwd}\n\n"
-        "## Current GLOBAL.md\n\n"
-        f"{request.global_text.strip() or '(empty)'}\n\n"
-        "## Current workspace records (JSON)\n\n"
-        f"{json.dumps(records, ensure_ascii=False, indent=1)}\n\n"
-        "## Session evidence (seq numbers in brackets)\n\n"
-        f"{request.evidence_text}\n\n"
-        "Reply with the JSON object only."
-    )
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
-
-
 def _strip_fences(text: str) -> str:
     text = text.strip()
     if text.startswith("```"):
@@ -94,6 +79,8 @@ def _strip_fences(text: str) -> str:
 
 def _normalize_ops(data: Any) -> Any:
     """Accept ``no-change``/``replace-global`` spellings of the op names (hyphen vs underscore)."""
+    if isinstance(data, dict):
+        data.pop("transcript", None)  # ours to write, never the model's
     if isinstance(data, dict) and isinstance(data.get("changes"), list):
         for change in data["changes"]:
             if isinstance(change, dict) and isinstance(change.get("op"), str):
@@ -253,8 +240,62 @@ def _status_hint(status: int, choice: ModelChoice) -> str:
     return " Check the model settings, then try again."
 
 
+def _rejects_tools(status: int, body: bytes) -> bool:
+    """An endpoint that does not do tool calling answers 400 naming them (there is no standard code)."""
+    lowered = body.lower()
+    return status in (400, 422) and (b"tool" in lowered or b"function" in lowered)
+
+
+_NO_TOOLS_NOTE = (
+    "This endpoint does not accept tool calls, so the model answered from the first request alone "
+    "(it could not search or read other records)."
+)
+
+
+class _Conversation:
+    """One model consolidation in progress: the messages sent, the transcript, the retry budgets."""
+
+    def __init__(self, system: str, first: str) -> None:
+        self.messages: list[dict[str, Any]] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": first},
+        ]
+        self.entries: list[TranscriptEntry] = [TranscriptEntry(kind="request", text=first)]
+        self.rounds = 0
+        self.fallback_note = ""
+        self.malformed_calls = 0
+        self.bad_answers = 0
+        self.problems: list[str] = []
+
+    def transcript(self) -> Transcript:
+        return Transcript(entries=tuple(self.entries), rounds=self.rounds, fallback_note=self.fallback_note)
+
+    def restart(self, first: str, note: str) -> None:
+        self.messages = [self.messages[0], {"role": "user", "content": first}]
+        self.entries.append(TranscriptEntry(kind="note", text=note))
+        self.entries.append(TranscriptEntry(kind="request", text=first))
+        self.fallback_note = note
+
+    def ask_again(self, content: str, problems: list[str]) -> None:
+        self.messages += [
+            {"role": "assistant", "content": content},
+            {
+                "role": "user",
+                "content": "That answer was not the JSON object asked for: "
+                + "; ".join(problems)
+                + ". Reply again with only the JSON object, following the schema exactly.",
+            },
+        ]
+
+
 class ChatModelConsolidator:
-    """A :class:`~core.consolidation.base.Consolidator` backed by an OpenAI-compatible chat model."""
+    """A :class:`~core.consolidation.base.Consolidator` backed by an OpenAI-compatible chat model.
+
+    The first request is bounded (``core.consolidation.context``). With ``tool_rounds > 0`` the
+    model may call the read-only tools of ``core.consolidation.tools`` for that many rounds before
+    it must submit; an endpoint that rejects ``tools`` gets the single JSON request instead, and the
+    review says so. A malformed answer or tool call gets one retry; a second one fails the run.
+    """
 
     name = "model"
 
@@ -266,14 +307,28 @@ class ChatModelConsolidator:
         max_output_tokens: int = 8192,
         env: Mapping[str, str] | None = None,
         poll_seconds: float = 0.05,
+        tool_rounds: int = 6,
+        input_budget_bytes: int = 256_000,
     ) -> None:
         self.choice = choice
         self.max_output_tokens = max_output_tokens
+        self.tool_rounds = tool_rounds
+        self.input_budget_bytes = input_budget_bytes
         self._endpoint = _Endpoint(choice, timeout_seconds=timeout_seconds, env=env, poll_seconds=poll_seconds)
 
     @property
     def model(self) -> str:
         return self.choice.endpoint_key
+
+    def first_request(self, request: ConsolidationInput, *, tools: bool, search: RecordSearch | None = None) -> str:
+        context = build_context(
+            request,
+            budget_bytes=self.input_budget_bytes,
+            system_bytes=len(SYSTEM_PROMPT.encode("utf-8")),
+            tools=tools,
+            search=search,
+        )
+        return context.text
 
     def propose(
         self,
@@ -283,16 +338,24 @@ class ChatModelConsolidator:
         debug: DebugSink | None = None,
     ) -> Proposal:
         debug = debug or NullDebugSink()
-        messages = build_messages(request)
-        problems: list[str] = []
-        json_mode = True
-        for attempt in (1, 2):  # one retry on malformed output, never on HTTP failures
+        tools = MemoryTools(request)
+        use_tools = self.tool_rounds > 0
+        chat = _Conversation(SYSTEM_PROMPT, self.first_request(request, tools=use_tools, search=tools.search))
+        json_mode = not use_tools  # JSON mode and tool calling don't mix on every server
+        attempt = 0
+        while True:
             raise_if_cancelled(cancelled)
-            answer = self._post(messages, attempt, json_mode, cancelled, debug)
+            attempt += 1
+            answer = self._post(chat.messages, attempt, json_mode, use_tools, cancelled, debug)
+            if use_tools and _rejects_tools(answer.status, answer.body):
+                use_tools, json_mode = False, True
+                chat.restart(self.first_request(request, tools=False, search=tools.search), _NO_TOOLS_NOTE)
+                debug.event("tools_rejected", try_number=attempt)
+                continue
             if answer.status == 400 and json_mode and b"response_format" in answer.body:
                 # Some OpenAI-compatible servers do not know JSON mode; the prompt asks for JSON anyway.
                 json_mode = False
-                answer = self._post(messages, attempt, json_mode, cancelled, debug)
+                answer = self._post(chat.messages, attempt, json_mode, use_tools, cancelled, debug)
             if answer.status != 200:
                 detail = _api_error(answer.body)
                 hint = _status_hint(answer.status, self.choice)
@@ -301,36 +364,96 @@ class ChatModelConsolidator:
                     + (f" ({detail})" if detail else "")
                     + f"; nothing was changed.{hint}"
                 )
-            content, problems = self._content(answer.body)
-            proposal: Proposal | None = None
+            message, problems = self._message(answer.body)
+            calls = message.get("tool_calls") if message is not None else None
+            if message is not None and isinstance(calls, list) and calls:
+                proposal = self._tool_round(chat, message, calls, tools, debug)
+                if proposal is not None:
+                    return proposal
+                continue
+            content = message.get("content") if message is not None else None
+            if not isinstance(content, str) or not content.strip():
+                problems = problems or ["the model's answer is empty"]
+                content = None
+            proposal = None
             if content is not None:
+                chat.entries.append(TranscriptEntry(kind="answer", text=content))
                 proposal, problems = parse_proposal(content)
             if proposal is not None:
-                debug.event("parsed", try_number=attempt, changes=len(proposal.changes))
-                return proposal
+                debug.event("parsed", try_number=attempt, changes=len(proposal.changes), tool_rounds=chat.rounds)
+                return proposal.model_copy(update={"transcript": chat.transcript()})
             debug.event("malformed", try_number=attempt, problems=problems)
+            chat.problems = problems
+            chat.bad_answers += 1
+            if chat.bad_answers > 1:
+                raise self._twice_malformed(problems)
             if content is not None:
-                messages = [
-                    *messages,
-                    {"role": "assistant", "content": content},
-                    {
-                        "role": "user",
-                        "content": "That answer was not the JSON object asked for: "
-                        + "; ".join(problems)
-                        + ". Reply again with only the JSON object, following the schema exactly.",
-                    },
-                ]
-        raise ConsolidationError(
+                chat.ask_again(content, problems)
+
+    def _twice_malformed(self, problems: list[str]) -> ConsolidationError:
+        return ConsolidationError(
             f"{self.choice.label} twice answered with something that is not a valid proposal "
             f"({'; '.join(problems[:3])}); nothing was changed. Run it again, or pick another model "
             "(or the offline consolidator) in Settings."
         )
 
+    def _tool_round(
+        self,
+        chat: _Conversation,
+        message: dict[str, Any],
+        calls: list[Any],
+        tools: MemoryTools,
+        debug: DebugSink,
+    ) -> Proposal | None:
+        """Answer one round of tool calls; the proposal when the model submitted one."""
+        chat.messages.append({"role": "assistant", "content": message.get("content") or "", "tool_calls": calls})
+        for call in calls:
+            function = call.get("function") if isinstance(call, dict) else None
+            name = function.get("name") if isinstance(function, dict) else None
+            arguments = function.get("arguments") if isinstance(function, dict) else None
+            call_id = call.get("id", "") if isinstance(call, dict) else ""
+            arguments = arguments if isinstance(arguments, str) else json.dumps(arguments or {})
+            chat.entries.append(TranscriptEntry(kind="tool_call", tool=str(name or "?"), arguments=arguments))
+            if name == SUBMIT:
+                proposal, problems = parse_proposal(arguments)
+                if proposal is not None:
+                    debug.event("parsed", via="submit_proposal", changes=len(proposal.changes), tool_rounds=chat.rounds)
+                    return proposal.model_copy(update={"transcript": chat.transcript()})
+                chat.bad_answers += 1
+                if chat.bad_answers > 1:
+                    raise self._twice_malformed(problems)
+                result, refused = "Not a valid proposal: " + "; ".join(problems) + ". Submit again.", True
+            else:
+                try:
+                    result, refused = tools.call(str(name), arguments), False
+                except ToolError as exc:
+                    result, refused = f"Refused: {exc}", True
+                    if exc.malformed:
+                        chat.malformed_calls += 1
+                        if chat.malformed_calls > 1:
+                            raise ConsolidationError(
+                                f"{self.choice.label} twice made a malformed tool call ({exc}); nothing was "
+                                "changed. Run it again, or pick another model in Settings."
+                            ) from None
+            chat.entries.append(
+                TranscriptEntry(kind="tool_result", tool=str(name or "?"), text=result, refused=refused)
+            )
+            chat.messages.append({"role": "tool", "tool_call_id": call_id, "content": result})
+        chat.rounds += 1
+        debug.event("tool_round", round=chat.rounds, calls=len(calls))
+        if chat.rounds > self.tool_rounds:
+            raise ConsolidationError(
+                f"{self.choice.label} kept calling tools for more than {self.tool_rounds} rounds without "
+                "submitting a proposal; nothing was changed. Run it again, or raise the tool-round limit in Settings."
+            )
+        return None
+
     def _post(
         self,
-        messages: list[dict[str, str]],
+        messages: list[dict[str, Any]],
         attempt: int,
         json_mode: bool,
+        use_tools: bool,
         cancelled: CancelCheck,
         debug: DebugSink,
     ) -> HttpAnswer:
@@ -343,8 +466,11 @@ class ChatModelConsolidator:
         }
         if json_mode:
             body["response_format"] = {"type": "json_object"}
+        if use_tools:
+            body["tools"] = TOOL_DEFINITIONS
+            body["tool_choice"] = "auto"
         request_bytes = len(json.dumps(body, ensure_ascii=False).encode("utf-8"))
-        debug.event("request", try_number=attempt, request_bytes=request_bytes, json_mode=json_mode)
+        debug.event("request", try_number=attempt, request_bytes=request_bytes, json_mode=json_mode, tools=use_tools)
         try:
             answer = self._endpoint.send("POST", "/chat/completions", body, cancelled)
         except ConsolidationError as exc:
@@ -360,18 +486,18 @@ class ChatModelConsolidator:
         return answer
 
     @staticmethod
-    def _content(body: bytes) -> tuple[str | None, list[str]]:
+    def _message(body: bytes) -> tuple[dict[str, Any] | None, list[str]]:
         try:
             data = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
             return None, ["the HTTP answer is not JSON"]
         try:
-            content = data["choices"][0]["message"]["content"]
+            message = data["choices"][0]["message"]
         except (KeyError, IndexError, TypeError):
-            return None, ["the HTTP answer has no choices[0].message.content"]
-        if not isinstance(content, str) or not content.strip():
-            return None, ["the model's answer is empty"]
-        return content, []
+            return None, ["the HTTP answer has no choices[0].message"]
+        if not isinstance(message, dict):
+            return None, ["the HTTP answer has no choices[0].message"]
+        return message, []
 
 
 @dataclass(frozen=True)

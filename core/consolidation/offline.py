@@ -15,12 +15,18 @@ and looks, sentence by sentence, for four kinds of durable statement, English an
   "以后都/以后请/以后不要 …", "不要再 …", "别用 X，用 Y" (``feedback``).
 
 Questions are skipped, and so are "corrections" that only report the moment ("no, it's fine",
-"no, the tests still fail", "不对，还是报错"). Each hit becomes a whole-record ``put`` in the source
-workspace (never a Global change) with a kebab-case ASCII name derived from the fact's ASCII words
-(``note-<hash8>`` when it has none, e.g. all-Chinese text), a one-line description and a body with
-**Why:** / **How to apply:**, in Chinese when the fact contains Chinese. A fact an existing record
-already holds is skipped; a name already taken by a different record gets a numeric suffix. Same
-input, same proposal.
+"no, the tests still fail", "不对，还是报错"). A sentence joining two standing statements ("…, and
+always use pnpm in this repo", "…，而且…") gives one fact per clause.
+
+Each workspace hit becomes a whole-record ``put`` in the source workspace, written the way a person
+would: the description is the fact on one line (no "Remember:" label), the body the fact and, only
+when the user gave one, **Why:** with their reason. Names are kebab-case ASCII from the fact's words:
+English words as they are, Chinese words in pinyin (``jianjie-huida``). Statements about the user
+across projects ("in every project I…", "我在所有项目里都…", "I always prefer…") become one
+``replace_global`` adding bullets to the preferences section of ``GLOBAL.md``; the host still asks
+for explicit confirmation. A fact memory already holds is skipped (also an exact restatement under
+another name); a name already taken by a different record gets a numeric suffix. Same input, same
+proposal.
 """
 
 from __future__ import annotations
@@ -39,11 +45,12 @@ from core.consolidation.base import (
     never_cancelled,
     raise_if_cancelled,
 )
-from core.consolidation.proposals import NoChange, Proposal, ProposedRecord, PutRecord
+from core.consolidation.proposals import NoChange, Proposal, ProposedRecord, PutRecord, ReplaceGlobal
+from core.consolidation.similarity import is_exact_duplicate
 from core.models import Record, RecordType
 
 Kind = Literal["remember", "decision", "correction", "preference"]
-RULES_VERSION = "rules-2"
+RULES_VERSION = "rules-3"
 """Bump when the rules change what they propose, so earlier receipts don't hide the new results."""
 
 _I = re.IGNORECASE
@@ -141,8 +148,35 @@ _PREFERENCE = [
     re.compile(r"^(?:please\s+)?(?P<fact>(?:don'?t|do\s+not)\s+use\s+[^,;.]{1,40}[,;]\s*use\s+[^,;.]{1,40})[.!]?$", _I),
     re.compile(r"^(?:请)?(?P<fact>(?:别|不要)(?:再)?用.+?[，,]\s*(?:要|请|改|而是|就)?用.+)$"),
     re.compile(
-        r"(?P<fact>(?:我(?:更|比较)?(?:喜欢|习惯|偏好|倾向于?)|以后(?:都|请|一律|不要|别)|不要再|永远不要|总是用).+)$"
+        r"(?P<fact>(?:我(?:都|也|一直|总是|一向)?(?:更|比较)?(?:喜欢|习惯|偏好|倾向于?)|以后(?:都|请|一律|不要|别)|不要再|永远不要|总是用).+)$"
     ),
+    re.compile(r"(?P<fact>我在(?:所有|每个|任何|全部)的?(?:项目|仓库|工作区)(?:里|中)?都.+)$"),
+]
+# A statement about the user across projects ("in every project I …", "我在所有项目里都…",
+# "I always prefer …") belongs to GLOBAL.md, never to one workspace; "this repo" keeps it local.
+_GLOBAL_SCOPE = re.compile(
+    r"\b(?:in|for|across|on)\s+(?:every|each|all(?:\s+(?:of\s+)?(?:my|our))?|any)\s+(?:of\s+my\s+)?"
+    r"(?:projects?|repos|repositories|repository|workspaces?|codebases?)\b"
+    r"|\bno\s+matter\s+(?:the|which|what)\s+project\b|\bI\s+always\s+prefer\b"
+    r"|(?:所有|每个|每一个|任何|全部)的?(?:项目|仓库|工作区)|(?:不管|无论)(?:是)?(?:哪个|什么)项目"
+    r"|我(?:一直|总是|一向)都?(?:喜欢|偏好|习惯)",
+    _I,
+)
+_WORKSPACE_SCOPE = re.compile(
+    r"\b(?:this|the|our)\s+(?:repo|repository|project|codebase|workspace|app)\b|\bhere\b"
+    r"|(?:这个|本|该)(?:仓库|项目|工作区|代码库)|这里",
+    _I,
+)
+# Plain "I like X" is chatter ("I like this fix") unless said about every project.
+_GLOBAL_STATEMENTS = [
+    re.compile(r"(?P<fact>\bI\s+(?:really\s+)?(?:like|want|need|expect)\b.+)$", _I),
+    re.compile(r"(?P<fact>我.{0,6}(?:喜欢|希望|需要|要求).+)$"),
+]
+# Two standing statements joined in one sentence become two facts (one record each).
+_CLAUSES = re.compile(r"\s*[,;]\s+(?:and\s+|but\s+|also\s+)|\s*;\s*|\s*[，,；;]\s*(?:而且|并且|另外|同时|还有)")
+_REASON = [
+    re.compile(r"^(?P<fact>.+?)\s*[,;]?\s+(?:because|since)\s+(?P<why>.+)$", _I),
+    re.compile(r"^(?P<fact>.+?)[，,]\s*(?:因为|由于)(?P<why>.+)$"),
 ]
 _RULES: list[tuple[Kind, list[re.Pattern[str]]]] = [
     ("remember", _REMEMBER),
@@ -164,12 +198,16 @@ _FEEDBACK_WORDS = re.compile(
 _REFERENCE_WORDS = re.compile(r"\b(?:dashboard|docs?|documentation|issue|ticket|runbook|wiki)\b|文档|看板", _I)
 
 
+Scope = Literal["workspace", "global"]
+
+
 @dataclass
 class _Hit:
     kind: Kind
     fact: str
     why: str | None
     seqs: list[int] = field(default_factory=list)
+    scope: Scope = "workspace"
 
 
 def _is_cjk(text: str) -> bool:
@@ -248,8 +286,55 @@ def classify(sentence: str) -> _Hit | None:
                 return None  # "no, it's fine" / "no, the tests still fail": nothing to keep
             if len(re.sub(r"\W", "", fact)) < 3:
                 continue
-            return _Hit(kind, fact, None)
+            return _scoped(_with_reason(_Hit(kind, fact, None)), sentence)
+    if _GLOBAL_SCOPE.search(sentence) and not _WORKSPACE_SCOPE.search(sentence):
+        for pattern in _GLOBAL_STATEMENTS:
+            m = pattern.search(sentence)
+            if m is not None and len(_clean(m.group("fact"))) >= 3:
+                return _scoped(_Hit("preference", _clean(m.group("fact")), None), sentence)
     return None
+
+
+def _with_reason(hit: _Hit) -> _Hit:
+    """ "Prefer X because Y": the reason becomes the record's **Why:** instead of part of the fact."""
+    for pattern in _REASON:
+        m = pattern.match(hit.fact)
+        if m is not None and len(_clean(m.group("fact"))) >= 3:
+            return _Hit(hit.kind, _clean(m.group("fact")), _clean(m.group("why")) or None)
+    return hit
+
+
+def _scoped(hit: _Hit, sentence: str) -> _Hit:
+    """Remembered facts and preferences about every project go to Global, said the way the user said it."""
+    if (
+        hit.kind in ("remember", "preference")
+        and _GLOBAL_SCOPE.search(sentence)
+        and not _WORKSPACE_SCOPE.search(sentence)
+    ):
+        hit.scope = "global"
+        if not _GLOBAL_SCOPE.search(hit.fact):  # "In every project, I prefer X": keep "in every project"
+            hit.fact = _clean(_strip_request(sentence))
+    return hit
+
+
+def _strip_request(sentence: str) -> str:
+    """A sentence without its "remember:"/"记住：" request words (they are not part of the fact)."""
+    for pattern in _REMEMBER[:2]:
+        m = pattern.search(sentence)
+        if m is not None:
+            return m.group("fact")
+    return sentence
+
+
+def classify_all(sentence: str) -> list[_Hit]:
+    """Every durable statement in ``sentence``: one per clause when it joins several, else at most one."""
+    clauses = [c for c in _CLAUSES.split(sentence) if c.strip()]
+    if len(clauses) > 1:
+        hits = [h for h in (classify(c) for c in clauses) if h is not None]
+        if len(hits) > 1:
+            return hits
+    hit = classify(sentence)
+    return [hit] if hit is not None else []
 
 
 def _record_type(hit: _Hit) -> RecordType:
@@ -267,11 +352,15 @@ def _normalized(text: str) -> str:
 
 
 def slug_name(fact: str) -> str:
-    """A kebab-case name from the ASCII words of ``fact``; ``note-<hash8>`` when it has none (all Chinese)."""
+    """A kebab-case ASCII name from the words of ``fact``.
+
+    English words are kept as they are; Chinese words (segmented with rjieba) are spelled in pinyin
+    without tones, so ``简洁的回答`` becomes ``jianjie-huida`` rather than an opaque hash. Function
+    words of either language are left out; ``note-<hash8>`` only when nothing is left.
+    """
     digest = hashlib.sha256(_normalized(fact).encode("utf-8")).hexdigest()[:8]
     text = _URL.sub(lambda m: " ".join(re.findall(r"[a-z0-9]+", m.group(0).lower())[1:3]), fact)
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    words = [w for w in re.findall(r"[a-z0-9]+", ascii_text.replace("'", "")) if w not in _STOPWORDS]
+    words = _cjk_words(text) if _is_cjk(text) else _ascii_words(text)
     if not words:
         return f"note-{digest}"
     name = ""
@@ -284,43 +373,39 @@ def slug_name(fact: str) -> str:
     return f"{name}-note" if name == "memory" else name
 
 
-_TEXT = {
-    "en": {
-        "label": {
-            "remember": "Remember",
-            "decision": "Decision",
-            "correction": "Correction",
-            "preference": "Preference",
-        },
-        "why": {
-            "remember": "The user explicitly asked to remember this.",
-            "decision": "Decided during a session; no reason was stated.",
-            "correction": "The user corrected the assistant on this.",
-            "preference": "The user stated this preference explicitly.",
-        },
-        "how": {
-            "remember": "Keep this in mind when working in this workspace.",
-            "decision": "Treat this as settled; revisit it only if the reason no longer holds.",
-            "correction": "Apply the corrected approach; do not repeat the mistake.",
-            "preference": "Follow this by default in this workspace unless the user says otherwise.",
-        },
-    },
-    "zh": {
-        "label": {"remember": "记住", "decision": "决定", "correction": "纠正", "preference": "偏好"},
-        "why": {
-            "remember": "用户明确要求记住这一点。",
-            "decision": "在会话中做出的决定，未说明原因。",
-            "correction": "用户就此纠正过助手。",
-            "preference": "用户明确表达了这个偏好。",
-        },
-        "how": {
-            "remember": "在这个工作区工作时牢记这一点。",
-            "decision": "视为已定；只有当原因不再成立时才重新考虑。",
-            "correction": "按纠正后的做法执行，不要重复之前的错误。",
-            "preference": "在这个工作区默认遵循，除非用户另有说明。",
-        },
-    },
-}
+def _ascii_words(text: str) -> list[str]:
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return [w for w in re.findall(r"[a-z0-9]+", ascii_text.replace("'", "")) if w not in _STOPWORDS]
+
+
+# Function words left out of names (rjieba splits the text; these carry no meaning on their own).
+_ZH_STOPWORDS = frozenset(
+    word
+    for line in (
+        "的 地 得 了 着 过 是 在 我 你 他 她 它 我们 你们 他们 都 也 就",
+        "要 想 把 被 让 给 用 请 帮 记住 记得 记一下 记下 一下 应该 必须",
+        "需要 可以 能 会 不 没 没有 而 而是 不是 和 与 或 及 跟 这个 那个",
+        "这 那 这里 里 中 上 下 前 后 到 以后 总是 一直 一向 喜欢 习惯",
+        "偏好 倾向 更 比较 所有 每个 任何 全部 项目 仓库 因为 由于 所以 决定",
+        "做 吧 呢 吗 啊 先 再 还 很 一 个 别 别用 不要 以后都 永远 时候",
+        "时 的话",
+    )
+    for word in line.split()
+)
+
+
+def _cjk_words(text: str) -> list[str]:
+    import rjieba  # the dictionary loads in ~0.4 s: only when a Chinese fact needs a name
+    from pypinyin import lazy_pinyin
+
+    words: list[str] = []
+    for token in rjieba.cut(unicodedata.normalize("NFKC", text)):
+        if _is_cjk(token):
+            if token not in _ZH_STOPWORDS:
+                words.append("".join(lazy_pinyin(token)).lower())
+        else:
+            words += _ascii_words(token)
+    return [w for w in words if re.fullmatch(r"[a-z0-9]+", w)]
 
 
 def _one_line(text: str, limit: int = 110) -> str:
@@ -332,17 +417,40 @@ def _one_line(text: str, limit: int = 110) -> str:
 
 
 def build_record(hit: _Hit, name: str) -> Record:
-    lang = "zh" if _is_cjk(hit.fact) else "en"
-    text = _TEXT[lang]
+    """A record that reads as a person would write it: the fact, and why only when the user said why.
+
+    The description is the fact itself on one line (no "Remember:" label); the body is the fact,
+    then **Why:** with the user's own reason when there was one ("…because we need transactions").
+    """
     fact = _finish(hit.fact)
-    if hit.kind == "decision" and lang == "zh" and not fact.startswith("决定"):
+    if hit.kind == "decision" and _is_cjk(fact) and not fact.startswith("决定"):
         fact = "决定" + fact
-    sep = "：" if lang == "zh" else ": "
-    summary = fact.removeprefix("决定") if hit.kind == "decision" else fact
-    description = _one_line(f"{text['label'][hit.kind]}{sep}{summary.rstrip('.。')}")
-    why = _finish(hit.why) if hit.why else text["why"][hit.kind]
-    body = f"\n{fact}\n\n**Why:** {why}\n\n**How to apply:** {text['how'][hit.kind]}\n"
+    description = _one_line(fact.rstrip(".。"))
+    body = f"\n{fact}\n"
+    if hit.why:
+        body += f"\n**Why:** {_finish(hit.why)}\n"
     return Record(name=name, description=description, type=_record_type(hit), body=body)
+
+
+GLOBAL_HEADING = "## User Preferences"
+_PREFERENCES_HEADING = re.compile(r"^#{1,6}\s*(?:user\s+preferences|preferences|偏好|用户偏好)\s*$", _I | re.MULTILINE)
+
+
+def global_with(current: str, facts: list[str]) -> str:
+    """``GLOBAL.md`` with ``facts`` added as bullets at the end of its preferences section
+    (a new ``## User Preferences`` section at the end when it has none); nothing else changes."""
+    bullets = [f"- {_finish(f)}" for f in facts]
+    lines = current.splitlines()
+    m = _PREFERENCES_HEADING.search(current)
+    if m is None:
+        head = current.rstrip("\n")
+        return (f"{head}\n\n" if head else "") + GLOBAL_HEADING + "\n\n" + "\n".join(bullets) + "\n"
+    start = current[: m.start()].count("\n")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("#")), len(lines))
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    out = [*lines[:end], *bullets, *lines[end:]]
+    return "\n".join(out).rstrip("\n") + "\n"
 
 
 class OfflineConsolidator:
@@ -360,17 +468,16 @@ class OfflineConsolidator:
                 negated = False
                 for sentence in sentences(message.text):
                     # "No. Use pnpm." / "不对。用 pnpm。": a bare "no" makes the next sentence a correction.
-                    hit = classify(_join_negation(sentence)) if negated else None
-                    hit = hit or classify(sentence)
+                    found = classify_all(_join_negation(sentence)) if negated else []
+                    found = found or classify_all(sentence)
                     negated = _BARE_NO.match(sentence) is not None
-                    if hit is None:
-                        continue
-                    key = _normalized(hit.fact)
-                    if key in hits:
-                        hits[key].seqs.append(message.seq)
-                    else:
-                        hit.seqs.append(message.seq)
-                        hits[key] = hit
+                    for hit in found:
+                        key = _normalized(hit.fact)
+                        if key in hits:
+                            hits[key].seqs.append(message.seq)
+                        else:
+                            hit.seqs.append(message.seq)
+                            hits[key] = hit
         return list(hits.values())
 
     def propose(
@@ -386,10 +493,18 @@ class OfflineConsolidator:
         existing = {r.name: r for r in request.records}
         known_text = [_normalized(f"{r.description} {r.body}") for r in request.records]
         taken = set(existing)
-        changes: list[PutRecord] = []
+        changes: list[PutRecord | ReplaceGlobal] = []
         skipped = 0
+        global_hits: list[_Hit] = []
+        known_global = _normalized(request.global_text)
         for hit in hits:
             fact_key = _normalized(hit.fact)
+            if hit.scope == "global":
+                if fact_key and fact_key in known_global:
+                    skipped += 1
+                else:
+                    global_hits.append(hit)
+                continue
             if fact_key and any(fact_key in text for text in known_text):
                 skipped += 1
                 continue
@@ -400,11 +515,24 @@ class OfflineConsolidator:
                 n += 1
             taken.add(name)
             record = build_record(hit, name)
+            if is_exact_duplicate(record, request.records) is not None:
+                skipped += 1
+                continue
             changes.append(
                 PutRecord(
                     record=ProposedRecord.from_record(record),
                     reason=f"{hit.kind} stated by the user (seq {', '.join(map(str, hit.seqs))})",
                     evidence=tuple(hit.seqs),
+                )
+            )
+        if global_hits:
+            seqs = sorted({s for h in global_hits for s in h.seqs})
+            changes.append(
+                ReplaceGlobal(
+                    text=global_with(request.global_text, [h.fact for h in global_hits]),
+                    reason="the user said this about themselves in every project "
+                    f"(seq {', '.join(map(str, seqs))}); confirm it belongs to GLOBAL.md",
+                    evidence=tuple(seqs),
                 )
             )
         debug.event("offline", hits=len(hits), proposed=len(changes), already_known=skipped)

@@ -75,11 +75,46 @@ ProposedChange = Annotated[ReplaceGlobal | PutRecord | DeleteRecord | NoChange, 
 ChangeKind = Literal["replace_global", "put", "delete", "no_change"]
 
 
+class TranscriptEntry(_Frozen):
+    """One step of a model consolidation: the first request, an answer, a tool call or its result."""
+
+    kind: Literal["request", "answer", "tool_call", "tool_result", "note"]
+    text: str = ""
+    tool: str = ""
+    arguments: str = ""
+    refused: bool = False
+
+
+class Transcript(_Frozen):
+    """What the model saw and did, replayable ("What the model saw" in the review).
+
+    Kept privately with the review; never written to receipts or debug logs.
+    """
+
+    entries: tuple[TranscriptEntry, ...] = ()
+    rounds: int = 0  # rounds of read-only tool calls
+    fallback_note: str = ""  # the endpoint rejected tools, so the single JSON request was used
+
+    def render(self) -> str:
+        out: list[str] = [f"[note] {self.fallback_note}"] if self.fallback_note else []
+        for e in self.entries:
+            if e.kind == "tool_call":
+                out.append(f"[call] {e.tool}({e.arguments})")
+            elif e.kind == "tool_result":
+                out.append(f"[result{' — refused' if e.refused else ''}] {e.tool}\n{e.text}")
+            else:
+                out.append(f"[{e.kind}]\n{e.text}")
+        return "\n\n".join(out)
+
+
 class Proposal(_Frozen):
     """A consolidator's answer: a list of changes (possibly only ``no_change``) and a short summary."""
 
     changes: tuple[ProposedChange, ...] = ()
     summary: str = ""
+    # How a model got there. Excluded from dumps, so it is neither part of the proposal hash (that
+    # is of what was proposed) nor of the JSON a model must answer with.
+    transcript: Transcript | None = Field(default=None, exclude=True)
 
     def digest(self) -> str:
         """Proposal hash recorded in receipts: SHA-256 of the canonical JSON form."""
@@ -112,6 +147,10 @@ class ReviewChange(_Frozen):
     problems: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     needs_confirmation: bool = False
+    # A new record that restates an existing one: its name and the similarity (0–100), so the
+    # review can offer "Merge into existing" (ConsolidationService.merge_change).
+    similar_to: str | None = None
+    similarity: int = 0
 
     @property
     def is_valid(self) -> bool:

@@ -37,6 +37,7 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.receipts import parse_receipt, render_receipt
+from core.consolidation.similarity import merged_record
 from core.consolidation.validation import review_change, review_proposal
 from core.errors import (
     CancelledError,
@@ -44,6 +45,7 @@ from core.errors import (
     ConflictError,
     ConsolidationError,
     DshMemoryError,
+    EvidenceTooLargeError,
     InvalidRecordError,
     NotFoundError,
     SecretRefusedError,
@@ -174,6 +176,8 @@ class ConsolidationService:
                 choice,
                 timeout_seconds=self.settings.request_timeout_seconds,
                 max_output_tokens=self.settings.max_output_tokens,
+                tool_rounds=self.settings.tool_rounds,
+                input_budget_bytes=self.settings.model_input_budget_bytes,
             )
         raise UsageError(f"unknown consolidator {kind!r}; use offline or model")
 
@@ -311,7 +315,7 @@ class ConsolidationService:
         except DshMemoryError as exc:
             debug.event("failed", error_code=exc.code, error=exc.message)
             self._write(self._base_receipt(prepared, rid, c, "failed", created, attempt, error=exc))
-            if isinstance(exc, ConsolidationError):
+            if isinstance(exc, ConsolidationError | EvidenceTooLargeError):  # already say what to do
                 raise
             raise ConsolidationError(f"{exc.message} Nothing was changed.") from exc
         if progress is not None:
@@ -455,6 +459,18 @@ class ConsolidationService:
         edited = row.change.model_copy(update={"record": ProposedRecord.from_record(record)})
         request = self._request(review)
         return review_change(change_id, edited, request, {r.name: r for r in request.records})
+
+    def merge_change(self, review: Review, change_id: str) -> ReviewChange:
+        """"Merge into existing": a new record flagged as similar becomes an update of that record
+        (its text kept, the new paragraphs appended), re-validated like an edit."""
+        row = review.change(change_id)
+        if row.similar_to is None or row.record is None:
+            raise UsageError(f"change {change_id} is not similar to an existing record; there is nothing to merge into")
+        request = self._request(review)
+        target = next((r for r in request.records if r.name == row.similar_to), None)
+        if target is None:
+            raise NotFoundError(f"the record {row.similar_to!r} is not in this workspace any more")
+        return self.edit_change(review, change_id, merged_record(target, row.record))
 
     def refresh(self, review: Review) -> Review:
         """The same proposal re-checked against memory as it is now (after a conflict).

@@ -15,6 +15,10 @@ What the host refuses (``problems``: the change cannot be accepted):
   warning and ``needs_confirmation``: the user must confirm it explicitly at commit time.
 
 Evidence seqs that do not occur in the session are refused too: a change must be traceable.
+
+**Duplicates** (``core.consolidation.similarity``): a new record that says exactly what an existing
+one says becomes a no-change row; one that is merely similar (≥ 80 %) is flagged with the existing
+record's name so the user can merge it into that record instead.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from core.consolidation.proposals import (
     ReplaceGlobal,
     ReviewChange,
 )
+from core.consolidation.similarity import is_exact_duplicate, most_similar
 from core.keys import normalize_cwd, workspace_key
 from core.models import RECORD_TYPES, Record
 
@@ -160,6 +165,22 @@ def review_put(
     warnings: list[str] = []
     if old is not None and record is not None and old != record:
         warnings.append(f"replaces the existing record {name!r}")
+    similar = None
+    if old is None and record is not None and not problems:
+        duplicate = is_exact_duplicate(record, existing.values())
+        if duplicate is not None:  # says exactly what an existing record says: nothing to review
+            return ReviewChange(
+                id=change_id,
+                kind="no_change",
+                target="",
+                change=NoChange(reason=f"already in memory as [[{duplicate.name}]]", evidence=change.evidence),
+            )
+        similar = most_similar(record, existing.values())
+        if similar is not None:
+            warnings.append(
+                f"similar to [[{similar.name}]], {similar.score} %: "
+                "merge it into that record instead of adding a near-copy"
+            )
     return ReviewChange(
         id=change_id,
         kind="put",
@@ -171,6 +192,8 @@ def review_put(
         diff=unified_diff(before, after, f"{name}.md") if after is not None else "",
         problems=tuple(problems),
         warnings=tuple(warnings),
+        similar_to=similar.name if similar is not None else None,
+        similarity=similar.score if similar is not None else 0,
     )
 
 

@@ -393,9 +393,11 @@ def test_server_without_json_mode_is_asked_again_without_it(chat_server: ChatSer
         Reply(400, b'{"error": {"message": "unknown field response_format"}}'),
         proposal_reply([put("blue-green-deploys")]),
     ]
-    service = service_for(InMemoryStore(), catalog)
+    # JSON mode is asked for only without tools (not every server takes both in one request).
+    service = service_for(InMemoryStore(), catalog, tool_rounds=0)
     review = service.propose(prepared_for(service))
     assert "response_format" in chat_server.requests[0] and "response_format" not in chat_server.requests[1]
+    assert "tools" not in chat_server.requests[0]
     assert [c.target for c in review.changes] == ["blue-green-deploys.md"]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -80,17 +79,17 @@ def test_english_conversation() -> None:
     remember = puts[1].record
     assert remember.name == "staging-database-db-staging-internal"
     assert remember.type == "project"
-    assert remember.body.startswith("\nThe staging database is db.staging.internal.\n")
-    assert "**Why:** The user explicitly asked to remember this." in remember.body
-    assert "**How to apply:**" in remember.body
+    # The fact as the user said it; no boilerplate Why/How when the user gave no reason.
+    assert remember.body == "\nThe staging database is db.staging.internal.\n"
+    assert remember.description == "The staging database is db.staging.internal"
     assert (puts[3].record.type, puts[3].record.name) == ("feedback", "pnpm-over-npm-repo")
-    assert puts[3].record.description == "Preference: I prefer pnpm over npm for this repo"
+    assert puts[3].record.description == "I prefer pnpm over npm for this repo"
     assert (puts[5].record.type, puts[5].record.name) == ("feedback", "ruff-instead-flake8")
     assert puts[5].record.body.startswith("\nUse ruff instead of flake8.\n")
     decision = puts[6].record
     assert (decision.type, decision.name) == ("project", "postgres-event-store")
     assert "**Why:** We need transactions." in decision.body
-    assert puts[8].record.description == "Decision: Use FastAPI"
+    assert puts[8].record.description == "Use FastAPI"
     assert "**Why:** The team knows it." in puts[8].record.body
     assert puts[9].record.type == "feedback"
     reference = puts[10].record
@@ -102,17 +101,22 @@ def test_chinese_conversation() -> None:
     puts = _puts(CHINESE)
     assert sorted(puts) == [1, 3, 4, 5, 6]  # not the assistant (2), the question (7) or the request (8)
     for change in puts.values():
-        assert "**Why:**" in change.record.body and "**How to apply:**" in change.record.body
-    # All-Chinese facts get a hash name; mixed ones are named after their ASCII words.
-    assert re.fullmatch(r"note-[0-9a-f]{8}", puts[1].record.name)
-    assert re.fullmatch(r"note-[0-9a-f]{8}", puts[5].record.name)
-    assert (puts[3].record.name, puts[4].record.name, puts[6].record.name) == ("stderr", "sqlite", "yarn-pnpm")
-    assert puts[1].record.body.startswith("\n部署前必须先跑集成测试。\n")
-    assert puts[1].record.description == "记住：部署前必须先跑集成测试"
+        assert "**How to apply:**" not in change.record.body
+        assert not change.record.description.startswith(("记住", "决定：", "偏好", "纠正"))
+    # Chinese words are spelled in pinyin, ASCII words kept, in the order the user said them.
+    assert puts[1].record.name == "bushu-xianpao-jicheng-ceshi"
+    assert puts[5].record.name == "zhongwen-huifu"
+    assert (puts[3].record.name, puts[4].record.name, puts[6].record.name) == (
+        "rizhi-xie-stderr-wenjian",
+        "sqlite-huancun",
+        "yarn-pnpm",
+    )
+    assert puts[1].record.body == "\n部署前必须先跑集成测试。\n"
+    assert puts[1].record.description == "部署前必须先跑集成测试"
     assert puts[3].record.type == "feedback"
     assert puts[3].record.body.startswith("\n日志应该写到 stderr 而不是文件。\n")
     assert puts[4].record.type == "project"
-    assert puts[4].record.description == "决定：用 SQLite 做缓存"
+    assert puts[4].record.description == "决定用 SQLite 做缓存"
     assert "**Why:** 部署简单。" in puts[4].record.body
     assert puts[5].record.type == "feedback"
     assert puts[6].record.type == "feedback"
@@ -251,8 +255,8 @@ def test_offline_review_id_names_the_rules_version() -> None:
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember that X is Y.")])
     review = service.propose(service.prepare_evidence(evidence, text))
-    assert review.consolidator == "offline" and review.model == "rules-2"
-    assert review.receipt.model == "rules-2"
+    assert review.consolidator == "offline" and review.model == "rules-3"
+    assert review.receipt.model == "rules-3"
 
 
 def test_remember_filler_is_dropped() -> None:
@@ -338,17 +342,16 @@ def test_uncertainty_and_polite_requests_are_not_memories(text: str) -> None:
 
 def test_as_is_not_a_reason() -> None:
     puts = _puts([(1, "user", "We decided to use UTC as the default timezone.")])
-    assert puts[1].record.body.startswith("\nUse UTC as the default timezone.\n")
-    assert "no reason was stated" in puts[1].record.body
+    assert puts[1].record.body == "\nUse UTC as the default timezone.\n"  # no Why made up
 
 
-# (prompt, record type, name, description, first body line, Why line or None for the default)
+# (prompt, record type, name, description, first body line, Why line or None when the user gave no reason)
 REALISTIC = [
     (
         "remember that we deploy with fly.io",
         "project",
         "deploy-fly-io",
-        "Remember: We deploy with fly.io",
+        "We deploy with fly.io",
         "We deploy with fly.io.",
         None,
     ),
@@ -356,29 +359,29 @@ REALISTIC = [
         "we deploy with fly.io, remember that",
         "project",
         "deploy-fly-io",
-        "Remember: We deploy with fly.io",
+        "We deploy with fly.io",
         "We deploy with fly.io.",
         None,
     ),
     (
         "记住：打包用 electron-builder",
         "project",
-        "electron-builder",
-        "记住：打包用 electron-builder",
+        "dabao-electron-builder",
+        "打包用 electron-builder",
         "打包用 electron-builder。",
-        "用户明确要求记住这一点。",
+        None,
     ),
-    ("记得用 pnpm", "project", "pnpm", "记住：用 pnpm", "用 pnpm。", None),
-    ("no, use pnpm not npm", "feedback", "pnpm-npm", "Correction: Use pnpm not npm", "Use pnpm not npm.", None),
-    ("No. Use pnpm.", "feedback", "pnpm", "Correction: Use pnpm", "Use pnpm.", None),
-    ("nope — use pnpm", "feedback", "pnpm", "Correction: Use pnpm", "Use pnpm.", None),
-    ("不对，应该用 pnpm", "feedback", "pnpm", "纠正：应该用 pnpm", "应该用 pnpm。", "用户就此纠正过助手。"),
-    ("不对。应该用 pnpm。", "feedback", "pnpm", "纠正：应该用 pnpm", "应该用 pnpm。", None),
+    ("记得用 pnpm", "project", "pnpm", "用 pnpm", "用 pnpm。", None),
+    ("no, use pnpm not npm", "feedback", "pnpm-npm", "Use pnpm not npm", "Use pnpm not npm.", None),
+    ("No. Use pnpm.", "feedback", "pnpm", "Use pnpm", "Use pnpm.", None),
+    ("nope — use pnpm", "feedback", "pnpm", "Use pnpm", "Use pnpm.", None),
+    ("不对，应该用 pnpm", "feedback", "pnpm", "应该用 pnpm", "应该用 pnpm。", None),
+    ("不对。应该用 pnpm。", "feedback", "pnpm", "应该用 pnpm", "应该用 pnpm。", None),
     (
         "we decided to use SQLite because it's embedded",
         "project",
         "sqlite",
-        "Decision: Use SQLite",
+        "Use SQLite",
         "Use SQLite.",
         "It's embedded.",
     ),
@@ -386,7 +389,7 @@ REALISTIC = [
         "We decided on SQLite because it's embedded.",
         "project",
         "sqlite",
-        "Decision: Use SQLite",
+        "Use SQLite",
         "Use SQLite.",
         "It's embedded.",
     ),
@@ -394,7 +397,7 @@ REALISTIC = [
         "We're going with SQLite because it's embedded.",
         "project",
         "sqlite",
-        "Decision: Use SQLite",
+        "Use SQLite",
         "Use SQLite.",
         "It's embedded.",
     ),
@@ -402,17 +405,17 @@ REALISTIC = [
         "我们决定用 SQLite，因为它是嵌入式的。",
         "project",
         "sqlite",
-        "决定：用 SQLite",
+        "决定用 SQLite",
         "决定用 SQLite。",
         "它是嵌入式的。",
     ),
-    ("I prefer tabs", "feedback", "tabs", "Preference: I prefer tabs", "I prefer tabs.", None),
-    ("I'd prefer tabs.", "feedback", "tabs", "Preference: I'd prefer tabs", "I'd prefer tabs.", None),
+    ("I prefer tabs", "feedback", "tabs", "I prefer tabs", "I prefer tabs.", None),
+    ("I'd prefer tabs.", "feedback", "tabs", "I'd prefer tabs", "I'd prefer tabs.", None),
     (
         "Use tabs, not spaces.",
         "feedback",
         "tabs-spaces",
-        "Preference: Use tabs, not spaces",
+        "Use tabs, not spaces",
         "Use tabs, not spaces.",
         None,
     ),
@@ -420,11 +423,11 @@ REALISTIC = [
         "Don't use npm, use pnpm.",
         "feedback",
         "npm-pnpm",
-        "Preference: Don't use npm, use pnpm",
+        "Don't use npm, use pnpm",
         "Don't use npm, use pnpm.",
         None,
     ),
-    ("别用 npm，用 pnpm", "feedback", "npm-pnpm", "偏好：别用 npm，用 pnpm", "别用 npm，用 pnpm。", None),
+    ("别用 npm，用 pnpm", "feedback", "npm-pnpm", "别用 npm，用 pnpm", "别用 npm，用 pnpm。", None),
 ]
 
 
@@ -435,9 +438,7 @@ def test_realistic_phrasings(
     [change] = _puts([(1, "user", prompt)]).values()
     record = change.record
     assert (record.type, record.name, record.description) == (rtype, name, description)
-    assert record.body.startswith(f"\n{first_line}\n\n**Why:** ")
-    if why is not None:
-        assert f"**Why:** {why}\n" in record.body
+    assert record.body == f"\n{first_line}\n" + (f"\n**Why:** {why}\n" if why is not None else "")
     assert change.evidence == (1,)
 
 
