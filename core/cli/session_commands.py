@@ -13,6 +13,7 @@ from core.errors import UsageError
 from core.keys import dsh_home, normalize_cwd
 from core.model_catalog import load_model_catalog
 from core.sessions.models import SessionSummary
+from core.sessions.stability import live_session_protection
 from core.settings import AppSettings, load_settings
 
 
@@ -90,6 +91,9 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
                 "workspace_key": s.workspace_key,
                 "updated": s.updated.isoformat() if s.updated else None,
                 "turns": s.turns,
+                "format_version": s.format_version,
+                "inherited_cut": s.inherited_cut,
+                "warnings": list(s.warnings),
                 "size": s.size,
                 "subagent": s.is_subagent,
                 "stable": stable,
@@ -102,18 +106,27 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
         where = row["cwd"] or "Unassigned"
         status = row["last_review"]["status"] if row["last_review"] else "-"
         lines.append(
-            f"{row['id']}  {(row['updated'] or '')[:19]:19}  {row['turns']:4} turns  "
+            f"{row['id']}  {(row['updated'] or '')[:19]:19}  v{row['format_version']:<2} {row['turns']:4} turns  "
             f"{_size(row['size']):>10}  "
             f"{'stable' if row['stable'] else 'live':6}  review: {status:19}  {row['title'] or '(untitled)'}"
             + (f"  [{where}]" if args.all else "")
         )
+        lines += [f"    warning: {w}" for w in row["warnings"]]
     if not rows:
         lines.append(f"No sessions found under {catalog.sessions_root}.")
+    protection = live_session_protection(settings.quiet_period_seconds)
+    if protection.note:
+        lines.append(protection.note)
     problems: dict[str, str] = dict(catalog.problems)
     if problems:
         lines.append(f"{len(problems)} session folder(s) could not be read (skipped; nothing was changed):")
         lines += [f"  {folder}: {why}" for folder, why in sorted(problems.items())]
-    data = {"sessions_root": str(catalog.sessions_root), "sessions": rows, "unreadable": problems}
+    data = {
+        "sessions_root": str(catalog.sessions_root),
+        "sessions": rows,
+        "unreadable": problems,
+        "live_check": {"lock_checked": protection.lock_checked, "note": protection.note},
+    }
     return Result(data=data, text="\n".join(lines))
 
 

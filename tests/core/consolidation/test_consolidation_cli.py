@@ -115,3 +115,26 @@ def test_sessions_reports_unreadable_folders(env: dict[str, Any]) -> None:
     )
     code, out, _ = run("--root", env["root"], "sessions", "--all", "--sessions-root", env["sessions"])
     assert "1 session folder(s) could not be read" in out and str(broken) in out
+
+
+def test_sessions_show_the_format_version_and_reader_warnings(env: dict[str, Any]) -> None:
+    import os
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sessions"))
+    from dsh_log_builders import conversation, write_session
+
+    folder = write_session(
+        Path(env["sessions"]), conversation(5, turns=2, session_id="sess-v5", cwd=CWD), name="session.v5.jsonl"
+    )
+    os.utime(folder / "session.v5.jsonl", (1_700_000_000, 1_700_000_000))
+    code, out, _ = run("--root", env["root"], "--json", "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
+    rows = {s["id"]: s for s in json.loads(out)["sessions"]}
+    assert code == 0 and rows["sess-v5"]["format_version"] == 5 and rows["sess-cli"]["format_version"] == 1
+    warning = "written by a newer DSH (format v5): shown as far as it can be read"
+    assert rows["sess-v5"]["warnings"] == [warning] and rows["sess-cli"]["warnings"] == []
+    assert json.loads(out)["live_check"]["lock_checked"] is (sys.platform != "win32")
+    code, out, _ = run("--root", env["root"], "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
+    line = next(line for line in out.splitlines() if line.startswith("sess-v5"))
+    assert " v5 " in line and f"    warning: {warning}" in out
+    assert " v1 " in next(line for line in out.splitlines() if line.startswith("sess-cli"))
