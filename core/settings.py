@@ -19,6 +19,8 @@ Example::
     quiet_period_seconds: 120
     evidence_limit_bytes: 400000
     request_timeout_seconds: 120
+    pending_review_max_age_days: 30   # pending reviews older than this are discarded
+    pending_review_max_count: 50      # beyond the newest 50 pending reviews, older ones are discarded
 """
 
 from __future__ import annotations
@@ -130,6 +132,11 @@ class AppSettings(BaseModel):
     evidence_limit_bytes: int = Field(default=400_000, gt=0)
     request_timeout_seconds: float = Field(default=120.0, gt=0)
     max_output_tokens: int = Field(default=8192, gt=0)
+    # Pending consolidation reviews kept across restarts (core.consolidation.pending). A month:
+    # after that memory and the session have moved on and the diffs mislead. Fifty: more
+    # unreviewed proposals than that is a backlog nobody reads; the newest are kept.
+    pending_review_max_age_days: float = Field(default=30.0, gt=0)
+    pending_review_max_count: int = Field(default=50, gt=0)
 
     @model_validator(mode="after")
     def _no_credentials(self) -> AppSettings:

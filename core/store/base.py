@@ -71,6 +71,9 @@ GLOBAL_SCOPE = "global"
 SCOPE_FILE = "scope.json"
 NOT_REGULAR_PREFIX = "not a regular file"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+REVIEW_STATE_DIR = ".manager/review-state"  # private: may hold memory bodies (never in reviews/)
+REVIEW_STATE_SUFFIX = ".json"
+MAX_REVIEW_STATE_BYTES = 8 * 1024 * 1024
 
 Clock = Callable[[], datetime]
 _T = TypeVar("_T")
@@ -873,3 +876,39 @@ class StoreCore(ABC):
         if not line.endswith("\n"):
             line += "\n"
         self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
+
+    # --- private review state (consolidation reviews that survive a restart) ---------------
+    # Kept in its own block: see MemoryStore.write_review_state. Paths are built only from a
+    # validated review id, so nothing can name a file outside REVIEW_STATE_DIR.
+    def _review_state_rel(self, review_id: str) -> str:
+        return f"{REVIEW_STATE_DIR}/{check_review_id(review_id)}{REVIEW_STATE_SUFFIX}"
+
+    def write_review_state(self, review_id: str, text: str) -> None:
+        data = text.encode("utf-8")
+        if len(data) > MAX_REVIEW_STATE_BYTES:
+            raise UsageError(
+                f"The pending review {review_id} is {len(data):,} bytes, over the limit of "
+                f"{MAX_REVIEW_STATE_BYTES:,}; it was not saved. Commit or reject it before closing the window."
+            )
+        self._aux_write(self._review_state_rel(review_id), data)
+
+    def read_review_state(self, review_id: str) -> str | None:
+        data = self._aux_read(self._review_state_rel(review_id))
+        if data is None or len(data) > MAX_REVIEW_STATE_BYTES:
+            return None
+        return data.decode("utf-8", "replace")
+
+    def list_review_states(self) -> list[str]:
+        out = []
+        for name in self._aux_list(REVIEW_STATE_DIR):
+            rid = name.removesuffix(REVIEW_STATE_SUFFIX)
+            if name.endswith(REVIEW_STATE_SUFFIX) and _SAFE_ID.match(rid):  # temp files start with "."
+                out.append(rid)
+        return sorted(out)
+
+    def delete_review_state(self, review_id: str) -> bool:
+        return self._aux_delete(self._review_state_rel(review_id))
+
+    def _aux_delete(self, rel: str) -> bool:
+        """Remove one app-owned file next to the memory; False when it was not there."""
+        raise NotImplementedError

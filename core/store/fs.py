@@ -612,6 +612,43 @@ class FileStore(StoreCore):
         except (FileNotFoundError, NotADirectoryError):
             return []
 
+    # --- private review state (see StoreCore.write_review_state) --------------------------------
+    def _confined_aux(self, rel: str) -> Path:
+        """``rel`` under the root with no symlinked folder on the way (``.manager`` included):
+        private review state must never be written or removed through a link out of the root."""
+        path = self._root
+        for part in Path(rel).parts[:-1]:
+            path = path / part
+            if path.is_symlink():
+                raise StorageError(
+                    f"{path} is a symbolic link; pending reviews are only kept inside the memory root. "
+                    "Replace it with a real folder (or remove it) and try again."
+                )
+        return path / Path(rel).name
+
+    def _aux_delete(self, rel: str) -> bool:
+        target = self._confined_aux(rel)
+        try:
+            os.unlink(target)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise StorageError(f"Could not remove {target}: {exc.strerror or exc}.") from exc
+        fsync_dir(target.parent)
+        return True
+
+    def write_review_state(self, review_id: str, text: str) -> None:
+        self._confined_aux(self._review_state_rel(review_id))
+        super().write_review_state(review_id, text)
+
+    def read_review_state(self, review_id: str) -> str | None:
+        self._confined_aux(self._review_state_rel(review_id))
+        return super().read_review_state(review_id)
+
+    def list_review_states(self) -> list[str]:
+        self._confined_aux(self._review_state_rel("probe"))  # the folder, checked like a state file's
+        return super().list_review_states()
+
     # --- check --------------------------------------------------------------------------------
     def _extra_problems(self) -> list[Problem]:
         problems: list[Problem] = []
