@@ -138,3 +138,28 @@ def test_sessions_show_the_format_version_and_reader_warnings(env: dict[str, Any
     line = next(line for line in out.splitlines() if line.startswith("sess-v5"))
     assert " v5 " in line and f"    warning: {warning}" in out
     assert " v1 " in next(line for line in out.splitlines() if line.startswith("sess-cli"))
+
+
+def test_pending_reviews_from_the_shell(env: dict[str, Any]) -> None:
+    base = ("--root", env["root"], "consolidate", "sess-cli", "--consolidator", "offline", "--sessions-root")
+    code, out, err = run(*base, env["sessions"])
+    assert code == 0 and "Dry run" in out and "restored" not in out, err
+    code, out, _ = run("--root", env["root"], "--json", "reviews", "--pending")
+    data = json.loads(out)
+    [pending] = data["pending"]
+    assert code == 0 and pending["session_id"] == "sess-cli" and pending["status"] == "proposed"
+    assert data["max_age_days"] == 30 and data["max_count"] == 50
+    code, out, _ = run("--root", env["root"], "reviews", "--pending")
+    assert pending["review_id"] in out and "1 change(s)" in out and "kept for 30 days" in out
+    # a second run (a new process would do the same) shows the saved review, not a new proposal
+    code, out, _ = run(*base, env["sessions"])
+    assert code == 0 and f"Pending review {pending['review_id']} restored" in out
+    assert "the consolidator was not run again" in out
+    code, out, _ = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
+    assert code == 0 and json.loads(out)["receipt"]["status"] == "discarded"
+    code, out, _ = run("--root", env["root"], "reviews", "--pending")
+    assert "No pending reviews." in out
+    code, out, err = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
+    assert code == 2 and json.loads(out)["error"]["code"] == "usage"
+    code, out, _ = run(*base, env["sessions"], "--apply")
+    assert code == 0 and "committed" in out and "restored" not in out
