@@ -84,7 +84,7 @@ class PendingReviews:
     def new_state(review: Review, request: ConsolidationInput) -> ReviewState:
         return ReviewState(
             review_id=review.review_id,
-            created=review.receipt.created,
+            created=now_iso(),  # this proposal's age (a retried review's receipt may be much older)
             updated=now_iso(),
             session_id=review.session_id,
             session_revision=review.session_revision,

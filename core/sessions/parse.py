@@ -168,13 +168,18 @@ def is_assistant_shaped(kind: str, data: Mapping[str, Any]) -> bool:
     """An event of a type this reader does not know that clearly carries an assistant message:
     ``data.message`` with ``role: "assistant"`` (the shape every DSH message event shares).
     Streaming rows, reasoning and request copies are never assistant text."""
-    if any(part in kind for part in _NOT_ASSISTANT_TEXT):
+    if _never_assistant(kind):
         return False
     message = data.get("message")
     return isinstance(message, dict) and message.get("role") == "assistant"
 
 
 _NOT_ASSISTANT_TEXT = ("chunk", "delta", "reasoning", "request/", "tool/")
+
+
+def _never_assistant(kind: str) -> bool:
+    """Row types that may quote assistant messages (request copies...) but never are one."""
+    return any(part in kind for part in _NOT_ASSISTANT_TEXT)
 
 
 def is_assistant_message(event: SessionEvent) -> bool:
@@ -342,7 +347,7 @@ def _parse_lines(payload: bytes, only: frozenset[str] | None = None, assistant_s
                     only is not None
                     and row_type not in only
                     and raw.endswith("}")
-                    and not (assistant_shaped and _ASSISTANT_ROLE in raw)
+                    and not (assistant_shaped and _ASSISTANT_ROLE in raw and not _never_assistant(row_type))
                 ):
                     stamp = _SEQ_TIME.match(raw, end + 1)
                     if stamp is not None:

@@ -646,7 +646,14 @@ class FileStore(StoreCore):
         return super().read_review_state(review_id)
 
     def list_review_states(self) -> list[str]:
-        self._confined_aux(self._review_state_rel("probe"))  # the folder, checked like a state file's
+        folder = self._confined_aux(self._review_state_rel("probe")).parent  # checked like a state file's
+        # Temp files of a state write interrupted by a crash (recover() does not look here). Only
+        # old ones: a young one may be another process's write in progress.
+        cutoff = time.time() - STALE_TEMP_S
+        with contextlib.suppress(OSError):
+            for p in folder.glob(f"{TEMP_PREFIX}*"):
+                if p.is_file() and not p.is_symlink() and p.stat().st_mtime < cutoff:
+                    p.unlink()
         return super().list_review_states()
 
     # --- check --------------------------------------------------------------------------------

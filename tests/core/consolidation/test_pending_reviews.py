@@ -4,6 +4,7 @@ rebuilt from the saved proposal (hash verified), interrupted commits settled, bo
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,13 @@ def test_review_state_store_api(tmp_path: Path, backend: str) -> None:
     if backend == "file":
         assert (tmp_path / "m" / STATE_DIR / "rv-2.json").read_text() == "{}"
         assert not (tmp_path / "m" / "reviews").exists()  # nothing of it among the receipts
+        # temp files of a write cut short by a crash: old ones are cleaned up, young ones left alone
+        old, young = (tmp_path / "m" / STATE_DIR / f".dshtmp-{n}-rv-9.json" for n in ("aa", "bb"))
+        old.write_text("{")
+        young.write_text("{")
+        os.utime(old, (1_700_000_000, 1_700_000_000))
+        assert store.list_review_states() == ["rv-2"]
+        assert not old.exists() and young.exists()
 
 
 def test_review_state_never_goes_through_a_symlink(tmp_path: Path) -> None:
