@@ -33,6 +33,12 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def state_stamp() -> str:
+    """Saved-review times keep microseconds: the count bound keeps the newest, and several
+    reviews are often proposed within one second."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
 def summarize(changes: Collection[ChangeSummary]) -> str:
     kinds: dict[str, int] = {}
     decisions: dict[str, int] = {}
@@ -84,8 +90,8 @@ class PendingReviews:
     def new_state(review: Review, request: ConsolidationInput) -> ReviewState:
         return ReviewState(
             review_id=review.review_id,
-            created=now_iso(),  # this proposal's age (a retried review's receipt may be much older)
-            updated=now_iso(),
+            created=state_stamp(),  # this proposal's age (a retried review's receipt may be much older)
+            updated=state_stamp(),
             session_id=review.session_id,
             session_revision=review.session_revision,
             session_title=review.session_title,
@@ -235,7 +241,7 @@ class PendingReviews:
                 self.problems[review_id] = exc.message
             except NotFoundError:
                 continue
-        return sorted(out, key=lambda r: (r.receipt.created, r.review_id), reverse=True)
+        return sorted(out, key=lambda r: (r.receipt.created, r.review_id), reverse=True)  # newest receipt first
 
     # --- bounds and deletion -------------------------------------------------------------
     def _discard(self, review_id: str, why: str) -> Receipt | None:
@@ -315,7 +321,7 @@ class PendingReviews:
             self.store.delete_review_state(state.review_id)
             return f"already {receipt.status}"
         request, global_revision, ws_revision, _ = self._request_from_state(state)
-        pending_again = state.model_copy(update={"phase": "proposed", "plan": None, "updated": now_iso()})
+        pending_again = state.model_copy(update={"phase": "proposed", "plan": None, "updated": state_stamp()})
         if (global_revision, ws_revision) == (state.global_revision, state.workspace_revision):
             self._save_state(pending_again)
             return "not committed (memory unchanged); the review is pending again"

@@ -42,7 +42,7 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.receipts import parse_receipt, render_receipt
-from core.consolidation.restore import NOT_PENDING, PendingReviews, now_iso, summarize
+from core.consolidation.restore import NOT_PENDING, PendingReviews, now_iso, state_stamp, summarize
 from core.consolidation.validation import review_change, review_proposal
 from core.errors import (
     CancelledError,
@@ -490,8 +490,25 @@ class ConsolidationService(PendingReviews):
         if state is not None and state.phase == "proposed":
             # Saved with the review: closing the window loses no edit.
             edits = {**state.edits, change_id: edited.record}
-            self._save_state(state.model_copy(update={"edits": edits, "updated": _now()}))
+            self._save_state(state.model_copy(update={"edits": edits, "updated": state_stamp()}))
         return checked
+
+    def revert_edit(self, review: Review, change_id: str) -> ReviewChange:
+        """The change as proposed again (the user undid their edit); the saved edit is dropped.
+
+        Commit it without an ``edited`` row for ``change_id``; a restored review that listed the
+        edit in ``review.edited`` no longer gets it either, since it is gone from the saved review.
+        """
+        row = review.change(change_id)
+        if row.kind != "put":
+            raise UsageError(f"change {change_id} is not a record; only proposed records can be edited")
+        request = self._request(review)
+        original = next(c for c in review_proposal(review.proposal, request) if c.id == change_id)
+        state = self._load_state(review.review_id)
+        if state is not None and change_id in state.edits:
+            edits = {cid: e for cid, e in state.edits.items() if cid != change_id}
+            self._save_state(state.model_copy(update={"edits": edits, "updated": state_stamp()}))
+        return original
 
     def refresh(self, review: Review) -> Review:
         """The same proposal re-checked against memory as it is now (after a conflict).
@@ -551,8 +568,11 @@ class ConsolidationService(PendingReviews):
         planned = review.changes
         if state is not None:
             # The plan is rebuilt from the saved proposal, which must still hash to what was proposed.
+            # Saved edits count only where this review object shows them (a restored review); a
+            # live review's edits come from the caller, whose view is what the user confirmed.
             self._verify(state, review.proposal_hash or review.receipt.proposal_hash)
-            planned = self.rows_from_state(state, self._request(review))
+            shown = {cid: e for cid, e in state.edits.items() if cid in review.edited}
+            planned = self.rows_from_state(state.model_copy(update={"edits": shown}), self._request(review))
         rows: dict[str, ReviewChange] = {ch.id: ch for ch in planned}
         for cid, row in (edited or {}).items():
             rows[cid] = row
@@ -575,7 +595,8 @@ class ConsolidationService(PendingReviews):
                 "Accepting a change to GLOBAL.md needs an explicit confirmation: it is seen by every workspace."
             )
         chosen = [ch for ch in chosen if ch.before != ch.after]
-        edited_ids = set(edited or {}) | set(edited_records or {}) | set(state.edits if state is not None else ())
+        edited_ids = set(edited or {}) | set(edited_records or {})
+        edited_ids |= {cid for cid in review.edited if state is not None and cid in state.edits}
 
         def decision(ch: ReviewChange) -> str | None:
             if ch.id in {c.id for c in chosen}:
@@ -659,7 +680,9 @@ class ConsolidationService(PendingReviews):
                     edits[ch.id] = proposed
         pending_again = state.model_copy(update={"edits": edits, "phase": "proposed", "plan": None})
         plan = CommitPlan(accepted=tuple(ch.id for ch in chosen), confirm_global=confirm, started=_now())
-        self._save_state(pending_again.model_copy(update={"phase": "committing", "plan": plan, "updated": _now()}))
+        self._save_state(
+            pending_again.model_copy(update={"phase": "committing", "plan": plan, "updated": state_stamp()})
+        )
         return pending_again
 
     def _apply(self, review: Review, chosen: list[ReviewChange]) -> tuple[Revision, Revision]:

@@ -160,6 +160,33 @@ def test_edits_are_saved_with_the_review(tmp_path: Path, chat_server: ChatServer
     assert len(chat_server.requests) == 1
 
 
+def test_a_reverted_edit_is_dropped_and_the_callers_view_rules(
+    tmp_path: Path, chat_server: ChatServer, catalog: ModelCatalog
+) -> None:
+    root = tmp_path / "memory"
+    chat_server.replies.append(proposal_reply([put()]))
+    service = service_for(FileStore(root), catalog)
+    review = propose(service)
+    edited = Record(name="blue-green-deploys", description="Edited", type="project", body="\nEdited body.\n")
+    service.edit_change(review, "c1", edited)
+    original = service.revert_edit(review, "c1")
+    assert "+Edited body." not in original.diff and "blue-green releases" in original.diff
+    [restored] = service_for(FileStore(root), catalog).pending_reviews()
+    assert restored.edited == () and "+Edited body." not in restored.changes[0].diff
+    # a live review: an edit saved for later is not committed unless the caller passes it, and a
+    # failed commit keeps it saved
+    service.edit_change(review, "c1", edited)
+    FileStore(root).replace_global("# Me\n\n- Changed meanwhile.\n", None)
+    assert service.commit(review, ["c1"]).status == "conflict"
+    [again] = service_for(FileStore(root), catalog).pending_reviews()
+    assert again.edited == ("c1",)
+    review = service.refresh(review)
+    receipt = service.commit(review, ["c1"])
+    assert receipt.changes[0].decision == "accepted"
+    snap = FileStore(root).find_workspace(CWD)
+    assert snap is not None and [r.body for r in snap.records()] == [BODY]
+
+
 def test_memory_changed_while_closed_is_said_and_rechecked(
     tmp_path: Path, chat_server: ChatServer, catalog: ModelCatalog
 ) -> None:
