@@ -309,3 +309,25 @@ def test_on_linux_the_probe_takes_no_lock_at_all(tmp_path: Path, monkeypatch: py
         proc.wait(timeout=30)
         proc.stdout.close()
     assert lock_state(folder) is None
+
+
+def test_the_script_reads_one_built_log_per_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    repo = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("try_real_sessions", repo / "scripts" / "try_real_sessions.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    script.build_rule_logs(tmp_path / "rules")
+    report = script.run(tmp_path / "rules")
+    lines = {line.split(":", 1)[0]: line for line in capsys.readouterr().out.splitlines() if "human_turns=" in line}
+    assert report["files"] == 10 and report["unreadable"] == 0 and report["summary_mismatches"] == 0
+    assert "v0 human_turns=2 assistant_texts=2 inherited_cut=- warnings=-" in lines["resumed-v0"]
+    assert "v3 human_turns=3 assistant_texts=3 inherited_cut=-" in lines["resumed-v3"]
+    assert "human_turns=1 assistant_texts=1 inherited_cut=seq 3" in lines["seeded-fork-v3"]
+    assert "human_turns=1 assistant_texts=1 inherited_cut=seq 6" in lines["fork-of-fork-v3"]
+    assert "human_turns=2 assistant_texts=2 inherited_cut=seq 9" in lines["fork-of-resumed-v3"]
+    assert "v5 " in lines["v5-header"] and "written by a newer DSH (format v5)" in lines["v5-header"]
+    assert "says format v2 in its header" in lines["mismatch"] and "v0 human_turns=2" in lines["mismatch"]
+    assert "warnings=-" in lines["bad-names"] and "human_turns=2 assistant_texts=2" in lines["peer-v4"]
