@@ -890,7 +890,7 @@ class StoreCore(ABC):
                 f"The pending review {review_id} is {len(data):,} bytes, over the limit of "
                 f"{MAX_REVIEW_STATE_BYTES:,}; it was not saved. Commit or reject it before closing the window."
             )
-        self._aux_write(self._review_state_rel(review_id), data)
+        self._aux_write_private(self._review_state_rel(review_id), data)
 
     def read_review_state(self, review_id: str) -> str | None:
         data = self._aux_read(self._review_state_rel(review_id))
@@ -912,3 +912,7 @@ class StoreCore(ABC):
     def _aux_delete(self, rel: str) -> bool:
         """Remove one app-owned file next to the memory; False when it was not there."""
         raise NotImplementedError
+
+    def _aux_write_private(self, rel: str, data: bytes) -> None:
+        """``_aux_write`` for private state (the file store makes it owner-only)."""
+        self._aux_write(rel, data)

@@ -627,19 +627,18 @@ class FileStore(StoreCore):
         return path / Path(rel).name
 
     def _aux_delete(self, rel: str) -> bool:
+        from core.atomic import remove_durable  # imported here: this block stays separate from the rest
+
+        return remove_durable(self._confined_aux(rel))
+
+    def _aux_write_private(self, rel: str, data: bytes) -> None:
+        """Like ``_aux_write``, readable by the owner only: it holds memory bodies and the user's words."""
         target = self._confined_aux(rel)
         try:
-            os.unlink(target)
-        except FileNotFoundError:
-            return False
+            target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(f"Could not remove {target}: {exc.strerror or exc}.") from exc
-        fsync_dir(target.parent)
-        return True
-
-    def write_review_state(self, review_id: str, text: str) -> None:
-        self._confined_aux(self._review_state_rel(review_id))
-        super().write_review_state(review_id, text)
+            raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
+        write_atomic(target, data, mode=0o600)
 
     def read_review_state(self, review_id: str) -> str | None:
         self._confined_aux(self._review_state_rel(review_id))

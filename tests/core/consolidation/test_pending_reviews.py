@@ -77,6 +77,7 @@ def test_review_state_store_api(tmp_path: Path, backend: str) -> None:
     assert store.list_review_states() == ["rv-2"]
     if backend == "file":
         assert (tmp_path / "m" / STATE_DIR / "rv-2.json").read_text() == "{}"
+        assert (tmp_path / "m" / STATE_DIR / "rv-2.json").stat().st_mode & 0o077 == 0  # owner only
         assert not (tmp_path / "m" / "reviews").exists()  # nothing of it among the receipts
         # temp files of a write cut short by a crash: old ones are cleaned up, young ones left alone
         old, young = (tmp_path / "m" / STATE_DIR / f".dshtmp-{n}-rv-9.json" for n in ("aa", "bb"))
@@ -376,3 +377,65 @@ def test_a_pending_review_can_be_deleted(tmp_path: Path, chat_server: ChatServer
     chat_server.replies.append(proposal_reply([put()]))
     again = propose(service_for(FileStore(root), catalog))
     assert not again.restored and again.receipt.attempts == 2 and len(chat_server.requests) == 2
+
+
+def test_a_crash_after_the_receipt_only_leaves_a_leftover_that_is_cleaned(
+    tmp_path: Path, chat_server: ChatServer, catalog: ModelCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "memory"
+    chat_server.replies.append(proposal_reply([put()]))
+    store = FileStore(root)
+    service = service_for(store, catalog)
+    review = propose(service)
+
+    def crash(review_id: str) -> bool:
+        raise _Crash
+
+    monkeypatch.setattr(store, "delete_review_state", crash)
+    with pytest.raises(_Crash):
+        service.commit(review, ["c1"])
+    assert "status: committed" in (root / "reviews" / f"{review.review_id}.md").read_text()
+    assert state_path(root, review.review_id).exists()
+    reopened = service_for(FileStore(root), catalog)
+    assert reopened.pending_reviews() == []
+    assert reopened.recovered == [(review.review_id, "already committed")]
+    assert not state_path(root, review.review_id).exists()
+
+
+def test_a_barrier_that_cannot_be_saved_refuses_the_commit(
+    tmp_path: Path, chat_server: ChatServer, catalog: ModelCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "memory"
+    chat_server.replies.append(proposal_reply([put()]))
+    store = FileStore(root)
+    service = service_for(store, catalog)
+    review = propose(service)
+    saved = state_path(root, review.review_id).read_bytes()
+
+    def disk_full(review_id: str, text: str) -> None:
+        raise StorageError("Could not write: No space left on device.")
+
+    monkeypatch.setattr(store, "write_review_state", disk_full)
+    with pytest.raises(StorageError):
+        service.commit(review, ["c1"])
+    assert FileStore(root).find_workspace(CWD) is None  # memory untouched
+    assert state_path(root, review.review_id).read_bytes() == saved
+    monkeypatch.undo()
+    assert service_for(FileStore(root), catalog).pending_reviews()[0].review_id == review.review_id
+
+
+def test_a_review_that_could_not_be_saved_still_works_in_the_window(
+    tmp_path: Path, chat_server: ChatServer, catalog: ModelCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "memory"
+    chat_server.replies.append(proposal_reply([put()]))
+    store = FileStore(root)
+
+    def disk_full(review_id: str, text: str) -> None:
+        raise StorageError("No space left on device.")
+
+    monkeypatch.setattr(store, "write_review_state", disk_full)
+    service = service_for(store, catalog)
+    review = propose(service)
+    assert any("could not be saved" in n and "closing the window loses it" in n for n in review.notes)
+    assert service.commit(review, ["c1"]).status == "committed"
