@@ -179,8 +179,11 @@ class SessionCatalog:
         summaries: list[SessionSummary] = []
         problems: dict[str, str] = {}
         seen: set[str] = set()
+        known = {
+            rev: result.format_version for rev, result, _ in self._cache.values() if isinstance(result, SessionSummary)
+        }
         for folder in self._session_folders():
-            found = find_session_file(folder)
+            found = find_session_file(folder, known)
             if found is None:
                 continue
             seen.add(str(folder))

@@ -10,6 +10,7 @@ import os
 import re
 import struct
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,17 +66,15 @@ _HEADER_CACHE_MAX = 4096
 
 
 def _first_line(path: Path, compressed: bool) -> bytes:
+    """The header line, reading (and decompressing) no more than it takes: headers are small."""
     with open(path, "rb") as handle:
-        if compressed:
-            reader = zstandard.ZstdDecompressor().stream_reader(handle, read_across_frames=True)
-            data = b""
-            while b"\n" not in data and len(data) < _HEADER_READ_LIMIT:
-                chunk = reader.read(65536)
-                if not chunk:
-                    break
-                data += chunk
-        else:
-            data = handle.read(_HEADER_READ_LIMIT)
+        reader = zstandard.ZstdDecompressor().stream_reader(handle, read_across_frames=True) if compressed else handle
+        data = b""
+        while b"\n" not in data and len(data) < _HEADER_READ_LIMIT:
+            chunk = reader.read(8192)
+            if not chunk:
+                break
+            data += chunk
     return data.split(b"\n", 1)[0]
 
 
@@ -104,7 +103,7 @@ def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -
     return version
 
 
-def find_session_file(folder: Path) -> SessionFile | None:
+def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None = None) -> SessionFile | None:
     """The log to read in ``folder``: the highest generation whose header agrees with its name.
 
     Rules (DSH's own naming; never the modification time, which copies and restores change):
@@ -116,6 +115,9 @@ def find_session_file(folder: Path) -> SessionFile | None:
       readable header) is skipped with a warning and the next lower generation is read instead.
       If nothing is left, the result is ``unusable`` (the folder is reported, not read).
       ``session.jsonl[.zstd]`` predates generation files and its header version is not checked.
+
+    ``known``: header versions already known by file identity (the catalog's parsed summaries),
+    so a fresh process with a persisted cache does not re-read every header.
     """
     candidates: list[tuple[int, bool, str, os.stat_result]] = []
     try:
@@ -142,7 +144,9 @@ def find_session_file(folder: Path) -> SessionFile | None:
         path = folder / name
         revision = _revision(path, st)
         if generation >= 1:
-            declared = header_version_of(path, compressed, revision)
+            declared = known.get(revision) if known is not None and revision in known else None
+            if declared is None:
+                declared = header_version_of(path, compressed, revision)
             if declared != generation:
                 said = "has no readable header" if declared is None else f"says format v{declared} in its header"
                 warnings.append(f"{name} {said}, which disagrees with its name; skipped it")
