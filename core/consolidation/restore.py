@@ -315,6 +315,14 @@ class PendingReviews:
         self.recovered.extend(outcomes)
         return outcomes
 
+    def _only_created(self, state: ReviewState) -> bool:
+        """The commit died after creating the (new) workspace and before writing into it: an
+        empty scope is all that changed, which is what the next commit would create anyway."""
+        if state.workspace_revision != EMPTY_REVISION:
+            return False
+        snap = self.store.find_workspace(state.cwd)
+        return snap is not None and not snap.entries
+
     def _converge(self, state: ReviewState) -> str:
         receipt = self._receipt_of(state)
         if receipt.status in NOT_PENDING:
@@ -322,7 +330,9 @@ class PendingReviews:
             return f"already {receipt.status}"
         request, global_revision, ws_revision, _ = self._request_from_state(state)
         pending_again = state.model_copy(update={"phase": "proposed", "plan": None, "updated": state_stamp()})
-        if (global_revision, ws_revision) == (state.global_revision, state.workspace_revision):
+        if global_revision == state.global_revision and (
+            ws_revision == state.workspace_revision or self._only_created(state)
+        ):
             self._save_state(pending_again)
             return "not committed (memory unchanged); the review is pending again"
         rows = {row.id: row for row in self.rows_from_state(state, request)}

@@ -439,3 +439,29 @@ def test_a_review_that_could_not_be_saved_still_works_in_the_window(
     review = propose(service)
     assert any("could not be saved" in n and "closing the window loses it" in n for n in review.notes)
     assert service.commit(review, ["c1"]).status == "committed"
+
+
+def test_a_crash_after_creating_the_new_workspace_only_leaves_the_review_pending(
+    tmp_path: Path, chat_server: ChatServer, catalog: ModelCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by the SIGKILL loop: the first commit into a workspace creates its (empty) scope first.
+    root = tmp_path / "memory"
+    chat_server.replies.append(proposal_reply([put()]))
+    store = FileStore(root)
+    service = service_for(store, catalog)
+    review = propose(service)
+    assert not review.workspace_exists
+
+    def crash(*args: object, **kwargs: object) -> None:
+        raise _Crash
+
+    monkeypatch.setattr(store, "commit", crash)
+    with pytest.raises(_Crash):
+        service.commit(review, ["c1"])
+    snap = FileStore(root).find_workspace(CWD)
+    assert snap is not None and snap.entries == ()
+    reopened = service_for(FileStore(root), catalog)
+    [pending] = reopened.pending_reviews()
+    assert reopened.recovered[0][1].startswith("not committed")
+    assert pending.receipt.status == "proposed"
+    assert reopened.commit(pending, ["c1"]).status == "committed"
