@@ -109,3 +109,10 @@ class ConsolidationError(DshMemoryError):
 
 class CancelledError(DshMemoryError):
     code = "cancelled"
+
+
+class ProposalMismatchError(DshMemoryError):
+    """A pending review's saved proposal does not hash to the proposal hash its receipt recorded
+    (edited or damaged on disk). Nothing was written; the review must be run again."""
+
+    code = "proposal_mismatch"

@@ -19,6 +19,8 @@ Example::
     quiet_period_seconds: 120
     evidence_limit_bytes: 400000
     request_timeout_seconds: 120
+    pending_review_max_age_days: 30   # pending reviews older than this are discarded
+    pending_review_max_count: 50      # beyond the newest 50 pending reviews, older ones are discarded
 """
 
 from __future__ import annotations
@@ -134,6 +136,11 @@ class AppSettings(BaseModel):
     # records) must fit this; the rest of the workspace is reachable through read-only tools.
     model_input_budget_bytes: int = Field(default=256_000, ge=8_000)
     tool_rounds: int = Field(default=6, ge=0, le=20)  # 0: never offer tools (single JSON request)
+    # Pending consolidation reviews kept across restarts (core.consolidation.pending). A month:
+    # after that memory and the session have moved on and the diffs mislead. Fifty: more
+    # unreviewed proposals than that is a backlog nobody reads; the newest are kept.
+    pending_review_max_age_days: float = Field(default=30.0, gt=0)
+    pending_review_max_count: int = Field(default=50, gt=0)
 
     @model_validator(mode="after")
     def _no_credentials(self) -> AppSettings:

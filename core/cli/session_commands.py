@@ -13,6 +13,7 @@ from core.errors import UsageError
 from core.keys import dsh_home, normalize_cwd
 from core.model_catalog import load_model_catalog
 from core.sessions.models import SessionSummary
+from core.sessions.stability import live_session_protection
 from core.settings import AppSettings, load_settings
 
 
@@ -47,7 +48,10 @@ def register(sub: Any) -> None:
     _sessions_root_option(p)
     p.set_defaults(handler=cmd_consolidate)
 
-    p = sub.add_parser("reviews", help="list consolidation receipts (newest first)")
+    p = sub.add_parser("reviews", help="list consolidation receipts (newest first), or the pending reviews")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--pending", action="store_true", help="reviews saved at 'proposed', waiting for a decision")
+    what.add_argument("--delete", metavar="REVIEW_ID", help="delete a pending review (its receipt says discarded)")
     p.set_defaults(handler=cmd_reviews)
 
 
@@ -98,6 +102,9 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
                 "workspace_key": s.workspace_key,
                 "updated": s.updated.isoformat() if s.updated else None,
                 "turns": s.turns,
+                "format_version": s.format_version,
+                "inherited_cut": s.inherited_cut,
+                "warnings": list(s.warnings),
                 "size": s.size,
                 "subagent": s.is_subagent,
                 "stable": stable,
@@ -110,18 +117,27 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
         where = row["cwd"] or "Unassigned"
         status = row["last_review"]["status"] if row["last_review"] else "-"
         lines.append(
-            f"{row['id']}  {(row['updated'] or '')[:19]:19}  {row['turns']:4} turns  "
+            f"{row['id']}  {(row['updated'] or '')[:19]:19}  v{row['format_version']:<2} {row['turns']:4} turns  "
             f"{_size(row['size']):>10}  "
             f"{'stable' if row['stable'] else 'live':6}  review: {status:19}  {row['title'] or '(untitled)'}"
             + (f"  [{where}]" if args.all else "")
         )
+        lines += [f"    warning: {w}" for w in row["warnings"]]
     if not rows:
         lines.append(f"No sessions found under {catalog.sessions_root}.")
+    protection = live_session_protection(settings.quiet_period_seconds)
+    if protection.note:
+        lines.append(protection.note)
     problems: dict[str, str] = dict(catalog.problems)
     if problems:
         lines.append(f"{len(problems)} session folder(s) could not be read (skipped; nothing was changed):")
         lines += [f"  {folder}: {why}" for folder, why in sorted(problems.items())]
-    data = {"sessions_root": str(catalog.sessions_root), "sessions": rows, "unreadable": problems}
+    data = {
+        "sessions_root": str(catalog.sessions_root),
+        "sessions": rows,
+        "unreadable": problems,
+        "live_check": {"lock_checked": protection.lock_checked, "note": protection.note},
+    }
     return Result(data=data, text="\n".join(lines))
 
 
@@ -189,6 +205,9 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
     data: dict[str, Any] = {
         "review_id": review.review_id,
         "reused": review.reused,
+        "restored": review.restored,
+        "edited": list(review.edited),
+        "notes": list(review.notes),
         "status": review.receipt.status,
         "changes": [_change_json(ch) for ch in review.changes],
         "receipt": _receipt_json(review.receipt),
@@ -201,6 +220,13 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
         )
         return Result(data=data, text=text)
     lines = _review_text(review)
+    if review.restored:
+        lines.insert(
+            0,
+            f"Pending review {review.review_id} restored from {review.receipt.created[:19]} "
+            "(saved earlier; the consolidator was not run again).",
+        )
+    lines[1:1] = [f"Note: {note}" for note in review.notes]
     valid = [ch for ch in review.changes if ch.is_actionable]
     if not args.apply:
         lines += [
@@ -265,13 +291,62 @@ def _consolidate_pending(
         lines.append("Dry run: nothing was written; --apply commits each review's valid changes.")
     failed = sum(1 for r in rows if r["status"] in ("failed", "conflict"))
     return Result(data={"cwd": cwd, "sessions": rows}, text="\n".join(lines), exit_code=1 if failed else 0)
+def _pending_json(review: Review) -> dict[str, Any]:
+    return {
+        "review_id": review.review_id,
+        "created": review.receipt.created,
+        "status": review.receipt.status,
+        "session_id": review.session_id,
+        "session_title": review.session_title,
+        "cwd": review.cwd,
+        "consolidator": review.consolidator,
+        "model": review.model,
+        "actionable": len(review.actionable),
+        "edited": list(review.edited),
+        "notes": list(review.notes),
+    }
+
+
+def _pending(ctx: Context, args: argparse.Namespace) -> Result:
+    service = ConsolidationService(ctx.store, load_model_catalog(dsh_home()), _settings(ctx))
+    if args.delete:
+        receipt = service.delete_review(args.delete)
+        text = f"Deleted pending review {receipt.review_id}; its receipt says {receipt.status}. Nothing was written."
+        return Result(data={"deleted": receipt.review_id, "receipt": _receipt_json(receipt)}, text=text)
+    pending = service.pending_reviews()
+    settings = service.settings
+    lines = [
+        f"{r.review_id}  {r.receipt.created[:19]}  {r.receipt.status:9}  {len(r.actionable)} change(s)"
+        + (f", {len(r.edited)} edited" if r.edited else "")
+        + f"  session {r.session_id} {r.session_title!r}  [{r.cwd}]"
+        for r in pending
+    ]
+    if not pending:
+        lines.append("No pending reviews.")
+    lines += [f"  {rid}: {why}" for rid, why in sorted(service.problems.items())]
+    lines += [f"Recovered {rid}: {what}" for rid, what in service.recovered]
+    lines.append(
+        f"Pending reviews are kept for {settings.pending_review_max_age_days:g} days, at most "
+        f"{settings.pending_review_max_count}; `consolidate SESSION_ID` shows one, `reviews --delete ID` removes one."
+    )
+    data = {
+        "pending": [_pending_json(r) for r in pending],
+        "problems": dict(service.problems),
+        "recovered": [{"review_id": rid, "outcome": what} for rid, what in service.recovered],
+        "max_age_days": settings.pending_review_max_age_days,
+        "max_count": settings.pending_review_max_count,
+    }
+    return Result(data=data, text="\n".join(lines))
 
 
 def cmd_reviews(args: argparse.Namespace, ctx: Context) -> Result:
+    if args.pending or args.delete:
+        return _pending(ctx, args)
     if not ctx.store.list_receipts():
         return Result(data={"reviews": []}, text="No consolidation receipts yet.")
     settings = _settings(ctx)
     service = ConsolidationService(ctx.store, load_model_catalog(dsh_home()), settings)
+    service.recover()  # a commit interrupted at its barrier is settled before receipts are shown
     receipts = service.receipts()
     lines = [
         f"{r.review_id}  {r.updated[:19]}  {r.status:19}  {r.consolidator:7}  session {r.session_id}  "

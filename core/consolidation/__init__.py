@@ -28,6 +28,20 @@ Public API (import from ``core.consolidation``)::
 
     check_connection(choice, timeout_seconds=10, cancelled=...) -> ConnectionReport   # Settings "test"
 
+Pending reviews (core.consolidation.pending / restore): every "proposed" review is saved privately
+(store.write_review_state -> .manager/review-state/<id>.json: proposal, evidence, edits)::
+
+    service.pending_reviews() -> list[Review]   # newest first; review.restored True; no consolidator runs
+        # recovers interrupted commits and applies the bounds first; unusable saves -> service.problems
+    service.restore_review(review_id) -> Review  # NotFoundError / ProposalMismatchError ("proposal_mismatch")
+        # review.edited: change ids the user edited (saved by edit_change); review.notes: e.g. memory
+        # changed since the proposal (the changes are re-checked against memory as it is now)
+    service.delete_review(review_id) -> Receipt  # status "discarded"; UsageError if not pending
+    service.prune_pending() -> list[str]         # AppSettings.pending_review_max_age_days / _max_count
+    service.recover() -> [(review_id, outcome)]  # once per service; also run by propose/commit/...
+    propose() on a session whose review is pending returns the saved review (restored) instead of
+    running the consolidator; commit() rebuilds the plan from the saved proposal (hash verified).
+
 Receipts are ``reviews/<review-id>.md`` (no conversation text, no memory bodies); debug logs
 ``debug/<review-id>/attempt-<n>.jsonl`` only when ``settings.debug_logging``.
 """

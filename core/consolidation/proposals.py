@@ -175,7 +175,11 @@ class ReviewChange(_Frozen):
         )
 
 
-ReceiptStatus = Literal["proposed", "committed", "partially-committed", "rejected", "no-change", "failed", "conflict"]
+ReceiptStatus = Literal[
+    "proposed", "committed", "partially-committed", "rejected", "no-change", "failed", "conflict", "discarded"
+]
+"""``discarded``: a pending review the user deleted or that expired (age/count bounds); nothing
+was written and running the consolidation again starts a new attempt."""
 FINAL_STATUSES: frozenset[str] = frozenset({"committed", "partially-committed", "rejected", "no-change"})
 """A review in one of these states is done: running it again shows the receipt, not the model."""
 
@@ -243,6 +247,9 @@ class Review(_Frozen):
     changes: tuple[ReviewChange, ...] = ()
     receipt: Receipt
     reused: bool = False
+    restored: bool = False  # rebuilt from the saved pending review (the consolidator was not run)
+    edited: tuple[str, ...] = ()  # change ids whose record the user edited (saved with the review)
+    notes: tuple[str, ...] = ()  # what the user should know about a restored review
 
     def change(self, change_id: str) -> ReviewChange:
         for c in self.changes:

@@ -5,6 +5,11 @@ revisions) *before* the model is called, and ``commit`` writes with compare-and-
 exactly those revisions. If memory changed in between, the commit writes nothing, the receipt
 says ``conflict`` and :meth:`ConsolidationService.refresh` re-checks the same proposal against
 the new state for another review.
+
+Reviews survive the window (:mod:`core.consolidation.pending`, :mod:`core.consolidation.restore`):
+a proposed review's full proposal is saved privately; reopening shows it without running the
+consolidator again, user edits are saved with it, commit rebuilds its plan from the saved proposal
+(hash verified) and an interrupted commit is settled before any new consolidation runs.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ import hashlib
 import os
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Literal, Protocol
 
 from core.consolidation.base import (
@@ -26,6 +30,7 @@ from core.consolidation.base import (
     raise_if_cancelled,
 )
 from core.consolidation.debuglog import DebugLog
+from core.consolidation.pending import CommitPlan, ReviewState
 from core.consolidation.proposals import (
     FINAL_STATUSES,
     ChangeSummary,
@@ -37,6 +42,7 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.receipts import parse_receipt, render_receipt
+from core.consolidation.restore import NOT_PENDING, PendingReviews, now_iso, state_stamp, summarize
 from core.consolidation.similarity import merged_record
 from core.consolidation.validation import review_change, review_proposal
 from core.errors import (
@@ -48,7 +54,9 @@ from core.errors import (
     EvidenceTooLargeError,
     InvalidRecordError,
     NotFoundError,
+    ProposalMismatchError,
     SecretRefusedError,
+    StorageError,
     UsageError,
 )
 from core.keys import normalize_cwd, workspace_key
@@ -87,7 +95,7 @@ def review_id_for(session_id: str, session_revision: str, consolidator: str, mod
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return now_iso()
 
 
 @dataclass(frozen=True)
@@ -128,18 +136,16 @@ class PreparedSession:
 
 
 def _summarize(changes: Collection[ChangeSummary]) -> str:
-    kinds: dict[str, int] = {}
-    decisions: dict[str, int] = {}
-    for c in changes:
-        kinds[c.kind] = kinds.get(c.kind, 0) + 1
-        decisions[c.decision] = decisions.get(c.decision, 0) + 1
-    left = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no changes"
-    right = ", ".join(f"{n} {d}" for d, n in sorted(decisions.items()))
-    return f"{left}; {right}" if right else left
+    return summarize(changes)
 
 
-class ConsolidationService:
-    """One pipeline per window / CLI run. Thread-safe enough to call from one worker at a time."""
+class ConsolidationService(PendingReviews):
+    """One pipeline per window / CLI run. Thread-safe enough to call from one worker at a time.
+
+    Pending reviews (see :class:`~core.consolidation.restore.PendingReviews`): ``pending_reviews()``,
+    ``restore_review(id)``, ``delete_review(id)``, ``prune_pending()``, ``recover()``; ``recovered``
+    and ``problems`` report what they found.
+    """
 
     def __init__(
         self,
@@ -157,6 +163,9 @@ class ConsolidationService:
         self._consolidators = dict(consolidators or {})
         self._reviews: dict[str, Review] = {}
         self._requests: dict[str, ConsolidationInput] = {}
+        self._recovered = False
+        self.recovered: list[tuple[str, str]] = []
+        self.problems: dict[str, str] = {}
 
     # --- consolidators -------------------------------------------------------------------
     def consolidator(self, kind: ConsolidatorKind | None = None) -> Consolidator:
@@ -280,6 +289,7 @@ class ConsolidationService:
         kept. Failures write a ``failed`` receipt and raise ConsolidationError; cancellation raises
         CancelledError. Memory is never written here.
         """
+        self.recover()  # an interrupted commit is settled before any new consolidation runs
         c = self.consolidator(consolidator)
         base = review_id_for(prepared.evidence.session_id, prepared.evidence.session_revision, c.name, c.model)
         rid, existing, run = self._latest_run(base)
@@ -291,6 +301,11 @@ class ConsolidationService:
             cached = self._reviews.get(rid)
             if cached is not None and existing is not None and existing.status == "proposed":
                 return cached
+            if existing is not None and existing.status not in NOT_PENDING:
+                # Saved by an earlier window or CLI run: shown again without the consolidator.
+                # A saved proposal that fails its hash cannot be trusted; the consolidator runs.
+                with contextlib.suppress(NotFoundError, ProposalMismatchError):
+                    return self.restore_review(rid)
         attempt = (existing.attempts + 1) if existing is not None else 1
         debug = DebugLog(self.store, rid, attempt, enabled=self.settings.debug_logging)
         debug.event(
@@ -354,11 +369,23 @@ class ConsolidationService:
             changes=changes,
             receipt=receipt,
         )
+        if status == "proposed":
+            review = self._save_new_state(review, request)
         self._reviews[rid] = review
         self._requests[rid] = request
         debug.event("proposed", status=status)
         if progress is not None:
             progress(2, 2, "Proposal ready for review")
+        return review
+
+    def _save_new_state(self, review: Review, request: ConsolidationInput) -> Review:
+        """Save a new proposal privately so the review survives the window (and apply the bounds)."""
+        try:
+            self._save_state(self.new_state(review, request))
+        except (StorageError, UsageError) as exc:
+            note = f"This review could not be saved ({exc.message}); closing the window loses it."
+            return review.model_copy(update={"notes": (*review.notes, note)})
+        self.prune_pending()
         return review
 
     def _latest_run(self, base: str) -> tuple[str, Receipt | None, int]:
@@ -445,9 +472,13 @@ class ConsolidationService:
     def _request(self, review: Review) -> ConsolidationInput:
         request = self._requests.get(review.review_id)
         if request is None:
-            raise UsageError(
-                f"review {review.review_id} is not open any more; run the consolidation again to review it"
-            )
+            state = self._load_state(review.review_id)
+            if state is None:
+                raise UsageError(
+                    f"review {review.review_id} is not open any more; run the consolidation again to review it"
+                )
+            request = self._request_from_state(state)[0]
+            self._requests[review.review_id] = request
         return request
 
     def edit_change(self, review: Review, change_id: str, record: Record) -> ReviewChange:
@@ -458,7 +489,30 @@ class ConsolidationService:
         assert isinstance(row.change, PutRecord)
         edited = row.change.model_copy(update={"record": ProposedRecord.from_record(record)})
         request = self._request(review)
-        return review_change(change_id, edited, request, {r.name: r for r in request.records})
+        checked = review_change(change_id, edited, request, {r.name: r for r in request.records})
+        state = self._load_state(review.review_id)
+        if state is not None and state.phase == "proposed":
+            # Saved with the review: closing the window loses no edit.
+            edits = {**state.edits, change_id: edited.record}
+            self._save_state(state.model_copy(update={"edits": edits, "updated": state_stamp()}))
+        return checked
+
+    def revert_edit(self, review: Review, change_id: str) -> ReviewChange:
+        """The change as proposed again (the user undid their edit); the saved edit is dropped.
+
+        Commit it without an ``edited`` row for ``change_id``; a restored review that listed the
+        edit in ``review.edited`` no longer gets it either, since it is gone from the saved review.
+        """
+        row = review.change(change_id)
+        if row.kind != "put":
+            raise UsageError(f"change {change_id} is not a record; only proposed records can be edited")
+        request = self._request(review)
+        original = next(c for c in review_proposal(review.proposal, request) if c.id == change_id)
+        state = self._load_state(review.review_id)
+        if state is not None and change_id in state.edits:
+            edits = {cid: e for cid, e in state.edits.items() if cid != change_id}
+            self._save_state(state.model_copy(update={"edits": edits, "updated": state_stamp()}))
+        return original
 
     def merge_change(self, review: Review, change_id: str) -> ReviewChange:
         """"Merge into existing": a new record flagged as similar becomes an update of that record
@@ -525,7 +579,17 @@ class ConsolidationService:
         """
         if review.reused:
             raise UsageError(f"review {review.review_id} is already {review.receipt.status}; nothing to commit")
-        rows: dict[str, ReviewChange] = {ch.id: ch for ch in review.changes}
+        self.recover()
+        state = self._load_state(review.review_id)
+        planned = review.changes
+        if state is not None:
+            # The plan is rebuilt from the saved proposal, which must still hash to what was proposed.
+            # Saved edits count only where this review object shows them (a restored review); a
+            # live review's edits come from the caller, whose view is what the user confirmed.
+            self._verify(state, review.proposal_hash or review.receipt.proposal_hash)
+            shown = {cid: e for cid, e in state.edits.items() if cid in review.edited}
+            planned = self.rows_from_state(state.model_copy(update={"edits": shown}), self._request(review))
+        rows: dict[str, ReviewChange] = {ch.id: ch for ch in planned}
         for cid, row in (edited or {}).items():
             rows[cid] = row
         for cid, record in (edited_records or {}).items():
@@ -548,6 +612,7 @@ class ConsolidationService:
             )
         chosen = [ch for ch in chosen if ch.before != ch.after]
         edited_ids = set(edited or {}) | set(edited_records or {})
+        edited_ids |= {cid for cid in review.edited if state is not None and cid in state.edits}
 
         def decision(ch: ReviewChange) -> str | None:
             if ch.id in {c.id for c in chosen}:
@@ -556,9 +621,9 @@ class ConsolidationService:
                 return None
             return "rejected"
 
-        summaries = tuple(self._change_summary(rows[ch.id], decision(rows[ch.id])) for ch in review.changes)
+        summaries = tuple(self._change_summary(rows[ch.id], decision(rows[ch.id])) for ch in planned)
         # Judged after the user's edits: an edit can make a refused record acceptable.
-        actionable = [rows[ch.id] for ch in review.changes if rows[ch.id].is_actionable]
+        actionable = [rows[ch.id] for ch in planned if rows[ch.id].is_actionable]
         base = review.receipt.model_copy(
             update={
                 "updated": _now(),
@@ -574,15 +639,21 @@ class ConsolidationService:
             self._write(receipt)
             self._forget(review.review_id)
             return receipt
+        pending_again = self._barrier(state, rows, chosen, confirm_global)
         try:
             global_after, ws_after = self._apply(review, chosen)
-        except ConflictError as exc:
+        except DshMemoryError as failure:
+            if pending_again is not None:
+                self._save_state(pending_again)  # nothing was written: the review stays pending
+            if not isinstance(failure, ConflictError):
+                raise
+            exc = failure
             receipt = base.model_copy(
                 update={
                     "status": "conflict",
                     "changes": tuple(
                         self._change_summary(rows[ch.id], "pending" if rows[ch.id].is_actionable else None)
-                        for ch in review.changes
+                        for ch in planned
                     ),
                     "error": f"conflict: {exc.message}" + ("" if _NOT_WRITTEN in exc.message else f"; {_NOT_WRITTEN}"),
                 }
@@ -604,8 +675,31 @@ class ConsolidationService:
         return receipt
 
     def _forget(self, review_id: str) -> None:
+        """The review is final: drop it from memory and its saved proposal from disk."""
         self._reviews.pop(review_id, None)
         self._requests.pop(review_id, None)
+        self.store.delete_review_state(review_id)
+
+    def _barrier(
+        self, state: ReviewState | None, rows: Mapping[str, ReviewChange], chosen: list[ReviewChange], confirm: bool
+    ) -> ReviewState | None:
+        """Mark the commit barrier before writing memory: the plan (change ids and every edited
+        record) goes into the saved state, so a crash before the receipt can be settled on the
+        next open. Returns the state to put back when the write fails cleanly."""
+        if state is None:
+            return None
+        edits = dict(state.edits)
+        for ch in chosen:
+            if ch.kind == "put" and ch.record is not None and isinstance(ch.change, PutRecord):
+                proposed = ProposedRecord.from_record(ch.record)
+                if proposed != ch.change.record or ch.id in edits:
+                    edits[ch.id] = proposed
+        pending_again = state.model_copy(update={"edits": edits, "phase": "proposed", "plan": None})
+        plan = CommitPlan(accepted=tuple(ch.id for ch in chosen), confirm_global=confirm, started=_now())
+        self._save_state(
+            pending_again.model_copy(update={"phase": "committing", "plan": plan, "updated": state_stamp()})
+        )
+        return pending_again
 
     def _apply(self, review: Review, chosen: list[ReviewChange]) -> tuple[Revision, Revision]:
         """Commit ``chosen`` all-or-nothing: Global first (easy to put back), then the workspace."""

@@ -53,6 +53,22 @@ under the sessions root)::
 
     read_session_file(path) / read_session_folder(folder) -> ParsedSession   # outside any catalog
     is_lock_held(folder) -> bool / lock_state(folder) -> str | None         # never creates the lock
+    live_session_protection(quiet_seconds) -> LiveSessionProtection(lock_checked, note)
+        # lock_checked False on Windows (DSH keeps no session.lock there: only the quiet period
+        # protects a live session); note is the sentence the Consolidation tab shows.
+
+DSH's rules the reader applies (details in core.sessions.parse / files / stability):
+    - SessionSummary.format_version is the header's format; above KNOWN_FORMAT_VERSION (4) the
+      log is read best-effort and SessionSummary.warnings says "written by a newer DSH (format vN):
+      shown as far as it can be read". warnings also lists generation files skipped because their
+      header disagrees with their name, both encodings of one generation, damaged zstd data.
+    - inherited history (SessionSummary.inherited_cut = first own seq): v0 the header's seedLength
+      only; v1+ the seq after the LAST session/end-seed with data.inherited == true, only when the
+      header says isSeeded: true. Untagged end-seed markers (written on every resume) cut nothing.
+    - generation files: canonical names only (session.jsonl[.zstd], session.v<N>.jsonl[.zstd], N >= 1,
+      no leading zeros); the highest N wins across plain and zstd, never by mtime.
+    - assistant text: assistant/message, assistant/peer-message, and any event carrying
+      data.message with role "assistant" (streaming, reasoning and request rows excepted).
 
 Value types live in core.sessions.models (SessionRevision, SessionSummary, ToolUse,
 EvidenceMessage, EvidenceTurn, Evidence).
@@ -73,18 +89,32 @@ from core.sessions.models import (
     SessionSummary,
     ToolUse,
 )
-from core.sessions.parse import ParsedSession, SessionEvent, read_session_file, read_session_folder
-from core.sessions.stability import DEFAULT_QUIET_SECONDS, is_lock_held, lock_state
+from core.sessions.parse import (
+    KNOWN_FORMAT_VERSION,
+    ParsedSession,
+    SessionEvent,
+    read_session_file,
+    read_session_folder,
+)
+from core.sessions.stability import (
+    DEFAULT_QUIET_SECONDS,
+    LiveSessionProtection,
+    is_lock_held,
+    live_session_protection,
+    lock_state,
+)
 from core.sessions.workspaces import WorkspaceRegistry, parse_registry, read_registry
 
 __all__ = [
     "DEFAULT_EVIDENCE_LIMIT_BYTES",
     "DEFAULT_QUIET_SECONDS",
+    "KNOWN_FORMAT_VERSION",
     "UNASSIGNED_TITLE",
     "Evidence",
     "EvidenceLimitError",
     "EvidenceMessage",
     "EvidenceTurn",
+    "LiveSessionProtection",
     "ParsedSession",
     "SessionCatalog",
     "SessionEvent",
@@ -96,6 +126,7 @@ __all__ = [
     "build_evidence",
     "check_stability",
     "is_lock_held",
+    "live_session_protection",
     "lock_state",
     "parse_registry",
     "read_registry",

@@ -21,7 +21,7 @@ from core.sessions.stability import DEFAULT_QUIET_SECONDS, describe_age, lock_st
 from core.sessions.workspaces import WorkspaceRegistry, read_registry, registry_path
 
 UNASSIGNED_TITLE = "Unassigned"
-CACHE_FORMAT = 1  # bump when what a summary means changes (old cache files are then ignored)
+CACHE_FORMAT = 2  # bump when what a summary means changes (old cache files are then ignored)
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,8 @@ class SessionCatalog:
             self.sessions_root = Path(sessions_root)
             self.dsh_home = Path(dsh_home) if dsh_home is not None else None
         self._lock = threading.Lock()
-        # folder -> (revision, summary or the read error's message)
-        self._cache: dict[str, tuple[SessionRevision, SessionSummary | str]] = {}
+        # folder -> (revision, summary or the read error's message, warnings from choosing the file)
+        self._cache: dict[str, tuple[SessionRevision, SessionSummary | str, tuple[str, ...]]] = {}
         self._registry_stamp: tuple[int, int, int] | None = None
         self._registry = WorkspaceRegistry()
         self.parse_count = 0  # full parses done by this instance (tests and benchmarks read it)
@@ -110,17 +110,21 @@ class SessionCatalog:
     def _summary(self, folder: Path, found: SessionFile) -> SessionSummary | str:
         key = str(folder)
         cached = self._cache.get(key)
-        if cached is not None and cached[0] == found.revision:
+        # The same file read for the same reasons (a skipped generation file may have gone since).
+        if cached is not None and cached[0] == found.revision and cached[2] == found.warnings:
             return cached[1]
+        if found.unusable is not None:
+            self._cache[key] = (found.revision, found.unusable, found.warnings)
+            return found.unusable
         try:
-            summary = read_session_summary(found.path, folder)
+            summary = read_session_summary(found.path, folder, found.warnings)
             self.parse_count += 1
             result: SessionSummary | str = summary
             revision = summary.revision
         except SessionReadError as exc:
             self.parse_count += 1
             result, revision = exc.message, found.revision
-        self._cache[key] = (revision, result)
+        self._cache[key] = (revision, result, found.warnings)
         self._cache_dirty = True
         return result
 
@@ -140,17 +144,24 @@ class SessionCatalog:
             try:
                 revision = SessionRevision.model_validate(entry["revision"])
                 summary = SessionSummary.model_validate(entry["summary"])
+                selection = entry["selection"]
+                if not isinstance(selection, list) or not all(isinstance(w, str) for w in selection):
+                    continue
             except (KeyError, TypeError, ValueError):
                 continue  # pydantic's ValidationError is a ValueError
             if summary.folder == folder and summary.revision == revision:
-                self._cache[folder] = (revision, summary)
+                self._cache[folder] = (revision, summary, tuple(selection))
 
     def _save_cache_file(self) -> None:
         if self.cache_file is None or not self._cache_dirty:
             return
         entries = {
-            folder: {"revision": revision.model_dump(mode="json"), "summary": result.model_dump(mode="json")}
-            for folder, (revision, result) in sorted(self._cache.items())
+            folder: {
+                "revision": revision.model_dump(mode="json"),
+                "summary": result.model_dump(mode="json"),
+                "selection": list(selection),
+            }
+            for folder, (revision, result, selection) in sorted(self._cache.items())
             if isinstance(result, SessionSummary)
         }
         doc = {"format": CACHE_FORMAT, "root": str(self.sessions_root), "entries": entries}
@@ -168,8 +179,11 @@ class SessionCatalog:
         summaries: list[SessionSummary] = []
         problems: dict[str, str] = {}
         seen: set[str] = set()
+        known = {
+            rev: result.format_version for rev, result, _ in self._cache.values() if isinstance(result, SessionSummary)
+        }
         for folder in self._session_folders():
-            found = find_session_file(folder)
+            found = find_session_file(folder, known)
             if found is None:
                 continue
             seen.add(str(folder))
@@ -256,10 +270,12 @@ class SessionCatalog:
         if found is None:
             label = session.id if isinstance(session, SessionSummary) else session
             raise NotFoundError(f"The DSH session {label!r} has no log in {folder} any more.")
-        parsed = read_session_file(found.path, folder)
+        if found.unusable is not None:
+            raise SessionReadError(f"{folder}: {found.unusable}.")
+        parsed = read_session_file(found.path, folder, found.warnings)
         with self._lock:
             self.parse_count += 1
-            self._cache[str(folder)] = (parsed.summary.revision, parsed.summary)
+            self._cache[str(folder)] = (parsed.summary.revision, parsed.summary, found.warnings)
         archived = parsed.summary.id in self.registry().archived_session_ids
         if archived:
             parsed = ParsedSession(

@@ -5,9 +5,12 @@ Read-only: files are opened for reading only; nothing is created, locked or rena
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import struct
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,41 +18,108 @@ import zstandard
 
 from core.sessions.models import SessionRevision
 
-# session.jsonl, session.jsonl.zstd, session.v3.jsonl, session.v3.jsonl.zstd
-_LOG_NAME = re.compile(r"^session(?:\.v(\d{1,9}))?\.jsonl(\.zstd)?$")
+# Canonical names only: session.jsonl[.zstd] and session.v<N>.jsonl[.zstd] with N >= 1 written
+# without leading zeros (no ".v0", no ".v03"). Temporary, upper-case and other names are ignored.
+_LOG_NAME = re.compile(r"^session(?:\.v([1-9][0-9]{0,8}))?\.jsonl(\.zstd)?$")
 
 _ZSTD_MAGIC = 0xFD2FB528
 _SKIPPABLE_MASK = 0xFFFFFFF0
 _SKIPPABLE_MAGIC = 0x184D2A50
 _MAGIC_BYTES = struct.pack("<I", _ZSTD_MAGIC)
+_HEADER_READ_LIMIT = 1 << 20  # a header line longer than this is not a DSH header
 
 
 @dataclass(frozen=True)
 class SessionFile:
-    """The log file chosen for one session folder."""
+    """The log file chosen for one session folder.
+
+    ``warnings`` say what was passed over to choose it (a generation file whose header disagrees
+    with its name, both encodings of one generation). ``unusable`` is set when no canonical file
+    in the folder can be read as its name says: ``path`` is then the highest one, not to be read.
+    """
 
     path: Path
     generation: int  # 0 for session.jsonl[.zstd], N for session.vN.jsonl[.zstd]
     compressed: bool
     revision: SessionRevision  # stat identity when it was found
+    warnings: tuple[str, ...] = ()
+    unusable: str | None = None
 
 
 def log_generation(name: str) -> tuple[int, bool] | None:
-    """``(generation, compressed)`` for a session log file name, None for anything else."""
+    """``(generation, compressed)`` for a canonical session log file name, None for anything else."""
     match = _LOG_NAME.match(name)
     if match is None:
         return None
     return (int(match.group(1)) if match.group(1) else 0, match.group(2) is not None)
 
 
-def find_session_file(folder: Path) -> SessionFile | None:
-    """The log to read in ``folder``: the highest generation wins.
+def _revision(path: Path, st: os.stat_result) -> SessionRevision:
+    return SessionRevision(path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
-    Within one generation (both ``.jsonl`` and ``.jsonl.zstd`` present), the most recently
-    modified file wins, and the compressed one on a tie (DSH's default encoding).
+
+# Header versions of generation files by stat identity: choosing a folder's log must not re-read
+# headers on every listing. Bounded; a changed file has a new identity and is read again.
+_HEADER_CACHE: dict[SessionRevision, int | None] = {}
+_HEADER_CACHE_LOCK = threading.Lock()
+_HEADER_CACHE_MAX = 4096
+
+
+def _first_line(path: Path, compressed: bool) -> bytes:
+    """The header line, reading (and decompressing) no more than it takes: headers are small."""
+    with open(path, "rb") as handle:
+        reader = zstandard.ZstdDecompressor().stream_reader(handle, read_across_frames=True) if compressed else handle
+        data = b""
+        while b"\n" not in data and len(data) < _HEADER_READ_LIMIT:
+            chunk = reader.read(8192)
+            if not chunk:
+                break
+            data += chunk
+    return data.split(b"\n", 1)[0]
+
+
+def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -> int | None:
+    """The ``version`` a log's header line declares (0 when it has none); None when there is no header."""
+    with _HEADER_CACHE_LOCK:
+        if revision in _HEADER_CACHE:
+            return _HEADER_CACHE[revision]
+    try:
+        obj = json.loads(_first_line(path, compressed))
+    except (OSError, ValueError, zstandard.ZstdError):
+        obj = None
+    version: int | None = None
+    if isinstance(obj, dict) and obj.get("type") == "session":
+        raw = obj.get("version")
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            version = raw
+        elif isinstance(raw, str) and raw.strip().isdigit():
+            version = int(raw)
+        else:
+            version = 0
+    with _HEADER_CACHE_LOCK:
+        if len(_HEADER_CACHE) >= _HEADER_CACHE_MAX:
+            _HEADER_CACHE.clear()
+        _HEADER_CACHE[revision] = version
+    return version
+
+
+def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None = None) -> SessionFile | None:
+    """The log to read in ``folder``: the highest generation whose header agrees with its name.
+
+    Rules (DSH's own naming; never the modification time, which copies and restores change):
+
+    - only canonical names count (see ``_LOG_NAME``);
+    - the highest generation N wins across the plain and the compressed family; within one
+      generation the compressed file wins (DSH's default encoding) and a warning says both exist;
+    - ``session.vN.*`` declares format version N: a file whose header says otherwise (or has no
+      readable header) is skipped with a warning and the next lower generation is read instead.
+      If nothing is left, the result is ``unusable`` (the folder is reported, not read).
+      ``session.jsonl[.zstd]`` predates generation files and its header version is not checked.
+
+    ``known``: header versions already known by file identity (the catalog's parsed summaries),
+    so a fresh process with a persisted cache does not re-read every header.
     """
-    best: tuple[int, int, bool, str] | None = None
-    best_stat: os.stat_result | None = None
+    candidates: list[tuple[int, bool, str, os.stat_result]] = []
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
@@ -62,22 +132,39 @@ def find_session_file(folder: Path) -> SessionFile | None:
                     st = entry.stat()
                 except OSError:
                     continue
-                key = (parsed[0], st.st_mtime_ns, parsed[1], entry.name)
-                if best is None or key > best:
-                    best, best_stat = key, st
+                candidates.append((parsed[0], parsed[1], entry.name, st))
     except OSError:
         return None
-    if best is None or best_stat is None:
+    if not candidates:
         return None
-    path = folder / best[3]
-    revision = SessionRevision(
-        path=str(path),
-        dev=best_stat.st_dev,
-        inode=best_stat.st_ino,
-        size=best_stat.st_size,
-        mtime_ns=best_stat.st_mtime_ns,
+    candidates.sort(key=lambda c: (c[0], c[1], c[2]), reverse=True)
+    warnings: list[str] = []
+    generations = [c[0] for c in candidates]
+    for generation, compressed, name, st in candidates:  # compressed first within a generation
+        path = folder / name
+        revision = _revision(path, st)
+        if generation >= 1:
+            declared = known.get(revision) if known is not None and revision in known else None
+            if declared is None:
+                declared = header_version_of(path, compressed, revision)
+            if declared != generation:
+                said = "has no readable header" if declared is None else f"says format v{declared} in its header"
+                warnings.append(f"{name} {said}, which disagrees with its name; skipped it")
+                continue
+        if compressed and generations.count(generation) > 1:
+            plain = name.removesuffix(".zstd")
+            warnings.append(f"both {plain} and {name} exist; read {name} (DSH's own encoding)")
+        return SessionFile(path, generation, compressed, revision, tuple(warnings))
+    top = candidates[0]
+    path = folder / top[2]
+    return SessionFile(
+        path,
+        top[0],
+        top[1],
+        _revision(path, top[3]),
+        tuple(warnings),
+        unusable="no session log here can be read as its name says: " + "; ".join(warnings),
     )
-    return SessionFile(path=path, generation=best[0], compressed=best[2], revision=revision)
 
 
 def stat_revision(path: Path) -> SessionRevision:

@@ -41,11 +41,20 @@ class SessionSummary(_Frozen):
     updated: datetime | None
     turns: int
     size: int
-    version: int
+    format_version: int  # the header's declared DSH session format (0 when it declares none)
     is_subagent: bool
     archived_in_dsh: bool = False  # listed as archived in $DSH_HOME/storages/workspace.json
     revision: SessionRevision
     folder: str  # the session directory
+    inherited_cut: int = 0  # first seq that is this session's own (0: nothing inherited)
+    # What the reader wants the user to see: a newer format read best-effort, a generation file
+    # skipped because its header disagrees with its name, damaged zstd data... Empty when clean.
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def version(self) -> int:
+        """Alias of :attr:`format_version` (the name earlier callers used)."""
+        return self.format_version
 
 
 class ToolUse(_Frozen):

@@ -2,7 +2,13 @@
 
 Tolerant by design: unknown event types, packed ``*-chunks`` rows, ``assistant/chunk`` deltas,
 non-JSON lines and a torn last line are skipped (with a warning where something was lost);
-only an unreadable file or a missing header is an error.
+only an unreadable file or a missing header is an error. A header version above
+``KNOWN_FORMAT_VERSION`` is read best-effort with the v4 rules and a visible warning.
+
+Inherited history (DSH's rules, see :func:`seed_boundary`): a fork or sub-agent starts with a
+copy of its parent's conversation, which is not this session's to consolidate. DSH also appends
+an untagged ``session/end-seed {}`` every time a session is *resumed* after a restart; that marker
+cuts nothing, or a resumed session would lose every turn before the resume.
 """
 
 from __future__ import annotations
@@ -28,7 +34,9 @@ ATTACHMENT_ONLY = "[a prompt with attachments only, no text]"
 
 # Event types (v0 names first, then the renames newer versions are tolerated with).
 USER_MESSAGE_TYPES = frozenset({"user/message", "message/user"})
-ASSISTANT_MESSAGE_TYPES = frozenset({"assistant/message", "message/assistant"})
+# assistant/peer-message: a DSH fork's v4 surface event, a turn-free assistant answer (e.g. a
+# seat's reply to a /planning command) shaped {"message": {"role": "assistant", "content": [...]}}.
+ASSISTANT_MESSAGE_TYPES = frozenset({"assistant/message", "message/assistant", "assistant/peer-message"})
 GENERIC_MESSAGE_TYPES = frozenset({"message", "session/message"})
 TOOL_CALL_TYPES = frozenset({"tool/call", "tool/started"})
 TOOL_RESULT_TYPES = frozenset({"tool/result", "tool/finished"})
@@ -156,10 +164,32 @@ def prompt_text(event: SessionEvent) -> str | None:
     return ATTACHMENT_ONLY if content_blocks(event.data) else None
 
 
+def is_assistant_shaped(kind: str, data: Mapping[str, Any]) -> bool:
+    """An event of a type this reader does not know that clearly carries an assistant message:
+    ``data.message`` with ``role: "assistant"`` (the shape every DSH message event shares).
+    Streaming rows, reasoning and request copies are never assistant text."""
+    if _never_assistant(kind):
+        return False
+    message = data.get("message")
+    return isinstance(message, dict) and message.get("role") == "assistant"
+
+
+_NOT_ASSISTANT_TEXT = ("chunk", "delta", "reasoning", "request/", "tool/")
+
+
+def _never_assistant(kind: str) -> bool:
+    """Row types that may quote assistant messages (request copies...) but never are one."""
+    return any(part in kind for part in _NOT_ASSISTANT_TEXT)
+
+
 def is_assistant_message(event: SessionEvent) -> bool:
     if event.type in ASSISTANT_MESSAGE_TYPES:
         return True
-    return event.type in GENERIC_MESSAGE_TYPES and role_of(event.data) == "assistant"
+    if event.type in GENERIC_MESSAGE_TYPES:
+        return role_of(event.data) == "assistant"
+    if event.type in _KNOWN_NON_ASSISTANT:
+        return False
+    return is_assistant_shaped(event.type, event.data)
 
 
 # ---------------------------------------------------------------- header helpers
@@ -215,21 +245,56 @@ def header_version(header: Mapping[str, Any]) -> int:
     return 0
 
 
+KNOWN_FORMAT_VERSION = 4
+"""The newest DSH session format this reader knows; newer ones are read best-effort."""
+
+
+def newer_format_warning(version: int) -> str:
+    return f"written by a newer DSH (format v{version}): shown as far as it can be read"
+
+
+def header_is_seeded(header: Mapping[str, Any]) -> bool:
+    return header.get("isSeeded") is True
+
+
 def seed_boundary(header: Mapping[str, Any], events: Iterable[SessionEvent]) -> int:
     """First seq that belongs to this session: events before it were copied from a parent.
 
-    ``seedLength`` in the header and a ``session/end-seed`` event both mark the inherited
-    prefix of a forked/sub-agent session (its parent's conversation, not this one's).
+    - Format v0: the header's ``seedLength`` only (the number of copied events).
+    - Format v1 and later: only when the header says ``isSeeded: true``, the seq after the
+      **last** ``session/end-seed`` whose ``data.inherited`` is ``true``. The last one, because a
+      fork of a fork copies its parent's own inherited marker before adding its own.
+
+    An untagged ``session/end-seed`` (DSH appends one on every resume) never cuts anything.
     """
+    if header_version(header) == 0:
+        seed_length = header.get("seedLength")
+        if isinstance(seed_length, int) and not isinstance(seed_length, bool) and seed_length > 0:
+            return seed_length
+        return 0
+    if not header_is_seeded(header):
+        return 0
     boundary = 0
-    seed_length = header.get("seedLength")
-    if isinstance(seed_length, int) and not isinstance(seed_length, bool) and seed_length > 0:
-        boundary = seed_length
     for event in events:
-        if event.type in END_SEED_TYPES:
-            boundary = max(boundary, event.seq + 1)
-            break
+        if event.type in END_SEED_TYPES and event.data.get("inherited") is True:
+            boundary = event.seq + 1
     return boundary
+
+
+def reader_warnings(header: Mapping[str, Any], events: Iterable[SessionEvent]) -> list[str]:
+    """Warnings about how this session's rules were applied (shown with the session)."""
+    out: list[str] = []
+    version = header_version(header)
+    if version > KNOWN_FORMAT_VERSION:
+        out.append(newer_format_warning(version))
+    if version >= 1 and header_is_seeded(header):
+        tagged = any(e.type in END_SEED_TYPES and e.data.get("inherited") is True for e in events)
+        if not tagged:
+            out.append(
+                "the header says the session was seeded from another, but no inherited marker was found; "
+                "every turn is shown as its own"
+            )
+    return out
 
 
 # ---------------------------------------------------------------- parsing
@@ -238,12 +303,15 @@ def seed_boundary(header: Mapping[str, Any], events: Iterable[SessionEvent]) -> 
 # The compact prefix DSH writes (JSON.stringify key order). Lets the listing skip events it does
 # not need without a JSON parse; anything not matching is parsed normally.
 _SEQ_TIME = re.compile(r',"seq":\d+,"time":(\d+)[,}]')
+_ASSISTANT_ROLE = '"role":"assistant"'
+
 # What a summary needs: prompts (for turns and the fallback title), titles, the seed marker.
 SUMMARY_TYPES = USER_MESSAGE_TYPES | GENERIC_MESSAGE_TYPES | TITLE_TYPES | END_SEED_TYPES
 APPROVAL_TYPES = frozenset({"approval/asked", "approval/decided"})
 # What a ParsedSession keeps: everything evidence and summaries read. Other event types (steps,
 # turns, requests, hooks, compaction bookkeeping, unknown future types) are skipped unparsed.
 CONVERSATION_TYPES = SUMMARY_TYPES | ASSISTANT_MESSAGE_TYPES | TOOL_CALL_TYPES | TOOL_RESULT_TYPES | APPROVAL_TYPES
+_KNOWN_NON_ASSISTANT = CONVERSATION_TYPES - ASSISTANT_MESSAGE_TYPES - GENERIC_MESSAGE_TYPES
 
 
 @dataclass
@@ -254,9 +322,10 @@ class _Scan:
     latest_time: int | None = None  # over every kept event, including ones skipped by ``only``
 
 
-def _parse_lines(payload: bytes, only: frozenset[str] | None = None) -> _Scan:
+def _parse_lines(payload: bytes, only: frozenset[str] | None = None, assistant_shaped: bool = False) -> _Scan:
     """Header and events of a decoded log. With ``only``, events of other types are not parsed
-    (their time still counts), which is what makes listing cheap."""
+    (their time still counts), which is what makes listing cheap. ``assistant_shaped`` also keeps
+    rows of other types that carry an assistant message (see :func:`is_assistant_shaped`)."""
     scan = _Scan()
     # One decode for the whole log (json.loads on str skips per-line encoding detection).
     text = payload.decode("utf-8", errors="replace")
@@ -274,7 +343,12 @@ def _parse_lines(payload: bytes, only: frozenset[str] | None = None) -> _Scan:
                 row_type = raw[9:end]
                 if row_type == "assistant/chunk" or row_type.endswith("-chunks"):
                     continue  # streaming deltas and packed delta rows: the final messages carry the text
-                if only is not None and row_type not in only and raw.endswith("}"):
+                if (
+                    only is not None
+                    and row_type not in only
+                    and raw.endswith("}")
+                    and not (assistant_shaped and _ASSISTANT_ROLE in raw and not _never_assistant(row_type))
+                ):
                     stamp = _SEQ_TIME.match(raw, end + 1)
                     if stamp is not None:
                         latest = max(latest, int(stamp.group(1)))
@@ -316,10 +390,11 @@ def _parse_lines(payload: bytes, only: frozenset[str] | None = None) -> _Scan:
             time = None
         elif time > latest:
             latest = time
-        if only is not None and kind not in only:
-            continue
         data = obj.get("data")
-        scan.events.append(SessionEvent(seq=seq, type=kind, time=time, data=data if isinstance(data, dict) else {}))
+        data = data if isinstance(data, dict) else {}
+        if only is not None and kind not in only and not (assistant_shaped and is_assistant_shaped(kind, data)):
+            continue
+        scan.events.append(SessionEvent(seq=seq, type=kind, time=time, data=data))
     if bad_lines:
         scan.warnings.append(f"{bad_lines} line(s) were not JSON objects; skipped them")
     scan.latest_time = latest if latest >= 0 else None
@@ -363,10 +438,12 @@ def folder_session_id(folder: Path) -> str:
     return unquote(folder.name)
 
 
-def _summarize(scan: _Scan, revision: SessionRevision, folder: Path) -> SessionSummary:
+def _summarize(scan: _Scan, revision: SessionRevision, folder: Path, outer: Iterable[str] = ()) -> SessionSummary:
+    """``outer``: warnings from choosing and decoding the file; they and the rule warnings go on
+    the summary (so the sessions list can show them). Line-level warnings stay on the parse."""
     header = scan.header
     if header is None:
-        reason = "; ".join(scan.warnings) or "the file is empty"
+        reason = "; ".join([*outer, *scan.warnings]) or "the file is empty"
         raise SessionReadError(f"{revision.path} is not a readable DSH session log ({reason}).")
     events = scan.events
     boundary = seed_boundary(header, events)
@@ -386,20 +463,23 @@ def _summarize(scan: _Scan, revision: SessionRevision, folder: Path) -> SessionS
         updated=updated,
         turns=turns,
         size=revision.size,
-        version=header_version(header),
+        format_version=header_version(header),
         is_subagent=header_is_subagent(header),
         revision=revision,
         folder=str(folder),
+        inherited_cut=boundary,
+        warnings=(*outer, *reader_warnings(header, events)),
     )
 
 
 def parse_session(text: bytes, revision: SessionRevision, folder: Path, warnings: Iterable[str] = ()) -> ParsedSession:
     """Build a :class:`ParsedSession` from decoded JSONL bytes. Raises SessionReadError without a header."""
-    scan = _parse_lines(text, only=CONVERSATION_TYPES)
-    scan.warnings[:0] = list(warnings)
-    summary = _summarize(scan, revision, folder)
+    scan = _parse_lines(text, only=CONVERSATION_TYPES, assistant_shaped=True)
+    summary = _summarize(scan, revision, folder, warnings)
     assert scan.header is not None  # _summarize raised otherwise
-    return ParsedSession(summary=summary, header=scan.header, events=tuple(scan.events), warnings=tuple(scan.warnings))
+    return ParsedSession(
+        summary=summary, header=scan.header, events=tuple(scan.events), warnings=(*summary.warnings, *scan.warnings)
+    )
 
 
 def summarize_session(
@@ -407,8 +487,7 @@ def summarize_session(
 ) -> SessionSummary:
     """The same summary :func:`parse_session` gives, parsing only the events a summary needs."""
     scan = _parse_lines(text, only=SUMMARY_TYPES)
-    scan.warnings[:0] = list(warnings)
-    return _summarize(scan, revision, folder)
+    return _summarize(scan, revision, folder, warnings)
 
 
 def _read_log(
@@ -424,16 +503,22 @@ def _read_log(
     return text, revision, Path(folder) if folder is not None else log.parent, warnings
 
 
-def read_session_file(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> ParsedSession:
-    """Read one log file (plain or ``.zstd``). Raises SessionReadError when it cannot be read."""
+def read_session_file(
+    path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None, selection: Iterable[str] = ()
+) -> ParsedSession:
+    """Read one log file (plain or ``.zstd``). Raises SessionReadError when it cannot be read.
+
+    ``selection``: warnings from choosing this file (``SessionFile.warnings``), kept on the summary."""
     text, revision, where, warnings = _read_log(path, folder)
-    return parse_session(text, revision, where, warnings)
+    return parse_session(text, revision, where, [*selection, *warnings])
 
 
-def read_session_summary(path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None) -> SessionSummary:
+def read_session_summary(
+    path: str | os.PathLike[str], folder: str | os.PathLike[str] | None = None, selection: Iterable[str] = ()
+) -> SessionSummary:
     """Summary of one log file, cheaper than a full parse. Raises SessionReadError like it."""
     text, revision, where, warnings = _read_log(path, folder)
-    return summarize_session(text, revision, where, warnings)
+    return summarize_session(text, revision, where, [*selection, *warnings])
 
 
 def read_session_folder(folder: Path) -> ParsedSession:
@@ -441,4 +526,6 @@ def read_session_folder(folder: Path) -> ParsedSession:
     found: SessionFile | None = find_session_file(folder)
     if found is None:
         raise SessionReadError(f"{folder} holds no session log (session.jsonl or session.jsonl.zstd).")
-    return read_session_file(found.path, folder)
+    if found.unusable is not None:
+        raise SessionReadError(f"{folder}: {found.unusable}.")
+    return read_session_file(found.path, folder, found.warnings)

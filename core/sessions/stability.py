@@ -8,13 +8,25 @@ How ``<session folder>/session.lock`` is judged (we never create, open for writi
 3. a file whose text names an owner pid (``1234``, ``{"pid": 1234, "hostname": ...}``, the
    ``wx``-create convention of Node tools) -> held while that pid is alive on this host
    (``os.kill(pid, 0)``; a different hostname counts as held, we cannot check it);
-4. otherwise the file is probed on a separate read-only fd: ``F_GETLK`` asks the kernel whether
-   another process holds a conflicting POSIX record lock (it takes nothing), then a
-   non-blocking *shared* ``flock`` is tried and released at once. ``EWOULDBLOCK`` means DSH
-   holds it exclusively. A shared probe never blocks DSH's readers; the only possible
-   interference is a DSH ``LOCK_EX|LOCK_NB`` attempt in the same microsecond, which a
-   non-blocking locker must already handle. No lock found -> not held (a persistent lock file
-   nobody holds, or one left by a crash).
+4. otherwise DSH's own scheme: it holds a non-blocking exclusive ``flock`` on the file while the
+   session is open, and its open *fails* ("already owned") if someone else holds any lock on it
+   at that instant. So the probe must never hold one longer than it has to:
+
+   - **Linux**: the kernel's lock table (``/proc/locks``) is read and the file's inode looked up.
+     That takes no lock at all: there is no collision window. (Matched by inode number only,
+     because overlay file systems report another device number than the lock table; an
+     unrelated lock with the same inode number elsewhere only makes a session wait.)
+   - **other POSIX (macOS, BSD)** or when ``/proc/locks`` cannot be read: ``F_GETLK`` asks the
+     kernel about POSIX record locks (takes nothing), then a non-blocking *shared* ``flock`` is
+     tried on a read-only fd and released by the very next call. ``EWOULDBLOCK`` means DSH holds
+     it. **Collision window**: between those two system calls (microseconds, once per stability
+     check, never while a consolidator runs) a DSH starting to open this very session would see
+     the lock taken and fail its open; reopening the session in DSH then works.
+
+   No lock found -> not held (a persistent lock file nobody holds, or one left by a crash).
+
+**Windows**: DSH keeps no ``session.lock`` there at all, so only the quiet period tells a live
+session from a finished one (:func:`live_session_protection` gives the text the UI shows).
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import socket
 import struct
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 LOCK_FILE_NAME = "session.lock"
@@ -109,6 +122,7 @@ def _posix_lock_held(fd: int) -> bool:
 
 
 def _flock_held(fd: int) -> bool:
+    """Non-blocking shared ``flock``, released at once (the collision window is these two calls)."""
     if sys.platform == "win32":
         return False
     import fcntl
@@ -118,6 +132,29 @@ def _flock_held(fd: int) -> bool:
     except OSError as exc:
         return exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
     fcntl.flock(fd, fcntl.LOCK_UN)
+    return False
+
+
+PROC_LOCKS = "/proc/locks"
+
+
+def _kernel_lock_table_held(inode: int, table: str = PROC_LOCKS) -> bool | None:
+    """Whether Linux's lock table lists a lock (flock, POSIX or OFD) on ``inode``; None when the
+    table cannot be read (not Linux, /proc not mounted). Reading it takes no lock."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        with open(table, encoding="ascii", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6 or fields[1] == "->":  # "->" rows are waiters, not holders
+            continue
+        ident = fields[5].rsplit(":", 1)
+        if len(ident) == 2 and ident[1].isdigit() and int(ident[1]) == inode:
+            return True
     return False
 
 
@@ -150,13 +187,39 @@ def lock_state(folder: str | os.PathLike[str], now: float | None = None) -> str 
             if _pid_alive(pid):
                 return f"DSH (pid {pid}) holds session.lock (the session is open)"
             return None
-        if os.name == "posix" and (_posix_lock_held(fd) or _flock_held(fd)):
-            return "DSH holds session.lock (the session is open)"
-        return None
+        if os.name != "posix":
+            return None
+        from_table = _kernel_lock_table_held(os.fstat(fd).st_ino)
+        held = from_table if from_table is not None else (_posix_lock_held(fd) or _flock_held(fd))
+        return "DSH holds session.lock (the session is open)" if held else None
     except OSError as exc:
         return f"session.lock could not be checked ({exc.strerror or exc})"
     finally:
         os.close(fd)
+
+
+@dataclass(frozen=True)
+class LiveSessionProtection:
+    """How this platform tells a live DSH session from a finished one (for the Consolidation tab)."""
+
+    lock_checked: bool  # False on Windows: DSH keeps no session.lock there
+    note: str  # one sentence for the user; empty when the lock is checked
+
+
+def live_session_protection(
+    quiet_seconds: float = DEFAULT_QUIET_SECONDS, platform: str | None = None
+) -> LiveSessionProtection:
+    """Qt-free text for the UI: on Windows only the quiet period protects a live session."""
+    if (platform or sys.platform) == "win32":
+        return LiveSessionProtection(
+            lock_checked=False,
+            note=(
+                "On Windows DSH keeps no session lock, so a session counts as finished once it has not "
+                f"changed for {describe_age(quiet_seconds)} (the quiet period in Settings). Close the session "
+                "in DSH before consolidating it, or raise the quiet period."
+            ),
+        )
+    return LiveSessionProtection(lock_checked=True, note="")
 
 
 def is_lock_held(folder: str | os.PathLike[str]) -> bool:

@@ -144,4 +144,22 @@ class MemoryStore(Protocol):
 
     def has_memory(self) -> bool:
         """True when the root holds GLOBAL.md or any active or archived workspace (nothing parsed)."""
+    # --- private review state (consolidation reviews that survive a restart) ---------------
+    # ``.manager/review-state/<review-id>.json``: the full pending proposal of a review, bodies
+    # included, so it never goes into ``reviews/`` (receipts stay body-free). The consolidation
+    # service owns the content; the store only validates the id and size and writes atomically.
+    def write_review_state(self, review_id: str, text: str) -> None:
+        """Write one review's private state atomically (UsageError: bad id or over the size cap)."""
+        ...
+
+    def read_review_state(self, review_id: str) -> str | None:
+        """The state text, or None when that review has none (or it is not a regular file)."""
+        ...
+
+    def list_review_states(self) -> list[str]:
+        """Review ids that have private state, sorted."""
+        ...
+
+    def delete_review_state(self, review_id: str) -> bool:
+        """Remove one review's state; False when there was none."""
         ...

@@ -71,6 +71,9 @@ GLOBAL_SCOPE = "global"
 SCOPE_FILE = "scope.json"
 NOT_REGULAR_PREFIX = "not a regular file"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+REVIEW_STATE_DIR = ".manager/review-state"  # private: may hold memory bodies (never in reviews/)
+REVIEW_STATE_SUFFIX = ".json"
+MAX_REVIEW_STATE_BYTES = 8 * 1024 * 1024
 
 Clock = Callable[[], datetime]
 _T = TypeVar("_T")
@@ -907,10 +910,6 @@ class StoreCore(ABC):
     def delete_agent_proposal(self, proposal_id: str) -> None:
         self._aux_delete(self._agent_proposal_path(proposal_id))
 
-    def _aux_delete(self, rel: str) -> None:
-        """Remove an app-owned file (absent: nothing to do). Backends override this."""
-        raise NotImplementedError
-
     # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
     def read_record_file(self, key: str, file_name: str) -> bytes | None:
         """The bytes of record file ``file_name`` in active workspace ``key``, exactly as on disk.
@@ -929,3 +928,42 @@ class StoreCore(ABC):
         Cheap (no file is parsed): the window asks it before offering the demo root.
         """
         return bool(self._scope_keys(False) or self._scope_keys(True)) or self._global_bytes() is not None
+    # --- private review state (consolidation reviews that survive a restart) ---------------
+    # Kept in its own block: see MemoryStore.write_review_state. Paths are built only from a
+    # validated review id, so nothing can name a file outside REVIEW_STATE_DIR.
+    def _review_state_rel(self, review_id: str) -> str:
+        return f"{REVIEW_STATE_DIR}/{check_review_id(review_id)}{REVIEW_STATE_SUFFIX}"
+
+    def write_review_state(self, review_id: str, text: str) -> None:
+        data = text.encode("utf-8")
+        if len(data) > MAX_REVIEW_STATE_BYTES:
+            raise UsageError(
+                f"The pending review {review_id} is {len(data):,} bytes, over the limit of "
+                f"{MAX_REVIEW_STATE_BYTES:,}; it was not saved. Commit or reject it before closing the window."
+            )
+        self._aux_write_private(self._review_state_rel(review_id), data)
+
+    def read_review_state(self, review_id: str) -> str | None:
+        data = self._aux_read(self._review_state_rel(review_id))
+        if data is None or len(data) > MAX_REVIEW_STATE_BYTES:
+            return None
+        return data.decode("utf-8", "replace")
+
+    def list_review_states(self) -> list[str]:
+        out = []
+        for name in self._aux_list(REVIEW_STATE_DIR):
+            rid = name.removesuffix(REVIEW_STATE_SUFFIX)
+            if name.endswith(REVIEW_STATE_SUFFIX) and _SAFE_ID.match(rid):  # temp files start with "."
+                out.append(rid)
+        return sorted(out)
+
+    def delete_review_state(self, review_id: str) -> bool:
+        return self._aux_delete(self._review_state_rel(review_id))
+
+    def _aux_delete(self, rel: str) -> bool:
+        """Remove one app-owned file next to the memory; False when it was not there."""
+        raise NotImplementedError
+
+    def _aux_write_private(self, rel: str, data: bytes) -> None:
+        """``_aux_write`` for private state (the file store makes it owner-only)."""
+        self._aux_write(rel, data)

@@ -612,6 +612,57 @@ class FileStore(StoreCore):
         except (FileNotFoundError, NotADirectoryError):
             return []
 
+    # --- private review state (see StoreCore.write_review_state) --------------------------------
+    def _confined_aux(self, rel: str) -> Path:
+        """``rel`` under the root with no symlinked folder on the way (``.manager`` included):
+        private review state must never be written or removed through a link out of the root."""
+        path = self._root
+        for part in Path(rel).parts[:-1]:
+            path = path / part
+            if path.is_symlink():
+                raise StorageError(
+                    f"{path} is a symbolic link; pending reviews are only kept inside the memory root. "
+                    "Replace it with a real folder (or remove it) and try again."
+                )
+        return path / Path(rel).name
+
+    def _aux_delete(self, rel: str) -> bool:
+        """Remove one app-owned file; False when absent. Never acts on what we did not write (links, folders)."""
+        from core.atomic import remove_durable  # imported here: this block stays separate from the rest
+
+        target = self._confined_aux(rel)
+        try:
+            st = os.lstat(target)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        if not S_ISREG(st.st_mode):
+            raise StorageError(f"{rel} is not a regular file; it was left alone.")
+        return remove_durable(target)
+
+    def _aux_write_private(self, rel: str, data: bytes) -> None:
+        """Like ``_aux_write``, readable by the owner only: it holds memory bodies and the user's words."""
+        target = self._confined_aux(rel)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
+        write_atomic(target, data, mode=0o600)
+
+    def read_review_state(self, review_id: str) -> str | None:
+        self._confined_aux(self._review_state_rel(review_id))
+        return super().read_review_state(review_id)
+
+    def list_review_states(self) -> list[str]:
+        folder = self._confined_aux(self._review_state_rel("probe")).parent  # checked like a state file's
+        # Temp files of a state write interrupted by a crash (recover() does not look here). Only
+        # old ones: a young one may be another process's write in progress.
+        cutoff = time.time() - STALE_TEMP_S
+        with contextlib.suppress(OSError):
+            for p in folder.glob(f"{TEMP_PREFIX}*"):
+                if p.is_file() and not p.is_symlink() and p.stat().st_mtime < cutoff:
+                    p.unlink()
+        return super().list_review_states()
+
     # --- check --------------------------------------------------------------------------------
     def _extra_problems(self) -> list[Problem]:
         problems: list[Problem] = []
@@ -639,19 +690,3 @@ class FileStore(StoreCore):
                 )
             )
         return problems
-
-    # --- app-owned private state (pending agent proposals) -------------------------------------
-    def _aux_delete(self, rel: str) -> None:
-        target = self._root / rel
-        try:
-            st = os.lstat(target)
-        except (FileNotFoundError, NotADirectoryError):
-            return
-        if not S_ISREG(st.st_mode):  # never act on what we did not write (links, folders)
-            raise StorageError(f"{rel} is not a regular file; it was left alone.")
-        try:
-            os.unlink(target)
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise StorageError(f"Could not remove {target}: {exc.strerror or exc}.") from exc

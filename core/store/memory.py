@@ -173,6 +173,11 @@ class InMemoryStore(StoreCore):
         with self._mutex:
             return sorted({k[len(prefix) :].split("/", 1)[0] for k in self._aux if k.startswith(prefix)})
 
+    # --- private review state (see StoreCore.write_review_state) --------------------------------
+    def _aux_delete(self, rel: str) -> bool:
+        with self._mutex:
+            return self._aux.pop(rel, None) is not None
+
     # --- test helpers: simulate what other programs do to a root -------------------------------
     def put_raw(self, key: str, file_name: str, data: bytes) -> None:
         """Write bytes into a scope as an outside editor would (no validation, no index rebuild)."""
@@ -184,8 +189,3 @@ class InMemoryStore(StoreCore):
     def put_global_raw(self, data: bytes) -> None:
         with self._mutex:
             self._global = data
-
-    # --- app-owned private state (pending agent proposals) -------------------------------------
-    def _aux_delete(self, rel: str) -> None:
-        with self._mutex:
-            self._aux.pop(rel, None)

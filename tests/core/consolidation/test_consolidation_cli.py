@@ -115,3 +115,51 @@ def test_sessions_reports_unreadable_folders(env: dict[str, Any]) -> None:
     )
     code, out, _ = run("--root", env["root"], "sessions", "--all", "--sessions-root", env["sessions"])
     assert "1 session folder(s) could not be read" in out and str(broken) in out
+
+
+def test_sessions_show_the_format_version_and_reader_warnings(env: dict[str, Any]) -> None:
+    import os
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sessions"))
+    from dsh_log_builders import conversation, write_session
+
+    folder = write_session(
+        Path(env["sessions"]), conversation(5, turns=2, session_id="sess-v5", cwd=CWD), name="session.v5.jsonl"
+    )
+    os.utime(folder / "session.v5.jsonl", (1_700_000_000, 1_700_000_000))
+    code, out, _ = run("--root", env["root"], "--json", "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
+    rows = {s["id"]: s for s in json.loads(out)["sessions"]}
+    assert code == 0 and rows["sess-v5"]["format_version"] == 5 and rows["sess-cli"]["format_version"] == 1
+    warning = "written by a newer DSH (format v5): shown as far as it can be read"
+    assert rows["sess-v5"]["warnings"] == [warning] and rows["sess-cli"]["warnings"] == []
+    assert json.loads(out)["live_check"]["lock_checked"] is (sys.platform != "win32")
+    code, out, _ = run("--root", env["root"], "sessions", "--cwd", CWD, "--sessions-root", env["sessions"])
+    line = next(line for line in out.splitlines() if line.startswith("sess-v5"))
+    assert " v5 " in line and f"    warning: {warning}" in out
+    assert " v1 " in next(line for line in out.splitlines() if line.startswith("sess-cli"))
+
+
+def test_pending_reviews_from_the_shell(env: dict[str, Any]) -> None:
+    base = ("--root", env["root"], "consolidate", "sess-cli", "--consolidator", "offline", "--sessions-root")
+    code, out, err = run(*base, env["sessions"])
+    assert code == 0 and "Dry run" in out and "restored" not in out, err
+    code, out, _ = run("--root", env["root"], "--json", "reviews", "--pending")
+    data = json.loads(out)
+    [pending] = data["pending"]
+    assert code == 0 and pending["session_id"] == "sess-cli" and pending["status"] == "proposed"
+    assert data["max_age_days"] == 30 and data["max_count"] == 50
+    code, out, _ = run("--root", env["root"], "reviews", "--pending")
+    assert pending["review_id"] in out and "1 change(s)" in out and "kept for 30 days" in out
+    # a second run (a new process would do the same) shows the saved review, not a new proposal
+    code, out, _ = run(*base, env["sessions"])
+    assert code == 0 and f"Pending review {pending['review_id']} restored" in out
+    assert "the consolidator was not run again" in out
+    code, out, _ = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
+    assert code == 0 and json.loads(out)["receipt"]["status"] == "discarded"
+    code, out, _ = run("--root", env["root"], "reviews", "--pending")
+    assert "No pending reviews." in out
+    code, out, err = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
+    assert code == 2 and json.loads(out)["error"]["code"] == "usage"
+    code, out, _ = run(*base, env["sessions"], "--apply")
+    assert code == 0 and "committed" in out and "restored" not in out

@@ -37,8 +37,8 @@ def roots(tmp_path: Path, dsh_home: Path) -> dict[str, Path]:
     _age(write_session(sessions, conversation(0, turns=2, session_id="v0-plain", cwd=str(project)), slug="--shop--"))
     # A multi-frame zstd generation file whose last frame was torn by a crash mid-append.
     rows = conversation(3, turns=3, session_id="v3-zstd", cwd=str(project))
-    folder = write_session(sessions, rows, slug="--shop--", name="session.v2.jsonl.zstd", frames=5)
-    with open(folder / "session.v2.jsonl.zstd", "ab") as log:
+    folder = write_session(sessions, rows, slug="--shop--", name="session.v3.jsonl.zstd", frames=5)
+    with open(folder / "session.v3.jsonl.zstd", "ab") as log:
         log.write(zstd_frames(b'{"type":"user/message","seq":99}\n', frames=1)[:-7])
     (folder / "session.jsonl").write_bytes(b"")  # an older generation: ignored
     _age(folder)

@@ -35,14 +35,15 @@ Snapshot = dict[str, tuple[bytes, int]]
 
 
 def snapshot(root: Path, *, everything: bool = False) -> Snapshot:
-    """Bytes and mtime of every file, mtime of every directory, outside receipts, debug logs and locks."""
+    """Bytes and mtime of every file, mtime of every directory, outside receipts, debug logs, locks
+    and the saved pending reviews (``.manager/review-state``: the review's own state, not memory)."""
     out: Snapshot = {}
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         if rel_dir == ".":
             dirnames[:] = [d for d in dirnames if everything or d not in ("reviews", "debug")]
         elif rel_dir == ".manager":
-            dirnames[:] = [d for d in dirnames if d != "locks"]
+            dirnames[:] = [d for d in dirnames if d != "locks" and (everything or d != "review-state")]
         else:
             out[rel_dir + "/"] = (b"", os.stat(dirpath).st_mtime_ns)
         for name in filenames:
@@ -287,7 +288,7 @@ def test_failure_leaves_memory_byte_identical(env: Env, case: str, monkeypatch: 
     # Outside memory, a failure may only write its receipt and (debug logging is on) its debug log.
     after_all = snapshot(env.root, everything=True)
     written = [p for p in after_all if after_all[p] != env.before_all.get(p)]
-    assert all(p.startswith(("reviews/", "debug/")) for p in written), written
+    assert all(p.startswith(("reviews/", "debug/", ".manager/review-state/")) for p in written), written
     assert len([p for p in written if p.startswith("reviews/") and p.endswith(".md")]) <= 1
     for phrase in phrases:
         assert phrase.lower() in message.lower(), f"{case}: {phrase!r} not in {message!r}"

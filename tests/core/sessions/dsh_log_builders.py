@@ -7,7 +7,12 @@ inventions of the "fields move" kind the product brief warns about:
 - v1/v2: ``data.message = {role, content, source, id}``.
 - v3: source kinds renamed (``human`` for typed prompts, ``extension`` for plugins), source as
   ``{"type": ...}`` instead of ``{"kind": ...}``.
-- v4: tool results as ``message`` events with ``role: "tool"`` and a ``status``.
+- v4: tool results as ``message`` events with ``role: "tool"`` and a ``status``; a DSH fork's
+  turn-free ``assistant/peer-message`` (``{"message": {"role": "assistant", ...}}``).
+
+DSH's inherited-history markers: ``end_seed(seq)`` is the untagged ``session/end-seed {}`` DSH
+appends on every resume; ``end_seed(seq, inherited=True)`` closes a fork's copied prefix (v1+,
+with ``isSeeded: true`` in the header). v0 forks say how much was copied in ``seedLength``.
 """
 
 from __future__ import annotations
@@ -186,3 +191,72 @@ def write_session(
     data = zstd_frames(payload, frames) if name.endswith(".zstd") else payload
     (target / name).write_bytes(data)
     return target
+
+
+def end_seed(seq: int, inherited: bool | None = None) -> dict[str, Any]:
+    """``session/end-seed``: untagged (a resume marker) unless ``inherited`` is given."""
+    return event(seq, "session/end-seed", {} if inherited is None else {"inherited": inherited})
+
+
+def peer_message(seq: int, text: str) -> dict[str, Any]:
+    """A DSH fork's v4 turn-free assistant answer (a seat's reply), as its tests show it."""
+    return event(
+        seq,
+        "assistant/peer-message",
+        {
+            "message": {
+                "id": f"peer-{seq}",
+                "role": "assistant",
+                "source": {"kind": "a2a-seat", "role": "tianliang"},
+                "content": [{"type": "text", "text": text}],
+            }
+        },
+    )
+
+
+def exchange(seq: int, prompt: str, answer: str, version: int = 0) -> list[dict[str, Any]]:
+    """One human prompt and its answer at ``seq`` and ``seq + 1``."""
+    return [user(seq, prompt, version), assistant(seq + 1, answer, version)]
+
+
+def resumed(version: int = 0, session_id: str = "resumed", resumes: int = 1) -> list[dict[str, Any]]:
+    """A session resumed ``resumes`` times: an untagged end-seed before each later prompt."""
+    rows: list[dict[str, Any]] = [header(session_id, version)]
+    rows += exchange(0, "Remember the workspace instruction.", "I will.", version)
+    seq = 2
+    for n in range(resumes):
+        rows.append(end_seed(seq))
+        rows += exchange(seq + 1, f"After resume {n + 1}: carry on.", f"Carrying on {n + 1}.", version)
+        seq += 3
+    return rows
+
+
+def fork(
+    parent: Sequence[dict[str, Any]],
+    own: Sequence[tuple[str, str]],
+    version: int,
+    session_id: str = "child",
+    resume_after: bool = False,
+) -> list[dict[str, Any]]:
+    """A fork of ``parent`` (its events copied, then the fork's own prompts and answers).
+
+    v0 marks the copy with ``seedLength``; v1+ with ``isSeeded: true`` and a tagged end-seed.
+    ``resume_after`` adds an untagged resume marker between the fork's own exchanges.
+    """
+    copied = [dict(r) for r in parent[1:]]
+    seq = max((int(r["seq"]) for r in copied), default=-1) + 1
+    extra: dict[str, Any] = {"parentSession": parent[0].get("id")}
+    if version == 0:
+        extra["seedLength"] = seq
+        rows = [header(session_id, version, **extra), *copied, end_seed(seq)]  # real v0 forks add one
+        seq += 1
+    else:
+        rows = [header(session_id, version, isSeeded=True, **extra), *copied, end_seed(seq, inherited=True)]
+        seq += 1
+    for index, (prompt, answer) in enumerate(own):
+        if resume_after and index == 1:
+            rows.append(end_seed(seq))
+            seq += 1
+        rows += exchange(seq, prompt, answer, version)
+        seq += 2
+    return rows

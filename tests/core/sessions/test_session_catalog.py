@@ -12,6 +12,7 @@ from dsh_log_builders import conversation, header, title, user, write_session
 from core import keys
 from core.errors import NotFoundError
 from core.sessions import SessionCatalog, parse_registry
+from core.sessions.catalog import CACHE_FORMAT
 
 
 def _tree(root: Path) -> dict[str, tuple[int, int]]:
@@ -151,7 +152,7 @@ def test_second_listing_parses_nothing_unchanged(root: Path) -> None:
     # a new generation file replaces the log: one re-parse of that folder only
     write_session(
         root,
-        conversation(turns=5, session_id="a1", cwd="/w/alpha"),
+        conversation(version=2, turns=5, session_id="a1", cwd="/w/alpha"),
         slug="--w-alpha--",
         name="session.v2.jsonl.zstd",
     )
@@ -237,7 +238,7 @@ def test_a_new_generation_makes_a_listed_summary_stale(root: Path) -> None:
     summary = next(s for s in catalog.list() if s.id == "b1")
     new = write_session(
         root,
-        conversation(turns=1, session_id="b1", cwd="/w/beta"),
+        conversation(version=1, turns=1, session_id="b1", cwd="/w/beta"),
         slug="--w-beta--",
         name="session.v1.jsonl",
     )
@@ -276,7 +277,7 @@ def test_a_useless_cache_file_is_ignored(root: Path, tmp_path: Path, content: by
     cache.write_bytes(content)
     catalog = SessionCatalog(root, cache_file=cache)
     assert len(catalog.list()) == 4 and catalog.parse_count == 5
-    assert json.loads(cache.read_bytes())["format"] == 1  # rewritten usable
+    assert json.loads(cache.read_bytes())["format"] == CACHE_FORMAT  # rewritten usable
 
 
 def test_tampered_cache_entries_are_dropped(root: Path, tmp_path: Path) -> None:

@@ -95,28 +95,29 @@ def test_garbage_lines_in_the_middle_are_skipped_with_a_warning(tmp_path: Path) 
 
 def test_generation_files_highest_wins(tmp_path: Path) -> None:
     folder = write_session(tmp_path, conversation(turns=1, session_id="g"), folder="g")
-    write_session(tmp_path, conversation(turns=2, session_id="g"), folder="g", name="session.v2.jsonl.zstd")
-    write_session(tmp_path, conversation(turns=3, session_id="g"), folder="g", name="session.v10.jsonl")
-    write_session(tmp_path, conversation(turns=4, session_id="g"), folder="g", name="session.v9.jsonl.zstd")
+    write_session(tmp_path, conversation(2, turns=2, session_id="g"), folder="g", name="session.v2.jsonl.zstd")
+    write_session(tmp_path, conversation(10, turns=3, session_id="g"), folder="g", name="session.v10.jsonl")
+    write_session(tmp_path, conversation(9, turns=4, session_id="g"), folder="g", name="session.v9.jsonl.zstd")
     (folder / "session.lock").write_text("not a log")
     (folder / "session.v11.jsonl.bak").write_text("not a log either")
     found = find_session_file(folder)
     assert found is not None
     assert found.path.name == "session.v10.jsonl"
-    assert found.generation == 10 and not found.compressed
+    assert found.generation == 10 and not found.compressed and found.warnings == ()
     assert read_session_folder(folder).summary.turns == 3
 
 
-def test_same_generation_newest_file_wins_then_compressed(tmp_path: Path) -> None:
+def test_same_generation_prefers_compressed_whatever_the_mtimes(tmp_path: Path) -> None:
     folder = write_session(tmp_path, conversation(turns=1, session_id="g"), folder="g")
     write_session(tmp_path, conversation(turns=2, session_id="g"), folder="g", name="session.jsonl.zstd")
-    os.utime(folder / "session.jsonl", ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
-    os.utime(folder / "session.jsonl.zstd", ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
-    found = find_session_file(folder)
-    assert found is not None and found.path.name == "session.jsonl"
-    os.utime(folder / "session.jsonl.zstd", ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
-    found = find_session_file(folder)
-    assert found is not None and found.path.name == "session.jsonl.zstd"
+    for newer, older in (("session.jsonl", "session.jsonl.zstd"), ("session.jsonl.zstd", "session.jsonl")):
+        os.utime(folder / newer, ns=(2_000_000_000_000_000_000, 2_000_000_000_000_000_000))
+        os.utime(folder / older, ns=(1_000_000_000_000_000_000, 1_000_000_000_000_000_000))
+        found = find_session_file(folder)
+        assert found is not None and found.path.name == "session.jsonl.zstd"
+        assert any("both session.jsonl and session.jsonl.zstd exist" in w for w in found.warnings)
+    summary = read_session_folder(folder).summary
+    assert summary.turns == 2 and any("both session.jsonl" in w for w in summary.warnings)
 
 
 def test_log_generation_names() -> None:

@@ -43,6 +43,11 @@ def test_every_real_log_reads_cleanly() -> None:
     assert report["subagent"] == 23
     assert report["no_cwd"] == 3
     assert report["top_level_listed_by_default"] == 116
+    # DSH's rules on real v0 logs: every one is v0; only the two seedLength forks have an inherited
+    # cut (untagged end-seed markers cut nothing); no reader warnings.
+    assert report["format:v0"] == 139 and report["sessions_with_inherited_cut"] == 2
+    assert report["sessions_with_warnings"] == 0
+    assert report["human_turns"] == 139 and report["assistant_texts"] == 145
 
 
 def test_offline_consolidation_of_every_real_log() -> None:
