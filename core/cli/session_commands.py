@@ -329,14 +329,20 @@ def _pending(ctx: Context, args: argparse.Namespace) -> Result:
         f"Pending reviews are kept for {settings.pending_review_max_age_days:g} days, at most "
         f"{settings.pending_review_max_count}; `consolidate SESSION_ID` shows one, `reviews --delete ID` removes one."
     )
+    # Agents' proposals wait for the same decision: one listing for everything pending.
+    from core.cli.mcp_commands import cmd_pending
+
+    agents = cmd_pending(args, ctx)
     data = {
         "pending": [_pending_json(r) for r in pending],
         "problems": dict(service.problems),
         "recovered": [{"review_id": rid, "outcome": what} for rid, what in service.recovered],
         "max_age_days": settings.pending_review_max_age_days,
         "max_count": settings.pending_review_max_count,
+        "pending_agent_proposals": (agents.data or {}).get("pending_agent_proposals", []),
+        "agent_proposal_problems": (agents.data or {}).get("problems", []),
     }
-    return Result(data=data, text="\n".join(lines))
+    return Result(data=data, text="\n".join([*lines, "", agents.text]))
 
 
 def cmd_reviews(args: argparse.Namespace, ctx: Context) -> Result:

@@ -226,7 +226,8 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
         rc = main(["--root", str(store.root), *args], stdout=out, stderr=out)
         return rc, out.getvalue()
 
-    assert run("reviews", "--pending") == (0, "No pending agent proposals.\n")
+    code, out = run("reviews", "--pending")
+    assert code == 0 and "No pending reviews." in out and out.endswith("No pending agent proposals.\n")
     agent = _agent(store, cwd)
     agent.index_text()
     pid = json.loads(agent.update([_put("fact-one", "It rains on Mondays.")], "The user said so."))["proposal_id"]
