@@ -30,7 +30,6 @@ from typing import Any, TypeVar
 from core.errors import (
     ConfirmationRequiredError,
     ConflictError,
-    DshMemoryError,
     InvalidRecordError,
     NotFoundError,
     SecretRefusedError,
@@ -38,7 +37,6 @@ from core.errors import (
     UsageError,
 )
 from core.keys import normalize_cwd, workspace_key, workspace_name
-from core.store.journal import DisplacedError
 from core.models import (
     EMPTY_REVISION,
     DeleteOp,
@@ -64,6 +62,7 @@ from core.records import (
     render_record,
     validate_record,
 )
+from core.store.journal import DisplacedError
 
 HISTORY_MAX_VERSIONS = 20
 HISTORY_MAX_AGE = timedelta(days=90)
@@ -167,9 +166,8 @@ def entry_from_bytes(file_name: str, data: bytes, mtime_ns: int = 0) -> RecordEn
     """
     record: Record | None = None
     reasons: tuple[str, ...] = ()
-    if b"&" in data[:65536] or b"*" in data[:65536]:
-        if yaml_has_aliases(frontmatter_text(data)):
-            reasons = (YAML_ALIAS_REASON,)
+    if (b"&" in data[:65536] or b"*" in data[:65536]) and yaml_has_aliases(frontmatter_text(data)):
+        reasons = (YAML_ALIAS_REASON,)
     if not reasons:
         try:
             record = parse_record(file_name, data)

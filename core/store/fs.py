@@ -22,7 +22,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
@@ -506,9 +506,11 @@ class FileStore(StoreCore):
         for item in change.history:
             tx.keep_history(change.key, item.source, self._history_file_name(item.entry.id))
 
-    def _stage_global(self, tx: journal.Transaction, data: bytes, old: bytes | None, history: Sequence[HistoryItem]) -> None:
-        path = self._root / GLOBAL_FILE
-        tx.write(GLOBAL_SCOPE, GLOBAL_FILE, data, old, existing_mode(path, default=self._new_file_mode(self._root)))
+    def _stage_global(
+        self, tx: journal.Transaction, data: bytes, old: bytes | None, history: Sequence[HistoryItem]
+    ) -> None:
+        mode = existing_mode(self._root / GLOBAL_FILE, default=self._new_file_mode(self._root))
+        tx.write(GLOBAL_SCOPE, GLOBAL_FILE, data, old, mode)
         for item in history:
             tx.keep_history(GLOBAL_SCOPE, GLOBAL_FILE, self._history_file_name(item.entry.id))
 
@@ -658,7 +660,7 @@ class FileStore(StoreCore):
         return self._manager / "history"
 
     def _history_path(self, entry_id: str) -> Path:
-        scope, _, rest = entry_id.partition("/")
+        scope = entry_id.partition("/")[0]
         return self._history_dir() / scope / self._history_file_name(entry_id)
 
     @staticmethod

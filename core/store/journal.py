@@ -581,10 +581,10 @@ def _apply_delete(op: OpDoc, slot: str, sfd: int, tfd: int, label: str) -> None:
 
 
 def _put_back(slot: str, sfd: int, tfd: int, name: str) -> None:
-    try:
+    # If the same writer already put a newer file there, that one stays: it replaced the version we
+    # moved aside, exactly as its rename would have done without us.
+    with contextlib.suppress(FileExistsError):
         rename_noreplace(slot, name, src_dir_fd=sfd, dst_dir_fd=tfd)
-    except FileExistsError:
-        pass  # someone wrote a newer file meanwhile: theirs stays; ours is kept in the staging folder
 
 
 def _lexists(name: str, fd: int) -> bool:

@@ -86,7 +86,7 @@ class ScopeLocks:
 
     def unwritable(self) -> bool:
         """True when lock files can't be created here (read-only media, another user's folder)."""
-        return self._dir.is_dir() and not os.access(self._dir, os.W_OK) or (
+        return (self._dir.is_dir() and not os.access(self._dir, os.W_OK)) or (
             not self._dir.exists() and not os.access(self._dir.parent, os.W_OK)
         )
 
