@@ -788,6 +788,7 @@ class StoreCore(ABC):
         records = {
             e.file_name: e.record for e in files.entries if e.record is not None and not e.invalid_reasons
         }
+        old_records = dict(records)
         change = ScopeChange(key=key)
         reasons: list[str] = []
         texts: list[tuple[str, str]] = []
@@ -857,6 +858,10 @@ class StoreCore(ABC):
         if index != files.index and INDEX_FILE not in files.blocked:
             change.files[INDEX_FILE] = index
             change.old[INDEX_FILE] = files.index
+            if files.index is not None and files.index != render_index(old_records.values()):
+                # Someone edited MEMORY.md by hand (or an agent wrote it): regenerating it displaces
+                # bytes the store did not write, so they are kept in history like a record's.
+                change.history.append(self._history_item(key, cwd, "MEMORY", "overwrite", files.index, INDEX_FILE))
         return change, texts
 
     def commit_together(

@@ -42,7 +42,7 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -458,6 +458,28 @@ def _make_dirs(dirs: _Dirs, doc: JournalDoc, mode: int) -> None:
     os.fsync(rootfd)
 
 
+Rescue = Callable[[str, int], None]
+
+
+def _rescuer(root: Path, dirs: _Dirs, scope: str, name: str) -> Rescue:
+    """Keeps bytes a race left in the staging folder (someone else's version) as a history entry."""
+
+    def rescue(staged: str, sfd: int) -> None:
+        data = read_nofollow(staged, sfd)
+        if data is None:
+            return
+        hrel = history_dir_rel(scope)
+        _ensure_history_dir(root, dirs, hrel)
+        hfd = dirs.get(hrel)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        label = "GLOBAL" if name == GLOBAL_FILE else name.removesuffix(".md")
+        with contextlib.suppress(FileExistsError):
+            write_durable(f"{stamp}-overwrite-{_hash(data)}-{label}.hist", data, mode=HISTORY_MODE, dir_fd=hfd)
+        os.fsync(hfd)
+
+    return rescue
+
+
 def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_DIR_MODE) -> None:
     """Roll forward, op by op, each idempotent and each checking what it displaces."""
     srel = _staging_rel(staging, root)
@@ -466,15 +488,17 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
         _make_dirs(dirs, doc, dir_mode)
         sfd = dirs.get(srel)
         for op in doc.ops:
-            tfd = dirs.get(scope_dir_rel(doc.scopes[op.scope]))
-            label = op.name if doc.scopes[op.scope] == GLOBAL else f"{doc.scopes[op.scope]}/{op.name}"
+            scope = doc.scopes[op.scope]
+            tfd = dirs.get(scope_dir_rel(scope))
+            label = op.name if scope == GLOBAL else f"{scope}/{op.name}"
+            rescue = _rescuer(root, dirs, scope, op.name)
             assert op.staged is not None  # the schema guarantees it
             if op.staged.endswith(".del"):
-                _apply_delete(op, op.staged, sfd, tfd, label)
+                _apply_delete(op, op.staged, sfd, tfd, label, rescue)
             elif op.old_hash is None:
                 _apply_create(op, op.staged, sfd, tfd, label)
             else:
-                _apply_replace(op, op.staged, sfd, tfd, label, use_exchange)
+                _apply_replace(op, op.staged, sfd, tfd, label, use_exchange, rescue)
         dirs.sync()
         for op in doc.ops:  # history last: only versions that really were displaced
             if op.hist_staged is not None and op.history is not None:
@@ -503,7 +527,9 @@ def _settle_check_link(staged: str, sfd: int) -> None:
         os.replace(check, staged, src_dir_fd=sfd, dst_dir_fd=sfd)
 
 
-def _apply_replace(op: OpDoc, staged: str, sfd: int, tfd: int, label: str, use_exchange: bool) -> None:
+def _apply_replace(
+    op: OpDoc, staged: str, sfd: int, tfd: int, label: str, use_exchange: bool, rescue: Rescue | None = None
+) -> None:
     _settle_check_link(staged, sfd)
     here = _h(staged, sfd)
     if here is None or here == op.old_hash:
@@ -511,15 +537,30 @@ def _apply_replace(op: OpDoc, staged: str, sfd: int, tfd: int, label: str, use_e
     if here != op.new_hash:
         # A crash between a swap and its check displaced someone else's bytes: put them back.
         if not (use_exchange and rename_exchange(staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)):
-            _put_back(staged, sfd, tfd, op.name)
+            _put_back(staged, sfd, tfd, op.name, rescue)
+        elif rescue is not None and _h(staged, sfd) != op.new_hash:
+            rescue(staged, sfd)
         raise DisplacedError(label)
-    if use_exchange and _exchange_checked(staged, sfd, tfd, op.name, op.old_hash, label):
+    if use_exchange and _exchange_checked(staged, sfd, tfd, op.name, op.old_hash, label, rescue, op.new_hash):
         return
-    _replace_portable(op, staged, sfd, tfd, label)
+    _replace_portable(op, staged, sfd, tfd, label, rescue)
 
 
-def _exchange_checked(staged: str, sfd: int, tfd: int, name: str, want: str | None, label: str) -> bool:
-    """Swap staged <-> target and check what came out; swap back on a mismatch. False: unsupported."""
+def _exchange_checked(
+    staged: str,
+    sfd: int,
+    tfd: int,
+    name: str,
+    want: str | None,
+    label: str,
+    rescue: Rescue | None = None,
+    new_hash: str | None = None,
+) -> bool:
+    """Swap staged <-> target and check what came out; swap back on a mismatch. False: unsupported.
+
+    If the owner of the bytes we displaced wrote again in the instant before we swapped back, the swap
+    back displaces that newer version instead: it is kept in history (``rescue``), never dropped.
+    """
     try:
         swapped = rename_exchange(staged, name, src_dir_fd=sfd, dst_dir_fd=tfd)
     except FileNotFoundError:
@@ -528,11 +569,13 @@ def _exchange_checked(staged: str, sfd: int, tfd: int, name: str, want: str | No
         return False
     if _h(staged, sfd) != want:
         rename_exchange(staged, name, src_dir_fd=sfd, dst_dir_fd=tfd)  # theirs back in place
+        if rescue is not None and _h(staged, sfd) != new_hash:
+            rescue(staged, sfd)
         raise DisplacedError(label)
     return True
 
 
-def _replace_portable(op: OpDoc, staged: str, sfd: int, tfd: int, label: str) -> None:
+def _replace_portable(op: OpDoc, staged: str, sfd: int, tfd: int, label: str, rescue: Rescue | None = None) -> None:
     # Hard-link the target next to the staged file, check it right before and right after the
     # rename. A rename-replacing writer inside that window is not seen (docs/store.md says so).
     check = staged.replace(".new", ".chk")
@@ -549,6 +592,8 @@ def _replace_portable(op: OpDoc, staged: str, sfd: int, tfd: int, label: str) ->
     # Keep the displaced bytes where an exchange would have left them (the undo source).
     os.replace(check, staged, src_dir_fd=sfd, dst_dir_fd=sfd)
     if _h(staged, sfd) != op.old_hash:  # written in place during the rename
+        if rescue is not None:
+            rescue(staged, sfd)
         os.replace(staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
         raise DisplacedError(label)
 
@@ -566,25 +611,29 @@ def _apply_create(op: OpDoc, staged: str, sfd: int, tfd: int, label: str) -> Non
         raise DisplacedError(label) from None
 
 
-def _apply_delete(op: OpDoc, slot: str, sfd: int, tfd: int, label: str) -> None:
+def _apply_delete(op: OpDoc, slot: str, sfd: int, tfd: int, label: str, rescue: Rescue | None = None) -> None:
     if _lexists(slot, sfd):
         if _h(slot, sfd) != op.old_hash:  # a crash between the move and its check
-            _put_back(slot, sfd, tfd, op.name)
+            _put_back(slot, sfd, tfd, op.name, rescue)
             raise DisplacedError(label)
         return
     if not _lexists(op.name, tfd):
         return  # gone already (deleted by someone else): nothing of theirs to keep
     os.rename(op.name, slot, src_dir_fd=tfd, dst_dir_fd=sfd)
     if _h(slot, sfd) != op.old_hash:
-        _put_back(slot, sfd, tfd, op.name)
+        _put_back(slot, sfd, tfd, op.name, rescue)
         raise DisplacedError(label)
 
 
-def _put_back(slot: str, sfd: int, tfd: int, name: str) -> None:
-    # If the same writer already put a newer file there, that one stays: it replaced the version we
-    # moved aside, exactly as its rename would have done without us.
-    with contextlib.suppress(FileExistsError):
+def _put_back(slot: str, sfd: int, tfd: int, name: str, rescue: Rescue | None = None) -> None:
+    """Move someone's bytes back from the staging folder; if they already wrote a newer file there,
+    that one stays and the version we moved aside is kept in history."""
+    try:
         rename_noreplace(slot, name, src_dir_fd=sfd, dst_dir_fd=tfd)
+    except FileExistsError:
+        if rescue is not None:
+            rescue(slot, sfd)
+            os.unlink(slot, dir_fd=sfd)  # kept in history now; never rescued twice
 
 
 def _lexists(name: str, fd: int) -> bool:
@@ -608,6 +657,7 @@ def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
                     hfd = dirs.get(history_dir_rel(scope))
                     os.rename(op.history, op.hist_staged or "", src_dir_fd=hfd, dst_dir_fd=sfd)
             rel = scope_dir_rel(scope)
+            rescue = _rescuer(root, dirs, scope, op.name)
             try:
                 tfd = dirs.get(rel)
             except StorageError:
@@ -619,19 +669,23 @@ def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
                 _settle_check_link(op.staged, sfd)
             if op.staged.endswith(".del"):
                 if _lexists(op.staged, sfd):
-                    _put_back(op.staged, sfd, tfd, op.name)
+                    _put_back(op.staged, sfd, tfd, op.name, rescue)
             elif op.old_hash is None:
                 if not _lexists(op.staged, sfd) and _h(op.name, tfd) == op.new_hash:
                     aside = op.staged.replace(".new", ".und")
                     os.rename(op.name, aside, src_dir_fd=tfd, dst_dir_fd=sfd)
                     if _h(aside, sfd) != op.new_hash:  # someone replaced it right now: theirs stays
-                        _put_back(aside, sfd, tfd, op.name)
+                        _put_back(aside, sfd, tfd, op.name, rescue)
             elif _h(op.staged, sfd) == op.old_hash and op.new_hash != op.old_hash:
                 if _h(op.name, tfd) != op.new_hash:
-                    continue  # rewritten by someone after we applied: the newer bytes stay
+                    # Rewritten by someone after we applied: their newer bytes stay, and the version
+                    # we displaced (and now can't put back) is kept in history.
+                    rescue(op.staged, sfd)
+                    continue
                 if use_exchange and rename_exchange(op.staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd):
                     if _h(op.staged, sfd) != op.new_hash:
                         rename_exchange(op.staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
+                        rescue(op.staged, sfd)
                 else:
                     os.replace(op.staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
         dirs.sync()
