@@ -243,7 +243,10 @@ def _parse_record_file(path: str, data: bytes) -> Record:
     is checked against that name, not the draft's.
     """
     from core.records import parse_record, record_file_name
+    from core.store.base import YAML_ALIAS_REASON, frontmatter_text, yaml_has_aliases
 
+    if yaml_has_aliases(frontmatter_text(data)):  # never hand an alias bomb to the YAML loader
+        raise InvalidRecordError(f"{path} is not a valid record; fix it and run put again.", [YAML_ALIAS_REASON])
     head = data[:4096].decode("utf-8", "replace")
     m = _NAME_LINE.search(head.split("\n---", 1)[0])
     file_name = record_file_name(m.group(1)) if m and m.group(1) else Path(path).name
