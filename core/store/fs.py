@@ -15,6 +15,7 @@ so a fresh process lists unchanged scopes without parsing them.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -68,6 +69,7 @@ STALE_TEMP_S = 600
 RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp granularity we know of
 
 _StatSig = tuple[int, int, int, int]
+_CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
 _ENTRY_CACHE: dict[str, dict[str, tuple[_StatSig, RecordEntry]]] = {}
 """Parsed entries by folder, then file name; shared by every FileStore in the process (warm reopen)."""
 
@@ -242,10 +244,11 @@ class FileStore(StoreCore):
         try:
             lock = self._locks.hold(scope)
             lock.__enter__()
-        except StorageError:
-            if not self.read_only and not self._locks.unwritable():
+        except StorageError as exc:
+            cause = exc.__cause__
+            if not (self.read_only or (isinstance(cause, OSError) and cause.errno in _CANT_LOCK)):
                 raise
-            yield
+            yield  # lock files can't exist here; nobody can write this root through this app
             return
         try:
             yield

@@ -84,12 +84,6 @@ class ScopeLocks:
             depths[scope] = 0
             release()
 
-    def unwritable(self) -> bool:
-        """True when lock files can't be created here (read-only media, another user's folder)."""
-        return (self._dir.is_dir() and not os.access(self._dir, os.W_OK)) or (
-            not self._dir.exists() and not os.access(self._dir.parent, os.W_OK)
-        )
-
     def _acquire(self, scope: str, timeout: float | None = None) -> Release:
         timeout = self._timeout if timeout is None else timeout
         path = os.path.join(self._dir, f"{scope}.lock")
