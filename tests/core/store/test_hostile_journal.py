@@ -146,7 +146,7 @@ def test_a_rollback_journal_undoes_from_what_is_on_disk(tmp_path: Path, monkeypa
 
 
 def test_an_unknown_staging_entry_is_quarantined_not_trusted(tmp_path: Path) -> None:
-    root, store, key = _setup(tmp_path)
+    root, _store, _key = _setup(tmp_path)
     weird = root / ".manager" / "staging" / "../evil"
     (root / ".manager" / "staging" / "a+b+c").mkdir(parents=True)
     before = disk(root)
