@@ -1101,7 +1101,10 @@ class StoreCore(ABC):
         return None if data is None else data.decode("utf-8", "replace")
 
     def list_receipts(self) -> list[str]:
-        return sorted(n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md"))
+        # Dot files are temp files of a receipt write interrupted by a crash (swept at the next open).
+        return sorted(
+            n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md") and not n.startswith(".")
+        )
 
     def append_debug(self, review_id: str, attempt: int, line: str) -> None:
         check_review_id(review_id)

@@ -229,7 +229,8 @@ def _consolidation_env(tmp_path: Path) -> tuple[list[str], dict[str, str], Path,
 
 def _outcome(root: Path) -> tuple[str, str, str]:
     """(global, workspace, receipt) after a reopen: each "old" or "new"; the receipt "committed" or
-    "open" (absent or not committed)."""
+    "open" (absent or not committed). "new/open" is a kill between the store's commit and the
+    receipt write: memory is whole, and the receipt still names the old revisions it was based on."""
     store = FileStore(root)
     g = "new" if store.read_global().text == G2 else "old"
     snap = store.find_workspace("/home/ada/projects/shop")
@@ -258,7 +259,7 @@ def _reset(root: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
 def test_sigkill_loop_over_consolidate_apply_accept_global(tmp_path: Path) -> None:
-    """120 forked CLI runs (``core.cli.main.main``, the code ``python -m core.cli.main`` runs) killed
+    """100 forked CLI runs (``core.cli.main.main``, the code ``python -m core.cli.main`` runs) killed
     with SIGKILL at random moments, plus a few real ``python -m core.cli.main`` processes: after each
     reopen Global and the workspace are both old or both new, and a committed receipt means new."""
     from core.cli.main import main
@@ -277,7 +278,7 @@ def test_sigkill_loop_over_consolidate_apply_accept_global(tmp_path: Path) -> No
         assert _outcome(root) == ("new", "new", "committed")
         _reset(root)
         rng = random.Random(9)
-        for _ in range(120):
+        for _ in range(100):
             pid = os.fork()
             if pid == 0:
                 os._exit(main(argv, stdout=open(os.devnull, "w"), stderr=open(os.devnull, "w")))  # noqa: SIM115
@@ -292,7 +293,7 @@ def test_sigkill_loop_over_consolidate_apply_accept_global(tmp_path: Path) -> No
             tally[key] = tally.get(key, 0) + 1
             _reset(root)
         repo = Path(__file__).resolve().parents[3]
-        for delay in (0.3, 0.6, 0.9, 1.2, 1.5):
+        for delay in (0.8, 1.6, 2.4):
             child = subprocess.Popen([sys.executable, "-m", "core.cli.main", *argv], cwd=repo, env=env,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             time.sleep(delay)
@@ -305,4 +306,4 @@ def test_sigkill_loop_over_consolidate_apply_accept_global(tmp_path: Path) -> No
     finally:
         server.close()
     print(f"\nSIGKILL loop outcomes: {json.dumps(tally, sort_keys=True)}")
-    assert sum(tally.values()) >= 125
+    assert sum(tally.values()) >= 103
