@@ -7,6 +7,7 @@ Contract over both backends; every I/O step made to fail in turn; a death after 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -166,10 +167,8 @@ def test_death_after_each_applied_file_is_settled_as_a_unit(
 
             m.setattr(journal, fn, wrapper)
         m.setattr(journal, "_abort_after_commit_point", lambda *a: False)
-        try:
+        with contextlib.suppress(Died):
             _do(store, key)
-        except Died:
-            pass
     if applied % 2:
         # A writer of either scope in a process that was running all along settles it first.
         if applied % 4 == 1:
@@ -195,7 +194,9 @@ def _consolidation_env(tmp_path: Path) -> tuple[list[str], dict[str, str], Path,
         [
             {
                 "op": "put",
-                "record": {"name": "release-day", "description": "Releases", "type": "project", "body": "\nTuesdays.\n"},
+                "record": {
+                    "name": "release-day", "description": "Releases", "type": "project", "body": "\nTuesdays.\n"
+                },
                 "reason": "the user said so",
                 "evidence": [1],
             },
