@@ -100,6 +100,7 @@ def worker(root: Path, wid: int, life: int, ack_path: Path, stats_path: Path) ->
 def direct_writer(target_dir: Path, stop: Path, out: Path) -> None:
     wrote = 0
     self_displaced: list[int] = []
+    took: list[str] = []  # store versions the agent itself replaced (its choice, not a store loss)
     tmp = target_dir / f".agent-{os.getpid()}"
     while not stop.exists():
         time.sleep(random.uniform(0.001, 0.01))
@@ -112,9 +113,11 @@ def direct_writer(target_dir: Path, stop: Path, out: Path) -> None:
         wrote += 1
         try:
             if target.exists() and atomic.rename_exchange(str(tmp), str(target)):
-                m = re.search(rb"agent-(\d+)", tmp.read_bytes())
+                displaced = tmp.read_bytes()
+                m = re.search(rb"agent-(\d+)", displaced)
                 if m:
                     self_displaced.append(int(m.group(1)))
+                took.extend(t.decode() for t in TOKEN.findall(displaced))
                 tmp.unlink()
             else:
                 os.replace(tmp, target)
@@ -123,7 +126,7 @@ def direct_writer(target_dir: Path, stop: Path, out: Path) -> None:
             self_displaced.append(wrote)
             with contextlib.suppress(OSError):
                 tmp.unlink()
-    out.write_text(json.dumps({"wrote": wrote, "self_displaced": self_displaced}))
+    out.write_text(json.dumps({"wrote": wrote, "self_displaced": self_displaced, "took": took}))
 
 
 def _fork(fn: object, *args: object) -> int:
@@ -188,7 +191,10 @@ def main() -> int:
             parts = line.split()
             if len(parts) == 2:
                 acked.append((parts[0], parts[1]))
-    lost = [t for _, t in acked if t.encode() not in seen]
+    agent_doc = json.loads(agent_out.read_text())
+    taken = set(agent_doc["took"])
+    lost = [t for _, t in acked if t.encode() not in seen and t not in taken]
+    by_agent = [t for _, t in acked if t.encode() not in seen and t in taken]
     ops = conflicts = 0
     for s in logs.glob("stats-*.json"):
         try:
@@ -197,7 +203,6 @@ def main() -> int:
             continue
         ops += doc["ops"]
         conflicts += doc["conflicts"]
-    agent_doc = json.loads(agent_out.read_text())
     agent_kept: set[int] = set()
     for p in root.rglob("*"):
         if p.is_file() and not p.is_symlink() and "locks" not in p.parts:
@@ -207,7 +212,11 @@ def main() -> int:
     pending = [p.path for p in store.check() if "staging" in p.path or "quarantine" in p.path]
     print(f"soak root: {root}")
     print(f"duration: {args.seconds:.0f} s, {args.workers} writer processes, {kills} SIGKILLs")
-    print(f"acknowledged writes: {len(acked)}  found: {len(acked) - len(lost)}  lost: {len(lost)}")
+    found = len(acked) - len(lost) - len(by_agent)
+    print(
+        f"acknowledged writes: {len(acked)}  found: {found}  lost: {len(lost)}  "
+        f"(replaced later by the direct writer itself: {len(by_agent)})"
+    )
     print(f"completed operations (last stats of each life): {ops}  conflicts: {conflicts}")
     print(
         f"direct writer: {agent_doc['wrote']} versions written, {len(agent_kept)} on disk or in history, "

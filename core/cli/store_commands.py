@@ -154,6 +154,13 @@ def cmd_status(args: argparse.Namespace, ctx: Context) -> Result:
         f"  GLOBAL.md:  {_human_size(st.global_size)}\n"
         f"  Total:      {_human_size(st.total_bytes)}"
     )
+    if st.read_only:
+        text += "\n  Read-only:  reading works; every change is refused (make the root writable to edit)"
+    if st.quarantined:
+        text += (
+            f"\n  Quarantine: {_plural(st.quarantined, 'damaged internal file')} moved aside, never acted on; "
+            "run `dsh-memory check`"
+        )
     return Result(st.model_dump(mode="json"), text)
 
 
@@ -522,7 +529,9 @@ def register(sub: Any) -> None:
 
     p = _add(sub, "purge", help="delete an archived workspace for good")
     p.add_argument("--key", required=True)
-    p.add_argument("--confirm", help="the workspace name (basename of its cwd), to confirm")
+    p.add_argument(
+        "--confirm", help="the workspace name as listed (its full key if its scope.json is invalid), to confirm"
+    )
     p.set_defaults(handler=cmd_purge)
 
     p = _add(sub, "history", help="earlier versions of a record, with time and content")

@@ -78,7 +78,11 @@ def direct_writer(
             i += 1
             data = make(i)
             tmp.write_bytes(data)
-            if target.exists() and rename_exchange(str(tmp), str(target)):
+            try:
+                swapped = rename_exchange(str(tmp), str(target))
+            except FileNotFoundError:  # deleted by the store a moment ago: a plain create
+                swapped = False
+            if swapped:
                 out_bytes = tmp.read_bytes()
                 tmp.unlink()
             else:
