@@ -52,6 +52,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from core.atomic import (
     PRIVATE_DIR_MODE,
+    TEMP_PREFIX,
     exchange_supported,
     fsync_dir,
     open_real_dir,
@@ -362,9 +363,21 @@ def make_doc(
 
 
 def _write_journal(staging: Path, doc: JournalDoc) -> None:
+    """Both copies: each written to a temp name and fsynced, then renamed; one folder fsync for all
+    (it also makes the staged files' names durable). A crash leaves zero, one or two whole copies."""
     data = doc.model_dump_json().encode("utf-8")
-    for n in JOURNAL_NAMES:
-        write_atomic(staging / n, data, mode=0o600)
+    temps = [staging / f"{TEMP_PREFIX}{n}" for n in JOURNAL_NAMES]
+    try:
+        for tmp in temps:
+            write_durable(tmp, data, mode=0o600)
+        for tmp, n in zip(temps, JOURNAL_NAMES, strict=True):
+            os.replace(tmp, staging / n)
+        fsync_dir(staging)
+    except OSError as exc:
+        for tmp in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise StorageError(f"Could not write the journal: {exc.strerror or exc}. Nothing was written.") from exc
 
 
 def _unlink_durable(path: Path) -> None:
@@ -415,9 +428,11 @@ class _Dirs:
             self._fds[rel] = fd
         return fd
 
-    def sync(self) -> None:
-        for fd in self._fds.values():
-            os.fsync(fd)
+    def sync(self, rels: Sequence[str] | None = None) -> None:
+        """fsync the given folders (default: every folder opened), making renames in them durable."""
+        for rel, fd in self._fds.items():
+            if rels is None or rel in rels:
+                os.fsync(fd)
 
     def close(self) -> None:
         for fd in self._fds.values():
@@ -500,6 +515,7 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
             else:
                 _apply_replace(op, op.staged, sfd, tfd, label, use_exchange, rescue)
         dirs.sync()
+        moved: set[str] = set()
         for op in doc.ops:  # history last: only versions that really were displaced
             if op.hist_staged is not None and op.history is not None:
                 if read_nofollow(op.hist_staged, sfd) is None:
@@ -508,16 +524,26 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _ensure_history_dir(root, dirs, hrel)
                 hfd = dirs.get(hrel)
                 os.replace(op.hist_staged, op.history, src_dir_fd=sfd, dst_dir_fd=hfd)
-        dirs.sync()
+                moved.add(hrel)
+        # Only the history folders gained entries; the staging folder is dropped next anyway (a
+        # replay after a power loss finds the copies gone or still staged, both fine).
+        dirs.sync(sorted(moved))
 
 
 def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:
+    try:
+        dirs.get(hrel)
+        return  # the common case: it exists
+    except StorageError:
+        pass
     parent = dirs.get(f"{MANAGER_DIR}")
     with contextlib.suppress(FileExistsError):
         os.mkdir("history", PRIVATE_DIR_MODE, dir_fd=parent)
+        os.fsync(parent)
     hist = dirs.get(f"{MANAGER_DIR}/history")
     with contextlib.suppress(FileExistsError):
         os.mkdir(hrel.rsplit("/", 1)[1], PRIVATE_DIR_MODE, dir_fd=hist)
+        os.fsync(hist)
 
 
 def _settle_check_link(staged: str, sfd: int) -> None:
