@@ -228,7 +228,10 @@ class Transaction:
         if os.path.lexists(self.staging):  # a leftover; recover() (run under the locks first) settled it
             _remove_tree(self.staging)
         try:
-            (self.root / MANAGER_DIR / "staging").mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+            # A new root is private too (its parents, outside the root, are the user's business).
+            self.root.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+            (self.root / MANAGER_DIR).mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
+            (self.root / MANAGER_DIR / "staging").mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
             self.staging.mkdir(mode=PRIVATE_DIR_MODE)
             self._started = True
             self._fd = open_real_dir(self.root, f"{MANAGER_DIR}/staging/{self.name}")

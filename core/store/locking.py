@@ -89,7 +89,12 @@ class ScopeLocks:
         path = os.path.join(self._dir, f"{scope}.lock")
         try:
             if not self._dir_ready:
-                self._dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+                # Private, also for a root created here (the lock is often the first thing made).
+                missing = [d for d in (self._dir.parent.parent, self._dir.parent, self._dir) if not d.exists()]
+                if missing and not missing[0].parent.exists():
+                    missing[0].parent.mkdir(parents=True, exist_ok=True)
+                for d in missing:
+                    d.mkdir(exist_ok=True, mode=0o700)
                 self._dir_ready = True
             if fcntl is None:  # pragma: no cover - Windows
                 return self._acquire_filelock(path, scope)

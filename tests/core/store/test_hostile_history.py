@@ -86,6 +86,7 @@ def test_modes_are_kept_on_overwrite_and_new_files_are_private(tmp_path: Path) -
     for p in (root / "GLOBAL.md", d / "fact.md", d / "scope.json", d / "MEMORY.md"):
         assert stat.S_IMODE(p.stat().st_mode) == 0o600, p
     assert stat.S_IMODE(d.stat().st_mode) == 0o700
+    assert stat.S_IMODE(root.stat().st_mode) == 0o700  # a root the store created is private too
     os.chmod(root / "GLOBAL.md", 0o640)
     os.chmod(d / "fact.md", 0o640)
     store.replace_global("# G2\n", None)
