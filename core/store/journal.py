@@ -5,9 +5,9 @@ A transaction covers one scope, or ``global`` plus one workspace (``commit_toget
 
 1. **stage** every new file (written, fsynced, with the mode of the file it replaces), and a private
    read-only copy of every version it will displace (the history entry, never a hard link);
-2. **commit point**: write the journal, twice (``journal.json`` and ``journal.2.json``, each atomic and
-   checksummed), into the staging folder; one directory fsync makes the staged files and both copies
-   durable;
+2. **commit point**: write the journal, twice (``journal.json`` holds two copies, each
+   checksummed, on two lines of one file written atomically); one directory fsync makes the staged
+   files and the journal durable;
 3. **apply**, one op at a time, each op *checking what it displaces at the moment it displaces it*:
    a replace swaps the staged file and the target with ``renameat2(RENAME_EXCHANGE)`` and hashes what
    came out; a create uses ``RENAME_NOREPLACE``; a delete renames the target into the staging folder
@@ -19,10 +19,10 @@ A transaction covers one scope, or ``global`` plus one workspace (``commit_toget
 Recovery (on open, and under the scopes' locks before every mutation) reads the journal through a
 pydantic schema with a checksum, confines every path it names to the scope's own folder, and decides
 from what is on disk (content hashes of staged files and targets), so it is idempotent at every
-instant: ``journal*.json`` means roll forward, ``rollback*.json`` (the journal renamed: no space needed)
+instant: ``journal.json`` means roll forward, ``rollback.json`` (the journal renamed: no space needed)
 means undo, and no journal means the commit point was never reached (discard). A journal copy that is
 invalid in any way (bad JSON, missing keys, wrong checksum, a path leaving the scope, a directory) is
-moved to ``.manager/quarantine/`` and the other copy is used; if neither is valid the whole staging
+reported through ``.manager/quarantine/`` and the other copy is used; if neither is valid the whole staging
 folder is quarantined untouched and ``check`` reports it.
 
 Without renameat2 (other systems, some network file systems) the portable fallback hard-links the
@@ -52,7 +52,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from core.atomic import (
     PRIVATE_DIR_MODE,
-    TEMP_PREFIX,
     exchange_supported,
     fsync_dir,
     open_real_dir,
@@ -65,8 +64,10 @@ from core.atomic import (
 from core.errors import ConflictError, StorageError
 
 MANAGER_DIR = ".manager"
-JOURNAL_NAMES = ("journal.json", "journal.2.json")
-ROLLBACK_NAMES = ("rollback.json", "rollback.2.json")
+JOURNAL_NAMES = ("journal.json",)
+ROLLBACK_NAMES = ("rollback.json",)
+"""One file holding the journal twice (two lines, each checksummed): a damaged copy leaves the other,
+for the price of one write and one fsync."""
 QUARANTINE = "quarantine"
 GLOBAL = "global"
 GLOBAL_FILE = "GLOBAL.md"
@@ -366,21 +367,10 @@ def make_doc(
 
 
 def _write_journal(staging: Path, doc: JournalDoc) -> None:
-    """Both copies: each written to a temp name and fsynced, then renamed; one folder fsync for all
-    (it also makes the staged files' names durable). A crash leaves zero, one or two whole copies."""
+    """The commit point: the journal (twice, on two lines) atomically, and one fsync of the staging
+    folder that also makes the staged files' names durable. A crash leaves no journal or a whole one."""
     data = doc.model_dump_json().encode("utf-8")
-    temps = [staging / f"{TEMP_PREFIX}{n}" for n in JOURNAL_NAMES]
-    try:
-        for tmp in temps:
-            write_durable(tmp, data, mode=0o600)
-        for tmp, n in zip(temps, JOURNAL_NAMES, strict=True):
-            os.replace(tmp, staging / n)
-        fsync_dir(staging)
-    except OSError as exc:
-        for tmp in temps:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        raise StorageError(f"Could not write the journal: {exc.strerror or exc}. Nothing was written.") from exc
+    write_atomic(staging / JOURNAL_NAMES[0], data + b"\n" + data, mode=0o600)
 
 
 def _unlink_durable(path: Path) -> None:
@@ -778,8 +768,18 @@ def _quarantine(root: Path, path: Path, why: str) -> None:
         ) from exc
 
 
+def _parse_copy(line: bytes, staging: Path) -> JournalDoc:
+    candidate = JournalDoc.model_validate_json(line)
+    if candidate.kind == "commit" and tx_name(candidate.scopes) != staging.name:
+        raise ValueError("names other scopes than its folder")
+    if candidate.kind == "purge" and candidate.scopes[0] != staging.name:
+        raise ValueError("names another scope than its folder")
+    return candidate
+
+
 def read_journal(root: Path, staging: Path) -> tuple[JournalDoc | None, bool, bool]:
-    """``(doc, rollback, present)``: the first valid copy; invalid copies are quarantined.
+    """``(doc, rollback, present)``: the first valid copy. A journal with a damaged copy is copied to
+    the quarantine (and used through its other copy); one with no valid copy is moved there.
 
     ``present`` is whether any journal file existed (the commit point was passed).
     """
@@ -793,20 +793,45 @@ def read_journal(root: Path, staging: Path) -> tuple[JournalDoc | None, bool, bo
             continue
         present = True
         rollback = rollback or is_rollback
+        problems: list[str] = []
+        found: JournalDoc | None = None
+        raw: bytes | None = None
         try:
             raw = read_nofollow(str(path))
             if raw is None:
                 raise ValueError("not a regular file")
-            candidate = JournalDoc.model_validate_json(raw)
-            if candidate.kind == "commit" and tx_name(candidate.scopes) != staging.name:
-                raise ValueError("names other scopes than its folder")
-            if candidate.kind == "purge" and candidate.scopes[0] != staging.name:
-                raise ValueError("names another scope than its folder")
-        except (ValueError, ValidationError, OSError) as exc:
-            _quarantine(root, path, f"invalid journal: {str(exc)[:500]}")
+            lines = raw.split(b"\n")
+            if len(lines) != 2:
+                problems.append(f"{len(lines)} copies instead of 2")
+            for line in lines[:2]:
+                try:
+                    found = found or _parse_copy(line, staging)
+                    if found is not None and _parse_copy(line, staging) != found:
+                        problems.append("its copies disagree")
+                except (ValueError, ValidationError) as exc:
+                    problems.append(str(exc)[:500])
+        except (ValueError, OSError) as exc:
+            problems.append(str(exc)[:500])
+        if found is None:
+            _quarantine(root, path, "invalid journal: " + "; ".join(problems))
             continue
-        doc = doc or candidate
+        if problems:
+            why = "journal with a damaged copy (the other was used): " + "; ".join(problems)
+            _quarantine_copy(root, path, raw or b"", why)
+        doc = doc or found
     return doc, rollback, present
+
+
+def _quarantine_copy(root: Path, path: Path, data: bytes, why: str) -> None:
+    q = quarantine_dir(root)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    dest = q / f"{stamp}-{secrets.token_hex(3)}-{path.parent.name}-{path.name}"
+    try:
+        q.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        write_durable(dest, data, mode=0o600)
+        write_atomic(dest.with_name(dest.name + ".why"), (why + "\n").encode("utf-8"), mode=0o600)
+    except (OSError, StorageError):
+        return  # the report is best effort; the valid copy is used either way
 
 
 def scopes_of(name: str) -> list[str] | None:

@@ -58,8 +58,8 @@ OLD = (("a", "\nA fact.\n"), ("b", "\nA fact.\n"))
 NEW = (("a", "\nnew a\n"), ("c", "\nnew c\n"))
 
 
-def _journal_file(root: Path, key: str, n: int = 0) -> Path:
-    return journal.staging_dir(root, key) / journal.JOURNAL_NAMES[n]
+def _journal_file(root: Path, key: str) -> Path:
+    return journal.staging_dir(root, key) / journal.JOURNAL_NAMES[0]
 
 
 @pytest.mark.parametrize("applied", [0, 1, 2])
@@ -95,22 +95,21 @@ def test_a_damaged_journal_is_quarantined_never_acted_on_and_never_crashes(
     victim.write_text("outside the root\n")
     with monkeypatch.context() as m:
         _crash_mid_apply(m, store, key, 1)
-    for n in range(2):  # damage both copies: nothing valid is left to act on
-        j = _journal_file(root, key, n)
-        doc = json.loads(j.read_bytes())
-        if damage == "missing-keys":
-            j.write_text(json.dumps({"version": 2, "state": "commit"}))
-        elif damage == "directory":
-            j.unlink()
-            j.mkdir()
-        elif damage == "bad-checksum":
-            doc["ops"][0]["new_hash"] = "0" * 16
-            j.write_text(json.dumps(doc))
-        elif damage == "path-traversal":
-            doc["ops"][1]["name"] = "../../../victim.txt"
-            j.write_text(json.dumps(doc))
-        else:
-            j.write_bytes(b"\x00garbage{")
+    j = _journal_file(root, key)  # damage both copies: nothing valid is left to act on
+    doc = json.loads(j.read_bytes().split(b"\n")[0])
+    if damage == "missing-keys":
+        j.write_text(json.dumps({"version": 2, "state": "commit"}))
+    elif damage == "directory":
+        j.unlink()
+        j.mkdir()
+    elif damage == "bad-checksum":
+        doc["ops"][0]["new_hash"] = "0" * 16
+        j.write_text(json.dumps(doc) + "\n" + json.dumps(doc))
+    elif damage == "path-traversal":
+        doc["ops"][1]["name"] = "../../../victim.txt"
+        j.write_text(json.dumps(doc) + "\n" + json.dumps(doc))
+    else:
+        j.write_bytes(b"\x00garbage{")
     for args in (["status"], ["check"], ["show", "--cwd", CWD], ["global", "show"]):
         out = io.StringIO()
         code = main(["--root", str(root), "--json", *args], stdout=out, stderr=io.StringIO())
@@ -128,7 +127,9 @@ def test_one_damaged_copy_uses_the_other(tmp_path: Path, monkeypatch: pytest.Mon
     root, store, key = _setup(tmp_path)
     with monkeypatch.context() as m:
         _crash_mid_apply(m, store, key, 1)
-    _journal_file(root, key, 1).write_text("{}")
+    j = _journal_file(root, key)
+    first = j.read_bytes().split(b"\n")[0]
+    j.write_bytes(first + b"\n{}")
     again = FileStore(root)
     assert _state(again, key) == NEW
     assert again.recovered == [(key, "rolled forward")]
