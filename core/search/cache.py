@@ -1,26 +1,26 @@
-"""Persisted search cache under ``<root>/.manager/cache/``: makes a cold start skip re-tokenizing.
+"""Persisted search index under ``<root>/.manager/cache/``: makes a cold start skip re-tokenizing.
 
-The Markdown files stay the only truth. The cache holds, per scope, the stat fingerprint it was
-built from and its documents with their analyses; on load, a scope whose files still have that
-fingerprint is used as is, any other scope is re-read through the store (reusing the cached
-analyses of files whose revision did not change). The file is ``MAGIC + sha256(payload) +
-payload`` with ``payload = marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal
-cannot execute code); a wrong magic, checksum or shape means "no cache", and the next save
-overwrites it.
+The Markdown files stay the only truth. The cache (:class:`CacheDB`, one SQLite file) holds one row
+per scope: the stat fingerprint it was built from and its documents with their analyses; on load,
+a scope whose files still have that fingerprint is used as is, any other scope is re-read through
+the store (reusing the cached analyses of files whose revision did not change). A commit rewrites
+that scope's row only. A row's payload is ``MAGIC + sha256(payload) + payload`` with ``payload =
+marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal cannot execute code); a wrong
+magic, checksum or shape means "no cache for that scope", and the next save replaces the row.
 
-Layout (v3), chosen so that loading is a few C-level calls per document and none per posting:
-per scope, the document fields are stored column by column; the scope's terms are one list, and
-every per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a
-flat array of values, cut per document by an array of end offsets. The postings and field
-repetitions (``term -> documents``) are flat arrays of document numbers cut per term, and are
-turned into document lists only when a query first looks a term up (:class:`LazyPostings`); the
-per-document weight dicts are filled in when a query first selects the scope (or by ``warm_up``,
-see :class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad
-weight table is re-derived from the document text, a bad document number gives an empty list.
+Row layout, chosen so that loading is a few C-level calls per document and none per posting: the
+document fields are stored column by column; the scope's terms are one list, and every
+per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a flat
+array of values, cut per document by an array of end offsets. The postings and field repetitions
+(``term -> documents``) are flat arrays of document numbers cut per term, and are turned into
+document lists only when a query first looks a term up (:class:`LazyPostings`); the per-document
+weight dicts are filled in when a query first selects the scope (or by ``warm_up``, see
+:class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad weight
+table is re-derived from the document text, a bad document number gives an empty list.
 
 The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to a second
-file, ``search-seams-v3.bin``, paired with the main file by a random generation token written in
-both; ``warm_up`` reads it, so opening never pays for it.
+column of the same row, written with the payload or added later to a row whose random ``token``
+still names the payload they were built from; ``warm_up`` reads them, so opening never pays for it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import contextlib
 import hashlib
 import marshal
 import secrets
+import sqlite3
 import sys
 import threading
 from array import array
@@ -37,16 +38,15 @@ from itertools import accumulate, chain
 from pathlib import Path
 from typing import Any
 
-from core.atomic import write_atomic
 from core.models import WorkspaceInfo
 from core.search.documents import Analysis, Doc, analyze
 
-CACHE_FILE = "search-index-v3.bin"
-_OLD_FILES = ("search-index-v2.bin",)
-MAGIC = b"DSHSRCH3"
-SEAMS_FILE = "search-seams-v3.bin"
-SEAMS_MAGIC = b"DSHSEAM3"
-_VERSION = 3
+DB_FILE = "search-index-v4.sqlite"
+_OLD_FILES = ("search-index-v2.bin", "search-index-v3.bin", "search-seams-v3.bin")
+MAGIC = b"DSHSRCH4"
+SEAMS_MAGIC = b"DSHSEAM4"
+_VERSION = 4
+_DB_VERSION = 4
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -189,7 +189,8 @@ class CachedScope:
         self.field_reps = field_reps  # term -> docs, repeated by field points
         self.pending = pending  # the documents' weights and points, still to be filled in
         self.seams = seams  # phrase seam key -> docs (see index.phrase_keys), when it was built
-        self.generation = ""  # of the cache file it was loaded from (pairs it with the seams file)
+        self.stamp: tuple[int, int] | None = None  # the scope folder's (mtime_ns, inode) when it was read
+        self.generation = ""  # token of the row it was loaded from (pairs it with that row's seams)
 
 
 def _u32(values: Iterable[int]) -> bytes:
@@ -257,6 +258,7 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "archived": s.archived,
         "revision": s.revision,
         "fingerprint": list(s.fingerprint) if s.fingerprint is not None else None,
+        "stamp": list(s.stamp) if s.stamp is not None else None,
         "info": s.info.model_dump(mode="json") if s.info is not None else None,
         "n": len(docs),
         "columns": columns,
@@ -289,13 +291,15 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
     return obj
 
 
-def encode(scopes: Iterable[CachedScope], generation: str = "") -> bytes:
-    return _wrap(MAGIC, {"generation": generation, "scopes": [_encode_scope(s) for s in scopes]})
+def encode_scope(s: CachedScope) -> bytes:
+    """One scope's row payload: ``MAGIC + sha256 + marshal(...)``."""
+    return _wrap(MAGIC, _encode_scope(s))
 
 
-def encode_seams(scopes: Iterable[CachedScope], generation: str) -> bytes:
-    tables = {s.sid: _keyed_table(s.seams, s.docs) for s in scopes if s.seams is not None}
-    return _wrap(SEAMS_MAGIC, {"generation": generation, "seams": tables})
+def encode_seams(s: CachedScope) -> bytes | None:
+    if s.seams is None:
+        return None
+    return _wrap(SEAMS_MAGIC, {"seams": _keyed_table(s.seams, s.docs)})
 
 
 def _arr(code: str, raw: Any) -> array[Any]:
@@ -349,6 +353,8 @@ def _decode_scope(raw: Any) -> CachedScope:
     fingerprint = None
     if fp_raw is not None:
         fingerprint = tuple((str(n), int(a), int(b), int(c)) for n, a, b, c in fp_raw)
+    stamp_raw = raw.get("stamp")
+    stamp = (int(stamp_raw[0]), int(stamp_raw[1])) if stamp_raw is not None else None
     info_raw = raw["info"]
     info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
     n = raw["n"]
@@ -396,84 +402,186 @@ def _decode_scope(raw: Any) -> CachedScope:
     postings = _lazy(raw["postings"], terms, tdocs)
     field_reps = _lazy(raw["field_reps"], terms, tdocs)
     pending = PendingWeights(tdocs, terms, weights_raw, points_raw)
-    return CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
-
-
-def decode(data: bytes) -> list[CachedScope]:
-    """The cached scopes; raises ValueError for anything that isn't an intact cache of this version."""
-    obj = _unwrap(MAGIC, data)
-    generation = obj.get("generation")
-    if not isinstance(generation, str) or not isinstance(obj.get("scopes"), list):
-        raise ValueError("search cache of another version")
-    out = list(map(_decode_scope, obj["scopes"]))
-    for c in out:
-        c.generation = generation
+    out = CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
+    out.stamp = stamp
     return out
 
 
-def load_seams(directory: Path, generation: str, docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:
-    """Seam tables of the scopes in ``docs`` (by segment id: the documents as loaded from the cache
-    file of ``generation``) from the seams file written with it; {} when it is missing, damaged or
-    of another generation. Read by ``warm_up``, not on open: the open stays small."""
-    try:
-        obj = _unwrap(SEAMS_MAGIC, (directory / SEAMS_FILE).read_bytes())
-        if not generation or obj.get("generation") != generation:
+def decode_scope(data: bytes) -> CachedScope:
+    """A cached scope; raises ValueError for anything that isn't an intact row of this version."""
+    return _decode_scope(_unwrap(MAGIC, data))
+
+
+def decode_seams(data: bytes, docs: tuple[Doc, ...]) -> LazyPostings:
+    obj = _unwrap(SEAMS_MAGIC, data)
+    keys, ends_raw, refs_raw = obj["seams"]
+    if not (isinstance(keys, list) and set(map(type, keys)) <= {str}):
+        raise ValueError("bad seams table")
+    refs = _arr("I", refs_raw)
+    return LazyPostings(keys, _ends(ends_raw, len(keys), len(refs)), refs, docs)
+
+
+_ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, EOFError)  # pydantic's is a ValueError
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS scopes("
+    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
+)
+
+
+class CacheDB:
+    """The persisted index: one SQLite row per scope (its documents, analyses and tables, as one
+    checksummed payload), so a commit rewrites one row, never the whole cache, and two processes
+    (the window and a CLI search) can update it concurrently under SQLite's locking. A row that is
+    damaged, of another layout or inconsistent is skipped (that scope is rebuilt from the store); a
+    file that is not a database of ours is replaced. Every failure means "no cache": search never
+    depends on it. SQLite, not ``core.atomic``: a derived cache needs transactions per row, which a
+    whole-file atomic write cannot give without rewriting everything."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / DB_FILE
+        self._con: sqlite3.Connection | None = None
+
+    def _connect(self, create: bool) -> sqlite3.Connection | None:
+        if self._con is not None:
+            return self._con
+        if not create and not self.path.is_file():
+            return None
+        for attempt in (1, 2):
+            try:
+                if create:
+                    self.directory.mkdir(parents=True, exist_ok=True)
+                con = sqlite3.connect(self.path, timeout=5.0, check_same_thread=False, isolation_level=None)
+                try:
+                    con.execute("PRAGMA journal_mode=WAL")
+                    con.execute("PRAGMA synchronous=NORMAL")  # a cache: integrity yes, durability not needed
+                    version = con.execute("PRAGMA user_version").fetchone()[0]
+                    if version not in (0, _DB_VERSION):
+                        raise sqlite3.DatabaseError("search cache of another version")
+                    con.execute(_SCHEMA)
+                    con.execute(f"PRAGMA user_version={_DB_VERSION}")
+                except BaseException:
+                    con.close()
+                    raise
+            except sqlite3.DatabaseError:  # not a database of ours (or damaged): replace it, once
+                if attempt == 2 or not create:
+                    return None
+                for suffix in ("", "-wal", "-shm"):
+                    with contextlib.suppress(OSError):
+                        (self.directory / (DB_FILE + suffix)).unlink()
+                continue
+            except (sqlite3.Error, OSError):
+                return None
+            self._con = con
+            return con
+        return None
+
+    def close(self) -> None:
+        if self._con is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._con.close()
+            self._con = None
+
+    def load(self, wanted: set[str] | None = None) -> list[CachedScope] | None:
+        """The intact cached scopes (all, or those whose key is in ``wanted``); None when there is
+        no cache file at all, or it is unreadable."""
+        con = self._connect(create=False)
+        if con is None:
+            return None
+        try:
+            rows = con.execute("SELECT sid, token, payload FROM scopes").fetchall()
+        except sqlite3.Error:
+            return None
+        out: list[CachedScope] = []
+        for sid, token, payload in rows:
+            if wanted is not None and sid.partition(":")[2] not in wanted and sid not in wanted:
+                continue
+            try:
+                scope = decode_scope(payload)
+            except _ROW_ERRORS:
+                continue
+            if scope.sid != sid:
+                continue
+            scope.generation = token
+            out.append(scope)
+        return out
+
+    def load_seams(self, tokens: Mapping[str, str], docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:
+        """Seam tables of the scopes whose row still holds the payload they were loaded from
+        (``tokens``: segment id -> token); damaged or missing tables are left out."""
+        con = self._connect(create=False)
+        if con is None or not tokens:
+            return {}
+        try:
+            rows = con.execute("SELECT sid, token, seams FROM scopes WHERE seams IS NOT NULL").fetchall()
+        except sqlite3.Error:
             return {}
         out: dict[str, LazyPostings] = {}
-        for sid, (keys, ends_raw, refs_raw) in obj["seams"].items():
-            scope_docs = docs.get(sid)
-            if scope_docs is None:
+        for sid, token, data in rows:
+            if sid not in docs or tokens.get(sid) != token:
                 continue
-            if not (isinstance(keys, list) and set(map(type, keys)) <= {str}):
-                return {}
-            refs = _arr("I", refs_raw)
-            out[sid] = LazyPostings(keys, _ends(ends_raw, len(keys), len(refs)), refs, scope_docs)
+            try:
+                out[sid] = decode_seams(data, docs[sid])
+            except _ROW_ERRORS:
+                continue
         return out
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return {}
 
+    def save(self, changed: Iterable[CachedScope], removed: Iterable[str] = ()) -> dict[str, str]:
+        """Write the rows of ``changed`` scopes and delete those of ``removed`` segment ids, in one
+        transaction; returns segment id -> the token of its new row. Raises OSError/sqlite3.Error."""
+        con = self._connect(create=True)
+        if con is None:
+            raise OSError(f"cannot open the search cache {self.path}")
+        rows = []
+        tokens: dict[str, str] = {}
+        for s in changed:
+            token = secrets.token_hex(8)
+            tokens[s.sid] = token
+            rows.append((s.sid, token, encode_scope(s), encode_seams(s)))
+        with contextlib.closing(con.cursor()) as cur:
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.executemany("DELETE FROM scopes WHERE sid = ?", [(sid,) for sid in removed])
+                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        for old in _OLD_FILES:  # a cache of an earlier layout is never read again
+            with contextlib.suppress(OSError):
+                (self.directory / old).unlink()
+        return tokens
 
-def load(directory: Path) -> list[CachedScope] | None:
-    """The cached scopes, or None when there is no usable cache (missing, damaged, other version)."""
-    try:
-        data = (directory / CACHE_FILE).read_bytes()
-    except OSError:
-        return None
-    try:
-        return decode(data)
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError):  # pydantic's ValidationError is a ValueError
-        return None
+    def save_seams(self, scopes: Iterable[tuple[CachedScope, str]]) -> int:
+        """Add seam tables to rows that still hold the payload of ``token``; returns rows updated."""
+        con = self._connect(create=False)
+        if con is None:
+            return 0
+        rows = [(data, s.sid, token) for s, token in scopes if (data := encode_seams(s)) is not None]
+        with contextlib.closing(con.cursor()) as cur:
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.executemany("UPDATE scopes SET seams = ? WHERE sid = ? AND token = ?", rows)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return len(rows)
 
-
-def save_seams(directory: Path, scopes: Iterable[CachedScope], generation: str) -> None:
-    """Rewrite only the seams file, for the cache file of ``generation`` (already on disk)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / SEAMS_FILE, encode_seams(scopes, generation))
-
-
-def save(directory: Path, scopes: Iterable[CachedScope]) -> str:
-    """Write the cache file and, paired with it by a fresh generation token, the seams file;
-    returns the token."""
-    scopes = list(scopes)
-    generation = secrets.token_hex(8)
-    directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / CACHE_FILE, encode(scopes, generation))
-    write_atomic(directory / SEAMS_FILE, encode_seams(scopes, generation))
-    for old in _OLD_FILES:  # a cache of an earlier layout is never read again
-        with contextlib.suppress(OSError):
-            (directory / old).unlink()
-    return generation
+    def row_tokens(self) -> dict[str, str]:
+        """Segment id -> token of every row (for tests and diagnostics)."""
+        con = self._connect(create=False)
+        if con is None:
+            return {}
+        return dict(con.execute("SELECT sid, token FROM scopes").fetchall())
 
 
 __all__ = [
-    "CACHE_FILE",
-    "SEAMS_FILE",
+    "DB_FILE",
+    "CacheDB",
     "CachedScope",
     "LazyPostings",
     "PendingWeights",
-    "decode",
-    "encode",
-    "load",
-    "load_seams",
-    "save",
+    "decode_scope",
+    "encode_scope",
 ]

@@ -30,14 +30,16 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import gc
 import heapq
 import math
 import os
 import re
+import sqlite3
 import threading
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, compress, repeat
 from operator import add, attrgetter, contains, itemgetter
@@ -63,9 +65,10 @@ _ANALYSES: dict[str, Analysis] = {}
 _ANALYSES_MAX = 200_000
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
-AUTO_SAVE_DOCS = 200  # a refresh that re-tokenized this many documents rewrites the persisted cache
+AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
+Stamp = tuple[int, int]
 
 
 _NORM = attrgetter("analysis.norm")
@@ -138,10 +141,11 @@ class Segment:
     field_reps: Mapping[str, list[Doc]]
     names: dict[str, list[Doc]]
     info: WorkspaceInfo | None = None
+    stamp: Stamp | None = None  # the scope folder's (mtime_ns, inode) when its files were checked
     lazy: dict[str, Any] = field(default_factory=dict)
 
-    def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None) -> Segment:
-        return replace(self, fingerprint=fingerprint, info=info)
+    def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None, stamp: Stamp | None) -> Segment:
+        return replace(self, fingerprint=fingerprint, info=info, stamp=stamp)
 
     def prefix_terms(self, prefix: str) -> list[str]:
         """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
@@ -202,6 +206,7 @@ def _build_segment(
     cached_reps: Mapping[str, list[Doc]] | None = None,
     pending: cache.PendingWeights | None = None,
     seams: Mapping[str, list[Doc]] | None = None,
+    stamp: Stamp | None = None,
 ) -> Segment:
     docs = tuple(docs)
     postings: Mapping[str, list[Doc]]
@@ -238,6 +243,7 @@ def _build_segment(
         field_reps=field_reps,
         names=dict(names),
         info=info,
+        stamp=stamp,
         lazy={k: v for k, v in (("pending", pending), ("seams", seams)) if v is not None},
     )
 
@@ -326,6 +332,33 @@ def _scope_fingerprint(directory: Path, now_ns: int) -> Fingerprint | None:
     return tuple(items)
 
 
+def _dir_stamp(directory: Path, now_ns: int) -> Stamp | None:
+    """(mtime_ns, inode) of a scope folder; None when missing or too recent to trust. Creating,
+    deleting or renaming a file in the folder changes its mtime: that is how the store writes
+    (temp file + rename), and how most editors and file tools save."""
+    try:
+        st = directory.stat()
+    except OSError:
+        return None
+    if st.st_mtime_ns > now_ns - RACY_NS:
+        return None
+    return (st.st_mtime_ns, st.st_ino)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while building: the index allocates millions of small,
+    acyclic objects, and each full collection walks all of them again (at 100k records that
+    doubled the build time). Reference counting still frees everything as usual."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _file_fingerprint(path: Path, now_ns: int) -> Fingerprint | None:
     try:
         st = path.stat()
@@ -356,8 +389,10 @@ class SearchIndex:
         else:
             self._cache_dir = Path(cache_dir)
         self._cache_tried = False
-        self._cache_dirty = False
-        self._cache_ok = False  # the cache file holds a recent state (loaded, or written by us)
+        self._cache_ok = False  # the cache holds a recent state (loaded, or written by us)
+        self._cache_db = cache.CacheDB(self._cache_dir) if self._cache_dir is not None else None
+        # Segment id -> the segment object whose row the cache holds (identity = unchanged since).
+        self._saved: dict[str, Segment] = {}
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -373,20 +408,27 @@ class SearchIndex:
         return {sid: seg.revision for sid, seg in self._state.segments.items()}
 
     # --- refresh ------------------------------------------------------------------------
-    def refresh(self, keys: Iterable[str] | None = None) -> RefreshStats:
+    def refresh(self, keys: Iterable[str] | None = None, *, deep: bool = False) -> RefreshStats:
         """Bring the index up to date with the store, re-reading only scopes that changed.
 
         ``keys`` limits the refresh to these workspace keys (active and archived) and, if it
         contains ``"global"``, to GLOBAL.md; other segments are left as they are.
+
+        Change detection: a workspace whose folder kept its mtime is trusted without looking at
+        its files (a file created, deleted or renamed into place changes the folder's mtime: every
+        store commit, and most editors). A file rewritten in place keeps it; ``refresh(keys=[...])``
+        (what a file watcher that saw the folder change calls) and ``deep=True`` compare every
+        file's stat fingerprint as well. GLOBAL.md is always compared by its own stat.
         """
         t0 = time.perf_counter()
-        with self._lock:
+        with self._lock, _gc_paused():
             old = self._state
             wanted = None if keys is None else set(keys)
+            deep = deep or wanted is not None
             counters = _Counters()
             segments = dict(old.segments)
             loaded: dict[str, Segment] = {}
-            if not segments and not self._cache_tried and self._cache_dir is not None:
+            if not segments and not self._cache_tried and self._cache_db is not None:
                 self._cache_tried = True
                 loaded = self._load_cache(wanted)
                 segments.update(loaded)
@@ -410,7 +452,7 @@ class SearchIndex:
             now_ns = time.time_ns()
             for sid, (key, archived, listed) in targets.items():
                 counters.checked += 1
-                seg = self._refresh_workspace(sid, key, listed, archived, segments.get(sid), now_ns, counters)
+                seg = self._refresh_workspace(sid, key, listed, archived, segments.get(sid), now_ns, counters, deep)
                 if seg is None:
                     if sid in segments:
                         counters.removed += len(segments.pop(sid).docs)
@@ -422,71 +464,76 @@ class SearchIndex:
             counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
             if segments.keys() != old.segments.keys() or any(old.segments[k] is not v for k, v in segments.items()):
                 self._state = IndexState(segments)  # else keep the old state and its memoized tables
-            if counters.reindexed or counters.removed or counters.reread:
-                self._cache_dirty = True
-            # Write the cache when there is no usable one yet, or after a big re-index; small
-            # changes wait for save_cache() (a 10k-record cache is tens of MB).
-            if (
-                wanted is None
-                and self._cache_dir is not None
-                and (not self._cache_ok or (self._cache_dirty and counters.reindexed >= AUTO_SAVE_DOCS))
-            ):
-                self._save_cache_locked()
+            # Persist what changed: one row per changed scope, never the whole cache.
+            self._persist_locked(full=wanted is None)
             return counters.stats(self._state.doc_count, t0)
 
     # --- persisted cache ----------------------------------------------------------------
     def save_cache(self) -> bool:
-        """Write the persisted cache now (e.g. when the window closes). False if there is no cache
-        folder or it could not be written; search never depends on it."""
+        """Write the scopes that changed since the cache was last written or read (e.g. when the
+        window closes). False if there is no cache folder or it could not be written; search
+        never depends on it."""
         with self._lock:
-            return self._save_cache_locked()
+            return self._persist_locked(full=False)
 
-    def _save_cache_locked(self) -> bool:
-        if self._cache_dir is None:
+    def _persist_locked(self, *, full: bool) -> bool:
+        """Write the rows of segments changed since they were saved or loaded, delete the rows of
+        segments gone (``full``: also rows of scopes this index never loaded and no longer has)."""
+        db = self._cache_db
+        if db is None:
             return False
+        segments = self._state.segments
+        changed = [seg for sid, seg in segments.items() if self._saved.get(sid) is not seg]
+        removed = {sid for sid in self._saved if sid not in segments}
         try:
-            generation = cache.save(self._cache_dir, self._cached_scopes())
-            for s in self._state.segments.values():  # they are what the file now holds
-                s.lazy["generation"] = generation
-        except OSError:
+            if full:
+                removed |= set(db.row_tokens()) - set(segments)
+            if not changed and not removed:
+                self._cache_ok = True
+                return True
+            for seg in changed:
+                _ready(seg)
+            tokens = db.save([self._cached_scope(seg) for seg in changed], sorted(removed))
+        except (OSError, sqlite3.Error):
             self._cache_ok = True  # don't retry on every refresh; save_cache() can
             return False
-        self._cache_dirty = False
+        for seg in changed:
+            seg.lazy["generation"] = tokens[seg.id]
+            self._saved[seg.id] = seg
+        for sid in removed:
+            self._saved.pop(sid, None)
         self._cache_ok = True
         return True
 
-    def _cached_scopes(self) -> list[cache.CachedScope]:
-        scopes = []
-        for s in self._state.segments.values():
-            _ready(s)
-            scopes.append(
-                cache.CachedScope(
-                    s.id,
-                    s.key,
-                    s.cwd,
-                    s.archived,
-                    s.revision,
-                    s.fingerprint,
-                    s.docs,
-                    s.info,
-                    s.postings,
-                    s.field_reps,
-                    seams=s.lazy.get("seams"),
-                )
-            )
-        return scopes
+    @staticmethod
+    def _cached_scope(s: Segment) -> cache.CachedScope:
+        scope = cache.CachedScope(
+            s.id,
+            s.key,
+            s.cwd,
+            s.archived,
+            s.revision,
+            s.fingerprint,
+            s.docs,
+            s.info,
+            s.postings,
+            s.field_reps,
+            seams=s.lazy.get("seams"),
+        )
+        scope.stamp = s.stamp
+        return scope
 
     def _load_cache(self, wanted: set[str] | None) -> dict[str, Segment]:
-        assert self._cache_dir is not None
-        scopes = cache.load(self._cache_dir)
-        if not scopes:
+        assert self._cache_db is not None
+        scopes = self._cache_db.load(wanted)
+        if scopes is None:
             return {}
         self._cache_ok = True
         out: dict[str, Segment] = {}
         for c in scopes:
             if wanted is not None and c.key not in wanted:
                 continue
-            out[c.sid] = _build_segment(
+            seg = out[c.sid] = _build_segment(
                 c.sid,
                 c.key,
                 c.cwd,
@@ -498,8 +545,10 @@ class SearchIndex:
                 c.postings,
                 c.field_reps,
                 c.pending,
+                stamp=c.stamp,
             )
-            out[c.sid].lazy["generation"] = c.generation
+            seg.lazy["generation"] = c.generation
+            self._saved[c.sid] = seg
         return out
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
@@ -514,7 +563,7 @@ class SearchIndex:
                 archived = snapshot.info.archived_at is not None
                 sid = _segment_id(snapshot.key, archived)
                 segments[sid] = self._workspace_segment(sid, snapshot, archived, None, segments.get(sid), counters)
-            self._state = IndexState(segments)
+            self._state = IndexState(segments)  # persisted by the next refresh() or save_cache()
             return counters.stats(self._state.doc_count, t0)
 
     def _scope_dir(self, key: str, archived: bool) -> Path | None:
@@ -540,19 +589,27 @@ class SearchIndex:
         old: Segment | None,
         now_ns: int,
         counters: _Counters,
+        deep: bool = False,
     ) -> Segment | None:
         directory = self._scope_dir(key, archived)
-        fp = _scope_fingerprint(directory, now_ns) if directory is not None else None
-        if old is not None and fp is not None and old.fingerprint == fp:
+        # The folder's stamp is taken before its files are looked at: a write meanwhile changes it
+        # again, so the next refresh looks again.
+        stamp = _dir_stamp(directory, now_ns) if directory is not None else None
+        if old is not None and not deep and stamp is not None and old.stamp == stamp and old.fingerprint is not None:
             if info is None or old.info == info:
                 return old
-            return old.with_meta(fp, info)
+            return old.with_meta(old.fingerprint, info, stamp)
+        fp = _scope_fingerprint(directory, now_ns) if directory is not None else None
+        if old is not None and fp is not None and old.fingerprint == fp:
+            if old.stamp == stamp and (info is None or old.info == info):
+                return old
+            return old.with_meta(fp, info or old.info, stamp)
         try:
             snap = self._store.read_workspace(key, archived=archived)
         except DshMemoryError:  # gone meanwhile, or a folder that is no scope (bad key)
             return None
         counters.reread += 1
-        return self._workspace_segment(sid, snap, archived, fp, old, counters, info)
+        return self._workspace_segment(sid, snap, archived, fp, old, counters, info, stamp if fp is not None else None)
 
     def _workspace_segment(
         self,
@@ -563,6 +620,7 @@ class SearchIndex:
         old: Segment | None,
         counters: _Counters,
         info: WorkspaceInfo | None = None,
+        stamp: Stamp | None = None,
     ) -> Segment:
         info = info or snap.info
         cwd = info.cwd
@@ -609,8 +667,8 @@ class SearchIndex:
             )
         counters.removed += len(previous)
         if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs, strict=True)):
-            return replace(old, revision=snap.revision, fingerprint=fp, info=info)  # nothing to re-index
-        return _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info)
+            return replace(old, revision=snap.revision, fingerprint=fp, info=info, stamp=stamp)  # nothing to re-index
+        return _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp)
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
         fp = _file_fingerprint(self._root / "GLOBAL.md", now_ns) if self._root is not None else None
@@ -624,7 +682,7 @@ class SearchIndex:
         self, snap: GlobalSnapshot, fp: Fingerprint | None, old: Segment | None, counters: _Counters
     ) -> Segment:
         if old is not None and old.revision == snap.revision:
-            return old.with_meta(fp, None)
+            return old.with_meta(fp, None, None)
         _ready(old)
         mtime_ns = 0
         if fp is not None and fp[0][1] >= 0:
@@ -734,32 +792,33 @@ class SearchIndex:
         100 records). The seam tables are kept in the persisted cache: when this call built them
         for many documents, it rewrites the cache, so the next open gets them from there."""
         t0 = time.perf_counter()
-        built = 0
         segments = list(self._state.segments.values())
-        stored = [s for s in segments if "seams" not in s.lazy and s.lazy.get("generation")]
-        if stored and self._cache_dir is not None:  # as loaded from the cache: their tables are saved
-            generation: str = stored[0].lazy["generation"]
-            tables = cache.load_seams(self._cache_dir, generation, {s.id: s.docs for s in stored})
-            for s in stored:
-                if s.id in tables and s.lazy.get("generation") == generation:
-                    s.lazy.setdefault("seams", tables[s.id])
+        stored = {s.id: s for s in segments if "seams" not in s.lazy and s.lazy.get("generation")}
+        if stored and self._cache_db is not None:  # as loaded from the cache: their tables may be saved
+            tokens = {sid: str(s.lazy["generation"]) for sid, s in stored.items()}
+            tables = self._cache_db.load_seams(tokens, {sid: s.docs for sid, s in stored.items()})
+            for sid, table in tables.items():
+                stored[sid].lazy.setdefault("seams", table)
+        built: list[Segment] = []
         for seg in segments:
             _ready(seg)
             if "seams" not in seg.lazy:
-                built += len(seg.docs)
+                built.append(seg)
             seg.seam_docs([""])
             seg.prefix_terms("")
             seg.bigrams_with("")
             _ = "" in seg.postings, "" in seg.field_reps  # (a cached segment's term lookup tables)
-        if built >= AUTO_SAVE_DOCS and self._cache_dir is not None and self._cache_ok:
+        if sum(len(seg.docs) for seg in built) >= AUTO_SAVE_DOCS and self._cache_db is not None:
+            # Add the tables to the rows that hold these very segments (others get them with their
+            # next row write).
             with self._lock:
-                gens = {s.lazy.get("generation") for s in self._state.segments.values()}
-                gen = gens.pop() if len(gens) == 1 else None
-                if isinstance(gen, str) and gen and not self._cache_dirty:  # all as the cache file has them
-                    with contextlib.suppress(OSError):
-                        cache.save_seams(self._cache_dir, self._cached_scopes(), gen)
-                else:
-                    self._save_cache_locked()
+                rows = [
+                    (self._cached_scope(seg), str(seg.lazy["generation"]))
+                    for seg in built
+                    if self._saved.get(seg.id) is seg and seg.lazy.get("generation")
+                ]
+                with contextlib.suppress(OSError, sqlite3.Error):
+                    self._cache_db.save_seams(rows)
         return time.perf_counter() - t0
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
