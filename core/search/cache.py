@@ -36,9 +36,11 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.models import WorkspaceInfo
+if TYPE_CHECKING:
+    from core.models import WorkspaceInfo
+
 from core.search.documents import Analysis, Doc, analyze
 
 DB_FILE = "search-index-v4.sqlite"
@@ -58,13 +60,21 @@ class LazyPostings(Mapping[str, list[Doc]]):
     range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
     exception in a query."""
 
-    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs")
+    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs", "_weights")
 
-    def __init__(self, keys: list[str], ends: array[int], refs: array[int], docs: tuple[Doc, ...]) -> None:
+    def __init__(
+        self,
+        keys: list[str],
+        ends: array[int],
+        refs: array[int],
+        docs: tuple[Doc, ...],
+        weights: array[float] | None = None,
+    ) -> None:
         self._keys = keys
         self._ends = ends
         self._refs = refs
         self._docs = docs
+        self._weights = weights  # BM25 weight of each posting (aligned with refs), for postings tables
         self._pos: dict[str, int] | None = None  # built on first use
         self._done: dict[str, list[Doc]] = {}
 
@@ -86,6 +96,21 @@ class LazyPostings(Mapping[str, list[Doc]]):
             got = []
         self._done[term] = got
         return got
+
+    @property
+    def has_weights(self) -> bool:
+        return self._weights is not None
+
+    def weights_of(self, term: str) -> dict[Doc, float]:
+        """``{doc: BM25 weight of term}`` for the documents of ``term``, from the stored arrays (no
+        per-document dict is needed: a query reads only the weights of its own terms)."""
+        docs = self.get(term)
+        weights = self._weights
+        if not docs or weights is None:
+            return {}
+        i = self._positions()[term]
+        start = self._ends[i - 1] if i else 0
+        return dict(zip(docs, weights[start : start + len(docs)], strict=False))
 
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
@@ -197,14 +222,26 @@ def _u32(values: Iterable[int]) -> bytes:
     return array("I", values).tobytes()
 
 
-def _table(table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...]) -> Any:
+def _table(
+    table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
+) -> Any:
+    """``(term numbers, end offsets, document numbers[, weights])`` of a term -> documents table;
+    ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
     ids = _u32(map(term_no.__getitem__, table))
-    if isinstance(table, LazyPostings) and table._docs is docs:  # as loaded: the arrays are still right
-        return (ids, table._ends.tobytes(), table._refs.tobytes())
+    if isinstance(table, LazyPostings) and table._docs is docs and (table._weights is not None or not weighted):
+        # As loaded: the arrays are still right.
+        out = (ids, table._ends.tobytes(), table._refs.tobytes())
+        return (*out, table._weights.tobytes()) if weighted and table._weights is not None else out
     where = {d: i for i, d in enumerate(docs)}
     lists = list(table.values())
     refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
-    return (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
+    out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
+    if not weighted:
+        return out
+    weights = array("d")
+    for term, term_docs in zip(table, lists, strict=True):
+        weights.extend([d.weights[term] for d in term_docs])
+    return (*out, weights.tobytes())
 
 
 def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
@@ -265,7 +302,7 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "terms": list(term_no),
         "weights": (w_ids.tobytes(), w_vals.tobytes(), _u32(w_ends)),
         "points": (p_ids.tobytes(), p_vals.tobytes(), _u32(p_ends)),
-        "postings": _table(postings, term_no, docs) if s.postings is not None else None,
+        "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
     }
 
@@ -320,12 +357,15 @@ def _ends(raw: Any, count: int, total: int) -> array[int]:
 def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...]) -> LazyPostings | None:
     if raw is None:
         return None
-    ids_raw, ends_raw, refs_raw = raw
+    ids_raw, ends_raw, refs_raw, *rest = raw
     ids = _arr("I", ids_raw)
     refs = _arr("I", refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
-    return LazyPostings(keys, ends, refs, docs)
+    weights = _arr("d", rest[0]) if rest else None
+    if weights is not None and len(weights) != len(refs):
+        raise ValueError("bad cache weights")
+    return LazyPostings(keys, ends, refs, docs, weights)
 
 
 def _per_doc(raw: Any, code: str, n: int) -> tuple[array[int], array[Any], array[int]]:
@@ -356,7 +396,11 @@ def _decode_scope(raw: Any) -> CachedScope:
     stamp_raw = raw.get("stamp")
     stamp = (int(stamp_raw[0]), int(stamp_raw[1])) if stamp_raw is not None else None
     info_raw = raw["info"]
-    info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
+    info = None
+    if info_raw is not None:  # (only for stores listed by the store itself; on-disk roots have none)
+        from core.models import WorkspaceInfo
+
+        info = WorkspaceInfo.model_validate(info_raw)
     n = raw["n"]
     columns = raw["columns"]
     terms = raw["terms"]

@@ -44,16 +44,18 @@ from dataclasses import dataclass, field, replace
 from itertools import chain, compress, repeat
 from operator import add, attrgetter, contains, itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import DshMemoryError
-from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
 from core.search import cache
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
 from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query, squash
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
-from core.store.api import MemoryStore
+
+if TYPE_CHECKING:  # (imported lazily: a one-shot CLI search over a fresh cache never needs pydantic)
+    from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
+    from core.store.api import MemoryStore
 
 PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix (or a bigram around one
 # typed CJK character) counts half
@@ -68,6 +70,8 @@ MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
 AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
+# (term, idf, weights through expansions only, {doc: the term's own BM25 weight})
+_Idf = tuple[str, float, "dict[Doc, float] | None", "dict[Doc, float]"]
 Stamp = tuple[int, int]
 
 
@@ -146,6 +150,16 @@ class Segment:
 
     def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None, stamp: Stamp | None) -> Segment:
         return replace(self, fingerprint=fingerprint, info=info, stamp=stamp)
+
+    def term_weights(self, term: str) -> dict[Doc, float]:
+        """``{doc: BM25 weight}`` of ``term`` in this segment. A segment loaded from the persisted
+        cache reads them from its postings arrays (its documents' own weight dicts stay unfilled:
+        at 100k records they would be millions of entries no query needs)."""
+        postings = self.postings
+        if isinstance(postings, cache.LazyPostings) and postings.has_weights:
+            return postings.weights_of(term)
+        _ready(self)
+        return {d: d.weights[term] for d in postings.get(term, ())}
 
     def prefix_terms(self, prefix: str) -> list[str]:
         """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
@@ -267,6 +281,7 @@ class IndexState:
     # weight, heaviest first. A new state (after any refresh) starts empty.
     impacts: dict[tuple[tuple[str, ...], str], list[Doc]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[Doc, float] | None] = field(default_factory=dict)
+    weights: dict[tuple[tuple[str, ...], str], dict[Doc, float]] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
     views: dict[tuple[str, ...], _View] = field(default_factory=dict)  # by selected segment ids
 
@@ -283,6 +298,22 @@ class IndexState:
         self.expanded[key] = found
         return found
 
+    def term_weights(self, segs: list[Segment], term: str) -> dict[Doc, float]:
+        """``{doc: BM25 weight}`` of ``term`` over ``segs`` (memoized, bounded like ``impacts``)."""
+        key = (tuple(s.id for s in segs), term)
+        got = self.weights.get(key)
+        if got is None:
+            got = {}
+            for s in segs:
+                got.update(s.term_weights(term))
+            if self.memo_entries[0] + len(got) > MAX_MEMO_ENTRIES:
+                self.impacts.clear()
+                self.weights.clear()
+                self.memo_entries[0] = 0
+            self.memo_entries[0] += len(got)
+            self.weights[key] = got
+        return got
+
     def impact(self, segs: list[Segment], term: str, only: dict[Doc, float] | None = None) -> list[Doc]:
         """The documents of ``term`` in ``segs``, heaviest BM25 weight first; ``only`` = documents the
         term reaches through expansions alone (prefix, CJK character) with their weights. Docs
@@ -290,14 +321,16 @@ class IndexState:
         key = (tuple(s.id for s in segs), term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
         if ordered is None:
+            tw = self.term_weights(segs, term)
             docs: Iterable[Doc] = chain.from_iterable(s.postings.get(term, ()) for s in segs)
             if only is not None:
                 docs = chain(docs, only)
-                ordered = sorted(docs, key=lambda d: d.weights.get(term) or only[d], reverse=True)
+                ordered = sorted(docs, key=lambda d: tw.get(d) or only[d], reverse=True)
             else:
-                ordered = sorted(docs, key=lambda d: d.weights[term], reverse=True)
+                ordered = sorted(docs, key=tw.__getitem__, reverse=True)
             if self.memo_entries[0] + len(ordered) > MAX_MEMO_ENTRIES:  # bound the memory, not the count
                 self.impacts.clear()
+                self.weights.clear()
                 self.memo_entries[0] = 0
             self.memo_entries[0] += len(ordered)
             self.impacts[key] = ordered
@@ -553,6 +586,8 @@ class SearchIndex:
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
         """Index a snapshot a store mutation just returned (a commit, a Global save): no disk reads."""
+        from core.models import GlobalSnapshot
+
         t0 = time.perf_counter()
         with self._lock:
             counters = _Counters(checked=1)
@@ -622,8 +657,8 @@ class SearchIndex:
         info: WorkspaceInfo | None = None,
         stamp: Stamp | None = None,
     ) -> Segment:
-        info = info or snap.info
-        cwd = info.cwd
+        # ``info`` is kept only when the store listed it (a store without a root is compared by it).
+        cwd = (info or snap.info).cwd
         _ready(old)
         previous: dict[str, Doc] = {d.revision: d for d in old.docs} if old is not None else {}
         docs: list[Doc] = []
@@ -801,7 +836,6 @@ class SearchIndex:
                 stored[sid].lazy.setdefault("seams", table)
         built: list[Segment] = []
         for seg in segments:
-            _ready(seg)
             if "seams" not in seg.lazy:
                 built.append(seg)
             seg.seam_docs([""])
@@ -864,24 +898,24 @@ def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, fl
     """Documents a term reaches only through the words it stands for besides itself (longer words
     for the typed prefix, bigrams around a single CJK character), with their best weight of those
     words times PREFIX_WEIGHT. None when the term has no expansions."""
-    pairs: list[tuple[str, list[Doc]]] = []
-    if term in pq.prefix_terms:
-        for s in segs:
-            pairs += [(t, s.postings[t]) for t in s.prefix_terms(term)]
-    elif len(term) == 1 and _CJK_RE.fullmatch(term):
-        for s in segs:
-            pairs += [(t, s.postings[t]) for t in s.bigrams_with(term)]
-    if not pairs:
-        return None
     best: dict[Doc, float] = {}
-    for t, docs in pairs:
-        for d in docs:
-            w = d.weights
-            if term in w:
-                continue
-            v = w[t] * PREFIX_WEIGHT
-            if v > best.get(d, 0.0):
-                best[d] = v
+    for s in segs:
+        if term in pq.prefix_terms:
+            words = s.prefix_terms(term)
+        elif len(term) == 1 and _CJK_RE.fullmatch(term):
+            words = s.bigrams_with(term)
+        else:
+            words = []
+        if not words:
+            continue
+        itself = s.term_weights(term)
+        for t in words:
+            for d, w in s.term_weights(t).items():
+                if d in itself:
+                    continue
+                v = w * PREFIX_WEIGHT
+                if v > best.get(d, 0.0):
+                    best[d] = v
     return best or None
 
 
@@ -907,7 +941,7 @@ def _phrase_candidates(segs: list[Segment], phrase: str, squashed: bool = False)
 
 
 def _top_bm25(
-    idf: list[tuple[str, float, dict[Doc, float] | None]],
+    idf: list[_Idf],
     state: IndexState,
     segs: list[Segment],
     pool: set[Doc],
@@ -922,7 +956,7 @@ def _top_bm25(
 
     ``check``: pool documents it rejects (when met) are not of the pool after all. The flag
     returned is True when fewer than ``limit`` documents passed (the whole pool was walked)."""
-    walkers = [(term, f, only, iter(state.impact(segs, term, only))) for term, f, only in idf]
+    walkers = [(tw, f, only, iter(state.impact(segs, term, only))) for term, f, only, tw in idf]
     frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[Doc] = set()
@@ -930,7 +964,7 @@ def _top_bm25(
     found: list[tuple[float, Doc]] = []
 
     while any(alive):
-        for i, (wterm, f, wonly, walker) in enumerate(walkers):
+        for i, (wtw, f, wonly, walker) in enumerate(walkers):
             if not alive[i]:
                 continue
             d = next(walker, None)
@@ -938,17 +972,16 @@ def _top_bm25(
                 alive[i] = False
                 frontier[i] = 0.0
                 continue
-            x = d.weights.get(wterm)
+            x = wtw.get(d)
             frontier[i] = f * (x if x is not None else wonly[d] if wonly is not None else 0.0)
             if d in seen or d not in pool:
                 continue
             seen.add(d)
             if check is not None and not check(d):
                 continue
-            w = d.weights
             bm = 0.0
-            for term, tf, only in idf:
-                x = w.get(term)
+            for _term, tf, only, tw in idf:
+                x = tw.get(d)
                 if x is not None:
                     bm += tf * x
                 elif only is not None:
@@ -1053,8 +1086,6 @@ def _view(state: IndexState, segs: list[Segment]) -> _View:
     key = tuple(s.id for s in segs)
     view = state.views.get(key)
     if view is None:
-        for s in segs:
-            _ready(s)
         if len(state.views) >= 16:
             state.views.clear()
         view = state.views[key] = _View(segs)
@@ -1098,7 +1129,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     view = _view(state, segs)
     n_docs = view.n or 1
     term_bits: list[int] = []
-    idf: list[tuple[str, float, dict[Doc, float] | None]] = []
+    idf: list[_Idf] = []
     for term in pq.terms:
         bits = view.term(term)
         only = state.expansions(pq, term, segs)
@@ -1111,7 +1142,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         term_bits.append(bits)
         df = bits.bit_count()
         if df:
-            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only))
+            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only, state.term_weights(segs, term)))
     matched = 0
     for bits in term_bits:
         matched |= bits
@@ -1263,11 +1294,10 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     return [(d, v) for v, d in scored[:limit]], total
 
 
-def _bm25(d: Doc, idf: list[tuple[str, float, dict[Doc, float] | None]]) -> float:
-    w = d.weights
+def _bm25(d: Doc, idf: list[_Idf]) -> float:
     bm = 0.0
-    for term, f, only in idf:
-        x = w.get(term)
+    for _term, f, only, tw in idf:
+        x = tw.get(d)
         if x is not None:
             bm += f * x
         elif only is not None:

@@ -275,8 +275,8 @@ def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path)
     SearchIndex(FileStore(root)).refresh()
 
     def edit(obj: dict[str, Any]) -> None:
-        ids, ends, refs = obj["postings"]
-        obj["postings"] = (ids, ends, b"\xff" * len(refs))  # document numbers out of range
+        ids, ends, refs, weights = obj["postings"]
+        obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)  # document numbers out of range
         w_ids, w_vals, w_ends = obj["weights"]
         obj["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)  # term numbers out of range
 
