@@ -570,23 +570,26 @@ class CacheDB:
                 continue
         return out
 
-    def save(self, changed: Iterable[CachedScope], removed: Iterable[str] = ()) -> dict[str, str]:
-        """Write the rows of ``changed`` scopes and delete those of ``removed`` segment ids, in one
-        transaction; returns segment id -> the token of its new row. Raises OSError/sqlite3.Error."""
+    def save(self, changed: Iterable[tuple[str, bytes, bytes | None]], removed: Iterable[str] = ()) -> dict[str, str]:
+        """Write the rows ``(segment id, payload, seams)`` of ``changed`` (consumed one at a time:
+        a cold save of 1,000 scopes never holds every payload at once) and delete those of
+        ``removed`` segment ids, in one transaction; returns segment id -> the token of its new
+        row. Raises OSError/sqlite3.Error."""
         con = self._connect(create=True)
         if con is None:
             raise OSError(f"cannot open the search cache {self.path}")
-        rows = []
         tokens: dict[str, str] = {}
-        for s in changed:
-            token = secrets.token_hex(8)
-            tokens[s.sid] = token
-            rows.append((s.sid, token, encode_scope(s), encode_seams(s)))
+
+        def rows() -> Iterator[tuple[str, str, bytes, bytes | None]]:
+            for sid, payload, seams in changed:
+                token = tokens[sid] = secrets.token_hex(8)
+                yield sid, token, payload, seams
+
         with contextlib.closing(con.cursor()) as cur:
             cur.execute("BEGIN IMMEDIATE")
             try:
                 cur.executemany("DELETE FROM scopes WHERE sid = ?", [(sid,) for sid in removed])
-                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows)
+                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows())
                 cur.execute("COMMIT")
             except BaseException:
                 cur.execute("ROLLBACK")

@@ -50,7 +50,7 @@ from core.errors import DshMemoryError
 from core.search import cache
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
-from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query, squash
+from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
 
 if TYPE_CHECKING:  # (imported lazily: a one-shot CLI search over a fresh cache never needs pydantic)
@@ -62,9 +62,6 @@ PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix (or a bigra
 MAX_EXPANSIONS = 64  # per segment and term
 RACY_NS = 2_000_000_000
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
-_ANALYSES: dict[str, Analysis] = {}
-"""Token analyses by record file revision, shared by every index in the process (warm reopen)."""
-_ANALYSES_MAX = 200_000
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
 AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
@@ -268,10 +265,33 @@ def _ready(seg: Segment | None) -> None:
     if seg is None:
         return
     pending: cache.PendingWeights | None = seg.lazy.get("pending")
-    if pending is not None and pending.fill():
-        for d in seg.docs:
-            if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
-                _ANALYSES[d.revision] = d.analysis
+    if pending is not None:
+        pending.fill()
+
+
+def _compact(seg: Segment) -> Segment:
+    """``seg`` in the form of its persisted row: documents without per-document weight dicts, term
+    tables as flat arrays (what a scope loaded from the cache looks like). At 100k records the dicts
+    were most of the memory; the row's payload is kept until the next save writes it."""
+    scope = SearchIndex._cached_scope(seg)
+    payload = cache.encode_scope(scope)
+    c = cache.decode_scope(payload)
+    out = _build_segment(
+        c.sid,
+        c.key,
+        c.cwd,
+        c.archived,
+        c.revision,
+        c.fingerprint,
+        c.docs,
+        seg.info,
+        c.postings,
+        c.field_reps,
+        c.pending,
+        stamp=c.stamp,
+    )
+    out.lazy["payload"] = ((out.fingerprint, out.stamp, out.revision), payload)
+    return out
 
 
 @dataclass(frozen=True)
@@ -441,7 +461,13 @@ class SearchIndex:
         return {sid: seg.revision for sid, seg in self._state.segments.items()}
 
     # --- refresh ------------------------------------------------------------------------
-    def refresh(self, keys: Iterable[str] | None = None, *, deep: bool = False) -> RefreshStats:
+    def refresh(
+        self,
+        keys: Iterable[str] | None = None,
+        *,
+        deep: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> RefreshStats:
         """Bring the index up to date with the store, re-reading only scopes that changed.
 
         ``keys`` limits the refresh to these workspace keys (active and archived) and, if it
@@ -452,6 +478,10 @@ class SearchIndex:
         store commit, and most editors). A file rewritten in place keeps it; ``refresh(keys=[...])``
         (what a file watcher that saw the folder change calls) and ``deep=True`` compare every
         file's stat fingerprint as well. GLOBAL.md is always compared by its own stat.
+
+        ``progress(done, total)`` is called (on this thread) as scopes are checked, so a window can
+        say "indexing 40 %…" while a cold build runs in its worker; searches meanwhile see the
+        previous state (empty before the first refresh).
         """
         t0 = time.perf_counter()
         with self._lock, _gc_paused():
@@ -483,7 +513,10 @@ class SearchIndex:
                 if sid not in targets and (wanted is None or seg_key in wanted):
                     counters.removed += len(segments.pop(sid).docs)
             now_ns = time.time_ns()
-            for sid, (key, archived, listed) in targets.items():
+            total = len(targets) + (1 if wanted is None or GLOBAL_SCOPE in wanted else 0)
+            for n, (sid, (key, archived, listed)) in enumerate(targets.items()):
+                if progress is not None:
+                    progress(n, total)
                 counters.checked += 1
                 seg = self._refresh_workspace(sid, key, listed, archived, segments.get(sid), now_ns, counters, deep)
                 if seg is None:
@@ -494,6 +527,8 @@ class SearchIndex:
             if wanted is None or GLOBAL_SCOPE in wanted:
                 counters.checked += 1
                 segments[GLOBAL_SCOPE] = self._refresh_global(segments.get(GLOBAL_SCOPE), now_ns, counters)
+            if progress is not None:
+                progress(total, total)
             counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
             if segments.keys() != old.segments.keys() or any(old.segments[k] is not v for k, v in segments.items()):
                 self._state = IndexState(segments)  # else keep the old state and its memoized tables
@@ -524,14 +559,13 @@ class SearchIndex:
             if not changed and not removed:
                 self._cache_ok = True
                 return True
-            for seg in changed:
-                _ready(seg)
-            tokens = db.save([self._cached_scope(seg) for seg in changed], sorted(removed))
+            tokens = db.save(map(_row, changed), sorted(removed))
         except (OSError, sqlite3.Error):
             self._cache_ok = True  # don't retry on every refresh; save_cache() can
             return False
         for seg in changed:
             seg.lazy["generation"] = tokens[seg.id]
+            seg.lazy.pop("payload", None)
             self._saved[seg.id] = seg
         for sid in removed:
             self._saved.pop(sid, None)
@@ -589,7 +623,7 @@ class SearchIndex:
         from core.models import GlobalSnapshot
 
         t0 = time.perf_counter()
-        with self._lock:
+        with self._lock, _gc_paused():
             counters = _Counters(checked=1)
             segments = dict(self._state.segments)
             if isinstance(snapshot, GlobalSnapshot):
@@ -673,14 +707,7 @@ class SearchIndex:
                     continue
                 analysis = prev.analysis
             else:
-                cached = _ANALYSES.get(entry.revision)
-                if cached is not None and cached.name_key == squash(record.name):
-                    analysis = cached
-                else:
-                    analysis = analyze(record.name, record.description, record.type, record.body)
-                    if len(_ANALYSES) >= _ANALYSES_MAX:
-                        _ANALYSES.clear()
-                    _ANALYSES[entry.revision] = analysis
+                analysis = analyze(record.name, record.description, record.type, record.body)
                 counters.reindexed += 1
             docs.append(
                 Doc(
@@ -703,7 +730,7 @@ class SearchIndex:
         counters.removed += len(previous)
         if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs, strict=True)):
             return replace(old, revision=snap.revision, fingerprint=fp, info=info, stamp=stamp)  # nothing to re-index
-        return _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp)
+        return _compact(_build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp))
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
         fp = _file_fingerprint(self._root / "GLOBAL.md", now_ns) if self._root is not None else None
@@ -756,7 +783,7 @@ class SearchIndex:
                 )
             )
         counters.removed += len(previous)
-        return _build_segment(GLOBAL_SCOPE, GLOBAL_SCOPE, "", False, snap.revision, fp, docs, None)
+        return _compact(_build_segment(GLOBAL_SCOPE, GLOBAL_SCOPE, "", False, snap.revision, fp, docs, None))
 
     # --- search -------------------------------------------------------------------------
     def search(
@@ -859,6 +886,19 @@ class SearchIndex:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
         state = self._state
         return _rank(parse_query(query), state, _select(state, scopes, False), limit)[0]
+
+
+def _row(seg: Segment) -> tuple[str, bytes, bytes | None]:
+    """(segment id, payload, seams) of the row that persists ``seg``; encoded when a save asks for
+    it (a save streams its rows), from the payload :func:`_compact` kept when still current."""
+    kept = seg.lazy.get("payload")
+    scope = SearchIndex._cached_scope(seg)
+    if kept is not None and kept[0] == (seg.fingerprint, seg.stamp, seg.revision):
+        payload: bytes = kept[1]
+    else:
+        _ready(seg)
+        payload = cache.encode_scope(scope)
+    return seg.id, payload, cache.encode_seams(scope)
 
 
 @dataclass

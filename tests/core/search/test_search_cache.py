@@ -20,12 +20,6 @@ from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
 
-@pytest.fixture(autouse=True)
-def _no_process_analysis_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts like a fresh process: no analyses shared through the module cache."""
-    monkeypatch.setattr(index, "_ANALYSES", {})
-
-
 def build(tmp_path: Path) -> Path:
     root = tmp_path / "memory"
     store = FileStore(root)
@@ -71,7 +65,6 @@ def test_cache_is_written_and_used(tmp_path: Path) -> None:
     s1 = first.refresh()
     assert s1.from_cache == 0 and s1.docs_reindexed == 13
     assert db_path(root).is_file() and len(rows(root)) == 4
-    index._ANALYSES.clear()
     second = SearchIndex(FileStore(root))
     s2 = second.refresh()
     assert (s2.from_cache, s2.scopes_reread, s2.docs_reindexed) == (4, 0, 0)
@@ -94,12 +87,10 @@ def test_damaged_rows_are_rebuilt(tmp_path: Path, damage: Any) -> None:
     expected = hits(_fresh(root, cache=False), "zebra")
     SearchIndex(FileStore(root)).refresh()
     rewrite_rows(root, lambda _sid, payload: damage(payload))
-    index._ANALYSES.clear()
     ix = SearchIndex(FileStore(root))
     stats = ix.refresh()
     assert stats.from_cache == 0 and stats.docs_reindexed == 13
     assert hits(ix, "zebra") == expected
-    index._ANALYSES.clear()
     again = SearchIndex(FileStore(root)).refresh()  # the rewritten rows are intact
     assert again.from_cache == 4
 
@@ -109,7 +100,6 @@ def test_one_damaged_row_costs_only_its_scope(tmp_path: Path) -> None:
     SearchIndex(FileStore(root)).refresh()
     victim = next(sid for sid in rows(root) if sid.startswith("w:"))
     rewrite_rows(root, lambda sid, payload: payload[:-5] if sid == victim else payload)
-    index._ANALYSES.clear()
     stats = SearchIndex(FileStore(root)).refresh()
     assert (stats.from_cache, stats.scopes_reread, stats.docs_reindexed) == (3, 1, 4)
 
@@ -122,7 +112,6 @@ def test_a_file_that_is_not_our_database_is_replaced(tmp_path: Path, content: by
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 0
     assert hits(ix, "zebra") == hits(_fresh(root, cache=False), "zebra")
-    index._ANALYSES.clear()
     assert SearchIndex(FileStore(root)).refresh().from_cache == 4
 
 
@@ -139,7 +128,6 @@ def test_edits_made_while_closed_win_over_the_cache(tmp_path: Path) -> None:
     tmp.write_text(path.read_text(encoding="utf-8").replace("zebra", "okapi"), encoding="utf-8")
     tmp.replace(path)
     age_recent(root)
-    index._ANALYSES.clear()
     ix = SearchIndex(FileStore(root))
     stats = ix.refresh()
     assert (stats.from_cache, stats.scopes_reread, stats.docs_reindexed) == (3, 1, 1)
@@ -161,13 +149,11 @@ def test_in_place_edits_made_while_closed_need_a_deep_refresh(tmp_path: Path) ->
     path.write_text(path.read_text(encoding="utf-8").replace("zebra", "okapi"), encoding="utf-8")
     set_mtime(path, time.time() - 7200)
     assert folder.stat().st_mtime_ns == folder_mtime
-    index._ANALYSES.clear()
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 4  # trusted by its folder's stamp
     stats = ix.refresh(deep=True)
     assert (stats.scopes_reread, stats.docs_reindexed) == (1, 1)
     assert hits(ix, "okapi") == [(snap.key, "r-2")]
-    index._ANALYSES.clear()
     path.write_text(path.read_text(encoding="utf-8").replace("okapi", "gnu"), encoding="utf-8")
     set_mtime(path, time.time() - 3600)
     other = SearchIndex(FileStore(root))
@@ -207,7 +193,6 @@ def test_one_commit_rewrites_one_row(tmp_path: Path) -> None:
     assert changed == {f"w:{snap.key}"}
     ix.refresh()
     assert rows(root) == after  # nothing changed: nothing written
-    index._ANALYSES.clear()
     again = SearchIndex(FileStore(root))
     assert again.refresh().from_cache == 4
     assert hits(again, "okapi") == [(snap.key, "new")]
@@ -243,7 +228,6 @@ def test_commit_into_a_scope_loaded_from_the_cache(tmp_path: Path) -> None:
     """A scope read from the cache (weights filled in on first use) re-indexes like a fresh one."""
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
-    index._ANALYSES.clear()
     store = FileStore(root)
     ix = SearchIndex(store)
     assert ix.refresh().from_cache == 4
@@ -258,11 +242,9 @@ def test_commit_into_a_scope_loaded_from_the_cache(tmp_path: Path) -> None:
 def test_cache_written_from_a_cached_index_round_trips(tmp_path: Path) -> None:
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
-    index._ANALYSES.clear()
     loaded = SearchIndex(FileStore(root))
     loaded.refresh()
     assert loaded.save_cache() is True  # tables never looked up are written back as loaded
-    index._ANALYSES.clear()
     again = SearchIndex(FileStore(root))
     assert again.refresh().from_cache == 4
     fresh = _fresh(root, cache=False)
@@ -281,7 +263,6 @@ def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path)
         obj["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)  # term numbers out of range
 
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
-    index._ANALYSES.clear()
     ix = SearchIndex(FileStore(root))
     ix.refresh()
     for q in ("zebra", "打包", "zeb", '"use pnpm"'):
@@ -297,7 +278,6 @@ def test_cache_weights_out_of_range_are_rederived_from_the_text(tmp_path: Path) 
         obj["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)
 
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
-    index._ANALYSES.clear()
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 4
     fresh = _fresh(root, cache=False)
@@ -325,13 +305,11 @@ def test_warm_up_persists_seam_tables_and_reuses_them(tmp_path: Path, monkeypatc
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()  # the cache, without seam tables
     assert all(seams is None for _t, _p, seams in rows(root).values())
-    index._ANALYSES.clear()
     first = SearchIndex(FileStore(root))
     first.refresh()
     first.warm_up()  # built them all: adds them to the rows, payloads untouched
     written = rows(root)
     assert all(seams is not None for _t, _p, seams in written.values())
-    index._ANALYSES.clear()
     second = SearchIndex(FileStore(root))
     assert second.refresh().from_cache == 4
     second.warm_up()
@@ -350,7 +328,6 @@ def test_damaged_or_unpaired_seams_are_ignored(tmp_path: Path, damage: Any, monk
     ix.refresh()
     ix.warm_up()
     assert all(seams is not None for _t, _p, seams in rows(root).values())
-    index._ANALYSES.clear()
     again = SearchIndex(FileStore(root))
     assert again.refresh().from_cache == 4
     with sqlite3.connect(db_path(root)) as con:
@@ -382,7 +359,21 @@ def test_two_processes_share_the_cache(tmp_path: Path) -> None:
     store.commit(s1.key, [PutOp(record=rec("from-b", "okapi"))], s1.revision)
     age_recent(root)
     b.refresh(keys=[s1.key])
-    index._ANALYSES.clear()
     c = SearchIndex(FileStore(root))
     assert c.refresh().from_cache == 4
     assert sorted(hits(c, "okapi")) == sorted([(s0.key, "from-a"), (s1.key, "from-b")])
+
+
+def test_queries_build_no_per_document_weight_tables(tmp_path: Path) -> None:
+    """Memory: a query reads the weights of its own terms from the postings arrays; no document
+    gets a weight dict (at 100k records those dicts were most of the RSS), fresh or loaded."""
+    root = build(tmp_path)
+    fresh = SearchIndex(FileStore(root))
+    fresh.refresh()
+    loaded = SearchIndex(FileStore(root))
+    assert loaded.refresh().from_cache == 4
+    for ix in (fresh, loaded):
+        for q in ("zebra", "打包为什么慢", "zeb", '"use pnpm"', "electron builder", "包"):
+            assert ix.search(q, limit=100).hits
+        ix.warm_up()
+        assert not any(d.weights for seg in ix._state.segments.values() for d in seg.docs)

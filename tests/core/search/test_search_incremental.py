@@ -225,3 +225,14 @@ def test_searching_while_another_thread_refreshes(tmp_path: Path) -> None:
     thread.join()
     assert errors == []
     assert len(index.search("steady", limit=100).hits) == 50
+
+
+def test_refresh_reports_progress(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    for i in range(4):
+        put(inner, f"/w/{i}", [rec("a", f"text {i}")])
+    index = SearchIndex(inner, cache_dir=False)
+    seen: list[tuple[int, int]] = []
+    index.refresh(progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 5) and seen[-1] == (5, 5)  # four workspaces and Global
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
