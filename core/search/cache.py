@@ -532,22 +532,22 @@ class CacheDB:
         con = self._connect(create=False)
         if con is None:
             return None
+        out: list[CachedScope] = []
         try:
-            rows = con.execute("SELECT sid, token, payload FROM scopes").fetchall()
+            # Row by row, never fetchall(): at 100k records the raw payloads alone are ~600 MB.
+            for sid, token, payload in con.execute("SELECT sid, token, payload FROM scopes"):
+                if wanted is not None and sid.partition(":")[2] not in wanted and sid not in wanted:
+                    continue
+                try:
+                    scope = decode_scope(payload)
+                except _ROW_ERRORS:
+                    continue
+                if scope.sid != sid:
+                    continue
+                scope.generation = token
+                out.append(scope)
         except sqlite3.Error:
             return None
-        out: list[CachedScope] = []
-        for sid, token, payload in rows:
-            if wanted is not None and sid.partition(":")[2] not in wanted and sid not in wanted:
-                continue
-            try:
-                scope = decode_scope(payload)
-            except _ROW_ERRORS:
-                continue
-            if scope.sid != sid:
-                continue
-            scope.generation = token
-            out.append(scope)
         return out
 
     def load_seams(self, tokens: Mapping[str, str], docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:

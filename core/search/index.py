@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import gc
 import heapq
 import math
@@ -64,6 +65,7 @@ RACY_NS = 2_000_000_000
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
+FLUSH_ROWS = 64  # a refresh writes the rows of new segments in batches of this many
 AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
@@ -78,7 +80,16 @@ _NORM = attrgetter("analysis.norm")
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 _ALNUM2_RE = re.compile(r"[^\W_]{2}")
 # Four letters/digits whose middle two are a CJK character and a non-CJK one, in either order.
-_JUNCTION_RE = re.compile(rf"(?=([^\W_](?:[^\W_{CJK_CLASS}][{CJK_CLASS}]|[{CJK_CLASS}][^\W_{CJK_CLASS}])[^\W_]))")
+_JUNCTION = rf"(?=([^\W_](?:[^\W_{CJK_CLASS}][{CJK_CLASS}]|[{CJK_CLASS}][^\W_{CJK_CLASS}])[^\W_]))"
+
+
+@functools.cache
+def _junction_re() -> re.Pattern[str]:
+    """Compiled on first use: its character classes take tens of ms to compile, which a one-shot
+    CLI search of an English query would pay for nothing."""
+    return re.compile(_JUNCTION)
+
+
 _LAST2 = itemgetter(slice(-2, None))
 _FIRST2 = itemgetter(slice(None, 2))
 
@@ -109,7 +120,7 @@ def squash_keys(squashed: str) -> list[str]:
     four characters around it (``on公证``). Every junction of ``squashed`` with two characters on
     each side occurs, with those characters, in a document containing it: a necessary condition.
     """
-    return [m.group(1) for m in _JUNCTION_RE.finditer(squashed)] if not squashed.isascii() else []
+    return [m.group(1) for m in _junction_re().finditer(squashed)] if not squashed.isascii() else []
 
 
 def seam_keys(norm: str) -> set[str]:
@@ -120,7 +131,7 @@ def seam_keys(norm: str) -> set[str]:
         return set(map(add, map(_LAST2, units), map(_FIRST2, units[1:])))
     units = _CHUNK_RE.findall(norm)
     keys = set(map(add, map(_LAST2, units), map(_FIRST2, units[1:])))
-    keys.update(_JUNCTION_RE.findall(norm))
+    keys.update(_junction_re().findall(norm))
     return keys
 
 
@@ -513,6 +524,7 @@ class SearchIndex:
                 if sid not in targets and (wanted is None or seg_key in wanted):
                     counters.removed += len(segments.pop(sid).docs)
             now_ns = time.time_ns()
+            unsaved: list[Segment] = []
             total = len(targets) + (1 if wanted is None or GLOBAL_SCOPE in wanted else 0)
             for n, (sid, (key, archived, listed)) in enumerate(targets.items()):
                 if progress is not None:
@@ -523,6 +535,11 @@ class SearchIndex:
                     if sid in segments:
                         counters.removed += len(segments.pop(sid).docs)
                 else:
+                    if "payload" in seg.lazy and seg is not segments.get(sid):
+                        unsaved.append(seg)
+                        if len(unsaved) >= FLUSH_ROWS:  # a cold build: don't hold 1,000 payloads
+                            self._write_rows(unsaved)
+                            unsaved.clear()
                     segments[sid] = seg
             if wanted is None or GLOBAL_SCOPE in wanted:
                 counters.checked += 1
@@ -543,6 +560,20 @@ class SearchIndex:
         never depends on it."""
         with self._lock:
             return self._persist_locked(full=False)
+
+    def _write_rows(self, segs: list[Segment]) -> None:
+        """Write these new segments' rows now (their payloads are then dropped); on failure they
+        stay unsaved and the end-of-refresh save tries again."""
+        if self._cache_db is None:
+            return
+        try:
+            tokens = self._cache_db.save(map(_row, segs))
+        except (OSError, sqlite3.Error):
+            return
+        for seg in segs:
+            seg.lazy["generation"] = tokens[seg.id]
+            seg.lazy.pop("payload", None)
+            self._saved[seg.id] = seg
 
     def _persist_locked(self, *, full: bool) -> bool:
         """Write the rows of segments changed since they were saved or loaded, delete the rows of

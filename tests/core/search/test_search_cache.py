@@ -377,3 +377,16 @@ def test_queries_build_no_per_document_weight_tables(tmp_path: Path) -> None:
             assert ix.search(q, limit=100).hits
         ix.warm_up()
         assert not any(d.weights for seg in ix._state.segments.values() for d in seg.docs)
+
+
+def test_a_cold_build_writes_its_rows_in_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index, "FLUSH_ROWS", 2)
+    root = build(tmp_path)
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    assert len(rows(root)) == 4
+    assert not any("payload" in seg.lazy for seg in ix._state.segments.values())  # none held in memory
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    for q in ("zebra", "打包为什么慢", '"use pnpm"'):
+        assert again.search(q, limit=100) == ix.search(q, limit=100)
