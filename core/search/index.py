@@ -7,12 +7,14 @@ re-tokenized). A refresh rebuilds only the segments whose scope changed and swap
 :class:`IndexState` (a dict of segments) with one assignment. Readers take ``self._state`` once
 per query and so always see a complete, consistent state; refreshes are serialized by a lock.
 
-Change detection: with an on-disk store, the scope folders are listed straight from the layout and
-a scope is re-read through the store only when the stat fingerprint of its files (name, size,
-mtime_ns, inode) differs from the one taken when it was last read. A fingerprint containing an
-mtime within the last two seconds is not trusted (an edit in the same clock tick could keep size
-and mtime; git's "racy clean" rule), so that scope is re-read next time. Stores without a root (in
-memory) are listed and compared by scope revision.
+Change detection: with an on-disk store, the scope folders are listed straight from the layout; a
+scope whose folder kept its (mtime_ns, inode) stamp is trusted without a look at its files (a file
+created, deleted or renamed into place changes it); otherwise, or with ``deep``/``keys``, it is
+re-read through the store only when the stat fingerprint of its files (name, size, mtime_ns, inode)
+differs from the one taken when it was last read. A stamp or fingerprint containing an mtime within
+the last two seconds is not trusted (an edit in the same clock tick could keep size and mtime; git's
+"racy clean" rule), so that scope is looked at again next time. Stores without a root (in memory)
+are listed and compared by scope revision.
 
 Query evaluation (pure Python; per-document bytecode is what costs, so there is next to none):
 the selected segments' documents are numbered and each query term becomes a bitmap (a Python int,
