@@ -140,21 +140,19 @@ class LazyPostings(Mapping[str, list[Doc]]):
 
 
 _FILL_LOCK = threading.Lock()
-_PerDoc = tuple["array[int]", "array[Any]", "array[int]"]
 
 
 class PendingWeights:
-    """The BM25 weights and field points of a loaded scope's documents, kept as flat arrays until
-    :meth:`fill` turns them into the (so far empty) per-document dicts, in place. Everything that
-    reads a document's ``weights`` or ``points`` calls :meth:`fill` first (the index does so when a
-    query first selects the segment, before re-indexing or saving it, and in ``warm_up``): opening
-    from the cache then builds no per-term Python objects."""
+    """The BM25 weights and field points of a loaded scope's documents, kept in the term tables
+    (postings with their weights, field repetitions) until :meth:`fill` inverts them into the (so
+    far empty) per-document dicts, in place. Only re-indexing a scope needs those dicts (its
+    unchanged documents' terms go into the new tables); queries and saves read the tables."""
 
     __slots__ = ("_args", "done")
 
-    def __init__(self, docs: tuple[Doc, ...], terms: list[str], weights: _PerDoc, points: _PerDoc) -> None:
+    def __init__(self, docs: tuple[Doc, ...], postings: LazyPostings, field_reps: LazyPostings) -> None:
         self.done = False
-        self._args: tuple[tuple[Doc, ...], list[str], _PerDoc, _PerDoc] | None = (docs, terms, weights, points)
+        self._args: tuple[tuple[Doc, ...], LazyPostings, LazyPostings] | None = (docs, postings, field_reps)
 
     def fill(self) -> bool:
         """Fill the dicts (once; thread-safe). True when this call did it."""
@@ -163,15 +161,22 @@ class PendingWeights:
         with _FILL_LOCK:
             if self.done or self._args is None:
                 return False
-            docs, terms, (w_ids, w_vals, w_ends), (p_ids, p_vals, p_ends) = self._args
-            tget = terms.__getitem__
-            ws = ps = 0
-            try:  # (term numbers out of range: an inconsistent cache that passed its checksum)
-                for d, we, pe in zip(docs, w_ends, p_ends, strict=True):
-                    a = d.analysis
-                    a.weights.update(zip(map(tget, w_ids[ws:we]), w_vals[ws:we], strict=True))
-                    a.points.update(zip(map(tget, p_ids[ps:pe]), p_vals[ps:pe], strict=True))
-                    ws, ps = we, pe
+            docs, postings, reps = self._args
+            try:  # (document numbers out of range: an inconsistent cache that passed its checksum)
+                weights = postings._weights
+                if weights is None or len(weights) != len(postings._refs):
+                    raise ValueError("no posting weights")
+                start = 0
+                for term, end in zip(postings._keys, postings._ends, strict=True):
+                    for ref, w in zip(postings._refs[start:end], weights[start:end], strict=True):
+                        docs[ref].analysis.weights[term] = w
+                    start = end
+                start = 0
+                for term, end in zip(reps._keys, reps._ends, strict=True):
+                    for ref in reps._refs[start:end]:
+                        points = docs[ref].analysis.points
+                        points[term] = points.get(term, 0) + 1
+                    start = end
             except (IndexError, ValueError):  # re-derive them from the text, as a fresh build does
                 for d in docs:
                     fresh = analyze(d.name, d.description, d.type, d.body)
@@ -258,29 +263,9 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
     docs = s.docs
     postings = s.postings if s.postings is not None else {}
     reps = s.field_reps if s.field_reps is not None else {}
+    # Per-document weights and points are not stored: they are the term tables read the other way
+    # (see PendingWeights), and only re-indexing needs them.
     term_no: dict[str, int] = dict(zip(postings, range(len(postings)), strict=True))
-    w_ids = array("I")
-    w_vals = array("d")
-    w_ends: list[int] = []
-    p_ids = array("I")
-    p_vals = array("I")
-    p_ends: list[int] = []
-    for d in docs:
-        a = d.analysis
-        try:  # every weighted term has postings, normally
-            w_ids.extend(map(term_no.__getitem__, a.weights))
-        except KeyError:
-            del w_ids[w_ends[-1] if w_ends else 0 :]
-            for t in a.weights:
-                term_no.setdefault(t, len(term_no))
-            w_ids.extend(map(term_no.__getitem__, a.weights))
-        w_vals.extend(a.weights.values())
-        w_ends.append(len(w_ids))
-        for t in a.points:
-            term_no.setdefault(t, len(term_no))
-        p_ids.extend(map(term_no.__getitem__, a.points))
-        p_vals.extend(a.points.values())
-        p_ends.append(len(p_ids))
     for t in reps:
         term_no.setdefault(t, len(term_no))
     columns = [
@@ -300,8 +285,6 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "n": len(docs),
         "columns": columns,
         "terms": list(term_no),
-        "weights": (w_ids.tobytes(), w_vals.tobytes(), _u32(w_ends)),
-        "points": (p_ids.tobytes(), p_vals.tobytes(), _u32(p_ends)),
         "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
     }
@@ -354,27 +337,18 @@ def _ends(raw: Any, count: int, total: int) -> array[int]:
     return ends
 
 
-def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...]) -> LazyPostings | None:
+def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False) -> LazyPostings:
     if raw is None:
-        return None
+        raise ValueError("missing cache table")
     ids_raw, ends_raw, refs_raw, *rest = raw
     ids = _arr("I", ids_raw)
     refs = _arr("I", refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
     weights = _arr("d", rest[0]) if rest else None
-    if weights is not None and len(weights) != len(refs):
+    if (weights is not None and len(weights) != len(refs)) or (weighted and weights is None):
         raise ValueError("bad cache weights")
     return LazyPostings(keys, ends, refs, docs, weights)
-
-
-def _per_doc(raw: Any, code: str, n: int) -> tuple[array[int], array[Any], array[int]]:
-    ids_raw, vals_raw, ends_raw = raw
-    ids = _arr("I", ids_raw)
-    vals = _arr(code, vals_raw)
-    if len(vals) != len(ids):
-        raise ValueError("bad cache table")
-    return ids, vals, _ends(ends_raw, n, len(ids))
 
 
 def _decode_scope(raw: Any) -> CachedScope:
@@ -417,12 +391,10 @@ def _decode_scope(raw: Any) -> CachedScope:
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    weights_raw = _per_doc(raw["weights"], "d", n)
-    points_raw = _per_doc(raw["points"], "I", n)
     kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
     docs: list[Doc] = []
     for i in range(n):
-        weights: dict[str, float] = {}  # filled by PendingWeights.fill() before any query reads it
+        weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
         analysis = Analysis(weights, {}, norms[i], name_keys[i], lengths[i])
         docs.append(
             Doc(
@@ -443,9 +415,9 @@ def _decode_scope(raw: Any) -> CachedScope:
             )
         )
     tdocs = tuple(docs)
-    postings = _lazy(raw["postings"], terms, tdocs)
+    postings = _lazy(raw["postings"], terms, tdocs, weighted=True)
     field_reps = _lazy(raw["field_reps"], terms, tdocs)
-    pending = PendingWeights(tdocs, terms, weights_raw, points_raw)
+    pending = PendingWeights(tdocs, postings, field_reps)
     out = CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
     out.stamp = stamp
     return out

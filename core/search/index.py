@@ -928,8 +928,7 @@ def _row(seg: Segment) -> tuple[str, bytes, bytes | None]:
     scope = SearchIndex._cached_scope(seg)
     if kept is not None and kept[0] == (seg.fingerprint, seg.stamp, seg.revision):
         payload: bytes = kept[1]
-    else:
-        _ready(seg)
+    else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
         payload = cache.encode_scope(scope)
     return seg.id, payload, cache.encode_seams(scope)
 

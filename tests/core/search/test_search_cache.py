@@ -259,8 +259,8 @@ def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path)
     def edit(obj: dict[str, Any]) -> None:
         ids, ends, refs, weights = obj["postings"]
         obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)  # document numbers out of range
-        w_ids, w_vals, w_ends = obj["weights"]
-        obj["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)  # term numbers out of range
+        ids, ends, refs = obj["field_reps"]
+        obj["field_reps"] = (b"\xff" * len(ids), ends, refs)  # term numbers out of range
 
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
     ix = SearchIndex(FileStore(root))
@@ -269,20 +269,27 @@ def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path)
         ix.search(q, limit=100)  # wrong answers are possible for a forged cache; exceptions are not
 
 
-def test_cache_weights_out_of_range_are_rederived_from_the_text(tmp_path: Path) -> None:
+def test_a_forged_row_is_re_derived_from_the_text_when_its_scope_is_re_indexed(tmp_path: Path) -> None:
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
 
     def edit(obj: dict[str, Any]) -> None:
-        w_ids, w_vals, w_ends = obj["weights"]
-        obj["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)
+        ids, ends, refs, weights = obj["postings"]
+        obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)
 
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
-    ix = SearchIndex(FileStore(root))
+    store = FileStore(root)
+    ix = SearchIndex(store)
     assert ix.refresh().from_cache == 4
+    for cwd in ("/w/0", "/w/1", "/w/2"):  # a commit into each: its unchanged records are re-derived
+        snap = store.find_workspace(cwd)
+        assert snap is not None
+        ix.apply(store.commit(snap.key, [PutOp(record=rec("new", "okapi zebra"))], snap.revision))
     fresh = _fresh(root, cache=False)
-    for q in ("zebra", "打包为什么慢", "zeb", "electron builder"):
-        assert ix.search(q, limit=100) == fresh.search(q, limit=100)
+    for q in ("zebra", "打包为什么慢", "zeb", "electron builder", "okapi"):
+        got = [(h.scope_key, h.name) for h in ix.search(q, limit=100).hits if h.scope_key != "global"]
+        want = [(h.scope_key, h.name) for h in fresh.search(q, limit=100).hits if h.scope_key != "global"]
+        assert got == want
 
 
 def test_cache_of_an_earlier_layout_is_replaced(tmp_path: Path) -> None:
