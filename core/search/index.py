@@ -72,7 +72,7 @@ AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
 # (term, idf, weights through expansions only, {doc: the term's own BM25 weight})
-_Idf = tuple[str, float, "dict[Doc, float] | None", "dict[Doc, float]"]
+_Idf = tuple[str, float, "dict[Doc, float] | None", "Callable[[Doc], float | None]"]
 Stamp = tuple[int, int]
 
 
@@ -1028,7 +1028,7 @@ def _top_bm25(
 
     ``check``: pool documents it rejects (when met) are not of the pool after all. The flag
     returned is True when fewer than ``limit`` documents passed (the whole pool was walked)."""
-    walkers = [(tw, f, only, iter(state.impact(segs, term, only))) for term, f, only, tw in idf]
+    walkers = [(weight, f, only, iter(state.impact(segs, term, only))) for term, f, only, weight in idf]
     frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[Doc] = set()
@@ -1036,7 +1036,7 @@ def _top_bm25(
     found: list[tuple[float, Doc]] = []
 
     while any(alive):
-        for i, (wtw, f, wonly, walker) in enumerate(walkers):
+        for i, (wweight, f, wonly, walker) in enumerate(walkers):
             if not alive[i]:
                 continue
             d = next(walker, None)
@@ -1044,7 +1044,7 @@ def _top_bm25(
                 alive[i] = False
                 frontier[i] = 0.0
                 continue
-            x = wtw.get(d)
+            x = wweight(d)
             frontier[i] = f * (x if x is not None else wonly[d] if wonly is not None else 0.0)
             if d in seen or d not in pool:
                 continue
@@ -1052,8 +1052,8 @@ def _top_bm25(
             if check is not None and not check(d):
                 continue
             bm = 0.0
-            for _term, tf, only, tw in idf:
-                x = tw.get(d)
+            for _term, tf, only, weight in idf:
+                x = weight(d)
                 if x is not None:
                     bm += tf * x
                 elif only is not None:
@@ -1214,16 +1214,27 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         term_bits.append(bits)
         df = bits.bit_count()
         if df:
-            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only, state.term_weights(segs, term)))
+            idf.append(
+                (term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only, state.term_weights(segs, term).get)
+            )
     matched = 0
     for bits in term_bits:
         matched |= bits
     for phrase in pq.phrases:  # quoted phrases are required
         if not matched:
             break
-        seam = view.seams(phrase)[0] if matched.bit_count() > FEW_SCANS else None
-        pool = view.docs_of(matched if seam is None else matched & seam)
-        matched = view.bits_of(compress(pool, map(contains, map(_NORM, pool), repeat(phrase))))
+        # Which documents contain the phrase is memoized per view: (checked, passed) bitmaps, so a
+        # repeated query (or one typed on) scans only documents not checked before.
+        key = ("q", phrase)
+        checked, passed = view.memo.get(key) or (0, 0)
+        todo = matched & ~checked
+        if todo:
+            seam = view.seams(phrase)[0] if todo.bit_count() > FEW_SCANS else None
+            pool = view.docs_of(todo if seam is None else todo & seam)  # (a seam miss can't contain it)
+            passed |= view.bits_of(compress(pool, map(contains, map(_NORM, pool), repeat(phrase))))
+            checked |= todo
+            view._remember(key, (checked, passed))
+        matched &= passed
     total = matched.bit_count()
     if not total:
         return [], 0
@@ -1368,8 +1379,8 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
 
 def _bm25(d: Doc, idf: list[_Idf]) -> float:
     bm = 0.0
-    for _term, f, only, tw in idf:
-        x = tw.get(d)
+    for _term, f, only, weight in idf:
+        x = weight(d)
         if x is not None:
             bm += f * x
         elif only is not None:
