@@ -112,6 +112,15 @@ class LazyPostings(Mapping[str, list[Doc]]):
         start = self._ends[i - 1] if i else 0
         return dict(zip(docs, weights[start : start + len(docs)], strict=False))
 
+    def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
+        """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
+        i = self._positions().get(term)
+        if i is None or self._weights is None:
+            return None
+        start = self._ends[i - 1] if i else 0
+        end = self._ends[i]
+        return self._refs[start:end], self._weights[start:end]
+
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
         got = self._done.get(term)

@@ -41,6 +41,7 @@ import re
 import sqlite3
 import threading
 import time
+from array import array
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -314,7 +315,6 @@ class IndexState:
     # weight, heaviest first. A new state (after any refresh) starts empty.
     impacts: dict[tuple[tuple[str, ...], str], list[Doc]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[Doc, float] | None] = field(default_factory=dict)
-    weights: dict[tuple[tuple[str, ...], str], dict[Doc, float]] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
     views: dict[tuple[str, ...], _View] = field(default_factory=dict)  # by selected segment ids
 
@@ -331,39 +331,27 @@ class IndexState:
         self.expanded[key] = found
         return found
 
-    def term_weights(self, segs: list[Segment], term: str) -> dict[Doc, float]:
-        """``{doc: BM25 weight}`` of ``term`` over ``segs`` (memoized, bounded like ``impacts``)."""
-        key = (tuple(s.id for s in segs), term)
-        got = self.weights.get(key)
-        if got is None:
-            got = {}
-            for s in segs:
-                got.update(s.term_weights(term))
-            if self.memo_entries[0] + len(got) > MAX_MEMO_ENTRIES:
-                self.impacts.clear()
-                self.weights.clear()
-                self.memo_entries[0] = 0
-            self.memo_entries[0] += len(got)
-            self.weights[key] = got
-        return got
-
-    def impact(self, segs: list[Segment], term: str, only: dict[Doc, float] | None = None) -> list[Doc]:
+    def impact(
+        self,
+        segs: list[Segment],
+        term: str,
+        weight: Callable[[Doc], float | None],
+        only: dict[Doc, float] | None = None,
+    ) -> list[Doc]:
         """The documents of ``term`` in ``segs``, heaviest BM25 weight first; ``only`` = documents the
         term reaches through expansions alone (prefix, CJK character) with their weights. Docs
         only (8 bytes an entry); the walker looks weights up as it goes."""
         key = (tuple(s.id for s in segs), term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
         if ordered is None:
-            tw = self.term_weights(segs, term)
             docs: Iterable[Doc] = chain.from_iterable(s.postings.get(term, ()) for s in segs)
             if only is not None:
                 docs = chain(docs, only)
-                ordered = sorted(docs, key=lambda d: tw.get(d) or only[d], reverse=True)
+                ordered = sorted(docs, key=lambda d: weight(d) or only[d], reverse=True)
             else:
-                ordered = sorted(docs, key=tw.__getitem__, reverse=True)
+                ordered = sorted(docs, key=lambda d: weight(d) or 0.0, reverse=True)
             if self.memo_entries[0] + len(ordered) > MAX_MEMO_ENTRIES:  # bound the memory, not the count
                 self.impacts.clear()
-                self.weights.clear()
                 self.memo_entries[0] = 0
             self.memo_entries[0] += len(ordered)
             self.impacts[key] = ordered
@@ -1028,7 +1016,7 @@ def _top_bm25(
 
     ``check``: pool documents it rejects (when met) are not of the pool after all. The flag
     returned is True when fewer than ``limit`` documents passed (the whole pool was walked)."""
-    walkers = [(weight, f, only, iter(state.impact(segs, term, only))) for term, f, only, weight in idf]
+    walkers = [(weight, f, only, iter(state.impact(segs, term, weight, only))) for term, f, only, weight in idf]
     frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[Doc] = set()
@@ -1074,6 +1062,7 @@ _NONZERO_RE = re.compile(rb"[^\x00]")
 SPARSE_DOCS = 64  # bitmaps with at most this many documents are decoded byte by byte
 SEAM_BUILD_BUDGET_S = 0.002  # seam tables built lazily per lookup, for about this long (one segment at least)
 FEW_SCANS = 64  # pending checks below this many skip the seam lookup (scanning them is cheaper)
+DENSE_BYTES = 64_000_000  # per view, for the per-term weight arrays (80 terms at 100k records)
 MAX_VIEW_MEMO = 4096  # memoized bitmaps per view (each n/8 bytes: 1.25 KB at 10k documents)
 
 
@@ -1089,6 +1078,45 @@ class _View:
         self.n = len(self.docs)
         self.ids: dict[Doc, int] = {d: i for i, d in enumerate(self.docs)}
         self.memo: dict[tuple[str, str], Any] = {}
+        # term -> BM25 weight by document number (0.0: the document lacks the term; weights are > 0).
+        # 8 bytes a document and no Python object per posting: at 100k records a weight dict per
+        # common word was tens of MB, and the memo thrashed rebuilding them.
+        self.dense: dict[str, array[float]] = {}
+        self.max_dense = max(16, DENSE_BYTES // (8 * max(self.n, 1)))
+
+    def weights(self, term: str) -> array[float]:
+        got = self.dense.get(term)
+        if got is None:
+            got = array("d", bytes(8 * self.n))
+            offset = 0
+            for s in self.segs:
+                size = len(s.docs)
+                postings = s.postings
+                arrays = postings.term_arrays(term) if isinstance(postings, cache.LazyPostings) else None
+                if arrays is not None:
+                    refs, weights = arrays
+                    if not refs or max(refs) < size:  # (out of range: a forged row; its postings are empty too)
+                        for ref, w in zip(refs, weights, strict=False):
+                            got[offset + ref] = w
+                elif not isinstance(postings, cache.LazyPostings):
+                    ids = self.ids
+                    for d, w in s.term_weights(term).items():
+                        got[ids[d]] = w
+                offset += size
+            if len(self.dense) >= self.max_dense:
+                self.dense.clear()
+            self.dense[term] = got
+        return got
+
+    def weigher(self, term: str) -> Callable[[Doc], float | None]:
+        """``doc -> BM25 weight of term`` (None when the document lacks it)."""
+        weights = self.weights(term)
+        ids = self.ids
+
+        def weight(d: Doc) -> float | None:
+            return weights[ids[d]] or None
+
+        return weight
 
     def bits_of(self, docs: Iterable[Doc]) -> int:
         """The bitmap of ``docs`` (all of this view), built by C-level maps (no per-doc bytecode)."""
@@ -1214,9 +1242,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         term_bits.append(bits)
         df = bits.bit_count()
         if df:
-            idf.append(
-                (term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only, state.term_weights(segs, term).get)
-            )
+            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only, view.weigher(term)))
     matched = 0
     for bits in term_bits:
         matched |= bits
