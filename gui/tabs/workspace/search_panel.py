@@ -16,8 +16,8 @@ from gui.tasks import Jobs, TaskRunner
 class IndexFreshness:
     """When the search index needs a refresh before the next query.
 
-    ``SearchIndex.refresh()`` stats every file of the root (seconds on 10k records), so it runs
-    once per change the window learns of (watcher, F5, commit), not once per query; concurrent
+    A deep ``SearchIndex.refresh()`` stats every file of the root, so it runs once per change the
+    window learns of (watcher, F5, commit), not once per query; concurrent
     queries wait for the refresh in flight instead of searching a half-empty index.
     """
 
@@ -38,7 +38,10 @@ class IndexFreshness:
         with self.lock:
             wanted = self.wanted
             if self.done < wanted:
-                index.refresh()  # re-reads only scopes whose files changed
+                # deep: the window learned that something changed (watcher, F5, commit, start-up);
+                # a file an agent rewrote in place keeps its folder's mtime, so compare every file's
+                # stat too (tens of ms at 10k records, on this worker).
+                index.refresh(deep=True)
                 if self.done == 0:
                     # Build the lazy phrase tables now, on this worker, so the first typed
                     # queries don't pay for them.
