@@ -47,8 +47,8 @@ DB_FILE = "search-index-v4.sqlite"
 _OLD_FILES = ("search-index-v2.bin", "search-index-v3.bin", "search-seams-v3.bin")
 MAGIC = b"DSHSRCH4"
 SEAMS_MAGIC = b"DSHSEAM4"
-_VERSION = 4
-_DB_VERSION = 4
+_VERSION = 5  # 5: fingerprints are core.fingerprint digests
+_DB_VERSION = 5  # 5: fingerprints are core.fingerprint digests
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -208,7 +208,7 @@ class CachedScope:
         cwd: str,
         archived: bool,
         revision: str,
-        fingerprint: tuple[tuple[str, int, int, int], ...] | None,
+        fingerprint: str | None,
         docs: Sequence[Doc],
         info: WorkspaceInfo | None,
         postings: Mapping[str, list[Doc]] | None = None,
@@ -288,7 +288,7 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "cwd": s.cwd,
         "archived": s.archived,
         "revision": s.revision,
-        "fingerprint": list(s.fingerprint) if s.fingerprint is not None else None,
+        "fingerprint": s.fingerprint,
         "stamp": list(s.stamp) if s.stamp is not None else None,
         "info": s.info.model_dump(mode="json") if s.info is not None else None,
         "n": len(docs),
@@ -372,10 +372,9 @@ def _decode_scope(raw: Any) -> CachedScope:
         and isinstance(revision, str)
     ):
         raise ValueError("bad cache scope")
-    fp_raw = raw["fingerprint"]
-    fingerprint = None
-    if fp_raw is not None:
-        fingerprint = tuple((str(n), int(a), int(b), int(c)) for n, a, b, c in fp_raw)
+    fingerprint = raw["fingerprint"]
+    if fingerprint is not None and not isinstance(fingerprint, str):
+        raise ValueError("bad cache fingerprint")
     stamp_raw = raw.get("stamp")
     stamp = (int(stamp_raw[0]), int(stamp_raw[1])) if stamp_raw is not None else None
     info_raw = raw["info"]

@@ -51,6 +51,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.errors import DshMemoryError
+from core.fingerprint import file_fingerprint, is_racy, scope_fingerprint
+from core.layout import GLOBAL_FILE
 from core.search import cache
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
@@ -64,14 +66,13 @@ if TYPE_CHECKING:  # (imported lazily: a one-shot CLI search over a fresh cache 
 PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix (or a bigram around one
 # typed CJK character) counts half
 MAX_EXPANSIONS = 64  # per segment and term
-RACY_NS = 2_000_000_000
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
 FLUSH_ROWS = 64  # a refresh writes the rows of new segments in batches of this many
 AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
 
-Fingerprint = tuple[tuple[str, int, int, int], ...]
+Fingerprint = str  # core.fingerprint: the one stat rule shared with the store
 # (term, idf, weights through expansions only, {doc: the term's own BM25 weight})
 _Idf = tuple[str, float, "dict[Doc, float] | None", "Callable[[Doc], float | None]"]
 Stamp = tuple[int, int]
@@ -366,26 +367,6 @@ def _segment_id(key: str, archived: bool) -> str:
     return f"{'a' if archived else 'w'}:{key}"
 
 
-def _scope_fingerprint(directory: Path, now_ns: int) -> Fingerprint | None:
-    """Stat fingerprint of a scope folder's ``*.md`` files and ``scope.json``; None when it can't
-    be trusted (missing folder, or a file modified too recently to tell same-tick edits apart)."""
-    items: list[tuple[str, int, int, int]] = []
-    try:
-        with os.scandir(directory) as it:
-            for entry in it:
-                name = entry.name
-                if not (name.endswith(".md") or name == "scope.json") or name == "MEMORY.md":
-                    continue
-                st = entry.stat(follow_symlinks=False)
-                if st.st_mtime_ns > now_ns - RACY_NS:
-                    return None
-                items.append((name, st.st_size, st.st_mtime_ns, st.st_ino))
-    except OSError:
-        return None
-    items.sort()
-    return tuple(items)
-
-
 def _dir_stamp(directory: Path, now_ns: int) -> Stamp | None:
     """(mtime_ns, inode) of a scope folder; None when missing or too recent to trust. Creating,
     deleting or renaming a file in the folder changes its mtime: that is how the store writes
@@ -394,7 +375,7 @@ def _dir_stamp(directory: Path, now_ns: int) -> Stamp | None:
         st = directory.stat()
     except OSError:
         return None
-    if st.st_mtime_ns > now_ns - RACY_NS:
+    if is_racy(st, now_ns):
         return None
     return (st.st_mtime_ns, st.st_ino)
 
@@ -411,18 +392,6 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
-
-
-def _file_fingerprint(path: Path, now_ns: int) -> Fingerprint | None:
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return (("", -1, 0, 0),)
-    except OSError:
-        return None
-    if st.st_mtime_ns > now_ns - RACY_NS:
-        return None
-    return ((path.name, st.st_size, st.st_mtime_ns, st.st_ino),)
 
 
 class SearchIndex:
@@ -689,7 +658,7 @@ class SearchIndex:
             if info is None or old.info == info:
                 return old
             return old.with_meta(old.fingerprint, info, stamp)
-        fp = _scope_fingerprint(directory, now_ns) if directory is not None else None
+        fp = scope_fingerprint(directory, now_ns) if directory is not None else None
         if old is not None and fp is not None and old.fingerprint == fp:
             if old.stamp == stamp and (info is None or old.info == info):
                 return old
@@ -754,7 +723,7 @@ class SearchIndex:
         return _compact(_build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp))
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
-        fp = _file_fingerprint(self._root / "GLOBAL.md", now_ns) if self._root is not None else None
+        fp = file_fingerprint(self._root / GLOBAL_FILE, now_ns) if self._root is not None else None
         if old is not None and fp is not None and old.fingerprint == fp:
             return old
         snap = self._store.read_global()
@@ -767,14 +736,10 @@ class SearchIndex:
         if old is not None and old.revision == snap.revision:
             return old.with_meta(fp, None, None)
         _ready(old)
-        mtime_ns = 0
-        if fp is not None and fp[0][1] >= 0:
-            mtime_ns = fp[0][2]
-        elif self._root is not None:
-            try:
-                mtime_ns = (self._root / "GLOBAL.md").stat().st_mtime_ns
-            except OSError:
-                mtime_ns = 0
+        mtime_ns = 0  # recency of the Global sections
+        if self._root is not None:
+            with contextlib.suppress(OSError):
+                mtime_ns = (self._root / GLOBAL_FILE).stat().st_mtime_ns
         previous: dict[tuple[str, str], Analysis] = {}
         if old is not None:
             previous = {(d.name, d.body): d.analysis for d in old.docs}
@@ -795,7 +760,7 @@ class SearchIndex:
                     description="",
                     type="global",
                     body=section.text,
-                    file_name="GLOBAL.md",
+                    file_name=GLOBAL_FILE,
                     section_index=section.index,
                     mtime_ns=mtime_ns,
                     revision=snap.revision,

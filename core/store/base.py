@@ -15,7 +15,6 @@ files (directories named ``*.md``, symlinks) are never written or deleted by the
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -36,6 +35,7 @@ from core.errors import (
     StorageError,
     UsageError,
 )
+from core.fingerprint import content_hash
 from core.keys import normalize_cwd, workspace_key, workspace_name
 from core.models import (
     EMPTY_REVISION,
@@ -56,6 +56,7 @@ from core.models import (
 from core.records import (
     INDEX_FILE,
     NAME_RE,
+    SCOPE_FILE,
     parse_record,
     record_file_name,
     render_index,
@@ -69,7 +70,6 @@ HISTORY_MAX_AGE = timedelta(days=90)
 MAX_GLOBAL_BYTES = 1024 * 1024
 GLOBAL_SCOPE = "global"
 """Scope id of GLOBAL.md in locks, journal and history (no workspace key can be this: keys end in a hash)."""
-SCOPE_FILE = "scope.json"
 NOT_REGULAR_PREFIX = "not a regular file"
 _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 REVIEW_STATE_DIR = ".manager/review-state"  # private: may hold memory bodies (never in reviews/)
@@ -126,8 +126,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def content_hash(data: bytes) -> Revision:
-    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def scope_revision(entries: Sequence[RecordEntry], scope_json: bytes | None) -> Revision:

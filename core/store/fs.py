@@ -6,7 +6,7 @@ the root (``memory.json``, ``memory.db`` of other DSH plugins...) is never read 
 
 Reads are cached per file by ``(size, mtime_ns, inode, ctime_ns)`` in a process-wide cache, so
 re-reading a scope only re-parses files that changed. A file whose timestamps are within
-:data:`RACY_WINDOW_NS` of the moment it was read is not cached ("racily clean", as git calls it): the
+:data:`core.fingerprint.RACY_WINDOW_NS` of the moment it was read is not cached ("racily clean", as git calls it): the
 file system clock is coarse, and a second write inside the same tick could keep the same stat.
 Listings also use a persisted per-scope summary cache (:mod:`core.store.summaries`, same racy rule),
 so a fresh process lists unchanged scopes without parsing them.
@@ -38,27 +38,26 @@ from core.atomic import (
     write_atomic,
 )
 from core.errors import ReadOnlyRootError, StorageError
+from core.fingerprint import content_hash, is_racy, scope_fingerprint
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
-from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX
+from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
 from core.store import journal
 from core.store.base import (
     GLOBAL_SCOPE,
     HISTORY_ID_RE,
     HISTORY_STAMP,
-    SCOPE_FILE,
     Clock,
     HistoryItem,
     ScopeChange,
     ScopeFiles,
     StoreCore,
-    content_hash,
     entry_from_bytes,
     mark_case_duplicates,
     parse_scope_json,
     special_entry,
 )
 from core.store.locking import ScopeLocks
-from core.store.summaries import ScopeSummary, SummaryCache, scope_fingerprint
+from core.store.summaries import ScopeSummary, SummaryCache
 
 GLOBAL_FILE = "GLOBAL.md"
 ACTIVE_DIR = "workspaces"
@@ -66,7 +65,6 @@ ARCHIVED_DIR = "archived"
 MANAGER = journal.MANAGER_DIR
 HISTORY_SUFFIX = ".hist"
 STALE_TEMP_S = 600
-RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp granularity we know of
 
 _StatSig = tuple[int, int, int, int]
 _CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
@@ -283,7 +281,7 @@ class FileStore(StoreCore):
         for key in self._scope_keys(archived):
             d = self._scope_dir(key, archived)
             with self._read_lock(key):
-                fp = scope_fingerprint(str(d), time.time_ns() - RACY_WINDOW_NS, SCOPE_FILE, RECORD_SUFFIX)
+                fp = scope_fingerprint(str(d), time.time_ns())
                 hit = old.get(key)
                 if fp is not None and hit is not None and hit.fingerprint == fp:
                     info = self._make_info(
@@ -428,7 +426,7 @@ class FileStore(StoreCore):
             if data is None:  # replaced by something else between scandir and open
                 return special_entry(name, "it changed while being read", "racy")
             entry = entry_from_bytes(name, data, st.st_mtime_ns)
-        if max(st.st_mtime_ns, st.st_ctime_ns) < now - RACY_WINDOW_NS:
+        if not is_racy(st, now):
             cache[name] = (sig, entry)
         return entry
 

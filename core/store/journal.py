@@ -62,6 +62,7 @@ from core.atomic import (
     write_durable,
 )
 from core.errors import ConflictError, StorageError
+from core.fingerprint import content_hash
 
 MANAGER_DIR = ".manager"
 JOURNAL_NAMES = ("journal.json",)
@@ -93,8 +94,7 @@ class DisplacedError(ConflictError):
         self.target = target
 
 
-def _hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=8).hexdigest()
+_hash = content_hash  # a journal names file contents by the same revision the store uses
 
 
 def _safe_component(name: str) -> bool:

@@ -16,9 +16,8 @@ from datetime import datetime
 from pathlib import Path
 
 from core.models import HistoryEntry, RecordEntry
-from core.records import INDEX_FILE
+from core.records import INDEX_FILE, SCOPE_FILE
 from core.store.base import (
-    SCOPE_FILE,
     Clock,
     HistoryItem,
     ScopeChange,

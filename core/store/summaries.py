@@ -8,7 +8,7 @@ would otherwise need a full parse: valid and invalid record counts and the scope
   size, ``mtime_ns``, inode and ``ctime_ns`` (``lstat``, never through symlinks). Any change to any
   of them (an edit, even one keeping the size, a new, deleted or renamed file, a replaced file) gives
   a new fingerprint, and that scope is parsed again.
-- A scope with a file whose ``mtime``/``ctime`` falls within :data:`core.store.fs.RACY_WINDOW_NS` of
+- A scope with a file whose ``mtime``/``ctime`` falls within :data:`core.fingerprint.RACY_WINDOW_NS` of
   the listing is neither trusted from nor written to the cache (coarse file-system clocks: a second
   write in the same tick could keep the same stat).
 - The fingerprint is taken *before* the scope is parsed (under the scope's read lock), so a summary
@@ -25,12 +25,9 @@ would otherwise need a full parse: valid and invalid record counts and the scope
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
-from stat import S_ISDIR
 
 from core.atomic import write_atomic
 from core.errors import StorageError
@@ -66,40 +63,6 @@ class ScopeSummary:
 
 Summaries = dict[str, dict[str, ScopeSummary]]
 """Section (``active`` / ``archived``) -> scope key -> summary."""
-
-
-def scope_fingerprint(scope_dir: str, racy_before_ns: int, scope_file: str, suffix: str) -> str | None:
-    """Digest of the stat of every ``*<suffix>`` and ``scope_file`` in ``scope_dir``.
-
-    None when the scope can't be trusted from a cache: not a real directory (symlinked scope),
-    unlistable, or holding a file touched at or after ``racy_before_ns``.
-    """
-    try:
-        st_dir = os.lstat(scope_dir)
-    except OSError:
-        return None
-    if not S_ISDIR(st_dir.st_mode):
-        return None
-    names: list[str] = []
-    nums: list[int] = []
-    try:
-        with os.scandir(scope_dir) as it:
-            for de in it:
-                name = de.name
-                if not (name.endswith(suffix) or name == scope_file):
-                    continue
-                st = de.stat(follow_symlinks=False)
-                names.append(name)
-                nums += (st.st_mode, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-    except OSError:  # vanished or unreadable while listing: let the real read decide
-        return None
-    if nums and max(max(nums[3::5]), max(nums[4::5])) >= racy_before_ns:
-        return None
-    # No sort (hot path: 10k files): the same directory lists in the same order, and if the file
-    # system ever reorders it, the digest merely misses and the scope is parsed again.
-    h = hashlib.blake2b("/".join(names).encode("utf-8", "surrogateescape"), digest_size=16)
-    h.update(repr(nums).encode("ascii"))
-    return h.hexdigest()
 
 
 class SummaryCache:

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.fingerprint import RACY_WINDOW_NS
 from core.models import PutOp, Record, RecordType, WorkspaceSnapshot
 from core.store.api import MemoryStore
 from core.store.fs import FileStore
@@ -33,10 +34,17 @@ def age_files(root: Path, seconds: float = 3600.0) -> None:
         for f in files:
             os.utime(os.path.join(dirpath, f), (past, past))
         os.utime(dirpath, (past, past))
+    _past_the_racy_window()
+
+
+def _past_the_racy_window() -> None:
+    """utime can't backdate ctime: wait until the files' ctimes are out of the racy window too."""
+    time.sleep(RACY_WINDOW_NS / 1e9 + 0.02)
 
 
 def set_mtime(path: Path, epoch_seconds: float) -> None:
     os.utime(path, (epoch_seconds, epoch_seconds))
+    _past_the_racy_window()
 
 
 def age_recent(root: Path, seconds: float = 1800.0) -> None:
@@ -48,3 +56,4 @@ def age_recent(root: Path, seconds: float = 1800.0) -> None:
         for path in [os.path.join(dirpath, f) for f in files] + [dirpath]:
             if os.stat(path).st_mtime > now - 60:
                 os.utime(path, (past, past))
+    _past_the_racy_window()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import core.fingerprint as fingerprint_mod
 import core.store.fs as fs_mod
 from core.models import PutOp, Record, WorkspaceInfo
 from core.store.base import StoreCore
@@ -31,7 +32,7 @@ def rec(name: str, body: str = "\nA fact.\n") -> Record:
 def no_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
     """Files written by the test are milliseconds old; let the cache trust them (tests that need the
     racy rule put timestamps in the future instead)."""
-    monkeypatch.setattr(fs_mod, "RACY_WINDOW_NS", 0)
+    monkeypatch.setattr(fingerprint_mod, "RACY_WINDOW_NS", 0)
 
 
 @pytest.fixture
@@ -283,9 +284,9 @@ def test_listing_a_missing_root_creates_nothing(tmp_path: Path) -> None:
 
 CHILD = """
 import json, sys
-import core.store.fs as fs_mod
+import core.fingerprint as fingerprint_mod
 from core.store.fs import FileStore
-fs_mod.RACY_WINDOW_NS = 0
+fingerprint_mod.RACY_WINDOW_NS = 0
 parsed = []
 orig_load, orig_entry = FileStore._load_scope, FileStore._entry
 def load(self, key, archived):
@@ -347,7 +348,7 @@ for _ in range(int(sys.argv[2])):
 def test_concurrent_listers_and_writer_never_corrupt_the_cache(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(fs_mod, "RACY_WINDOW_NS", 100_000_000)  # the real rule, here and in the children
+    monkeypatch.setattr(fingerprint_mod, "RACY_WINDOW_NS", 100_000_000)  # the real rule, here and in the children
     time.sleep(0.15)  # setup, not an assertion: let the fixture's files age past the racy window
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     children = [
