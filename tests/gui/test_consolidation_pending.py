@@ -15,7 +15,14 @@ from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.tabs.consolidation import ConsolidationTab
 from tests.gui.conftest import make_ctx, record, seed_workspace
-from tests.gui.test_consolidation_tab import make_tab, project, row_of_target, run_offline, sessions
+from tests.gui.test_consolidation_tab import (
+    make_tab,
+    project,
+    row_of_target,
+    run_offline,
+    sessions,
+    write_session,
+)
 
 __all__ = ["project", "sessions"]  # fixtures shared with the tab tests
 
@@ -218,3 +225,98 @@ def Qt_Horizontal() -> Any:
     from PySide6.QtCore import Qt
 
     return Qt.Orientation.Horizontal
+
+
+# --- batch runs ---------------------------------------------------------------------------------------
+
+
+def more_sessions(root: Path, project: Path) -> None:
+    write_session(root, "sess-alpha-2", str(project), ["Remember that we use pnpm, not npm."], "Package manager")
+    write_session(root, "sess-alpha-3", str(project), ["Remember that CI runs on Linux only."], "CI platform")
+
+
+def test_batch_of_selected_sessions_gives_each_its_own_pending_review(
+    qtbot: QtBot, ctx: AppContext, sessions: Path, project: Path
+) -> None:
+    more_sessions(sessions, project)
+    tab = make_tab(qtbot, ctx)
+    tab.set_consolidator("offline")
+    tab.sessions.select_sessions(["sess-alpha-1", "sess-alpha-2"])
+    assert tab.run_button.text() == "Run 2 sessions"
+    tab.run_button.click()
+    assert "Batch of 2" in tab.banner.text and "nothing was committed" in tab.banner.text
+    pending = {i.review_id for i in tab.pending.items()}
+    assert len(pending) == 2
+    last = tab.session_model.LAST
+    statuses = {
+        sid: tab.session_model.data(tab.session_model.index(tab.session_model.row_of(sid), last))
+        for sid in ("sess-alpha-1", "sess-alpha-2", "sess-alpha-3")
+    }
+    assert statuses["sess-alpha-1"] == "waiting for review"
+    assert statuses["sess-alpha-3"] == "—"  # not in the batch
+    snap = ctx.store.find_workspace(str(project))
+    assert snap is None or not snap.records()  # nothing committed
+
+
+def test_run_all_unreviewed_shows_overall_progress_and_cancel_stops_it(
+    qtbot: QtBot, ctx: AppContext, sessions: Path, project: Path
+) -> None:
+    more_sessions(sessions, project)
+    tab = make_tab(qtbot, ctx)
+    tab.set_consolidator("offline")
+    messages: list[str] = []
+    table: list[dict[str, str]] = []
+    original = tab.batch._progress
+
+    def progress(done: int, total: int, message: str) -> None:
+        original(done, total, message)
+        messages.append(tab.status_label.text())
+        m = tab.session_model
+        table.append({m.session_row(r).id: m.data(m.index(r, m.LAST)) for r in range(m.rowCount())})
+        if "1 of 3 done" in message and tab.cancel_button.isEnabled():
+            tab.cancel_button.click()  # the GUI's Cancel while the batch runs
+
+    tab.batch._progress = progress  # type: ignore[method-assign]
+    tab.run_all_button.click()
+    assert "Batch: 1 of 3 done" in messages
+    # While it ran: one session running, the others queued, per session in the table.
+    assert any(sorted(t.values()) == ["queued", "queued", "running…"] for t in table)
+    assert "Batch of 3" in tab.banner.text and "cancelled" in tab.banner.text
+    assert len(tab.pending.items()) == 1  # the finished one waits; the others never ran
+
+
+# --- what the model saw ------------------------------------------------------------------------------
+
+
+def test_what_the_model_saw_and_fallback_note(qtbot: QtBot, ctx: AppContext, sessions: Path) -> None:
+    from core.consolidation.proposals import Transcript, TranscriptEntry
+
+    tab = make_tab(qtbot, ctx)
+    run_offline(tab)
+    review = tab.review
+    assert review is not None
+    assert not tab.detail_tabs.isTabEnabled(2)  # the offline extractor keeps no transcript
+    transcript = Transcript(
+        entries=(
+            TranscriptEntry(kind="request", text="Here is the session…"),
+            TranscriptEntry(kind="tool_call", tool="search_records", arguments='{"query": "release"}'),
+            TranscriptEntry(kind="tool_result", tool="search_records", text="release-branch.md"),
+        ),
+        rounds=1,
+        fallback_note="The endpoint does not support tools; the single JSON request was used.",
+    )
+    shown = review.model_copy(update={"proposal": review.proposal.model_copy(update={"transcript": transcript})})
+    tab.show_review(shown)
+    assert tab.detail_tabs.isTabEnabled(2)
+    assert "[call] search_records(" in tab.review_panel.transcript_view.toPlainText()
+    assert "The endpoint does not support tools" in tab.review_summary.text()
+
+
+def test_new_agent_proposal_appears_on_refresh(qtbot: QtBot, ctx: AppContext, project: Path) -> None:
+    seed_workspace(ctx.store, project, [record("deploy-steps")])
+    tab = make_tab(qtbot, ctx)
+    tab.choose_source("agent")
+    assert tab.pending.items() == [] and "No agent proposals" in tab.pending.empty_label.text()
+    pid = agent_proposes(ctx, project)
+    tab.refresh()  # what the window does when the watcher sees reviews/ change
+    assert [i.review_id for i in tab.pending.items()] == [pid]

@@ -34,6 +34,7 @@ from core.models import Record
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
 from gui.tabs.base import Tab
+from gui.tabs.consolidation.batch_actions import BatchActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
 from gui.tabs.consolidation.review_panel import ReviewPanel
@@ -72,6 +73,7 @@ class ConsolidationTab(Tab):
         self.handler: ReviewHandler = self.session_handler  # who settles the review shown
         self.proposals: AgentProposals | None = None  # the instance the pending agent rows came from
         self.pending_actions = PendingActions(self)
+        self.batch = BatchActions(self)
         self._build()
 
     # --- layout ------------------------------------------------------------------------------
@@ -133,7 +135,9 @@ class ConsolidationTab(Tab):
         self.filter_edit.textChanged.connect(self.session_proxy.set_filter_text)
         self.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self._update_controls())
         self.sessions_view.doubleClicked.connect(lambda _i: self.run_selected())
-        self.run_button.clicked.connect(lambda: self.run_selected())
+        self.run_button.clicked.connect(self._run_clicked)
+        self.run_all_button = s.run_all_button
+        self.run_all_button.clicked.connect(self.batch.run_all_unreviewed)
         self.consolidator_box.activated.connect(self._mark_consolidator_touched)
         self.cancel_button.clicked.connect(self.cancel)
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_change())
@@ -188,6 +192,7 @@ class ConsolidationTab(Tab):
         done: Callable[[Any], None],
         failed: Callable[[BaseException], None],
         cancellable: bool = False,
+        progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
         """Run one pipeline step; one at a time (the pipeline is never used from two threads)."""
         self._job = kind
@@ -209,9 +214,25 @@ class ConsolidationTab(Tab):
             *args,
             done=finished,
             failed=errored,
-            progress=self.sessions.show_progress if cancellable else None,
+            progress=progress or (self.sessions.show_progress if cancellable else None),
             cancellable=cancellable,
         )
+
+    def run_job(
+        self,
+        kind: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None],
+        progress: Callable[[int, int, str], None],
+    ) -> None:
+        """A long, cancellable pipeline step with its own progress handler (a batch run)."""
+        self._start(kind, fn, *args, done=done, failed=failed, cancellable=True, progress=progress)
+
+    def request_refresh(self) -> None:
+        """Re-list once the running job is done."""
+        self._refresh_pending = True
 
     def _after_job(self) -> None:
         self._update_controls()
@@ -336,9 +357,15 @@ class ConsolidationTab(Tab):
             cancellable=True,
         )
 
+    def _run_clicked(self) -> None:
+        if len(self.sessions.selected_sessions()) > 1:
+            self.batch.run_selected()
+        else:
+            self.run_selected()
+
     def cancel(self) -> None:
         job = self.jobs.current("pipeline")
-        if job is not None and self._job == "run":
+        if job is not None and self._job in ("run", "batch"):
             job.cancel()
             self.status_label.setText("Cancelling… (nothing will be written)")
             self.cancel_button.setEnabled(False)
