@@ -320,3 +320,61 @@ def test_new_agent_proposal_appears_on_refresh(qtbot: QtBot, ctx: AppContext, pr
     pid = agent_proposes(ctx, project)
     tab.refresh()  # what the window does when the watcher sees reviews/ change
     assert [i.review_id for i in tab.pending.items()] == [pid]
+
+
+# --- import (issue 12) --------------------------------------------------------------------------------
+
+
+def test_import_from_workspace_memory_is_reviewed_and_committed(
+    qtbot: QtBot, dialogs: ScriptedDialogs, tmp_path: Path, monkeypatch: Any
+) -> None:
+    from tests.core.sources.sources_support import build_world
+
+    world = build_world(tmp_path / "world")
+    monkeypatch.setenv("HOME", str(world.home))
+    foreign = world.foreign_state()
+    ctx = make_ctx(world.root, dialogs, tmp_path)
+    ctx = AppContext(**{**ctx.__dict__, "dsh_home": world.dsh_home})
+    tab = make_tab(qtbot, ctx)
+    tab.choose_source("import")
+    assert tab.pending.import_button.isVisibleTo(tab)
+    chosen: list[list[str]] = []
+    original = dialogs.choose
+
+    def choose(parent: Any, title: str, text: str, options: list[str]) -> str | None:
+        chosen.append(options)
+        return next(o for o in options if o.startswith("DSH workspace memory"))
+
+    dialogs.choose = choose  # type: ignore[method-assign]
+    tab.pending.import_button.click()
+    dialogs.choose = original  # type: ignore[method-assign]
+    assert chosen and any(o.startswith("DSH workspace memory") for o in chosen[0])
+    items = tab.pending.items()
+    assert items and all(i.source == "import" for i in items)
+    assert "nothing is written until you commit" in tab.banner.text
+    review = tab.review
+    assert review is not None and review.consolidator.startswith("import:")
+    assert "seqs" not in tab.review_summary.text()
+    alpha = next(i for i in items if i.review is not None and i.review.cwd == world.alpha)
+    tab.select_pending(alpha.review_id)
+    row = row_of_target(tab, "pnpm")
+    tab.changes_model.set_accepted(row, True)
+    tab.commit_button.click()
+    snap = ctx.store.find_workspace(world.alpha)
+    assert snap is not None and any("pnpm" in r.body for r in snap.records())
+    assert alpha.review_id not in {i.review_id for i in tab.pending.items()}
+    assert world.foreign_state() == foreign  # the other store was only read
+
+
+def test_file_import_menu_opens_the_imports_source(qtbot: QtBot, ctx: AppContext, dialogs: ScriptedDialogs) -> None:
+    from gui.main_window import MainWindow
+
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    window.import_action.trigger()
+    tab = window.tabs["consolidation"]
+    assert window.tab_widget.currentWidget() is window.tabs.hosts["consolidation"]
+    assert isinstance(tab, ConsolidationTab) and tab.source_filter.source() == "import"
+    # An empty machine: said so, nothing else happens.
+    assert dialogs.asked and dialogs.asked[-1][0] == "info" and "No other memory store" in dialogs.asked[-1][2]
+    window.shutdown()

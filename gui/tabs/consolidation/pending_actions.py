@@ -31,8 +31,10 @@ class PendingActions:
     # --- the pending list ------------------------------------------------------------------------
     def show_pending(self, listing: PendingListing) -> None:
         self._pending_listing = listing
-        extra = [i for i in self._extra_items() if all(i.review_id != p.review_id for p in listing.items)]
-        self.tab.pending.set_items(listing.items + extra)
+        # Imports opened in this window come with their own service: their rows win over the listing's.
+        extra = self._extra_items()
+        ids = {i.review_id for i in extra}
+        self.tab.pending.set_items([i for i in listing.items if i.review_id not in ids] + extra)
         lines = [f"Recovered an interrupted commit — {line}" for line in listing.recovered]
         lines += [f"Not used: {line}" for line in listing.problems]
         if lines:
@@ -43,6 +45,18 @@ class PendingActions:
     def _extra_items(self) -> list[PendingItem]:
         """Imports prepared in this window (their reviews live in the import's own service)."""
         return list(self._import_items)
+
+    def add_import_item(self, item: PendingItem) -> None:
+        self._import_items = [i for i in self._import_items if i.review_id != item.review_id] + [item]
+        if self._pending_listing is not None:
+            self.show_pending(self._pending_listing)
+        else:
+            self.tab.pending.set_items(self._extra_items())
+
+    def forget(self, review_id: str) -> None:
+        """A settled review leaves the pending list."""
+        self._import_items = [i for i in self._import_items if i.review_id != review_id]
+        self.import_handlers.pop(review_id, None)
 
     def source_changed(self) -> None:
         source = self.tab.source_filter.source()
@@ -141,4 +155,4 @@ class PendingActions:
 
     # --- import (issue 12) ------------------------------------------------------------------------------
     def start_import(self) -> None:
-        self.tab.choose_source("import")
+        self.tab.imports.start()

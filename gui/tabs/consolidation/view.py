@@ -35,6 +35,7 @@ from core.sessions.stability import LiveSessionProtection, live_session_protecti
 from gui.context import AppContext
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
+from gui.tabs.consolidation.import_actions import ImportActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
 from gui.tabs.consolidation.review_panel import ReviewPanel
@@ -74,6 +75,7 @@ class ConsolidationTab(Tab):
         self.proposals: AgentProposals | None = None  # the instance the pending agent rows came from
         self.pending_actions = PendingActions(self)
         self.batch = BatchActions(self)
+        self.imports = ImportActions(self)
         self._build()
 
     # --- layout ------------------------------------------------------------------------------
@@ -273,6 +275,10 @@ class ConsolidationTab(Tab):
         self._show_listing(listing)
         self.pending_actions.show_pending(pending)
         self.show_lock_note(protection)
+
+    def start_import(self) -> None:
+        """Import… (button or File menu): list other stores, prepare their reviews, show them."""
+        self.imports.start()
 
     def choose_source(self, source: ReviewSource) -> None:
         """Show sessions, agent proposals or imports on the left."""
@@ -477,6 +483,8 @@ class ConsolidationTab(Tab):
 
     def _commit_done(self, receipt: Receipt) -> None:
         self.status_label.setText("")
+        if receipt.status != "conflict":
+            self.pending_actions.forget(receipt.review_id)
         self._remember_receipt(receipt)
         self.session_model.set_last_status(receipt.session_id, receipt.status)
         if receipt.status == "conflict":
