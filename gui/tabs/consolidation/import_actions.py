@@ -145,9 +145,9 @@ class ImportActions:
         for service, review in result.reviews:
             handler = ReviewHandler(_constant(service), "import")
             actions.import_handlers[review.review_id] = handler
-            item = PendingItem(
-                "import", review.review_id, review.session_title or review.cwd, review.receipt.created, review
-            )
+            where = "Global" if review.workspace_key == "global" else Path(review.cwd).name
+            title = f"{review.session_title or result.label} → {where}"
+            item = PendingItem("import", review.review_id, title, review.receipt.created, review)
             actions.add_import_item(item)
         lines = [f"{len(result.reviews)} review(s) from {result.label}; nothing is written until you commit."]
         if result.skipped:

@@ -35,6 +35,8 @@ class PendingActions:
         extra = self._extra_items()
         ids = {i.review_id for i in extra}
         self.tab.pending.set_items([i for i in listing.items if i.review_id not in ids] + extra)
+        if self.tab.review is not None:
+            self.tab.pending.mark(self.tab.review.review_id)
         lines = [f"Recovered an interrupted commit — {line}" for line in listing.recovered]
         lines += [f"Not used: {line}" for line in listing.problems]
         if lines:
@@ -98,8 +100,8 @@ class PendingActions:
             )
         if notes:
             self.tab.banner.show_message("warning", "\n".join(notes), topic="review")
-        else:
-            self.tab.banner.clear(topic="review")
+        elif self.tab.banner.level != "error":
+            self.tab.banner.clear()  # the message about the previous review is not about this one
 
     def select_pending(self, review_id: str) -> bool:
         return self.tab.pending.select(review_id)

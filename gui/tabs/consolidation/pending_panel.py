@@ -103,6 +103,7 @@ class PendingPanel(QWidget):
         self._source = source
         self.heading.setText(_HEADINGS[source])
         self.import_button.setVisible(source == "import")
+        self.delete_button.setText("Reject" if source == "agent" else "Delete")
         self._show()
 
     def set_items(self, items: list[PendingItem]) -> None:
@@ -126,6 +127,15 @@ class PendingPanel(QWidget):
     def current(self) -> PendingItem | None:
         index = self.view.currentIndex()
         return self.model.item(index.row()) if index.isValid() and index.row() < self.model.rowCount() else None
+
+    def mark(self, review_id: str) -> None:
+        """Highlight the row of the review already shown, without opening it again."""
+        row = self.model.row_of(review_id)
+        if row >= 0:
+            self.view.selectionModel().blockSignals(True)
+            self.view.setCurrentIndex(self.model.index(row))
+            self.view.selectionModel().blockSignals(False)
+            self.delete_button.setEnabled(True)
 
     def select(self, review_id: str) -> bool:
         row = self.model.row_of(review_id)

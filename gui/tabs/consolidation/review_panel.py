@@ -165,7 +165,7 @@ class ReviewPanel(QTabWidget):
         self.detail_tabs.setTabEnabled(2, transcript is not None and bool(transcript.entries))
         self.merge_side.hide()
         self.delete_button.setVisible(
-            review is not None and (review.restored or review_source(review.consolidator) == "agent")
+            review is not None and (review.restored or review_source(review.consolidator) != "session")
         )
         self.delete_button.setText(
             "Reject proposal"
@@ -191,7 +191,7 @@ class ReviewPanel(QTabWidget):
         if source == "session":  # agents and imports bring no session seqs
             parts.append(f"seqs {review.seq_range[0]}–{review.seq_range[1]}")
         parts.append(f"review {review.review_id}")
-        lines = [summary] if summary else []
+        lines = [summary] if summary and summary != reason else []
         if reason:
             lines.append(f"The agent's reason: {reason}")
         if transcript is not None and transcript.fallback_note:

@@ -59,8 +59,16 @@ class SessionsPanel(QWidget):
         header = self.sessions_view.horizontalHeader()
         header.setMinimumSectionSize(40)
         header.setSectionResizeMode(SessionTableModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(SessionTableModel.HEADERS) - 1):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(SessionTableModel.DATE, QHeaderView.ResizeMode.ResizeToContents)
+        # Short columns at fixed widths, so the title keeps the room (their header tips say more).
+        for col, width in (
+            (SessionTableModel.TURNS, 48),
+            (SessionTableModel.SIZE, 64),
+            (SessionTableModel.VERSION, 58),
+            (SessionTableModel.STATE, 52),
+        ):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
         header.setSectionResizeMode(SessionTableModel.LAST, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(SessionTableModel.LAST, 96)
         self.empty_label = QLabel()

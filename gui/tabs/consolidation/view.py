@@ -110,7 +110,7 @@ class ConsolidationTab(Tab):
         splitter.addWidget(self.review_panel)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([520, 760])
+        splitter.setSizes([580, 700])
         splitter.setChildrenCollapsible(False)
         self.splitter = splitter
         layout = QVBoxLayout(self)
@@ -378,6 +378,7 @@ class ConsolidationTab(Tab):
 
     def _run_done(self, review: Review) -> None:
         self.sessions.set_idle("")
+        self._refresh_pending = True  # the new review is pending: list it
         self.session_model.set_last_status(review.session_id, review.receipt.status)
         if review.reused:
             self.show_review(None)
