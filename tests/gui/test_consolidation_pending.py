@@ -185,6 +185,27 @@ def test_pending_review_survives_a_restart_and_can_be_deleted(
     assert "Deleted the pending review" in tab.banner.text
 
 
+def test_proposal_changed_on_disk_at_commit_offers_delete(
+    qtbot: QtBot, ctx: AppContext, dialogs: ScriptedDialogs, sessions: Path
+) -> None:
+    tab = make_tab(qtbot, ctx)
+    run_offline(tab)
+    review = tab.review
+    assert review is not None
+    text = ctx.store.read_review_state(review.review_id)
+    assert text is not None
+    ctx.store.write_review_state(review.review_id, text.replace("trunk-stable", "trunk-stab1e"))
+    tab.accept_all_button.click()
+    tab.commit_button.click()
+    assert tab.banner.level == "error" and "Nothing was committed" in tab.banner.text
+    button = tab.banner.button("Delete this review")
+    assert button is not None
+    dialogs.push(True)
+    button.click()
+    receipt = parse_receipt(ctx.store.read_receipt(review.review_id) or "")
+    assert receipt is not None and receipt.status == "discarded"
+
+
 def test_tampered_pending_review_offers_delete(
     qtbot: QtBot, ctx: AppContext, dialogs: ScriptedDialogs, sessions: Path, tmp_path: Path
 ) -> None:
@@ -209,6 +230,31 @@ def test_session_version_column_and_reader_warnings(qtbot: QtBot, ctx: AppContex
     col = headers.index("Version")
     row = model.row_of("sess-alpha-1")
     assert model.data(model.index(row, col)) == "v1"
+    assert model.data(model.index(row, 0), Qt_Decoration()) is None  # a clean log: no warning
+
+
+def test_reader_warnings_show_as_an_icon_and_tooltip(qtbot: QtBot, ctx: AppContext, project: Path) -> None:
+    import os
+    import time
+
+    root = Path(ctx.sessions_root)
+    from tests.core.sessions.dsh_log_builders import zstd_frames
+
+    write_session(root, "sess-torn", str(project), ["Remember that we deploy on Tuesdays."], "Two copies")
+    log = next(root.rglob("*.jsonl"))
+    # Both encodings of one log: the reader picks DSH's own (.zstd) and says so.
+    twin = log.with_name(log.name + ".zstd")
+    twin.write_bytes(zstd_frames(log.read_bytes()))
+    hour_ago = time.time() - 3600
+    for f in (log, twin):
+        os.utime(f, (hour_ago, hour_ago))
+    tab = make_tab(qtbot, ctx)
+    model = tab.session_model
+    row = model.row_of("sess-torn")
+    assert row >= 0
+    assert model.data(model.index(row, 0), Qt_Decoration()) is not None
+    tip = model.data(model.index(row, 0), Qt_Tooltip())
+    assert "exist; read session.jsonl.zstd" in tip
 
 
 def test_windows_lock_note_is_shown_above_the_sessions(qtbot: QtBot, ctx: AppContext, sessions: Path) -> None:
@@ -219,6 +265,18 @@ def test_windows_lock_note_is_shown_above_the_sessions(qtbot: QtBot, ctx: AppCon
     tab.show_lock_note(live_session_protection(600, platform="win32"))
     assert tab.lock_note.isVisibleTo(tab)
     assert "On Windows DSH keeps no session lock" in tab.lock_note.text()
+
+
+def Qt_Decoration() -> Any:
+    from PySide6.QtCore import Qt
+
+    return Qt.ItemDataRole.DecorationRole
+
+
+def Qt_Tooltip() -> Any:
+    from PySide6.QtCore import Qt
+
+    return Qt.ItemDataRole.ToolTipRole
 
 
 def Qt_Horizontal() -> Any:
