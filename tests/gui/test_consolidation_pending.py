@@ -436,3 +436,13 @@ def test_file_import_menu_opens_the_imports_source(qtbot: QtBot, ctx: AppContext
     # An empty machine: said so, nothing else happens.
     assert dialogs.asked and dialogs.asked[-1][0] == "info" and "No other memory store" in dialogs.asked[-1][2]
     window.shutdown()
+
+
+def test_pending_model_passes_qtmodeltester(qtbot: QtBot, qtmodeltester: Any, ctx: AppContext, project: Path) -> None:
+    seed_workspace(ctx.store, project, [record("deploy-steps")])
+    agent_proposes(ctx, project)
+    tab = make_tab(qtbot, ctx)
+    tab.choose_source("agent")
+    assert tab.pending.model.rowCount() == 1
+    qtmodeltester.check(tab.pending.model)
+    qtmodeltester.check(tab.session_model)
