@@ -222,6 +222,9 @@ class MainWindow(QMainWindow):
         self.refresh_action.setShortcut(QKeySequence.StandardKey.Refresh)
         self.refresh_action.triggered.connect(self.refresh_all)
         file_menu.addAction(self.refresh_action)
+        self.import_action = QAction("&Import…", self)  # reviewed in the Consolidation tab (Imports)
+        self.import_action.triggered.connect(self.import_memory)
+        file_menu.addAction(self.import_action)
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -257,6 +260,15 @@ class MainWindow(QMainWindow):
 
     def show_tab(self, key: str) -> None:
         self.tab_widget.setCurrentWidget(self.tabs.hosts[key])
+
+    def import_memory(self) -> None:
+        """File → Import…: read another memory store; its changes are reviewed in the Consolidation tab."""
+        from gui.tabs.consolidation import ConsolidationTab
+
+        self.show_tab("consolidation")
+        tab = self.tabs["consolidation"]
+        if isinstance(tab, ConsolidationTab):
+            tab.start_import()
 
     def save_current(self) -> None:
         tab = self.tab_widget.currentWidget()

@@ -31,6 +31,7 @@ from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
+from scripts import shots_review as review_steps
 
 REPO = Path(__file__).resolve().parents[1]
 WINDOW_SIZE = (1360, 820)
@@ -405,6 +406,7 @@ STEPS: list[tuple[str, Step]] = [
     ("consolidation-review", consolidation_review),
     ("consolidation-side-by-side", consolidation_side_by_side),
     ("consolidation-receipt", consolidation_receipt),
+    *review_steps.STEPS,  # agent proposals, merge, what the model saw, batch, restored, import
     ("recycle-bin", recycle_archived),
     ("recycle-bin-deleted-record", recycle_deleted_record),
     ("recycle-bin-purge-wrong-name", recycle_purge_wrong_name),

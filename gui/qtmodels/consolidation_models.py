@@ -12,9 +12,10 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QIcon
 
 from core.consolidation.proposals import ReviewChange
+from core.consolidation.review_sources import PendingItem
 from core.consolidation.review_state import ChangeRow, ReceiptItem, SessionRow, WorkspaceChoice
 from core.display import format_size, format_time
 from gui.qtmodels.base import RowTableModel
@@ -26,6 +27,12 @@ _DISPLAY = Qt.ItemDataRole.DisplayRole
 _WARN_BG = QBrush(QColor("#fff6dc"))
 _REFUSED_FG = QBrush(QColor("#8a1c12"))
 _MUTED_FG = QBrush(QColor("#777777"))
+
+
+def _warning_icon() -> QIcon:
+    from PySide6.QtWidgets import QApplication, QStyle
+
+    return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
 
 
 # --- workspaces that have sessions ------------------------------------------------------------
@@ -69,8 +76,27 @@ class WorkspaceChoiceModel(QAbstractListModel):
 
 
 class SessionTableModel(RowTableModel[SessionRow]):
-    HEADERS = ("Title", "Date", "Turns", "Size", "State", "Last review")
-    TITLE, DATE, TURNS, SIZE, STATE, LAST = range(6)
+    HEADERS = ("Title", "Date", "Turns", "Size", "Version", "State", "Last review")
+    TITLE, DATE, TURNS, SIZE, VERSION, STATE, LAST = range(7)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._batch: dict[str, str] = {}  # session id -> its status in the batch run shown
+
+    def set_batch_status(self, session_id: str, status: str) -> None:
+        """Per-session status of a batch run ("queued", "running", "proposed"…), in Last review."""
+        if status:
+            self._batch[session_id] = status
+        else:
+            self._batch.pop(session_id, None)
+        row = self.row_of(session_id)
+        if row >= 0:
+            idx = self.index(row, self.LAST)
+            self.dataChanged.emit(idx, idx)
+
+    def clear_batch(self) -> None:
+        for sid in list(self._batch):
+            self.set_batch_status(sid, "")
 
     def set_rows(self, rows: list[SessionRow]) -> None:
         """New rows; the same sessions in the same order update in place (selection kept)."""
@@ -105,8 +131,9 @@ class SessionTableModel(RowTableModel[SessionRow]):
                 format_time(when),
                 str(s.turns),
                 format_size(s.size),
+                f"v{s.format_version}",
                 "stable" if r.stable else "live",
-                r.last_status or "—",
+                self._batch.get(r.id) or r.last_status or "—",
             )[col]
         if role == SORT_ROLE:
             return (
@@ -114,13 +141,18 @@ class SessionTableModel(RowTableModel[SessionRow]):
                 when.timestamp() if when else 0.0,
                 s.turns,
                 s.size,
+                s.format_version,
                 0 if r.stable else 1,
                 r.last_status,
             )[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == self.STATE:
                 return r.state_reason
+            if s.warnings and col in (self.TITLE, self.VERSION):
+                return "\n".join(s.warnings)
             return f"{s.title}\nsession {s.id}\n{s.cwd or 'no working directory'}"
+        if role == Qt.ItemDataRole.DecorationRole and col == self.TITLE and s.warnings:
+            return _warning_icon()
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATE and not r.stable:
             return _MUTED_FG
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.TURNS, self.SIZE):
@@ -168,10 +200,27 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
     HEADERS = ("Accept", "Change", "Target", "Reason", "Warnings")
     ACCEPT, OP, TARGET, REASON, NOTES = range(5)
 
-    def set_changes(self, changes: list[ReviewChange] | tuple[ReviewChange, ...]) -> None:
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._saved_edits: set[str] = set()
+
+    def set_changes(self, changes: list[ReviewChange] | tuple[ReviewChange, ...], edited: tuple[str, ...] = ()) -> None:
+        """``edited``: ids whose record the user edited before a restart (the change holds the edit)."""
         self.beginResetModel()
         self._rows = [ChangeRow(c) for c in changes]
+        self._saved_edits = set(edited)
         self.endResetModel()
+
+    def is_edited(self, row: int) -> bool:
+        r = self._rows[row]
+        return r.edited is not None or r.change.id in self._saved_edits
+
+    def revert_row(self, row: int, original: ReviewChange) -> None:
+        """The change as proposed again (the user undid their edit, saved or not)."""
+        self._saved_edits.discard(self._rows[row].change.id)
+        r = ChangeRow(original, accepted=self._rows[row].accepted)
+        self._rows[row] = replace(r, accepted=r.accepted and r.acceptable)
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
 
     def clear(self) -> None:
         self.set_changes([])
@@ -222,9 +271,10 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
                     return "refused"
                 if not r.acceptable:
                     return "—"
-                return "edited" if r.edited is not None else ""
+                return "edited" if self.is_edited(index.row()) else ""
             op = OP_LABELS.get(c.kind, c.kind)
-            return (None, op, c.target or "—", c.reason, "; ".join(r.notes))[col]
+            target = (c.target or "—") + (" (edited)" if self.is_edited(index.row()) else "")
+            return (None, op, target, c.reason, "; ".join(r.notes))[col]
         if role == Qt.ItemDataRole.CheckStateRole and col == self.ACCEPT and r.acceptable:
             return Qt.CheckState.Checked if r.accepted else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -283,6 +333,55 @@ class ReceiptListModel(QAbstractListModel):
             return r.label
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"reviews/{r.review_id}.md"
+        if role == KEY_ROLE:
+            return r.review_id
+        if role == ITEM_ROLE:
+            return r
+        return None
+
+
+# --- pending reviews, agent proposals, imports -------------------------------------------------------
+
+
+class PendingListModel(QAbstractListModel):
+    """What waits for the user in one source; stale rows carry the "memory changed since" badge."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[PendingItem] = []
+
+    def set_items(self, items: list[PendingItem]) -> None:
+        self.beginResetModel()
+        self._rows = list(items)
+        self.endResetModel()
+
+    def items(self) -> list[PendingItem]:
+        return list(self._rows)
+
+    def item(self, row: int) -> PendingItem:
+        return self._rows[row]
+
+    def row_of(self, review_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.review_id == review_id), -1)
+
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        if role == _DISPLAY:
+            return r.label
+        if role == Qt.ItemDataRole.ToolTipRole:
+            stale = (
+                "\nMemory changed since this was proposed: its diffs are shown against memory as it is now."
+                if r.stale
+                else ""
+            )
+            return f"review {r.review_id}{stale}"
+        if role == Qt.ItemDataRole.BackgroundRole and r.stale:
+            return _WARN_BG
         if role == KEY_ROLE:
             return r.review_id
         if role == ITEM_ROLE:

@@ -160,7 +160,7 @@ def test_lists_workspaces_with_sessions_and_unassigned(qtbot: QtBot, ctx: AppCon
     assert row.stable and row.last_status == ""
     display = [tab.session_model.index(0, c).data() for c in range(tab.session_model.columnCount())]
     assert display[0] == "Release branch and commit style"
-    assert display[2] == "4" and display[4] == "stable" and display[5] == "—"
+    assert display[2] == "4" and display[4] == "v1" and display[5] == "stable" and display[6] == "—"
 
     tab.choose_workspace(None)
     assert tab.session_model.rowCount() == 1

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListView,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTableView,
@@ -17,8 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.consolidation.proposals import Receipt, Review
+from core.consolidation.proposals import Receipt, Review, ReviewChange
 from core.consolidation.review_state import ReceiptItem, strip_frontmatter
+from core.mcp.proposals import review_source
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.review_diff import ChangeDiffPanel
@@ -67,7 +69,31 @@ class ReviewPanel(QTabWidget):
         self.detail_tabs = QTabWidget()
         self.detail_tabs.setObjectName("changeDetail")
         self.detail_tabs.addTab(self.diff_panel, "Diff")
-        self.detail_tabs.addTab(self.editor, "Edit record")
+        # "Edit record": the editor, with the existing record beside it after "Merge into existing".
+        self.merge_existing = QPlainTextEdit()
+        self.merge_existing.setObjectName("mergeExisting")
+        self.merge_existing.setReadOnly(True)
+        self.merge_existing_label = QLabel()
+        self.merge_existing_label.setObjectName("mergeExistingLabel")
+        existing = QWidget()
+        el = QVBoxLayout(existing)
+        el.setContentsMargins(0, 0, 0, 0)
+        el.addWidget(self.merge_existing_label)
+        el.addWidget(self.merge_existing, 1)
+        self.merge_side = existing
+        existing.hide()
+        edit_split = QSplitter(Qt.Orientation.Horizontal)
+        edit_split.addWidget(existing)
+        edit_split.addWidget(self.editor)
+        edit_split.setChildrenCollapsible(False)
+        self.detail_tabs.addTab(edit_split, "Edit record")
+        # "What the model saw": the model's transcript, when the consolidator kept one.
+        self.transcript_view = QPlainTextEdit()
+        self.transcript_view.setObjectName("transcriptView")
+        self.transcript_view.setReadOnly(True)
+        self.transcript_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.detail_tabs.addTab(self.transcript_view, "What the model saw")
+        self.detail_tabs.setTabEnabled(2, False)
 
         self.accept_all_button = QPushButton("Accept all valid")
         self.accept_all_button.setObjectName("acceptAll")
@@ -77,9 +103,19 @@ class ReviewPanel(QTabWidget):
         self.commit_button.setObjectName("commitButton")
         self.selection_label = QLabel()
         self.selection_label.setObjectName("selectionCount")
+        self.merge_button = QPushButton("Merge into existing")
+        self.merge_button.setObjectName("mergeButton")
+        self.merge_button.setToolTip("Turn this new record into an update of the similar record it restates")
+        self.merge_button.hide()
+        self.delete_button = QPushButton("Delete review")
+        self.delete_button.setObjectName("deleteReview")
+        self.delete_button.setToolTip("Delete this pending review; nothing is written to memory")
+        self.delete_button.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.accept_all_button)
         buttons.addWidget(self.reject_all_button)
+        buttons.addWidget(self.merge_button)
+        buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
         buttons.addWidget(self.selection_label)
         buttons.addWidget(self.commit_button)
@@ -121,9 +157,21 @@ class ReviewPanel(QTabWidget):
         self.addTab(receipts_split, "Receipts")
 
     # --- the review -------------------------------------------------------------------------------------
-    def show_review(self, review: Review | None) -> None:
+    def show_review(self, review: Review | None, *, reason: str = "") -> None:
         self.review = review
-        self.changes_model.set_changes(review.changes if review else ())
+        self.changes_model.set_changes(review.changes if review else (), review.edited if review else ())
+        transcript = review.proposal.transcript if review is not None else None
+        self.transcript_view.setPlainText(transcript.render() if transcript is not None else "")
+        self.detail_tabs.setTabEnabled(2, transcript is not None and bool(transcript.entries))
+        self.merge_side.hide()
+        self.delete_button.setVisible(
+            review is not None and (review.restored or review_source(review.consolidator) != "session")
+        )
+        self.delete_button.setText(
+            "Reject proposal"
+            if review is not None and review_source(review.consolidator) == "agent"
+            else "Delete review"
+        )
         if review is None:
             self.review_title.setText("Run a consolidator on a session to review what it proposes.")
             self.review_summary.setText("")
@@ -135,14 +183,23 @@ class ReviewPanel(QTabWidget):
         self.review_title.setText(f"{title} — {review.consolidator}{model}")
         refused = sum(1 for c in review.changes if c.problems)
         summary = review.proposal.summary or ""
+        source = review_source(review.consolidator)
         parts = [
-            f"{len(review.actionable)} change(s) to review"
-            + (f", {refused} refused by the checks" if refused else ""),
+            f"{len(review.actionable)} change(s) to review" + (f", {refused} refused by the checks" if refused else ""),
             f"workspace {review.cwd}",
-            f"seqs {review.seq_range[0]}–{review.seq_range[1]}",
-            f"review {review.review_id}",
         ]
-        self.review_summary.setText((summary + "\n" if summary else "") + " · ".join(parts))
+        if source == "session":  # agents and imports bring no session seqs
+            parts.append(f"seqs {review.seq_range[0]}–{review.seq_range[1]}")
+        parts.append(f"review {review.review_id}")
+        lines = [summary] if summary and summary != reason else []
+        if reason:
+            lines.append(f"The agent's reason: {reason}")
+        if transcript is not None and transcript.fallback_note:
+            lines.append(transcript.fallback_note)
+        if review.restored:
+            lines.append("Restored from a saved review; the consolidator was not run again.")
+        lines.append(" · ".join(parts))
+        self.review_summary.setText("\n".join(lines))
         self.setCurrentIndex(0)
         if self.changes_model.rowCount():
             self.changes_view.selectRow(0)
@@ -161,12 +218,22 @@ class ReviewPanel(QTabWidget):
         r = self.changes_model.change_row(row)
         current = r.current
         caption = f"{current.kind.replace('_', ' ')} {current.target or ''}".strip()
-        if r.edited is not None:
+        if self.changes_model.is_edited(row):
             caption += " (edited)"
+        if current.similar_to and r.edited is None:
+            caption += f" — similar to [[{current.similar_to}]], {current.similarity} %"
+        self.merge_button.setVisible(bool(current.similar_to) and r.edited is None)
         if current.problems:
             caption += " — refused: " + "; ".join(current.problems)
         self.diff_panel.show_change(caption, current.before, current.after, current.diff)
         self.editor.set_record(current.record if current.kind == "put" else None, editable=current.is_valid)
+
+    def show_merge(self, merged: ReviewChange) -> None:
+        """After "Merge into existing": the existing record beside the merged one, in the editor."""
+        self.merge_existing_label.setText(f"Existing {merged.target}")
+        self.merge_existing.setPlainText(merged.before or "")
+        self.merge_side.show()
+        self.detail_tabs.setCurrentIndex(1)
 
     def set_all(self, accepted: bool) -> None:
         for i in range(self.changes_model.rowCount()):
@@ -184,6 +251,8 @@ class ReviewPanel(QTabWidget):
         self.accept_all_button.setEnabled(has_review)
         self.reject_all_button.setEnabled(has_review)
         self.commit_button.setEnabled(has_review)
+        self.merge_button.setEnabled(has_review)
+        self.delete_button.setEnabled(has_review)
         closing_text = "Commit selected" if accepted or self.review is None else "Reject all and close"
         self.commit_button.setText(closing_text)
         total = sum(1 for r in self.changes_model.change_rows() if r.acceptable)

@@ -36,9 +36,7 @@ class SessionsPanel(QWidget):
         self.workspace_box.setObjectName("workspacePicker")
         self.workspace_box.setModel(self.workspace_model)
         self.workspace_box.setMinimumContentsLength(24)
-        self.workspace_box.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
+        self.workspace_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("sessionFilter")
         self.filter_edit.setPlaceholderText("Filter sessions by title…")
@@ -53,15 +51,24 @@ class SessionsPanel(QWidget):
         self.sessions_view.setSortingEnabled(True)
         self.sessions_view.sortByColumn(SessionTableModel.DATE, Qt.SortOrder.DescendingOrder)
         self.sessions_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.sessions_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Several sessions selected: Run consolidates them one after another (a batch).
+        self.sessions_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.sessions_view.verticalHeader().hide()
         self.sessions_view.setWordWrap(False)
         self.sessions_view.verticalHeader().setDefaultSectionSize(24)
         header = self.sessions_view.horizontalHeader()
         header.setMinimumSectionSize(40)
         header.setSectionResizeMode(SessionTableModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        for col in range(1, len(SessionTableModel.HEADERS) - 1):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(SessionTableModel.DATE, QHeaderView.ResizeMode.ResizeToContents)
+        # Short columns at fixed widths, so the title keeps the room (their header tips say more).
+        for col, width in (
+            (SessionTableModel.TURNS, 48),
+            (SessionTableModel.SIZE, 64),
+            (SessionTableModel.VERSION, 58),
+            (SessionTableModel.STATE, 52),
+        ):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
         header.setSectionResizeMode(SessionTableModel.LAST, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(SessionTableModel.LAST, 96)
         self.empty_label = QLabel()
@@ -76,6 +83,12 @@ class SessionsPanel(QWidget):
         self.run_button = QPushButton("Run")
         self.run_button.setObjectName("runButton")
         self.run_button.setDefault(True)
+        self.run_all_button = QPushButton("Run all unreviewed")
+        self.run_all_button.setObjectName("runAllButton")
+        self.run_all_button.setToolTip(
+            "Consolidate every stable session of this workspace that has no finished review yet; "
+            "each gets its own review, waiting for you"
+        )
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("cancelButton")
         self.progress = QProgressBar()
@@ -90,6 +103,7 @@ class SessionsPanel(QWidget):
         run_row.addWidget(QLabel("Consolidator"))
         run_row.addWidget(self.consolidator_box, 1)
         run_row.addWidget(self.run_button)
+        run_row.addWidget(self.run_all_button)
         run_row.addWidget(self.cancel_button)
         left_layout = QVBoxLayout(self)
         left_layout.setContentsMargins(0, 0, 4, 0)
@@ -103,7 +117,6 @@ class SessionsPanel(QWidget):
         left_layout.addLayout(run_row)
         left_layout.addWidget(self.progress)
         left_layout.addWidget(self.status_label)
-
 
     # --- the listing ------------------------------------------------------------------------------------
     def show_listing(self, listing: Listing) -> None:
@@ -125,11 +138,39 @@ class SessionsPanel(QWidget):
         self.empty_label.setVisible(bool(self.empty_label.text()))
 
     def selected_session(self) -> SessionRow | None:
-        rows = self.sessions_view.selectionModel().selectedRows()
-        if not rows:
+        """The current session (the one a single Run consolidates)."""
+        chosen = self.selected_sessions()
+        if not chosen:
             return None
-        source = self.session_proxy.mapToSource(rows[0])
-        return self.session_model.session_row(source.row()) if source.isValid() else None
+        current = self.sessions_view.selectionModel().currentIndex()
+        if current.isValid():
+            source = self.session_proxy.mapToSource(current)
+            row = self.session_model.session_row(source.row()) if source.isValid() else None
+            if row is not None and row in chosen:
+                return row
+        return chosen[0]
+
+    def selected_sessions(self) -> list[SessionRow]:
+        """Every selected session, in the order shown."""
+        indexes = sorted(self.sessions_view.selectionModel().selectedRows(), key=lambda i: i.row())
+        out = []
+        for index in indexes:
+            source = self.session_proxy.mapToSource(index)
+            if source.isValid():
+                out.append(self.session_model.session_row(source.row()))
+        return out
+
+    def select_sessions(self, session_ids: list[str]) -> None:
+        """Select several sessions (a batch)."""
+        selection = self.sessions_view.selectionModel()
+        selection.clearSelection()
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        for sid in session_ids:
+            row = self.session_model.row_of(sid)
+            index = self.session_proxy.mapFromSource(self.session_model.index(row, 0)) if row >= 0 else None
+            if index is not None and index.isValid():
+                selection.select(index, flags)
+                selection.setCurrentIndex(index, QItemSelectionModel.SelectionFlag.NoUpdate)
 
     def select_session(self, session_id: str) -> bool:
         row = self.session_model.row_of(session_id)
@@ -167,10 +208,22 @@ class SessionsPanel(QWidget):
 
     def update_controls(self, job: str | None) -> None:
         busy = job is not None
+        chosen = self.selected_sessions()
         row = self.selected_session()
         can_run = row is not None and row.summary.cwd is not None and row.stable
-        self.run_button.setEnabled(not busy and can_run)
-        if row is None:
+        runnable = [r for r in chosen if r.summary.cwd is not None and r.stable]
+        self.run_button.setText(f"Run {len(runnable)} sessions" if len(chosen) > 1 else "Run")
+        self.run_all_button.setEnabled(not busy and self.session_model.rowCount() > 0)
+        if len(chosen) > 1:
+            self.run_button.setEnabled(not busy and bool(runnable))
+            self.run_button.setToolTip(
+                "Consolidate the selected stable sessions one after another, each with its own review"
+            )
+        else:
+            self.run_button.setEnabled(not busy and can_run)
+        if len(chosen) > 1:
+            pass
+        elif row is None:
             self.run_button.setToolTip("Select a session first")
         elif row.summary.cwd is None:
             self.run_button.setToolTip(UNASSIGNED_HINT)
@@ -178,5 +231,5 @@ class SessionsPanel(QWidget):
             self.run_button.setToolTip(f"The session is live: {row.state_reason}")
         else:
             self.run_button.setToolTip("Ask the consolidator what to remember from this session")
-        self.cancel_button.setEnabled(job == "run")
+        self.cancel_button.setEnabled(job in ("run", "batch"))
         self.consolidator_box.setEnabled(not busy)

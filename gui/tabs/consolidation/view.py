@@ -15,9 +15,10 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.review_sources import PendingListing, ReviewHandler, read_pending
 from core.consolidation.review_state import (
     ConsolidatorKind,
     Listing,
@@ -27,10 +28,16 @@ from core.consolidation.review_state import (
     has_decisions,
     read_listing,
 )
-from core.errors import CancelledError
+from core.errors import CancelledError, ProposalMismatchError
+from core.mcp.proposals import AgentProposals, ReviewSource
 from core.models import Record
+from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
 from gui.tabs.base import Tab
+from gui.tabs.consolidation.batch_actions import BatchActions
+from gui.tabs.consolidation.import_actions import ImportActions
+from gui.tabs.consolidation.pending_actions import PendingActions
+from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
 from gui.tabs.consolidation.review_panel import ReviewPanel
 from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, UNASSIGNED_HINT, SessionsPanel
 from gui.tasks import JobControl
@@ -38,10 +45,20 @@ from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 
 
-def _run(
-    pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl
-) -> Review:
+def _run(pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl) -> Review:
     return pipeline.run(summary, kind, force, lambda: control.token.cancelled, control.report)
+
+
+Refreshed = tuple[Listing, PendingListing, AgentProposals, LiveSessionProtection]
+
+
+def _refresh_all(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> Refreshed:
+    """One refresh on the worker: the sessions listing, then what waits for review in every source."""
+    listing = read_listing(pipeline, wanted_key, explicit)
+    settings = pipeline.service.settings
+    proposals = AgentProposals(pipeline.store, settings)
+    protection = live_session_protection(settings.quiet_period_seconds)
+    return listing, read_pending(pipeline.service, proposals), proposals, protection
 
 
 class ConsolidationTab(Tab):
@@ -53,19 +70,47 @@ class ConsolidationTab(Tab):
         self._refresh_pending = False
         self._selected_key: str | None = None
         self._consolidator_touched = False
+        self.session_handler = ReviewHandler(lambda: self.pipeline.service)
+        self.handler: ReviewHandler = self.session_handler  # who settles the review shown
+        self.proposals: AgentProposals | None = None  # the instance the pending agent rows came from
+        self.pending_actions = PendingActions(self)
+        self.batch = BatchActions(self)
+        self.imports = ImportActions(self)
         self._build()
 
     # --- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
         self.banner = Banner()
+        self.source_filter = SourceFilter()
         self.sessions = SessionsPanel()
+        self.pending = PendingPanel()
+        self.lock_note = QLabel()
+        self.lock_note.setObjectName("lockNote")
+        self.lock_note.setWordWrap(True)
+        self.lock_note.setStyleSheet("color: #7a5200;")
+        self.lock_note.hide()
         self.review_panel = ReviewPanel()
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        source_row = QHBoxLayout()
+        source_row.addWidget(QLabel("Show"))
+        source_row.addWidget(self.source_filter, 1)
+        ll.addLayout(source_row)
+        ll.addWidget(self.lock_note)
+        left_split = QSplitter(Qt.Orientation.Vertical)
+        left_split.addWidget(self.sessions)
+        left_split.addWidget(self.pending)
+        left_split.setStretchFactor(0, 3)
+        left_split.setStretchFactor(1, 1)
+        left_split.setChildrenCollapsible(False)
+        ll.addWidget(left_split, 1)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(self.sessions)
+        splitter.addWidget(left)
         splitter.addWidget(self.review_panel)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([520, 760])
+        splitter.setSizes([580, 700])
         splitter.setChildrenCollapsible(False)
         self.splitter = splitter
         layout = QVBoxLayout(self)
@@ -92,7 +137,9 @@ class ConsolidationTab(Tab):
         self.filter_edit.textChanged.connect(self.session_proxy.set_filter_text)
         self.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self._update_controls())
         self.sessions_view.doubleClicked.connect(lambda _i: self.run_selected())
-        self.run_button.clicked.connect(lambda: self.run_selected())
+        self.run_button.clicked.connect(self._run_clicked)
+        self.run_all_button = s.run_all_button
+        self.run_all_button.clicked.connect(self.batch.run_all_unreviewed)
         self.consolidator_box.activated.connect(self._mark_consolidator_touched)
         self.cancel_button.clicked.connect(self.cancel)
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_change())
@@ -107,6 +154,13 @@ class ConsolidationTab(Tab):
         self.editor.applied.connect(self._apply_edit)
         self.editor.reverted.connect(self._revert_edit)
         self.receipts_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_receipt())
+        a = self.pending_actions
+        self.source_filter.currentIndexChanged.connect(lambda _i: a.source_changed())
+        self.pending.opened.connect(a.open_pending)
+        self.pending.delete_button.clicked.connect(a.delete_current)
+        self.pending.import_button.clicked.connect(a.start_import)
+        self.review_panel.merge_button.clicked.connect(a.merge_current)
+        self.review_panel.delete_button.clicked.connect(a.delete_current)
         self.diff_panel.clear()
         self.sessions.set_idle("")
         self._update_controls()
@@ -140,6 +194,7 @@ class ConsolidationTab(Tab):
         done: Callable[[Any], None],
         failed: Callable[[BaseException], None],
         cancellable: bool = False,
+        progress: Callable[[int, int, str], None] | None = None,
     ) -> None:
         """Run one pipeline step; one at a time (the pipeline is never used from two threads)."""
         self._job = kind
@@ -161,9 +216,25 @@ class ConsolidationTab(Tab):
             *args,
             done=finished,
             failed=errored,
-            progress=self.sessions.show_progress if cancellable else None,
+            progress=progress or (self.sessions.show_progress if cancellable else None),
             cancellable=cancellable,
         )
+
+    def run_job(
+        self,
+        kind: str,
+        fn: Callable[..., Any],
+        *args: Any,
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None],
+        progress: Callable[[int, int, str], None],
+    ) -> None:
+        """A long, cancellable pipeline step with its own progress handler (a batch run)."""
+        self._start(kind, fn, *args, done=done, failed=failed, cancellable=True, progress=progress)
+
+    def request_refresh(self) -> None:
+        """Re-list once the running job is done."""
+        self._refresh_pending = True
 
     def _after_job(self) -> None:
         self._update_controls()
@@ -190,13 +261,37 @@ class ConsolidationTab(Tab):
         explicit = self.workspace_model.rowCount() > 0  # None means Unassigned once a list is shown
         self._start(
             "refresh",
-            read_listing,
+            _refresh_all,
             self.pipeline,
             wanted_key,
             explicit,
-            done=self._show_listing,
+            done=self._show_refresh,
             failed=self._listing_failed,
         )
+
+    def _show_refresh(self, result: Refreshed) -> None:
+        listing, pending, proposals, protection = result
+        self.proposals = proposals
+        self._show_listing(listing)
+        self.pending_actions.show_pending(pending)
+        self.show_lock_note(protection)
+
+    def start_import(self) -> None:
+        """Import… (button or File menu): list other stores, prepare their reviews, show them."""
+        self.imports.start()
+
+    def choose_source(self, source: ReviewSource) -> None:
+        """Show sessions, agent proposals or imports on the left."""
+        self.pending_actions.choose_source(source)
+
+    def select_pending(self, review_id: str) -> bool:
+        """Select (and open) a pending review of the source shown."""
+        return self.pending.select(review_id)
+
+    def show_lock_note(self, protection: LiveSessionProtection) -> None:
+        """On Windows no session lock is checked: say that only the quiet period protects a live session."""
+        self.lock_note.setText("" if protection.lock_checked else protection.note)
+        self.lock_note.setVisible(not protection.lock_checked)
 
     def _show_listing(self, listing: Listing) -> None:
         self._selected_key = listing.selected_key
@@ -268,15 +363,22 @@ class ConsolidationTab(Tab):
             cancellable=True,
         )
 
+    def _run_clicked(self) -> None:
+        if len(self.sessions.selected_sessions()) > 1:
+            self.batch.run_selected()
+        else:
+            self.run_selected()
+
     def cancel(self) -> None:
         job = self.jobs.current("pipeline")
-        if job is not None and self._job == "run":
+        if job is not None and self._job in ("run", "batch"):
             job.cancel()
             self.status_label.setText("Cancelling… (nothing will be written)")
             self.cancel_button.setEnabled(False)
 
     def _run_done(self, review: Review) -> None:
         self.sessions.set_idle("")
+        self._refresh_pending = True  # the new review is pending: list it
         self.session_model.set_last_status(review.session_id, review.receipt.status)
         if review.reused:
             self.show_review(None)
@@ -304,8 +406,10 @@ class ConsolidationTab(Tab):
         self.banner.show_message("error", f"Consolidation failed: {describe_error(exc)}")
 
     # --- review ---------------------------------------------------------------------------------
-    def show_review(self, review: Review | None) -> None:
-        self.review_panel.show_review(review)
+    def show_review(self, review: Review | None, handler: ReviewHandler | None = None, reason: str = "") -> None:
+        """Show ``review``, settled through ``handler`` (default: the sessions' service)."""
+        self.handler = handler if handler is not None else self.session_handler
+        self.review_panel.show_review(review, reason=reason)
 
     def set_accepted(self, change_id: str, accepted: bool) -> bool:
         return self.changes_model.set_accepted(self.changes_model.row_of(change_id), accepted)
@@ -328,13 +432,23 @@ class ConsolidationTab(Tab):
                 self.review_panel.show_current_change()
                 self.banner.show_message("info", f"Edited {change.target}; it is accepted as edited.")
 
-        self._start("edit", self.pipeline.edit, review, cid, record, done=done, failed=self._show_error)
+        self._start("edit", self.handler.edit, review, cid, record, done=done, failed=self._show_error)
 
     def _revert_edit(self) -> None:
+        """Back to the proposal: the service drops the saved edit (a restored review keeps none)."""
         row = self.review_panel.current_change_row()
-        if row >= 0:
-            self.changes_model.set_edit(row, None)
-            self.review_panel.show_current_change()
+        review = self.review
+        if row < 0 or review is None or self._job is not None:
+            return
+        cid = self.changes_model.change_row(row).change.id
+
+        def done(original: ReviewChange) -> None:
+            r = self.changes_model.row_of(cid)
+            if r >= 0 and self.review is review:
+                self.changes_model.revert_row(r, original)
+                self.review_panel.show_current_change()
+
+        self._start("edit", self.handler.revert, review, cid, done=done, failed=self._show_error)
 
     # --- commit ----------------------------------------------------------------------------------
     def commit_selected(self) -> None:
@@ -360,7 +474,7 @@ class ConsolidationTab(Tab):
         self.status_label.setText("Committing…")
         self._start(
             "commit",
-            self.pipeline.commit,
+            self.handler.commit,
             review,
             request,
             request.touches_global,  # confirmed just above
@@ -370,6 +484,8 @@ class ConsolidationTab(Tab):
 
     def _commit_done(self, receipt: Receipt) -> None:
         self.status_label.setText("")
+        if receipt.status != "conflict":
+            self.pending_actions.forget(receipt.review_id)
         self._remember_receipt(receipt)
         self.session_model.set_last_status(receipt.session_id, receipt.status)
         if receipt.status == "conflict":
@@ -381,6 +497,7 @@ class ConsolidationTab(Tab):
             "committed": "Committed",
             "partially-committed": "Committed part of the proposal",
             "rejected": "Rejected every change; nothing was written",
+            "discarded": "Deleted the pending review; nothing was written",
             "no-change": "Nothing to write",
         }
         self.banner.show_message(
@@ -392,7 +509,10 @@ class ConsolidationTab(Tab):
 
     def _commit_failed(self, exc: BaseException) -> None:
         self.status_label.setText("")
-        self.banner.show_message("error", f"Nothing was committed: {describe_error(exc)}")
+        actions: list[tuple[str, Callable[[], None]]] = []
+        if isinstance(exc, ProposalMismatchError):  # the saved proposal was changed on disk
+            actions.append(("Delete this review", self.pending_actions.delete_current))
+        self.banner.show_message("error", f"Nothing was committed: {describe_error(exc)}", actions)
 
     def _recheck_after_conflict(self) -> None:
         review = self.review
@@ -408,7 +528,7 @@ class ConsolidationTab(Tab):
                 "review the diffs and accept again.",
             )
 
-        self._start("recheck", self.pipeline.recheck, review, done=done, failed=self._show_error)
+        self._start("recheck", self.handler.recheck, review, done=done, failed=self._show_error)
 
     def _show_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", describe_error(exc))

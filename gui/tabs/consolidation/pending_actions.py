@@ -1,0 +1,160 @@
+"""The Session Consolidation tab's pending-review actions: the source filter, opening what waits
+(saved reviews, agent proposals, imports), deleting it, and "Merge into existing".
+
+Owned by :class:`~gui.tabs.consolidation.view.ConsolidationTab` (kept apart so neither module
+grows past one screenful of concepts); every slow call runs through the tab's one pipeline job.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.review_sources import AgentHandler, PendingItem, PendingListing, ReviewHandler
+from core.mcp.proposals import AgentProposals, ReviewSource, review_source
+
+if TYPE_CHECKING:
+    from gui.tabs.consolidation.view import ConsolidationTab
+
+
+def _open_agent(proposals: AgentProposals, proposal_id: str) -> Review:
+    return proposals.open(proposal_id)
+
+
+class PendingActions:
+    def __init__(self, tab: ConsolidationTab) -> None:
+        self.tab = tab
+        self._pending_listing: PendingListing | None = None
+        self.import_handlers: dict[str, ReviewHandler] = {}  # review id -> the import's own service
+        self._import_items: list[PendingItem] = []
+
+    # --- the pending list ------------------------------------------------------------------------
+    def show_pending(self, listing: PendingListing) -> None:
+        self._pending_listing = listing
+        # Imports opened in this window come with their own service: their rows win over the listing's.
+        extra = self._extra_items()
+        ids = {i.review_id for i in extra}
+        self.tab.pending.set_items([i for i in listing.items if i.review_id not in ids] + extra)
+        if self.tab.review is not None:
+            self.tab.pending.mark(self.tab.review.review_id)
+        lines = [f"Recovered an interrupted commit — {line}" for line in listing.recovered]
+        lines += [f"Not used: {line}" for line in listing.problems]
+        if lines:
+            self.tab.banner.show_message("warning", "\n".join(lines), topic="pending")
+        else:
+            self.tab.banner.clear(topic="pending")
+
+    def _extra_items(self) -> list[PendingItem]:
+        """Imports prepared in this window (their reviews live in the import's own service)."""
+        return list(self._import_items)
+
+    def add_import_item(self, item: PendingItem) -> None:
+        self._import_items = [i for i in self._import_items if i.review_id != item.review_id] + [item]
+        if self._pending_listing is not None:
+            self.show_pending(self._pending_listing)
+        else:
+            self.tab.pending.set_items(self._extra_items())
+
+    def forget(self, review_id: str) -> None:
+        """A settled review leaves the pending list."""
+        self._import_items = [i for i in self._import_items if i.review_id != review_id]
+        self.import_handlers.pop(review_id, None)
+
+    def source_changed(self) -> None:
+        source = self.tab.source_filter.source()
+        self.tab.sessions.setVisible(source == "session")
+        self.tab.pending.set_source(source)
+
+    def choose_source(self, source: ReviewSource) -> None:
+        self.tab.source_filter.set_source(source)
+        self.source_changed()
+
+    def handler_for(self, item: PendingItem) -> ReviewHandler:
+        return self.import_handlers.get(item.review_id, self.tab.session_handler)
+
+    def open_pending(self, item: PendingItem) -> None:
+        """Show a pending review; an agent proposal is opened against memory as it is now (a job)."""
+        if self.tab._job is not None:
+            return
+        if item.review is not None:
+            self._show_pending_review(item.review, self.handler_for(item))
+            return
+        proposals = self.tab.proposals
+        if item.source != "agent" or proposals is None:
+            return
+        handler = AgentHandler(proposals)
+
+        def done(review: Review) -> None:
+            self._show_pending_review(review, handler, item.reason, stale=item.stale)
+
+        self.tab._start("open", _open_agent, proposals, item.review_id, done=done, failed=self.tab._show_error)
+
+    def _show_pending_review(
+        self, review: Review, handler: ReviewHandler, reason: str = "", *, stale: bool = False
+    ) -> None:
+        self.tab.show_review(review, handler, reason)
+        notes = list(review.notes)
+        if stale and review_source(review.consolidator) == "agent":
+            notes.append(
+                "Memory changed since the agent read it: committing will ask you to review the fresh diffs first."
+            )
+        if notes:
+            self.tab.banner.show_message("warning", "\n".join(notes), topic="review")
+        elif self.tab.banner.level != "error":
+            self.tab.banner.clear()  # the message about the previous review is not about this one
+
+    def select_pending(self, review_id: str) -> bool:
+        return self.tab.pending.select(review_id)
+
+    # --- delete --------------------------------------------------------------------------------
+    def delete_current(self) -> None:
+        """Delete the pending review shown (or selected): nothing is written, the receipt says discarded."""
+        if self.tab._job is not None:
+            return
+        review = self.tab.review
+        handler = self.tab.handler
+        item = self.tab.pending.current()
+        if review is None or (item is not None and item.review_id != review.review_id):
+            if item is None or item.review is None:
+                return
+            review, handler = item.review, self.handler_for(item)
+        agent = handler.source == "agent"
+        what = "Reject this agent proposal" if agent else "Delete this pending review"
+        if not self.tab.ctx.dialogs.confirm(
+            self.tab,
+            what + "?",
+            f"{what}? Nothing is written to memory; its receipt records that it was "
+            + ("rejected." if agent else "discarded."),
+            "Reject" if agent else "Delete",
+        ):
+            return
+
+        def done(receipt: Receipt) -> None:
+            self.tab._commit_done(receipt)
+
+        self.tab._start("commit", handler.delete, review, done=done, failed=self.tab._commit_failed)
+
+    # --- merge into existing -------------------------------------------------------------------------
+    def merge_current(self) -> None:
+        row = self.tab.review_panel.current_change_row()
+        review = self.tab.review
+        if row < 0 or review is None or self.tab._job is not None:
+            return
+        cid = self.tab.changes_model.change_row(row).change.id
+
+        def done(change: ReviewChange) -> None:
+            r = self.tab.changes_model.row_of(cid)
+            if r >= 0 and self.tab.review is review:
+                self.tab.changes_model.set_edit(r, change)
+                self.tab.changes_model.set_accepted(r, change.is_actionable)
+                self.tab.review_panel.show_current_change()
+                self.tab.review_panel.show_merge(change)
+                self.tab.banner.show_message(
+                    "info", f"Merged into {change.target}: review the merged text next to the existing one."
+                )
+
+        self.tab._start("edit", self.tab.handler.merge, review, cid, done=done, failed=self.tab._show_error)
+
+    # --- import (issue 12) ------------------------------------------------------------------------------
+    def start_import(self) -> None:
+        self.tab.imports.start()
