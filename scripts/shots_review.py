@@ -99,10 +99,10 @@ def model_saw(shot: Shot) -> None:
                 kind="request",
                 text="Consolidate this DSH session into workspace memory (atlas-web).\n\n" + evidence,
             ),
-            TranscriptEntry(kind="tool_call", tool="search_records", arguments='{"query": "CI flaky retry"}'),
+            TranscriptEntry(kind="tool_call", tool="search_memory", arguments='{"query": "CI flaky retry"}'),
             TranscriptEntry(
                 kind="tool_result",
-                tool="search_records",
+                tool="search_memory",
                 text="ci-runs-on-linux.md — CI runs on Linux only\ntest-command.md — Run tests with pnpm test",
             ),
             TranscriptEntry(kind="tool_call", tool="read_record", arguments='{"name": "ci-runs-on-linux"}'),
