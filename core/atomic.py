@@ -12,6 +12,7 @@ import ctypes
 import errno
 import os
 import secrets
+import shutil
 import sys
 from pathlib import Path
 
@@ -263,3 +264,25 @@ def remove_durable(path: Path) -> bool:
     except OSError as exc:
         raise StorageError(f"Could not persist the removal of {path}: {exc.strerror or exc}.") from exc
     return True
+
+
+def remove_tree(path: Path) -> None:
+    """Delete ``path``: a folder with everything in it, or a file. A symlink is removed itself,
+    never followed. Raises OSError (FileNotFoundError when it is already gone)."""
+    if path.is_symlink() or not path.is_dir():
+        path.unlink()
+    else:
+        shutil.rmtree(path)
+
+
+def remove_tree_quietly(path: Path) -> None:
+    """``remove_tree`` for leftovers that no longer matter (trash, staging, a stale stamp): one retry,
+    then left for the next open to drop; never raises."""
+    for _ in range(2):
+        try:
+            remove_tree(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            continue

@@ -20,12 +20,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.atomic import fsync_dir
+from core.atomic import fsync_dir, remove_tree
 from core.errors import ConfirmationRequiredError, ConflictError, NotFoundError, StorageError, UsageError
 from core.sources.workspace_memory import GLOBAL_SCOPE, ScopeFolder, cwd_name, read_scope
 
@@ -248,10 +247,7 @@ class WorkspaceMemoryBin:
     @staticmethod
     def _remove(path: Path) -> None:
         try:
-            if path.is_symlink() or not path.is_dir():
-                path.unlink()
-            else:
-                shutil.rmtree(path)
+            remove_tree(path)
         except OSError as exc:
             raise StorageError(
                 f"Could not delete {path}: {exc.strerror or exc}. It is out of the store already; "

@@ -19,7 +19,6 @@ import errno
 import hashlib
 import json
 import os
-import shutil
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -35,6 +34,7 @@ from core.atomic import (
     append_durable,
     existing_mode,
     fsync_dir,
+    remove_tree_quietly,
     write_atomic,
 )
 from core.errors import ReadOnlyRootError, StorageError
@@ -100,21 +100,6 @@ def _read_regular(path: Path | str) -> bytes | None:
         os.close(fd)
 
 
-def _remove_quietly(path: Path) -> None:
-    """Best-effort removal (one retry) of something that no longer matters: trash, a stale stamp."""
-    for _ in range(2):
-        try:
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            else:
-                path.unlink()
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            continue
-
-
 @contextlib.contextmanager
 def _staging(tx: journal.Transaction) -> Iterator[None]:
     """Stage files into ``tx``; on any error abort it (nothing written) and report I/O as StorageError."""
@@ -161,7 +146,7 @@ class FileStore(StoreCore):
             unsettled = set(journal.pending(self._root))  # a purge that could not finish keeps its trash
             for p in trash.iterdir():
                 if p.name.rsplit("-", 1)[0] not in unsettled:
-                    _remove_quietly(p)
+                    remove_tree_quietly(p)
         # Temp files of single-file atomic writes interrupted by a crash. Only old ones: a young
         # one may belong to a write in progress in another process (receipts take no lock).
         cutoff = time.time() - STALE_TEMP_S
@@ -650,7 +635,7 @@ class FileStore(StoreCore):
 
     def _restore_move(self, key: str) -> None:
         self._move_scope(self._scope_dir(key, True), self._scope_dir(key, False), f"restore {key}")
-        _remove_quietly(self._archive_stamp(key))  # meaningless once restored; best effort
+        remove_tree_quietly(self._archive_stamp(key))  # meaningless once restored; best effort
 
     def _purge_archived(self, key: str) -> None:
         self._real_dir_or_absent(MANAGER)

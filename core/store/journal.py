@@ -41,7 +41,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -56,6 +55,7 @@ from core.atomic import (
     fsync_dir,
     open_real_dir,
     read_nofollow,
+    remove_tree_quietly,
     rename_exchange,
     rename_noreplace,
     write_atomic,
@@ -227,7 +227,7 @@ class Transaction:
         if self._fd is not None:
             return self._fd
         if os.path.lexists(self.staging):  # a leftover; recover() (run under the locks first) settled it
-            _remove_tree(self.staging)
+            remove_tree_quietly(self.staging)
         try:
             # A new root is private too (its parents, outside the root, are the user's business).
             self.root.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
@@ -276,7 +276,7 @@ class Transaction:
         """Drop everything staged (only valid before :meth:`commit` reached its commit point)."""
         self._close()
         if self._started and not any(os.path.lexists(self.staging / n) for n in JOURNAL_NAMES):
-            _remove_tree(self.staging)
+            remove_tree_quietly(self.staging)
 
     def _close(self) -> None:
         if self._fd is not None:
@@ -319,7 +319,7 @@ class Transaction:
                     "Could not finish writing the change; it will be completed or undone the next time "
                     "the memory is opened."
                 ) from exc
-            _remove_tree(self.staging)
+            remove_tree_quietly(self.staging)
             if isinstance(exc, StorageError):
                 raise
             raise StorageError(f"Could not prepare the change: {exc.strerror or exc}. Nothing was written.") from exc
@@ -713,20 +713,6 @@ def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
                 os.rmdir(doc.scopes[i], dir_fd=dirs.get("workspaces"))  # only if empty
 
 
-def _remove_tree(path: Path) -> None:
-    for _ in range(2):  # one retry: leftovers are harmless (the next open drops them) but untidy
-        try:
-            if path.is_symlink() or not path.is_dir():
-                path.unlink()
-            else:
-                shutil.rmtree(path)
-            return
-        except FileNotFoundError:
-            return
-        except OSError:
-            continue
-
-
 def _finish(staging: Path) -> None:
     """Drop the journal copies (the transaction is settled), then the staging folder.
 
@@ -744,7 +730,7 @@ def _finish(staging: Path) -> None:
                 continue
         else:
             return
-    _remove_tree(staging)
+    remove_tree_quietly(staging)
 
 
 # --- recovery ---------------------------------------------------------------------------------
@@ -854,7 +840,7 @@ def recover(root: Path, name: str) -> str | None:
     doc, rollback, present = read_journal(root, staging)
     if doc is None:
         if not present:
-            _remove_tree(staging)  # never reached its commit point
+            remove_tree_quietly(staging)  # never reached its commit point
             return "discarded"
         # Both copies damaged: act on nothing; keep every staged byte for the user.
         _quarantine(root, staging, "no valid journal copy; the staged files are kept here untouched")
@@ -903,13 +889,13 @@ def purge(root: Path, key: str) -> None:
     """Delete ``archived/<key>``, its history and its archive stamp as one journaled operation."""
     staging = staging_dir(root, key)
     if os.path.lexists(staging):
-        _remove_tree(staging)
+        remove_tree_quietly(staging)
     doc = make_doc("purge", [key], trash=f"{key}-{secrets.token_hex(4)}")
     try:
         staging.mkdir(parents=True, mode=PRIVATE_DIR_MODE)
         _write_journal(staging, doc)
     except (OSError, StorageError) as exc:
-        _remove_tree(staging)
+        remove_tree_quietly(staging)
         raise StorageError(f"Could not purge {key}: {exc}. Nothing was deleted.") from exc
     src = root / "archived" / key
     try:
@@ -923,7 +909,7 @@ def purge(root: Path, key: str) -> None:
                 raise StorageError(
                     f"Could not purge {key} ({exc}); it will be finished the next time the memory is opened."
                 ) from exc
-            _remove_tree(staging)
+            remove_tree_quietly(staging)
             raise StorageError(f"Could not purge {key}: {exc}. Nothing was deleted.") from exc
         try:  # the Recycle Bin no longer shows it: finish the clean-up (one retry)
             finish_purge(root, doc)
@@ -947,6 +933,6 @@ def finish_purge(root: Path, doc: JournalDoc) -> None:
         fsync_dir(src.parent)
     for p in (root / MANAGER_DIR / "history" / key, trash, root / MANAGER_DIR / "archive" / f"{key}.json"):
         if os.path.lexists(p):
-            _remove_tree(p)
+            remove_tree_quietly(p)
             if os.path.lexists(p):
                 raise StorageError(f"Could not delete {p}; the purge will be finished on the next open.")

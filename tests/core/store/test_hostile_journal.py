@@ -167,7 +167,7 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     store.commit(s.key, [DeleteOp(name="creds")], s.revision)
     assert store.history(s.key)
     store.archive(s.key)
-    real = journal._remove_tree
+    real = journal.remove_tree_quietly
 
     def die_on_history(path: Path) -> None:
         if "history" in path.parts:
@@ -175,7 +175,7 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
         real(path)
 
     with monkeypatch.context() as m:
-        m.setattr(journal, "_remove_tree", die_on_history)
+        m.setattr(journal, "remove_tree_quietly", die_on_history)
         with pytest.raises(Died):
             store.purge(s.key, "hostile")
     assert not (root / "archived" / s.key).exists()
