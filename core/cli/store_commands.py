@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core.cli.main import Context, Result
+from core.display import format_size
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.models import (
@@ -47,13 +48,6 @@ def _plural(n: int, word: str) -> str:
 def _when(t: datetime) -> str:
     return t.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
-
-def _human_size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"
 
 
 def _read_input_file(path: str) -> bytes:
@@ -151,8 +145,8 @@ def cmd_status(args: argparse.Namespace, ctx: Context) -> Result:
     text = (
         f"Memory root: {st.root}\n"
         f"  Workspaces: {st.workspace_count} active, {st.archived_count} archived\n"
-        f"  GLOBAL.md:  {_human_size(st.global_size)}\n"
-        f"  Total:      {_human_size(st.total_bytes)}"
+        f"  GLOBAL.md:  {format_size(st.global_size)}\n"
+        f"  Total:      {format_size(st.total_bytes)}"
     )
     if st.read_only:
         text += "\n  Read-only:  reading works; every change is refused (make the root writable to edit)"
@@ -175,7 +169,7 @@ def cmd_workspaces(args: argparse.Namespace, ctx: Context) -> Result:
     for i in infos:
         flags = _flags(i)
         when = f"  archived {_when(i.archived_at)}" if i.archived_at else ""
-        size = f"{_plural(i.record_count, 'record')}, {_human_size(i.size_bytes)}"
+        size = f"{_plural(i.record_count, 'record')}, {format_size(i.size_bytes)}"
         lines.append(f"{i.display_name}  ({size}){when}")
         lines.append(f"    cwd: {i.cwd or '?'}")
         lines.append(f"    key: {i.key}" + (f"   [{', '.join(flags)}]" if flags else ""))
@@ -221,7 +215,7 @@ def cmd_global_show(args: argparse.Namespace, ctx: Context) -> Result:
             f"`dsh-memory global set --file FILE --expect {g.revision}`."
         )
         return Result(_global_json(g), text)
-    head = f"# GLOBAL.md — revision {g.revision}, {_human_size(g.size)}"
+    head = f"# GLOBAL.md — revision {g.revision}, {format_size(g.size)}"
     if g.invalid_reasons:
         head += "\n# problems: " + "; ".join(g.invalid_reasons)
     return Result(_global_json(g), f"{head}\n\n{g.text}")
@@ -236,7 +230,7 @@ def cmd_global_set(args: argparse.Namespace, ctx: Context) -> Result:
     g = store.replace_global(text, args.expect, origin="manual", allow_secrets=args.allow_secrets)
     return Result(
         {"revision": g.revision, "size": g.size},
-        f"Saved GLOBAL.md ({_human_size(g.size)}). New revision: {g.revision}",
+        f"Saved GLOBAL.md ({format_size(g.size)}). New revision: {g.revision}",
     )
 
 
@@ -414,7 +408,7 @@ def cmd_history(args: argparse.Namespace, ctx: Context) -> Result:
     for v, e in zip(versions, entries, strict=True):
         lines += [
             "",
-            f"== {_when(e.time)}  {e.reason}  {_human_size(e.size)}  id {e.id}",
+            f"== {_when(e.time)}  {e.reason}  {format_size(e.size)}  id {e.id}",
             v["content"].rstrip("\n"),
         ]
     if not versions:
@@ -455,7 +449,7 @@ def cmd_demo(args: argparse.Namespace, ctx: Context) -> Result:
     data = {"root": str(target), **st.model_dump(mode="json")}
     text = (
         f"Demo memory root written to {target}: {st.workspace_count} workspaces, "
-        f"{st.archived_count} archived, GLOBAL.md {_human_size(st.global_size)}.\n"
+        f"{st.archived_count} archived, GLOBAL.md {format_size(st.global_size)}.\n"
         f"Try: dsh-memory --root {target} workspaces"
     )
     return Result(data, text)
