@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from core.models import RootStatus
+from core.store.api import MemoryStore
 from gui.context import AppContext
 from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
@@ -157,6 +158,12 @@ class TabSet(Mapping[str, Tab]):
             else:
                 out[key] = host
         return out
+
+
+def pending_counts(store: MemoryStore) -> tuple[int, int]:
+    """Pending consolidation reviews and agent proposals: two directory listings, nothing parsed
+    (the status line must stay cheap; the Consolidation tab reads and validates them)."""
+    return len(store.list_review_states()), len(store.list_agent_proposals())
 
 
 class MainWindow(QMainWindow):
@@ -316,6 +323,11 @@ class MainWindow(QMainWindow):
 
     def refresh_status(self) -> None:
         self.jobs.start("status", self.ctx.store.status, done=self._show_status, failed=self._status_failed)
+        self.jobs.start("pending", pending_counts, self.ctx.store, done=self._show_pending, failed=lambda _exc: None)
+
+    def _show_pending(self, counts: tuple[int, int]) -> None:
+        self.status_bar.show_pending(*counts)
+        self.watcher.watch_private()  # the first proposal or review may just have created its folder
 
     def _show_status(self, status: RootStatus) -> None:
         first = self.last_status is None

@@ -87,9 +87,7 @@ def _shown_error(widget: Tab) -> str | None:
     return err or None
 
 
-def run_self_test(
-    window: QMainWindow, ctx: AppContext, out: TextIO | None = None, timeout_s: float = 60.0
-) -> int:
+def run_self_test(window: QMainWindow, ctx: AppContext, out: TextIO | None = None, timeout_s: float = 60.0) -> int:
     """Exercise each tab's load path in ``window``; print a short report; 0 when all pass, else 1."""
     out = out or sys.stdout
     dialogs = _SelfTestDialogs()

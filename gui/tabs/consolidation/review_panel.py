@@ -136,8 +136,7 @@ class ReviewPanel(QTabWidget):
         refused = sum(1 for c in review.changes if c.problems)
         summary = review.proposal.summary or ""
         parts = [
-            f"{len(review.actionable)} change(s) to review"
-            + (f", {refused} refused by the checks" if refused else ""),
+            f"{len(review.actionable)} change(s) to review" + (f", {refused} refused by the checks" if refused else ""),
             f"workspace {review.cwd}",
             f"seqs {review.seq_range[0]}–{review.seq_range[1]}",
             f"review {review.review_id}",

@@ -36,9 +36,7 @@ class SessionsPanel(QWidget):
         self.workspace_box.setObjectName("workspacePicker")
         self.workspace_box.setModel(self.workspace_model)
         self.workspace_box.setMinimumContentsLength(24)
-        self.workspace_box.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
+        self.workspace_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("sessionFilter")
         self.filter_edit.setPlaceholderText("Filter sessions by title…")
@@ -103,7 +101,6 @@ class SessionsPanel(QWidget):
         left_layout.addLayout(run_row)
         left_layout.addWidget(self.progress)
         left_layout.addWidget(self.status_label)
-
 
     # --- the listing ------------------------------------------------------------------------------------
     def show_listing(self, listing: Listing) -> None:

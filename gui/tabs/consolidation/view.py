@@ -38,9 +38,7 @@ from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 
 
-def _run(
-    pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl
-) -> Review:
+def _run(pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl) -> Review:
     return pipeline.run(summary, kind, force, lambda: control.token.cancelled, control.report)
 
 

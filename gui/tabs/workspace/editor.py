@@ -287,9 +287,7 @@ class RecordEditor(QWidget):
     def warm_up(self) -> None:
         if _SecretScan.ready or self.jobs.running("warm-up"):
             return
-        self.jobs.start(
-            "warm-up", secret_warnings, "password = 'warm-up'", done=self._warmed, failed=self._warmed
-        )
+        self.jobs.start("warm-up", secret_warnings, "password = 'warm-up'", done=self._warmed, failed=self._warmed)
 
     def _warmed(self, _result: object = None) -> None:
         _SecretScan.ready = True

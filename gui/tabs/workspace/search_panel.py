@@ -6,9 +6,11 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QListView, QVBoxLayout
 
 from core.search import GLOBAL_SCOPE, SearchIndex
+from core.sources.models import SOURCE_LABELS, ForeignEntry
+from core.sources.search import search_entries
 from gui.qtmodels.search_results import SearchHit, SearchResultsModel
 from gui.tasks import Jobs, TaskRunner
 
@@ -66,6 +68,23 @@ def search_hits(
     return hits
 
 
+def search_with_others(
+    index: SearchIndex,
+    query: str,
+    names: dict[str, str],
+    limit: int,
+    freshness: IndexFreshness | None,
+    others: list[ForeignEntry],
+) -> list[SearchHit]:
+    """Our hits first, then other stores' (labelled by store, status kept: never hidden)."""
+    hits = search_hits(index, query, names, limit, freshness)
+    for h in search_entries(others, query, limit=limit):
+        e = h.entry
+        where = SOURCE_LABELS[e.source] + ("" if e.status == "active" else f" · {e.status}")
+        hits.append(SearchHit(None, e.title, where, e.text, h.score, foreign=e))
+    return hits
+
+
 class SearchPanel(QObject):
     """The "Search all memory" box and its results list; hidden when there is no index.
 
@@ -73,7 +92,8 @@ class SearchPanel(QObject):
     workspace list share that column's height directly.
     """
 
-    hit_activated = Signal(object)  # SearchHit
+    hit_activated = Signal(object)  # SearchHit in this memory root
+    foreign_activated = Signal(object)  # ForeignEntry: a hit in another store
     failed = Signal(object)  # BaseException
 
     def __init__(
@@ -82,6 +102,7 @@ class SearchPanel(QObject):
         runner: TaskRunner,
         workspace_names: Callable[[], dict[str, str]],
         parent: QObject | None = None,
+        foreign_entries: Callable[[], list[ForeignEntry]] = list,
     ) -> None:
         super().__init__(parent)
         self.index = index
@@ -89,6 +110,13 @@ class SearchPanel(QObject):
         self.freshness = IndexFreshness()
         self.last_hits: list[SearchHit] = []
         self._workspace_names = workspace_names
+        self._foreign_entries = foreign_entries
+        self.include_others = QCheckBox("Include other stores")
+        self.include_others.setObjectName("include_other_stores")
+        self.include_others.setToolTip(
+            "Also search DSH workspace memory, cross-workspace notes, project memory and Claude Code (read-only)"
+        )
+        self.include_others.toggled.connect(lambda _on: self._on_text(self.box.text()))
 
         self.box = QLineEdit()
         self.box.setObjectName("search_box")
@@ -110,6 +138,7 @@ class SearchPanel(QObject):
         self._show_results(False)
         if index is None:
             self.box.hide()
+            self.include_others.hide()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
@@ -117,6 +146,7 @@ class SearchPanel(QObject):
 
     def lay_out(self, layout: QVBoxLayout) -> None:
         layout.addWidget(self.box)
+        layout.addWidget(self.include_others)
         layout.addWidget(self.status)
         layout.addWidget(self.view, 1)
 
@@ -169,17 +199,12 @@ class SearchPanel(QObject):
             self._show_results(True)
 
         # A newer query under the same key drops this one's result.
-        self.jobs.start(
-            "search",
-            search_hits,
-            self.index,
-            query,
-            self._workspace_names(),
-            50,
-            self.freshness,
-            done=done,
-            failed=self.failed.emit,
-        )
+        args = (self.index, query, self._workspace_names(), 50, self.freshness)
+        if self.include_others.isChecked():
+            others = self._foreign_entries()
+            self.jobs.start("search", search_with_others, *args, others, done=done, failed=self.failed.emit)
+        else:
+            self.jobs.start("search", search_hits, *args, done=done, failed=self.failed.emit)
 
     def _show_results(self, shown: bool) -> None:
         self.view.setVisible(shown)
@@ -187,4 +212,8 @@ class SearchPanel(QObject):
 
     def _on_activated(self, index: QModelIndex) -> None:
         if index.isValid():
-            self.hit_activated.emit(self.model.hit(index.row()))
+            hit = self.model.hit(index.row())
+            if hit.foreign is not None:
+                self.foreign_activated.emit(hit.foreign)
+            else:
+                self.hit_activated.emit(hit)

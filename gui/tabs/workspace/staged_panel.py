@@ -41,9 +41,7 @@ class StagedPanel(QWidget):
     def show_changes(self, changes: ChangeSet | None, *, busy: bool) -> None:
         n = len(changes) if changes is not None else 0
         if changes is None or not n:
-            self.label.setText(
-                "Nothing staged. Edit a record and press Stage; changes are written together on Commit."
-            )
+            self.label.setText("Nothing staged. Edit a record and press Stage; changes are written together on Commit.")
             self.diff_view.set_diff("", "")
         else:
             names = ", ".join(
