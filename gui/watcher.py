@@ -58,7 +58,7 @@ def is_interesting(root: Path, path: str) -> bool:
     parts = rel.parts
     if not parts or parts[0] == "..":
         return False
-    if parts[0] in IGNORED_DIRS and not (len(parts) == 3 and parts[1] in PRIVATE_WATCHED):
+    if parts[0] in IGNORED_DIRS and not (len(parts) in (2, 3) and parts[1] in PRIVATE_WATCHED):
         return False
     name = parts[-1]
     return not (name.endswith(("~", ".swp", ".lock")) or name.startswith(".#"))
@@ -81,6 +81,8 @@ class _Handler(FileSystemEventHandler):
         if event.is_directory and event.event_type in ("created", "moved"):
             for p in paths:
                 self._watcher.watch_subdir(Path(p))  # e.g. workspaces/ appears after the first commit
+            if any(Path(p).name in (*IGNORED_DIRS, *PRIVATE_WATCHED) for p in paths):
+                self._watcher.watch_private()  # .manager/ or one of its watched folders appeared
         if any(is_interesting(self._watcher.root, p) for p in paths):
             self._watcher.raw_event.emit()  # crosses to the GUI thread (queued connection)
 
@@ -147,8 +149,9 @@ class RootWatcher(QObject):
         observer = self._observer
         if observer is None:
             return
-        for name in PRIVATE_WATCHED:
-            path = self.root / IGNORED_DIRS[0] / name
+        # .manager/ itself non-recursively: only to learn when the two folders are created.
+        for name in ("", *PRIVATE_WATCHED):
+            path = self.root / IGNORED_DIRS[0] / name if name else self.root / IGNORED_DIRS[0]
             key = f"{IGNORED_DIRS[0]}/{name}"
             with self._lock:
                 if key in self._scheduled or not path.is_dir() or path.is_symlink():
@@ -176,9 +179,14 @@ class RootWatcher(QObject):
                 self._scheduled.discard(path.name)
 
     def forget_subdir(self, path: Path) -> None:
+        manager = self.root / IGNORED_DIRS[0]
         with self._lock:
             if path.parent == self.root:
                 self._scheduled.discard(path.name)
+            if path == manager:
+                self._scheduled -= {k for k in self._scheduled if k.startswith(f"{IGNORED_DIRS[0]}/")}
+            elif path.parent == manager:
+                self._scheduled.discard(f"{IGNORED_DIRS[0]}/{path.name}")
 
     def stop(self) -> None:
         self._timer.stop()

@@ -116,7 +116,7 @@ class SearchPanel(QObject):
         self.include_others.setToolTip(
             "Also search DSH workspace memory, cross-workspace notes, project memory and Claude Code (read-only)"
         )
-        self.include_others.toggled.connect(lambda _on: self._on_text(self.box.text()))
+        self.include_others.toggled.connect(self._rerun)
 
         self.box = QLineEdit()
         self.box.setObjectName("search_box")
@@ -173,6 +173,9 @@ class SearchPanel(QObject):
     def stop(self) -> None:
         self._timer.stop()
         self.jobs.cancel_all()
+
+    def _rerun(self, _checked: bool) -> None:
+        self._on_text(self.box.text())
 
     def _on_text(self, text: str) -> None:
         if not text.strip():

@@ -16,6 +16,7 @@ from core.changeset import ChangeSet, LoadedWorkspace, commit_changes, load_work
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, SecretRefusedError
 from core.models import Op, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.records import salvage_fields
+from core.sources.models import ForeignEntry
 from gui.context import AppContext
 from gui.qtmodels.search_results import SearchHit
 from gui.tabs.base import Tab
@@ -56,8 +57,7 @@ class WorkspaceTab(Tab):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 4, 0)
-        others = lambda: self.foreign.all_entries()  # noqa: E731 (built below)
-        self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self, others)
+        self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self, self._others)
         self.search.hit_activated.connect(self.open_hit)
         self.search.failed.connect(self._on_error)
         self.search.lay_out(lv)
@@ -148,6 +148,9 @@ class WorkspaceTab(Tab):
 
     def staged_diff(self) -> str:
         return self.changes.diff() if self.changes is not None else ""
+
+    def _others(self) -> list[ForeignEntry]:
+        return self.foreign.all_entries()  # other stores' entries ("include other stores")
 
     def _workspace_names(self) -> dict[str, str]:
         return self.workspaces.names()
