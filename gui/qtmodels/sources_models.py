@@ -75,16 +75,18 @@ STATUS_TEXT: dict[str, str] = {
 
 
 class ForeignEntriesModel(RowTableModel[ForeignEntry]):
-    """Entries other stores hold, read-only; every status is a row (superseded and deleted shown)."""
+    """Entries other stores hold, read-only; every status is a row (superseded and deleted shown).
 
-    HEADERS = ("Store", "Kind", "Title", "Status", "Updated")
-    STORE, KIND, TITLE, STATUS, UPDATED = range(5)
+    The status column says the status; why (``status_detail``), the kind and the time are in the
+    tooltip and the panel's detail pane, so the table stays readable in the narrow detail column.
+    """
+
+    HEADERS = ("Title", "Status", "Store")
+    TITLE, STATUS, STORE = range(3)
     HEADER_TIPS: ClassVar[tuple[str, ...]] = (
-        "Which memory store holds the entry (read-only here)",
-        "The entry's type in that store",
         "",
         "What that store says about the entry: superseded, conflicting and deleted entries are shown too",
-        "",
+        "Which memory store holds the entry (read-only here)",
     )
 
     def set_entries(self, entries: list[ForeignEntry]) -> None:
@@ -98,16 +100,17 @@ class ForeignEntriesModel(RowTableModel[ForeignEntry]):
             return None
         e = self._rows[index.row()]
         col = index.column()
-        status = STATUS_TEXT.get(e.status, e.status) + (f": {e.status_detail}" if e.status_detail else "")
-        values = (SOURCE_LABELS[e.source], e.kind, e.title, status, format_time(e.updated) if e.updated else "")
+        values = (e.title, STATUS_TEXT.get(e.status, e.status), SOURCE_LABELS[e.source])
         if role == Qt.ItemDataRole.DisplayRole:
             return values[col] if 0 <= col < len(values) else None
         if role == SORT_ROLE:
-            return e.updated.isoformat() if col == self.UPDATED and e.updated else values[col]
+            return values[col] if 0 <= col < len(values) else None
         if role == Qt.ItemDataRole.ForegroundRole and e.status != "active":
             return QColor(_WARN if e.status == "conflict" else _MUTED)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{SOURCE_LABELS[e.source]} · {e.id}\n{e.path}\n{status}"
+            when = f" · updated {format_time(e.updated)}" if e.updated else ""
+            detail = f"\n{e.status}: {e.status_detail}" if e.status_detail else ""
+            return f"{SOURCE_LABELS[e.source]} · {e.kind} · {e.id}{when}{detail}\n{e.path}"
         if role == KEY_ROLE:
             return f"{e.source}/{e.scope}/{e.id}"
         if role == ITEM_ROLE:

@@ -181,7 +181,7 @@ class SettingsFields(QScrollArea):
 
         limits_box = QGroupBox("Limits")
         l_form = QFormLayout(limits_box)
-        l_form.addRow("Keep pending reviews for:", self.review_age_spin)
+        l_form.addRow("Keep pending reviews for:", _row(self.review_age_spin, "then they are discarded"))
         l_form.addRow("Keep at most:", _row(self.review_count_spin, "pending reviews (the newest)"))
         l_form.addRow("Model input budget:", _row(self.input_budget_spin, "per first request (at least 8 KB)"))
         l_form.addRow("Tool rounds:", _row(self.tool_rounds_spin, "read-only tool rounds per consolidation"))

@@ -55,6 +55,7 @@ class SourcesPanel(QGroupBox):
         self.view = QTableView()
         self.view.setObjectName("sourcesList")
         setup_table(self.view)
+        self.view.setSortingEnabled(False)  # a handful of rows, in discovery's order
         self.view.setModel(self.model)
         self.view.setMinimumHeight(150)
         header = self.view.horizontalHeader()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.display import format_time
 from core.sources.discovery import Discovery
 from core.sources.models import SOURCE_LABELS, ForeignEntry
 from gui.context import AppContext
@@ -38,7 +39,7 @@ def describe_entry(e: ForeignEntry) -> str:
     lines = [
         f"{e.title}",
         f"Store: {SOURCE_LABELS[e.source]} (read-only here)",
-        f"Kind: {e.kind} · Status: {status}",
+        f"Kind: {e.kind} · Status: {status}" + (f" · Updated: {format_time(e.updated)}" if e.updated else ""),
         f"Folder: {e.cwd or '(about the user in general)'}",
         f"Id: {e.id} · File: {e.path}",
     ]
@@ -61,6 +62,10 @@ class ForeignPanel(QWidget):
         self.ctx = ctx
         self.jobs = jobs  # the tab's: its shutdown drops these too
         self._tabs = tabs
+        # A fourth page: the detail column is narrow, so titles shrink (elided) rather than hide
+        # behind scroll arrows, where "Record" would be out of sight.
+        tabs.setUsesScrollButtons(False)
+        tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self.discovery: Discovery | None = None
         self.cwd: str | None = None
         self.label = QLabel("Entries other memory stores hold for this folder. Read-only: nothing here changes them.")

@@ -89,7 +89,7 @@ class WorkspaceTab(Tab):
         self.detail.setObjectName("workspace_detail")
         self.detail.addTab(self.editor, "Record")
         self.detail.addTab(self.staged_panel, "Staged changes")
-        self.detail.addTab(self.agent, "What the agent loads")
+        self.detail.addTab(self.agent, "Agent view")  # what the agent loads
         self.foreign = ForeignPanel(self.ctx, self.jobs, self.detail)  # other stores' entries, read-only
         self.detail.addTab(self.foreign, TITLE)
         self.search.foreign_activated.connect(self.foreign.reveal)
@@ -99,7 +99,7 @@ class WorkspaceTab(Tab):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
         # The records table gets the room: the workspace list is short and the editor wraps.
-        self.splitter.setSizes([300, 650, 410])
+        self.splitter.setSizes([280, 610, 470])
         self._update_workspace_header()
 
         # The widgets tests and the screenshot script drive, by their old names.
