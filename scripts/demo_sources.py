@@ -10,8 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.sources.claude_code import encode_project  # noqa: E402
-from tests.core.sources.sources_support import _item, wm_entry, wm_scope, write_json  # noqa: E402
+from core.sources.claude_code import encode_project
+from tests.core.sources.sources_support import _item, wm_entry, wm_scope, write_json
 
 
 def build_demo_sources(home: Path, dsh_home: Path, memory_root: Path, projects: Path) -> None:
@@ -32,10 +32,22 @@ def build_demo_sources(home: Path, dsh_home: Path, memory_root: Path, projects: 
                 supersededBy=["mem-a00000000003"],
             ),
             wm_entry("mem-a00000000003", "fact", "CI runner", "CI runs on GitHub-hosted ubuntu-24.04 runners."),
-            wm_entry("mem-a00000000004", "rule", "Squash merges", "Always squash-merge.", status="conflict",
-                     conflictGroupId="cg-1"),
-            wm_entry("mem-a00000000005", "rule", "Merge commits", "Keep merge commits on release branches.",
-                     status="conflict", conflictGroupId="cg-1"),
+            wm_entry(
+                "mem-a00000000004",
+                "rule",
+                "Squash merges",
+                "Always squash-merge.",
+                status="conflict",
+                conflictGroupId="cg-1",
+            ),
+            wm_entry(
+                "mem-a00000000005",
+                "rule",
+                "Merge commits",
+                "Keep merge commits on release branches.",
+                status="conflict",
+                conflictGroupId="cg-1",
+            ),
             wm_entry("mem-a00000000006", "fix", "Flaky e2e test", "Retried the checkout e2e test.", status="deleted"),
         ],
     )
