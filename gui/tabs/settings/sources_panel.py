@@ -83,6 +83,8 @@ class SourcesPanel(QGroupBox):
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._on_selected())
 
     def refresh(self) -> None:
+        if self.jobs.running("discover"):
+            return  # one read at a time: discovery also lists DSH's sessions, which can be many
         self.status.setText("Looking for memory stores…")
         self.refresh_button.setEnabled(False)
         self.jobs.start(

@@ -96,6 +96,8 @@ class ForeignPanel(QWidget):
 
     def refresh(self) -> None:
         """Read the other stores again (a worker); the shown folder's entries follow."""
+        if self.jobs.running("foreign-discover"):
+            return  # one read at a time: discovery also lists DSH's sessions, which can be many
         self.jobs.start(
             "foreign-discover",
             discover_sources,
