@@ -84,6 +84,12 @@ class StorageError(DshMemoryError):
     code = "storage"
 
 
+class ReadOnlyRootError(StorageError):
+    """The memory root is read-only (a read-only mount, or another user's files): reads work, writes don't."""
+
+    code = "read_only"
+
+
 class EvidenceTooLargeError(DshMemoryError):
     code = "evidence-too-large"
 

@@ -38,8 +38,23 @@ def default_sessions_root(env: Mapping[str, str] | None = None) -> Path:
 
 
 def normalize_cwd(cwd: str | os.PathLike[str]) -> str:
-    """Absolute and normalized, but never ``realpath``: a symlinked directory is a new workspace."""
-    return os.path.abspath(os.fspath(cwd))
+    """Absolute and normalized, but never ``realpath``: a symlinked directory is a new workspace.
+
+    A cwd that is not valid UTF-8 (Python hands such bytes over as surrogate escapes) can't be written
+    into scope.json or hashed into a key the way DSH does: a clear usage error, not a traceback.
+    """
+    path = os.path.abspath(os.fspath(cwd))
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        from core.errors import UsageError
+
+        shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise UsageError(
+            f"The folder {shown!r} has a name that is not valid UTF-8, so DSH memory can't name a workspace "
+            "for it. Rename the folder (or run from a parent folder) and try again."
+        ) from None
+    return path
 
 
 def workspace_slug(cwd: str) -> str:

@@ -150,3 +150,7 @@ class RootStatus(_Frozen):
     workspace_count: int
     archived_count: int
     global_size: int
+    read_only: bool = False
+    """Reads work, every write raises ReadOnlyRootError: a UI shows a read-only banner and disables editing."""
+    quarantined: int = 0
+    """Damaged internal files moved to ``.manager/quarantine/`` (``check`` lists them with what to do)."""

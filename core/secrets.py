@@ -22,6 +22,7 @@ import bisect
 import functools
 import importlib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,9 @@ KIND_LABELS: dict[str, str] = {
     "softlayer-key": "SoftLayer key",
     "square-secret": "Square OAuth secret",
     "telegram-token": "Telegram bot token",
+    "google-api-key": "Google API key",
+    "huggingface-token": "Hugging Face token",
+    "basic-auth": "HTTP Basic credentials",
     "twilio-key": "Twilio key",
     "artifactory-credentials": "Artifactory credentials",
 }
@@ -198,7 +202,55 @@ _KEY_ASSIGNMENT = (
     rf"(?:{_KEY_WORDS})(?![a-z])[\"'\]]{{0,2}}[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?([^\s\"'`,;]+)"
 )
 _GITHUB_NEEDLES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")
+def _hf_ok(value: str) -> bool:
+    return _looks_random(value[3:])
+
+
+def _shell_password_ok(value: str) -> bool:
+    v = value.strip("\"'`")
+    return len(v) >= 4 and not _is_placeholder(v) and not v.startswith("-")
+
+
 _OWN_PATTERNS: tuple[_Pattern, ...] = (
+    _Pattern("google-api-key", re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"), needles=("AIza",)),
+    # Hugging Face user/org tokens: hf_ + 34 letters/digits (``hf_hub_download`` has no such run).
+    _Pattern(
+        "huggingface-token", re.compile(r"(?<![\w-])hf_[A-Za-z0-9]{30,}(?![\w-])"), check=_hf_ok, needles=("hf_",)
+    ),
+    # detect-secrets' Telegram pattern only matches a token alone on its line.
+    _Pattern(
+        "telegram-token",
+        re.compile(r"(?<![\w:])\d{8,10}:AA[0-9A-Za-z_-]{33}(?![\w-])"),
+        needles=(":AA",),
+    ),
+    _Pattern(
+        "basic-auth",
+        re.compile(r"(?i)authorization[\"']?[ \t]*[:=][ \t]*[\"']?basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})"),
+        group=1,
+        check=lambda v: not _is_placeholder(v),
+        needles=("basic",),
+        needs_token=False,
+    ),
+    # ``curl -u user:pass`` / ``--user user:pass``: the part after the colon.
+    _Pattern(
+        "password",
+        re.compile(r"(?<![\w-])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'$]{1,64}:([^\s\"']+)"),
+        group=1,
+        check=_shell_password_ok,
+        priority=1,
+        needles=("-u", "--user"),
+        needs_token=False,
+    ),
+    # ``mysql -pPASS`` / ``mysqldump -u root -p'secret'`` (``-p`` glued to the value, as MySQL wants).
+    _Pattern(
+        "password",
+        re.compile(r"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?(?<![\w-])-p([^\s-][^\s]*)"),
+        group=1,
+        check=_shell_password_ok,
+        priority=1,
+        needles=("mysql", "mariadb"),
+        needs_token=False,
+    ),
     # OpenAI (sk-, sk-proj-, sk-svcacct-), DeepSeek (sk- + 32 hex), Anthropic (sk-ant-...).
     _Pattern("api-key", re.compile(r"(?<![\w-])sk-[A-Za-z0-9_-]{20,}"), check=_sk_key_ok, needles=("sk-",)),
     _Pattern(
@@ -504,10 +556,38 @@ def _merge(hits: Iterable[_Hit]) -> list[_Hit]:
     return merged
 
 
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u2061\u2062\u2063\u2064")
+
+
+def _normalized(text: str) -> tuple[str, list[int] | None]:
+    """``text`` as NFKC with zero-width characters removed, and where each character came from.
+
+    A key split by a zero-width space, or written in full-width letters, is still the key. ASCII text
+    (nearly all memory) is already normal: no copy, no map.
+    """
+    if text.isascii():
+        return text, None
+    out: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(text):
+        if ch in _ZERO_WIDTH:
+            continue
+        norm = unicodedata.normalize("NFKC", ch) if not ch.isascii() else ch
+        out.append(norm)
+        origin.extend([i] * len(norm))
+    origin.append(len(text))
+    return "".join(out), origin
+
+
 def _scan(text: str) -> list[_Hit]:
+    """Hits as spans of ``text`` itself (found in its normalized form, mapped back)."""
     if not text:
         return []
-    return _merge(_raw_hits(text))
+    norm, origin = _normalized(text)
+    hits = _merge(_raw_hits(norm))
+    if origin is None:
+        return hits
+    return [_Hit(origin[h.start], origin[h.end - 1] + 1, h.kind, h.priority) for h in hits]
 
 
 def find_secrets(text: str) -> list[SecretFinding]:

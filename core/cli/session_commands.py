@@ -9,6 +9,7 @@ from typing import Any
 
 from core.cli.main import Context, Result
 from core.consolidation import ConsolidationService, Receipt, Review, ReviewChange
+from core.display import format_size
 from core.errors import UsageError
 from core.keys import dsh_home, normalize_cwd
 from core.model_catalog import load_model_catalog
@@ -77,10 +78,6 @@ def _service(ctx: Context, settings: AppSettings, sessions: Any) -> Consolidatio
     return ConsolidationService(ctx.store, load_model_catalog(dsh_home()), settings, sessions=sessions)
 
 
-def _size(n: int) -> str:
-    return f"{n / 1024:.1f} KiB" if n >= 1024 else f"{n} B"
-
-
 def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
     settings = _settings(ctx)
     catalog = _catalog(args, settings)
@@ -118,7 +115,7 @@ def cmd_sessions(args: argparse.Namespace, ctx: Context) -> Result:
         status = row["last_review"]["status"] if row["last_review"] else "-"
         lines.append(
             f"{row['id']}  {(row['updated'] or '')[:19]:19}  v{row['format_version']:<2} {row['turns']:4} turns  "
-            f"{_size(row['size']):>10}  "
+            f"{format_size(row['size']):>10}  "
             f"{'stable' if row['stable'] else 'live':6}  review: {status:19}  {row['title'] or '(untitled)'}"
             + (f"  [{where}]" if args.all else "")
         )

@@ -154,6 +154,13 @@ def cmd_status(args: argparse.Namespace, ctx: Context) -> Result:
         f"  GLOBAL.md:  {_human_size(st.global_size)}\n"
         f"  Total:      {_human_size(st.total_bytes)}"
     )
+    if st.read_only:
+        text += "\n  Read-only:  reading works; every change is refused (make the root writable to edit)"
+    if st.quarantined:
+        text += (
+            f"\n  Quarantine: {_plural(st.quarantined, 'damaged internal file')} moved aside, never acted on; "
+            "run `dsh-memory check`"
+        )
     return Result(st.model_dump(mode="json"), text)
 
 
@@ -243,7 +250,10 @@ def _parse_record_file(path: str, data: bytes) -> Record:
     is checked against that name, not the draft's.
     """
     from core.records import parse_record, record_file_name
+    from core.store.base import YAML_ALIAS_REASON, frontmatter_text, yaml_has_aliases
 
+    if yaml_has_aliases(frontmatter_text(data)):  # never hand an alias bomb to the YAML loader
+        raise InvalidRecordError(f"{path} is not a valid record; fix it and run put again.", [YAML_ALIAS_REASON])
     head = data[:4096].decode("utf-8", "replace")
     m = _NAME_LINE.search(head.split("\n---", 1)[0])
     file_name = record_file_name(m.group(1)) if m and m.group(1) else Path(path).name
@@ -519,7 +529,9 @@ def register(sub: Any) -> None:
 
     p = _add(sub, "purge", help="delete an archived workspace for good")
     p.add_argument("--key", required=True)
-    p.add_argument("--confirm", help="the workspace name (basename of its cwd), to confirm")
+    p.add_argument(
+        "--confirm", help="the workspace name as listed (its full key if its scope.json is invalid), to confirm"
+    )
     p.set_defaults(handler=cmd_purge)
 
     p = _add(sub, "history", help="earlier versions of a record, with time and content")

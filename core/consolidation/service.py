@@ -702,7 +702,7 @@ class ConsolidationService(PendingReviews):
         return pending_again
 
     def _apply(self, review: Review, chosen: list[ReviewChange]) -> tuple[Revision, Revision]:
-        """Commit ``chosen`` all-or-nothing: Global first (easy to put back), then the workspace."""
+        """Commit ``chosen`` as ONE store transaction (Global and the workspace together, or neither)."""
         ops: list[Op] = []
         for ch in chosen:
             if ch.kind == "put":
@@ -711,8 +711,10 @@ class ConsolidationService(PendingReviews):
             elif ch.kind == "delete":
                 ops.append(DeleteOp(name=ch.target.removesuffix(".md")))
         global_rows = [ch for ch in chosen if ch.kind == "replace_global"]
+        global_text = (global_rows[0].after or "") if global_rows else None
 
-        # Check both bases before writing anything, so the common conflict writes nothing at all.
+        # Check both bases before writing anything, so the common conflict writes nothing at all
+        # (commit_together checks both again under the locks).
         current_global = self.store.read_global()
         if current_global.revision != review.global_revision:
             raise ConflictError(
@@ -722,37 +724,35 @@ class ConsolidationService(PendingReviews):
         current_ws = snap.revision if snap is not None else EMPTY_REVISION
         if ops and current_ws != review.workspace_revision:
             raise ConflictError(f"the workspace memory changed since the proposal was made; {_NOT_WRITTEN}", current_ws)
-
-        global_after = current_global.revision
-        old_global = current_global
-        if global_rows:
-            text = global_rows[0].after or ""
-            global_after = self._guard(
-                lambda: self.store.replace_global(text, review.global_revision, origin="automatic").revision
+        if not ops:
+            if global_text is None:
+                return current_global.revision, current_ws
+            g = self._guard(
+                lambda: self.store.replace_global(global_text, review.global_revision, origin="automatic").revision
             )
-        ws_after = current_ws
-        if ops:
-            try:
-                if snap is None:
-                    snap = self.store.create_workspace(review.cwd)
-                    if snap.records() or any(not e.is_valid for e in snap.entries):
-                        raise ConflictError(
-                            f"the workspace memory was created meanwhile; {_NOT_WRITTEN}", snap.revision
-                        )
-                expect = snap.revision
-                ws_after = self._guard(
-                    lambda: self.store.commit(review.workspace_key, ops, expect, origin="automatic").revision
-                )
-            except DshMemoryError:
-                if global_rows:
-                    self._put_back_global(old_global, global_after)
-                raise
-        return global_after, ws_after
+            return g, current_ws
+        if snap is None:
+            # commit_together needs the scope's folder; an empty new scope is no record change.
+            snap = self.store.create_workspace(review.cwd)
+            if snap.records() or any(not e.is_valid for e in snap.entries):
+                raise ConflictError(f"the workspace memory was created meanwhile; {_NOT_WRITTEN}", snap.revision)
+        expect = snap.revision
+        result: list[Revision] = []
 
-    def _put_back_global(self, old: GlobalSnapshot, written: Revision) -> None:
-        # Someone edited Global meanwhile: their text wins; the receipt reports the failure.
-        with contextlib.suppress(DshMemoryError):
-            self.store.replace_global(old.text, written, origin="manual", allow_secrets=True)
+        def write() -> Revision:
+            ws, g = self.store.commit_together(
+                review.workspace_key,
+                ops,
+                expect,
+                global_text=global_text,
+                global_expect=review.global_revision if global_text is not None else None,
+                origin="automatic",
+            )
+            result.append(g.revision)
+            return ws.revision
+
+        ws_after = self._guard(write)
+        return result[0], ws_after
 
     @staticmethod
     def _guard(write: Callable[[], Revision]) -> Revision:

@@ -23,12 +23,12 @@ record's name so the user can merge it into that record instead.
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from core import textdiff
 from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import (
     DeleteRecord,
@@ -54,17 +54,13 @@ def normalize_body(body: str) -> str:
 
 
 def unified_diff(before: str | None, after: str | None, target: str) -> str:
-    a = (before or "").splitlines(keepends=True)
-    b = (after or "").splitlines(keepends=True)
-    lines = list(
-        difflib.unified_diff(
-            a,
-            b,
-            fromfile=f"a/{target}" if before is not None else "/dev/null",
-            tofile=f"b/{target}" if after is not None else "/dev/null",
-        )
+    """The diff of one target; a side that does not exist (``None``) is ``/dev/null``."""
+    return textdiff.unified_diff(
+        before or "",
+        after or "",
+        f"a/{target}" if before is not None else "/dev/null",
+        f"b/{target}" if after is not None else "/dev/null",
     )
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def _secret_problems(text: str, what: str) -> list[str]:

@@ -30,6 +30,11 @@ class MemoryStore(Protocol):
         """The memory root on disk (None for the in-memory store)."""
         ...
 
+    @property
+    def read_only(self) -> bool:
+        """Reads work, writes raise ReadOnlyRootError (also in ``status().read_only``)."""
+        ...
+
     # --- reading -------------------------------------------------------------------------
     def status(self) -> RootStatus: ...
 
@@ -76,6 +81,23 @@ class MemoryStore(Protocol):
         """
         ...
 
+    def commit_together(
+        self,
+        key: str,
+        ops: Sequence[Op],
+        expect: Revision | None,
+        *,
+        global_text: str | None = None,
+        global_expect: Revision | None = None,
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> tuple[WorkspaceSnapshot, GlobalSnapshot]:
+        """Commit a workspace batch and (when global_text is not None) a new GLOBAL.md as ONE
+        transaction: one journal covering both scopes, locks taken in a fixed order (global first,
+        then the workspace), CAS on both revisions under the locks, roll forward/back as a unit.
+        Either both change or neither; ConflictError if either revision is stale (nothing written)."""
+        ...
+
     def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
         """Move ``workspaces/<key>`` to ``archived/<key>`` atomically, recording the archive time."""
         ...
@@ -85,8 +107,9 @@ class MemoryStore(Protocol):
         ...
 
     def purge(self, key: str, confirm: str) -> None:
-        """Delete an archived scope for good. ``confirm`` must equal the workspace name
-        (basename of its cwd), else ConfirmationRequiredError. Global can never be purged."""
+        """Delete an archived scope (and its history) for good. ``confirm`` must equal the workspace's
+        name as listed, or its full key when its scope.json is invalid, else ConfirmationRequiredError.
+        Global can never be purged."""
         ...
 
     # --- history (Recycle Bin for records) -----------------------------------------------
@@ -96,8 +119,13 @@ class MemoryStore(Protocol):
 
     def read_history(self, entry_id: str) -> bytes: ...
 
-    def restore_history(self, entry_id: str, expect: Revision | None) -> WorkspaceSnapshot:
-        """Put the old bytes back as the record (a normal CAS commit into the active scope)."""
+    def restore_history(
+        self, entry_id: str, expect: Revision | None, *, allow_secrets: bool = False
+    ) -> WorkspaceSnapshot:
+        """Put the old bytes back as the record (a normal CAS commit into the active scope).
+
+        Old bytes holding a credential-shaped value need ``allow_secrets`` (as a manual write does).
+        A restore never prunes history, so restoring several versions in a row loses none of them."""
         ...
 
     # --- files this app owns next to the memory ------------------------------------------

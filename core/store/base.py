@@ -62,6 +62,7 @@ from core.records import (
     render_record,
     validate_record,
 )
+from core.store.journal import DisplacedError
 
 HISTORY_MAX_VERSIONS = 20
 HISTORY_MAX_AGE = timedelta(days=90)
@@ -74,6 +75,48 @@ _SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 REVIEW_STATE_DIR = ".manager/review-state"  # private: may hold memory bodies (never in reviews/)
 REVIEW_STATE_SUFFIX = ".json"
 MAX_REVIEW_STATE_BYTES = 8 * 1024 * 1024
+MAX_NAME_BYTES = 128
+"""Longest record name: every file name derived from it (history ids add 56 bytes, staging and temp
+files fewer) then stays far under the 255-byte limit of common file systems."""
+MAX_KEY_LENGTH = 120
+YAML_ALIAS_REASON = (
+    "its frontmatter uses YAML anchors or aliases (&name / *name); records may not contain them "
+    "(they can expand exponentially). Write the values out"
+)
+
+
+def yaml_has_aliases(text: str) -> bool:
+    """True if YAML ``text`` contains an anchor or alias. Linear: tokens are scanned, never expanded."""
+    if "&" not in text and "*" not in text:
+        return False  # the common case: no token scan at all
+    import yaml
+
+    try:
+        for token in yaml.scan(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            if isinstance(token, yaml.AnchorToken | yaml.AliasToken):
+                return True
+    except yaml.YAMLError:
+        return False  # not YAML: the parser reports it
+    return False
+
+
+def frontmatter_text(data: bytes) -> str:
+    """The frontmatter of a record's bytes (between the opening and the closing ``---``), or ''."""
+    head = data[: 256 * 1024 + 8].decode("utf-8", "replace")
+    if not head.startswith("---"):
+        return ""
+    end = head.find("\n---", 3)
+    return head[3:] if end < 0 else head[3:end]
+
+
+def name_problem(name: str) -> str | None:
+    size = len(name.encode("utf-8", "surrogatepass"))
+    if size > MAX_NAME_BYTES:
+        return (
+            f"the name is {size} bytes long; the limit is {MAX_NAME_BYTES} bytes "
+            "(so that its history and staging file names fit the file system)"
+        )
+    return None
 
 Clock = Callable[[], datetime]
 _T = TypeVar("_T")
@@ -98,7 +141,16 @@ def scope_revision(entries: Sequence[RecordEntry], scope_json: bytes | None) -> 
 
 def check_key(key: str) -> str:
     """A workspace key as a single safe path component (no traversal)."""
-    if not key or key in (".", "..") or "/" in key or "\\" in key or "\0" in key or key.startswith("."):
+    if (
+        not key
+        or key in (".", "..")
+        or "/" in key
+        or "\\" in key
+        or "\0" in key
+        or "+" in key
+        or key.startswith(".")
+        or len(key) > MAX_KEY_LENGTH
+    ):
         raise NotFoundError(f"No workspace with key {key!r}. Run `dsh-memory workspaces` to list the keys.")
     return key
 
@@ -110,12 +162,23 @@ def check_review_id(review_id: str) -> str:
 
 
 def entry_from_bytes(file_name: str, data: bytes, mtime_ns: int = 0) -> RecordEntry:
-    """Parse one regular file into a RecordEntry (valid, or invalid with every reason)."""
-    try:
-        record: Record | None = parse_record(file_name, data)
-        reasons: tuple[str, ...] = ()
-    except InvalidRecordError as exc:
-        record, reasons = None, exc.reasons
+    """Parse one regular file into a RecordEntry (valid, or invalid with every reason).
+
+    A frontmatter with YAML anchors/aliases is never handed to the YAML parser (an alias bomb would
+    hold the scope's lock for an hour); an over-long name is reported (never rewritten).
+    """
+    record: Record | None = None
+    reasons: tuple[str, ...] = ()
+    if (b"&" in data[:65536] or b"*" in data[:65536]) and yaml_has_aliases(frontmatter_text(data)):
+        reasons = (YAML_ALIAS_REASON,)
+    if not reasons:
+        try:
+            record = parse_record(file_name, data)
+        except InvalidRecordError as exc:
+            record, reasons = None, exc.reasons
+    long_name = name_problem(file_name.removesuffix(".md"))
+    if long_name is not None:
+        record, reasons = None, (*reasons, long_name)
     return RecordEntry(
         file_name=file_name,
         record=record,
@@ -173,6 +236,7 @@ class ScopeFiles:
     index: bytes | None
     archived_at: datetime | None = None
     extra_bytes: int = 0  # bytes of scope.json + MEMORY.md, for size display
+    blocked: tuple[str, ...] = ()  # scope.json / MEMORY.md present but not regular files: never touched
 
 
 @dataclass(frozen=True)
@@ -191,6 +255,9 @@ class ScopeChange:
     key: str
     files: dict[str, bytes | None] = field(default_factory=dict)
     history: list[HistoryItem] = field(default_factory=list)
+    old: dict[str, bytes | None] = field(default_factory=dict)
+    """The bytes read under the lock for each file in ``files`` (None: absent). A backend must never
+    displace anything else: a file that differs at the moment of the write is a ConflictError."""
 
 
 def parse_scope_json(key: str, data: bytes | None) -> tuple[str, datetime | None, str | None]:
@@ -301,7 +368,19 @@ class StoreCore(ABC):
     def _global_bytes(self) -> bytes | None: ...
 
     @abstractmethod
-    def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None: ...
+    def _write_global(self, data: bytes, old: bytes | None, history: Sequence[HistoryItem]) -> None:
+        """Replace GLOBAL.md, never displacing anything but ``old`` (ConflictError otherwise)."""
+
+    @abstractmethod
+    def _write_together(
+        self,
+        change: ScopeChange,
+        before: ScopeFiles,
+        global_data: bytes,
+        global_old: bytes | None,
+        global_history: Sequence[HistoryItem],
+    ) -> None:
+        """Apply a workspace change and a new GLOBAL.md as one transaction (both or neither)."""
 
     @abstractmethod
     def _archive_move(self, key: str, when: datetime) -> None: ...
@@ -460,7 +539,17 @@ class StoreCore(ABC):
             workspace_count=len(active),
             archived_count=len(archived),
             global_size=g.size,
+            read_only=self.read_only,
+            quarantined=self._quarantined_count(),
         )
+
+    @property
+    def read_only(self) -> bool:
+        """True when the root can be read but not written (read-only mount, another user's root)."""
+        return False
+
+    def _quarantined_count(self) -> int:
+        return 0
 
     @property
     @abstractmethod
@@ -517,9 +606,8 @@ class StoreCore(ABC):
             snap,
         )
 
-    def replace_global(
-        self, text: str, expect: Revision | None, *, origin: Origin = "manual", allow_secrets: bool = False
-    ) -> GlobalSnapshot:
+    def _check_global_text(self, text: str) -> bytes:
+        """GLOBAL.md bytes for ``text``, or InvalidRecordError (checked before any lock)."""
         data = text.encode("utf-8", "surrogatepass")
         reasons = []
         if "\x00" in text:
@@ -534,22 +622,41 @@ class StoreCore(ABC):
             reasons.append("GLOBAL.md text contains unpaired surrogates; it can't be saved as UTF-8")
         if reasons:
             raise InvalidRecordError("GLOBAL.md was not saved: " + "; ".join(reasons), reasons)
+        return data
+
+    def _plan_global(
+        self, data: bytes, expect: Revision | None
+    ) -> tuple[GlobalSnapshot, bytes | None, list[HistoryItem] | None]:
+        """Under the global lock: CAS, then ``(current, old bytes, history)``; history None = no change."""
+        old = self._global_bytes()
+        current = self._global_snapshot(old)
+        if expect is not None and expect != current.revision:
+            raise self._conflict("GLOBAL.md", expect, current, current.revision)
+        if old == data:
+            return current, old, None
+        problem = self._global_problem()
+        if problem is not None:
+            raise InvalidRecordError(f"GLOBAL.md was not saved: {problem}", [problem])
+        history: list[HistoryItem] = []
+        if old is not None:
+            history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old, "GLOBAL.md"))
+        return current, old, history
+
+    def replace_global(
+        self, text: str, expect: Revision | None, *, origin: Origin = "manual", allow_secrets: bool = False
+    ) -> GlobalSnapshot:
+        data = self._check_global_text(text)
         with self._lock(GLOBAL_SCOPE):
             self._prepare(GLOBAL_SCOPE)
-            old = self._global_bytes()
-            current = self._global_snapshot(old)
-            if expect is not None and expect != current.revision:
-                raise self._conflict("GLOBAL.md", expect, current, current.revision)
-            if old == data:
+            current, old, history = self._plan_global(data, expect)
+            if history is None:
                 return current
-            problem = self._global_problem()
-            if problem is not None:
-                raise InvalidRecordError(f"GLOBAL.md was not saved: {problem}", [problem])
             check_secrets([("GLOBAL.md", text)], origin, allow_secrets)
-            history: list[HistoryItem] = []
-            if old is not None:
-                history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old, "GLOBAL.md"))
-            self._write_global(data, history)
+            try:
+                self._write_global(data, old, history)
+            except DisplacedError:
+                now = self._global_snapshot(self._global_bytes())
+                raise self._conflict("GLOBAL.md", current.revision, now, now.revision) from None
             self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
             return self._after_write(lambda: self._global_snapshot(self._global_bytes()))
 
@@ -564,7 +671,15 @@ class StoreCore(ABC):
             change = ScopeChange(key=key)
             change.files[SCOPE_FILE] = render_scope_json(cwd, self._clock())
             change.files[INDEX_FILE] = render_index([])
-            self._write_scope(change, None)
+            change.old = {SCOPE_FILE: None, INDEX_FILE: None}
+            try:
+                self._write_scope(change, None)
+            except DisplacedError as exc:
+                raise ConflictError(
+                    f"Another program created the workspace folder for {cwd} at the same moment; "
+                    "nothing was written. Reload and try again.",
+                    EMPTY_REVISION,
+                ) from exc
             return self._after_write(lambda: self._snapshot(self._must_load(key)))
 
     def _after_write(self, read: Callable[[], _T]) -> _T:
@@ -599,6 +714,26 @@ class StoreCore(ABC):
         check_key(key)
         return self._commit(key, [(op, None) for op in ops], expect, origin, allow_secrets)
 
+    @staticmethod
+    def _precheck(ops: Sequence[tuple[Op, bytes | None]]) -> None:
+        """Everything about a batch that does not depend on the disk, done before taking any lock:
+        name length, YAML anchors (an alias bomb must never be parsed under a lock), field rules."""
+        reasons: list[str] = []
+        for op, _raw in ops:
+            name = op.record.name if isinstance(op, PutOp) else op.name
+            long_name = name_problem(name)
+            if long_name is not None:
+                reasons.append(f"{name[:40]}…: {long_name}")
+                continue
+            if isinstance(op, PutOp):
+                if yaml_has_aliases(op.record.extra_frontmatter):
+                    reasons.append(f"{name}: {YAML_ALIAS_REASON}")
+                    continue
+                rs = validate_record(op.record, record_file_name(name))
+                reasons.extend(f"{name}: {r}" for r in rs)
+        if reasons:
+            raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+
     def _commit(
         self,
         key: str,
@@ -606,97 +741,189 @@ class StoreCore(ABC):
         expect: Revision | None,
         origin: Origin,
         allow_secrets: bool,
+        *,
+        prune: bool = True,
     ) -> WorkspaceSnapshot:
         """``ops`` pairs each operation with exact bytes to write (history restores) or None (render)."""
+        self._precheck(ops)
         with self._lock(key):
             self._prepare(key)
             files = self._must_load(key)
-            revision = scope_revision(files.entries, files.scope_json)
-            if expect is not None and expect != revision:
-                snap = self._snapshot(files)
-                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, revision)
-            # The full snapshot is built only when needed (no-op, error message): a 1k-record scope
-            # costs ~1 ms to wrap, and a commit returns the new one anyway.
-            cwd, _, _ = parse_scope_json(key, files.scope_json)
-            display = workspace_name(cwd) if cwd else key
-            current = {e.file_name: e for e in files.entries}
-            lower: dict[str, str] | None = None  # built only if a batch creates a file
-            records = {
-                e.file_name: e.record for e in files.entries if e.record is not None and not e.invalid_reasons
-            }
-            change = ScopeChange(key=key)
-            reasons: list[str] = []
-            texts: list[tuple[str, str]] = []
-            seen: set[str] = set()
-            for op, raw in ops:
-                name = op.record.name if isinstance(op, PutOp) else op.name
-                if name in seen:
-                    reasons.append(f"{name}: the batch changes it more than once; keep one change per record")
-                    continue
-                seen.add(name)
-                # Invalid files can still be deleted by their exact name (minus .md).
-                if (
-                    isinstance(op, DeleteOp)
-                    and not NAME_RE.match(name)
-                    and (record_file_name(name) not in current or "/" in name or name in (".", ".."))
-                ):
-                    reasons.append(f"{name!r} is not a record name")
-                    continue
-                fn = record_file_name(name)
-                entry = current.get(fn)
-                if entry is None and lower is None:
-                    lower = {e.file_name.lower(): e.file_name for e in files.entries}
-                if entry is None and lower is not None and fn.lower() in lower and isinstance(op, PutOp):
-                    reasons.append(
-                        f"{name}: a file named {lower[fn.lower()]} already exists (differs only in case); "
-                        "rename or delete it first"
-                    )
-                    continue
-                if entry is not None and not entry.is_valid:
-                    if any(r.startswith(NOT_REGULAR_PREFIX) for r in entry.invalid_reasons):
-                        reasons.append(f"{fn} is {entry.invalid_reasons[0]}; the store never changes it")
-                        continue
-                    if origin == "automatic":
-                        reasons.append(
-                            f"{fn} is invalid on disk; automatic changes never overwrite it — fix it by hand"
-                        )
-                        continue
-                old = self._file_bytes(key, fn) if entry is not None else None
-                if isinstance(op, PutOp):
-                    rs = validate_record(op.record, fn)
-                    if rs:
-                        reasons.extend(f"{name}: {r}" for r in rs)
-                        continue
-                    data = raw if raw is not None else render_record(op.record, base=old)
-                    if data == old:
-                        continue
-                    change.files[fn] = data
-                    records[fn] = op.record
-                    texts.append((fn, data.decode("utf-8")))
-                else:
-                    if entry is None:
-                        raise NotFoundError(
-                            f"Record {name!r} does not exist in workspace {display}; "
-                            "nothing was deleted."
-                        )
-                    change.files[fn] = None
-                    records.pop(fn, None)
-                if old is not None:
-                    reason = "overwrite" if change.files[fn] is not None else "delete"
-                    change.history.append(self._history_item(key, cwd, name, reason, old, fn))
-            if reasons:
-                raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
-            if not change.files:
+            plan = self._plan_commit(key, files, ops, expect, origin)
+            if plan is None:
                 return self._snapshot(files)
+            change, texts = plan
             check_secrets(texts, origin, allow_secrets)
-            index = render_index(records.values())
-            if index != files.index:
-                change.files[INDEX_FILE] = index
-            after = self._write_scope(change, files)
-            self._prune_history(key, [h.entry.name for h in change.history])
+            try:
+                after = self._write_scope(change, files)
+            except DisplacedError:
+                raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
+            if prune:
+                self._prune_history(key, [h.entry.name for h in change.history])
             if after is not None:
                 return self._snapshot(after)
             return self._after_write(lambda: self._snapshot(self._must_load(key)))
+
+    def _displaced(self, key: str, expect: Revision) -> ConflictError:
+        """A direct writer changed a file between our read and our write: a conflict, with the fresh scope."""
+        snap = self._snapshot(self._must_load(key))
+        return self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
+
+    def _plan_commit(
+        self,
+        key: str,
+        files: ScopeFiles,
+        ops: Sequence[tuple[Op, bytes | None]],
+        expect: Revision | None,
+        origin: Origin,
+    ) -> tuple[ScopeChange, list[tuple[str, str]]] | None:
+        """Under the scope lock: CAS, then the change to write and the texts to scan (None: no-op)."""
+        revision = scope_revision(files.entries, files.scope_json)
+        if expect is not None and expect != revision:
+            snap = self._snapshot(files)
+            raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, revision)
+        # The full snapshot is built only when needed (no-op, error message): a 1k-record scope
+        # costs ~1 ms to wrap, and a commit returns the new one anyway.
+        cwd, _, _ = parse_scope_json(key, files.scope_json)
+        display = workspace_name(cwd) if cwd else key
+        current = {e.file_name: e for e in files.entries}
+        lower: dict[str, str] | None = None  # built only if a batch creates a file
+        records = {
+            e.file_name: e.record for e in files.entries if e.record is not None and not e.invalid_reasons
+        }
+        old_records = dict(records)
+        change = ScopeChange(key=key)
+        reasons: list[str] = []
+        texts: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for op, raw in ops:
+            name = op.record.name if isinstance(op, PutOp) else op.name
+            if name in seen:
+                reasons.append(f"{name}: the batch changes it more than once; keep one change per record")
+                continue
+            seen.add(name)
+            # Invalid files can still be deleted by their exact name (minus .md).
+            if (
+                isinstance(op, DeleteOp)
+                and not NAME_RE.match(name)
+                and (record_file_name(name) not in current or "/" in name or name in (".", ".."))
+            ):
+                reasons.append(f"{name!r} is not a record name")
+                continue
+            fn = record_file_name(name)
+            entry = current.get(fn)
+            if entry is None and lower is None:
+                lower = {e.file_name.lower(): e.file_name for e in files.entries}
+            if entry is None and lower is not None and fn.lower() in lower and isinstance(op, PutOp):
+                reasons.append(
+                    f"{name}: a file named {lower[fn.lower()]} already exists (differs only in case); "
+                    "rename or delete it first"
+                )
+                continue
+            if entry is not None and not entry.is_valid:
+                if any(r.startswith(NOT_REGULAR_PREFIX) for r in entry.invalid_reasons):
+                    reasons.append(f"{fn} is {entry.invalid_reasons[0]}; the store never changes it")
+                    continue
+                if origin == "automatic":
+                    reasons.append(
+                        f"{fn} is invalid on disk; automatic changes never overwrite it — fix it by hand"
+                    )
+                    continue
+            old = self._file_bytes(key, fn) if entry is not None else None
+            if entry is not None and (old is None or content_hash(old) != entry.revision):
+                # Changed since the listing this CAS was decided on: never write over unseen bytes.
+                raise self._displaced(key, expect or revision)
+            if isinstance(op, PutOp):
+                reuse = old if old is not None and not yaml_has_aliases(frontmatter_text(old)) else None
+                data = raw if raw is not None else render_record(op.record, base=reuse)
+                if data == old:
+                    continue
+                change.files[fn] = data
+                records[fn] = op.record
+                texts.append((fn, data.decode("utf-8")))
+            else:
+                if entry is None:
+                    raise NotFoundError(
+                        f"Record {name!r} does not exist in workspace {display}; nothing was deleted."
+                    )
+                change.files[fn] = None
+                records.pop(fn, None)
+            change.old[fn] = old
+            if old is not None:
+                reason = "overwrite" if change.files[fn] is not None else "delete"
+                change.history.append(self._history_item(key, cwd, name, reason, old, fn))
+        if reasons:
+            raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+        if not change.files:
+            return None
+        index = render_index(records.values())
+        # A MEMORY.md that is a symlink or not a regular file is reported by check, never replaced.
+        if index != files.index and INDEX_FILE not in files.blocked:
+            change.files[INDEX_FILE] = index
+            change.old[INDEX_FILE] = files.index
+            if files.index is not None and files.index != render_index(old_records.values()):
+                # Someone edited MEMORY.md by hand (or an agent wrote it): regenerating it displaces
+                # bytes the store did not write, so they are kept in history like a record's.
+                change.history.append(self._history_item(key, cwd, "MEMORY", "overwrite", files.index, INDEX_FILE))
+        return change, texts
+
+    def commit_together(
+        self,
+        key: str,
+        ops: Sequence[Op],
+        expect: Revision | None,
+        *,
+        global_text: str | None = None,
+        global_expect: Revision | None = None,
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> tuple[WorkspaceSnapshot, GlobalSnapshot]:
+        """A workspace batch and (when ``global_text`` is not None) a new GLOBAL.md as ONE transaction.
+
+        Locks: global first, then the workspace (every caller takes them in this order, so two
+        callers can't deadlock). Both revisions are compared under the locks; a stale one is a
+        ConflictError and nothing is written. The backend writes one journal for both scopes, so a
+        crash at any instant leaves both old or both new.
+        """
+        check_key(key)
+        pairs: list[tuple[Op, bytes | None]] = [(op, None) for op in ops]
+        self._precheck(pairs)
+        data = self._check_global_text(global_text) if global_text is not None else None
+        with self._lock(GLOBAL_SCOPE), self._lock(key):
+            self._prepare(GLOBAL_SCOPE)
+            self._prepare(key)
+            g_current = self._global_snapshot(self._global_bytes())
+            if global_expect is not None and global_expect != g_current.revision:
+                raise self._conflict("GLOBAL.md", global_expect, g_current, g_current.revision)
+            files = self._must_load(key)
+            plan = self._plan_commit(key, files, pairs, expect, origin)
+            g_old: bytes | None = None
+            g_history: list[HistoryItem] | None = None
+            if data is not None:
+                g_current, g_old, g_history = self._plan_global(data, global_expect)
+            texts = plan[1] if plan is not None else []
+            if g_history is not None and global_text is not None:
+                texts = [*texts, ("GLOBAL.md", global_text)]
+            check_secrets(texts, origin, allow_secrets)
+            try:
+                if plan is not None and g_history is not None and data is not None:
+                    self._write_together(plan[0], files, data, g_old, g_history)
+                elif plan is not None:
+                    self._write_scope(plan[0], files)
+                elif g_history is not None and data is not None:
+                    self._write_global(data, g_old, g_history)
+            except DisplacedError:
+                g_now = self._global_snapshot(self._global_bytes())
+                if g_now.revision != g_current.revision:
+                    raise self._conflict("GLOBAL.md", g_current.revision, g_now, g_now.revision) from None
+                raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
+            if plan is not None:
+                self._prune_history(key, [h.entry.name for h in plan[0].history])
+            if g_history:
+                self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
+            ws = self._after_write(lambda: self._snapshot(self._must_load(key)))
+            g = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
+            return ws, g
 
     def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
         check_key(key)
@@ -747,14 +974,18 @@ class StoreCore(ABC):
                     )
                 raise NotFoundError(f"No archived workspace {key!r}. Run `dsh-memory workspaces --archived`.")
             info = self._info(files)
-            expected = workspace_name(info.cwd) if info.cwd else key
+            # The name the user sees in the list confirms; a scope.json that is missing, broken or
+            # belongs to another key (say cwd "/etc") proves nothing, so then only the full key does.
+            expected = key if info.scope_problem or not info.cwd else info.display_name
             if confirm != expected:
+                what = "workspace name" if expected != key else "full workspace key (its scope.json is invalid)"
                 raise ConfirmationRequiredError(
-                    f"Purging deletes {info.display_name} for good. Type the workspace name {expected!r} "
+                    f"Purging deletes {info.display_name} for good. Type the {what} {expected!r} "
                     "to confirm; nothing was deleted."
                 )
+            # One journaled operation: the folder, its history and its archive stamp, finished on the
+            # next open if interrupted.
             self._purge_archived(key)
-            self._drop_history([h.id for h in self._history_items(key)])
 
     # --- history ------------------------------------------------------------------------------
     def _history_item(
@@ -811,7 +1042,9 @@ class StoreCore(ABC):
             raise NotFoundError(f"No history entry {entry_id!r}; it may have expired.")
         return data
 
-    def restore_history(self, entry_id: str, expect: Revision | None) -> WorkspaceSnapshot:
+    def restore_history(
+        self, entry_id: str, expect: Revision | None, *, allow_secrets: bool = False
+    ) -> WorkspaceSnapshot:
         data = self.read_history(entry_id)
         entry = next((h for h in self._history_items(entry_id.split("/", 1)[0]) if h.id == entry_id), None)
         if entry is None:  # pragma: no cover - read_history found it
@@ -835,7 +1068,11 @@ class StoreCore(ABC):
                 f"Workspace {entry.scope_key} is not active (archived or purged); "
                 "restore the workspace first."
             )
-        return self._commit(entry.scope_key, [(PutOp(record=record), data)], expect, "manual", True)
+        # A restore is a manual write: a secret in the old bytes needs the same explicit allow. It never
+        # prunes, so restoring version after version keeps every version the user is browsing.
+        return self._commit(
+            entry.scope_key, [(PutOp(record=record), data)], expect, "manual", allow_secrets, prune=False
+        )
 
     # --- app-owned files ----------------------------------------------------------------------
     def read_settings_text(self) -> tuple[str | None, Revision]:
@@ -867,7 +1104,10 @@ class StoreCore(ABC):
         return None if data is None else data.decode("utf-8", "replace")
 
     def list_receipts(self) -> list[str]:
-        return sorted(n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md"))
+        # Dot files are temp files of a receipt write interrupted by a crash (swept at the next open).
+        return sorted(
+            n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md") and not n.startswith(".")
+        )
 
     def append_debug(self, review_id: str, attempt: int, line: str) -> None:
         check_review_id(review_id)

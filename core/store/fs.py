@@ -15,21 +15,29 @@ so a fresh process lists unchanged scopes without parsing them.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
-import secrets
 import shutil
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
 
-from core.atomic import TEMP_PREFIX, append_durable, fsync_dir, write_atomic
-from core.errors import StorageError
+from core.atomic import (
+    PRIVATE_DIR_MODE,
+    PRIVATE_FILE_MODE,
+    TEMP_PREFIX,
+    append_durable,
+    existing_mode,
+    fsync_dir,
+    write_atomic,
+)
+from core.errors import ReadOnlyRootError, StorageError
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX
 from core.store import journal
@@ -61,6 +69,7 @@ STALE_TEMP_S = 600
 RACY_WINDOW_NS = 100_000_000  # 100 ms: far above any file system timestamp granularity we know of
 
 _StatSig = tuple[int, int, int, int]
+_CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
 _ENTRY_CACHE: dict[str, dict[str, tuple[_StatSig, RecordEntry]]] = {}
 """Parsed entries by folder, then file name; shared by every FileStore in the process (warm reopen)."""
 
@@ -141,17 +150,20 @@ class FileStore(StoreCore):
 
     # --- recovery -----------------------------------------------------------------------------
     def recover(self) -> None:
-        """Finish or undo transactions interrupted by a crash; drop leftover trash and temp files."""
-        for scope in journal.pending_scopes(self._root):
-            with self._lock(scope):
-                done = journal.recover(self._root, scope)
-            if done:
-                self.recovered.append((scope, done))
+        """Finish or undo transactions interrupted by a crash; drop leftover trash and temp files.
+
+        A read-only root is left as it is (nothing can be settled there); ``check`` reports it.
+        """
+        if self.read_only:
+            return
+        for name in journal.pending(self._root):
+            self._settle(name)
         trash = self._manager / "trash"
-        if trash.is_dir():
+        if trash.is_dir() and not trash.is_symlink():
+            unsettled = set(journal.pending(self._root))  # a purge that could not finish keeps its trash
             for p in trash.iterdir():
-                with contextlib.suppress(OSError):
-                    shutil.rmtree(p)
+                if p.name.rsplit("-", 1)[0] not in unsettled:
+                    _remove_quietly(p)
         # Temp files of single-file atomic writes interrupted by a crash. Only old ones: a young
         # one may belong to a write in progress in another process (receipts take no lock).
         cutoff = time.time() - STALE_TEMP_S
@@ -162,26 +174,89 @@ class FileStore(StoreCore):
                         if p.lstat().st_mtime < cutoff:
                             p.unlink()
 
+    def _settle(self, name: str) -> None:
+        """Recover one staging folder under the locks of every scope it names (global first)."""
+        scopes = journal.scopes_of(name)
+        if scopes is None:  # not a name we make: never act on it, keep it for the user
+            with contextlib.suppress(StorageError):
+                journal._quarantine(self._root, journal.staging_dir(self._root, name), "unknown staging entry")
+            return
+        with contextlib.ExitStack() as stack:
+            for scope in scopes:
+                stack.enter_context(self._locks.hold(scope))
+            done = journal.recover(self._root, name)
+        if done:
+            self.recovered.append((name, done))
+
     def _prepare(self, scope: str) -> None:
+        """Under ``scope``'s lock: settle its own interrupted transaction and any Global+workspace one."""
         done = journal.recover(self._root, scope)
         if done:
             self.recovered.append((scope, done))
+        if scope == GLOBAL_SCOPE:
+            for name in journal.pending(self._root):
+                if name.startswith(GLOBAL_SCOPE + "+"):
+                    self._settle(name)  # global is held; the workspace lock comes second: the fixed order
+        elif os.path.lexists(journal.staging_dir(self._root, f"{GLOBAL_SCOPE}+{scope}")):
+            # We hold the workspace lock, and the order says global first: only *try* for it, so a
+            # writer holding global and waiting for us is never deadlocked.
+            with self._locks.try_hold(GLOBAL_SCOPE, timeout=2.0) as got:
+                if not got:
+                    raise StorageError(
+                        "An interrupted change to Global and this workspace is being settled by another "
+                        "program. Try again in a moment; nothing was changed."
+                    )
+                self._settle(f"{GLOBAL_SCOPE}+{scope}")
 
     # --- locks --------------------------------------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        """The root exists but can't be written (read-only mount, no write permission)."""
+        try:
+            if os.statvfs(self._root).f_flag & getattr(os, "ST_RDONLY", 1):
+                return True
+        except (OSError, AttributeError):
+            pass
+        return self._root.is_dir() and not os.access(self._root, os.W_OK)
+
     def _lock(self, scope: str) -> AbstractContextManager[None]:
+        if self.read_only:
+            raise ReadOnlyRootError(
+                f"The memory root {self._root} is read-only (a read-only mount, or files of another "
+                "user); nothing was written. Reading works; to edit, make it writable or copy it."
+            )
         return self._locks.hold(scope)
 
-    def _read_lock(self, scope: str) -> AbstractContextManager[None]:
+    @contextlib.contextmanager
+    def _read_lock(self, scope: str) -> Iterator[None]:
         # A root that does not exist is read unlocked: reading must not create it. An existing root
-        # gets .manager/locks (ours); if it can't (read-only media), reads go unlocked.
+        # gets .manager/locks (ours); where it can't (read-only media, another user's root), reads go
+        # unlocked: nobody can be writing there through this app anyway.
         if not self._manager.is_dir():
-            if not self._root.is_dir():
-                return nullcontext()
+            if not self._root.is_dir() or self.read_only:
+                yield
+                return
             try:
-                self._manager.mkdir(exist_ok=True)
+                self._manager.mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
             except OSError:
-                return nullcontext()
-        return self._locks.hold(scope)
+                yield
+                return
+        try:
+            lock = self._locks.hold(scope)
+            lock.__enter__()
+        except StorageError as exc:
+            cause = exc.__cause__
+            if not (self.read_only or (isinstance(cause, OSError) and cause.errno in _CANT_LOCK)):
+                raise
+            yield  # lock files can't exist here; nobody can write this root through this app
+            return
+        try:
+            yield
+        finally:
+            lock.__exit__(None, None, None)
+
+    def _quarantined_count(self) -> int:
+        return len(journal.quarantined(self._root))
 
     # --- scopes -------------------------------------------------------------------------------
     def _scope_dir(self, key: str, archived: bool) -> Path:
@@ -257,6 +332,7 @@ class FileStore(StoreCore):
         entries: list[RecordEntry] = []
         scope_json: bytes | None = None
         index: bytes | None = None
+        blocked: list[str] = []
         now = time.time_ns()
         cache = _ENTRY_CACHE.setdefault(str(d), {})
         with it:
@@ -264,10 +340,16 @@ class FileStore(StoreCore):
                 name = de.name
                 if not name.endswith(RECORD_SUFFIX):
                     if name == SCOPE_FILE:
-                        scope_json = _read_regular(de.path) if de.is_file(follow_symlinks=False) else None
+                        if de.is_file(follow_symlinks=False):
+                            scope_json = _read_regular(de.path)
+                        else:
+                            blocked.append(name)
                     continue
                 if name == INDEX_FILE:
-                    index = _read_regular(de.path) if de.is_file(follow_symlinks=False) else None
+                    if de.is_file(follow_symlinks=False):
+                        index = _read_regular(de.path)
+                    else:
+                        blocked.append(name)
                     continue
                 # Hot path (a 1k-record scope is re-read under the lock by every commit): one stat,
                 # one dict lookup for an unchanged file.
@@ -298,6 +380,7 @@ class FileStore(StoreCore):
             index=index,
             archived_at=self._archived_at(key, d) if archived else None,
             extra_bytes=extra,
+            blocked=tuple(blocked),
         )
 
     def _entry(
@@ -371,19 +454,90 @@ class FileStore(StoreCore):
     def _file_bytes(self, key: str, file_name: str) -> bytes | None:
         return _read_regular(self._scope_dir(key, False) / file_name)
 
+    def _real_dir_or_absent(self, rel: str) -> bool:
+        """True if ``root/rel`` is a real folder (no symlink on the way), False if absent.
+
+        Anything else (a symlink, a file) raises: the store never writes through it, ``check`` lists it.
+        """
+        p = self._root
+        for part in rel.split("/"):
+            p = p / part
+            try:
+                st = os.lstat(p)
+            except FileNotFoundError:
+                return False
+            except OSError as exc:
+                raise StorageError(f"Could not inspect {p}: {exc.strerror or exc}.") from exc
+            if not S_ISDIR(st.st_mode):
+                kind = "a symbolic link" if S_ISLNK(st.st_mode) else "not a folder"
+                raise StorageError(
+                    f"{p.relative_to(self._root)} is {kind}; the store never writes through it. "
+                    "Nothing was written. Run `dsh-memory check` and move it out of the memory root."
+                )
+        return True
+
+    def _new_file_mode(self, d: Path) -> int:
+        """New files are no wider than their folder's existing files (private when there are none)."""
+        for probe in (SCOPE_FILE, INDEX_FILE, GLOBAL_FILE):
+            mode = existing_mode(d / probe, default=-1)
+            if mode >= 0:
+                return mode & 0o666
+        return PRIVATE_FILE_MODE
+
+    def _new_dir_mode(self) -> int:
+        try:
+            st = os.lstat(self._root / ACTIVE_DIR)
+            if S_ISDIR(st.st_mode):
+                return st.st_mode & 0o777
+        except OSError:
+            pass
+        return PRIVATE_DIR_MODE
+
+    def _stage_scope(self, tx: journal.Transaction, change: ScopeChange) -> None:
+        rel = f"{ACTIVE_DIR}/{change.key}"
+        d = self._root / rel
+        if not self._real_dir_or_absent(rel):
+            tx.ensure_scope_dir(change.key)
+        fresh = self._new_file_mode(d)
+        for fn, data in change.files.items():
+            old = change.old.get(fn)
+            if data is None:
+                if old is not None:
+                    tx.delete(change.key, fn, old)
+            else:
+                tx.write(change.key, fn, data, old, existing_mode(d / fn, default=fresh))
+        for item in change.history:
+            tx.keep_history(change.key, item.source, self._history_file_name(item.entry.id))
+
+    def _stage_global(
+        self, tx: journal.Transaction, data: bytes, old: bytes | None, history: Sequence[HistoryItem]
+    ) -> None:
+        mode = existing_mode(self._root / GLOBAL_FILE, default=self._new_file_mode(self._root))
+        tx.write(GLOBAL_SCOPE, GLOBAL_FILE, data, old, mode)
+        for item in history:
+            tx.keep_history(GLOBAL_SCOPE, GLOBAL_FILE, self._history_file_name(item.entry.id))
+
     def _write_scope(self, change: ScopeChange, before: ScopeFiles | None) -> ScopeFiles | None:
-        d = self._scope_dir(change.key, False)
-        tx = journal.Transaction(self._root, change.key)
+        tx = journal.Transaction(self._root, (change.key,), dir_mode=self._new_dir_mode())
         with _staging(tx):
-            tx.ensure_dir(d)
-            for fn, data in change.files.items():
-                if data is None:
-                    tx.delete(d / fn)
-                else:
-                    tx.write(d / fn, data)
-            self._stage_history(tx, d, change.history)
+            self._stage_scope(tx, change)
         tx.commit()
+        d = self._scope_dir(change.key, False)
         return None if before is None else self._scope_after(d, before, change)
+
+    def _write_together(
+        self,
+        change: ScopeChange,
+        before: ScopeFiles,
+        global_data: bytes,
+        global_old: bytes | None,
+        global_history: Sequence[HistoryItem],
+    ) -> None:
+        tx = journal.Transaction(self._root, (GLOBAL_SCOPE, change.key), dir_mode=self._new_dir_mode())
+        with _staging(tx):
+            self._stage_global(tx, global_data, global_old, global_history)
+            self._stage_scope(tx, change)
+        tx.commit()
 
     def _scope_after(self, d: Path, before: ScopeFiles, change: ScopeChange) -> ScopeFiles:
         """The scope after a commit, from what we just wrote: no re-read of a 1k-record folder."""
@@ -414,11 +568,6 @@ class FileStore(StoreCore):
             extra_bytes=len(scope_json or b"") + len(index or b""),
         )
 
-    def _stage_history(self, tx: journal.Transaction, d: Path, history: Sequence[HistoryItem]) -> None:
-        # The previous bytes are kept as a hard link of the file being replaced: no copy, no fsync.
-        for item in history:
-            tx.keep_history(d / item.source, self._history_path(item.entry.id))
-
     # --- global -------------------------------------------------------------------------------
     def _global_bytes(self) -> bytes | None:
         return _read_regular(self._root / GLOBAL_FILE)
@@ -434,11 +583,10 @@ class FileStore(StoreCore):
             return "GLOBAL.md is not a regular file (a folder?); move it away so memory can use the name."
         return None
 
-    def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None:
-        tx = journal.Transaction(self._root, GLOBAL_SCOPE)
+    def _write_global(self, data: bytes, old: bytes | None, history: Sequence[HistoryItem]) -> None:
+        tx = journal.Transaction(self._root, (GLOBAL_SCOPE,))
         with _staging(tx):
-            tx.write(self._root / GLOBAL_FILE, data)
-            self._stage_history(tx, self._root, history)
+            self._stage_global(tx, data, old, history)
         tx.commit()
 
     # --- Recycle Bin --------------------------------------------------------------------------
@@ -457,14 +605,18 @@ class FileStore(StoreCore):
             except OSError:
                 return None
 
-    @staticmethod
-    def _move_scope(src: Path, dst: Path, what: str) -> None:
+    def _move_scope(self, src: Path, dst: Path, what: str) -> None:
         """Rename a scope folder (the one atomic step of archive/restore) and make it durable.
 
         If the rename can't be made durable it is undone, so a StorageError always means "not moved".
+        Both folders must be real folders of the root (a symlinked ``archived/`` would move memory out).
         """
+        for d in (src, dst.parent):
+            self._real_dir_or_absent(d.relative_to(self._root).as_posix())
         try:
-            dst.parent.mkdir(exist_ok=True)
+            dst.parent.mkdir(exist_ok=True, mode=self._new_dir_mode())
+            if os.path.lexists(dst):
+                raise FileExistsError(17, "already exists", str(dst))
             os.rename(src, dst)
         except OSError as exc:
             raise StorageError(f"Could not {what}: {exc.strerror or exc}. Nothing was moved.") from exc
@@ -503,28 +655,24 @@ class FileStore(StoreCore):
         _remove_quietly(self._archive_stamp(key))  # meaningless once restored; best effort
 
     def _purge_archived(self, key: str) -> None:
-        src = self._scope_dir(key, True)
-        trash = self._manager / "trash" / f"{key}-{secrets.token_hex(4)}"
-        try:
-            trash.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(f"Could not purge {key}: {exc.strerror or exc}. Nothing was deleted.") from exc
-        # One atomic rename takes it out of the Recycle Bin; the slow delete happens after, and a
-        # crash in between leaves only trash that the next open removes.
-        self._move_scope(src, trash, f"purge {key}")
-        _remove_quietly(trash)
-        _remove_quietly(self._archive_stamp(key))
+        self._real_dir_or_absent(MANAGER)
+        journal.purge(self._root, key)
 
     # --- history ------------------------------------------------------------------------------
     def _history_dir(self) -> Path:
         return self._manager / "history"
 
     def _history_path(self, entry_id: str) -> Path:
+        scope = entry_id.partition("/")[0]
+        return self._history_dir() / scope / self._history_file_name(entry_id)
+
+    @staticmethod
+    def _history_file_name(entry_id: str) -> str:
         scope, _, rest = entry_id.partition("/")
         for part in (scope, rest):
             if not part or "/" in part or "\\" in part or part.startswith(".") or "\0" in part:
                 raise StorageError(f"Invalid history id {entry_id!r}.")
-        return self._history_dir() / scope / f"{rest}{HISTORY_SUFFIX}"
+        return f"{rest}{HISTORY_SUFFIX}"
 
     def _history_items(self, scope: str | None = None) -> list[HistoryEntry]:
         """History entries, read from file names (time, reason, revision, name) and sizes."""
@@ -592,16 +740,23 @@ class FileStore(StoreCore):
 
     def _aux_write(self, rel: str, data: bytes) -> None:
         target = self._root / rel
+        if self.read_only:
+            self._lock("settings")  # raises ReadOnlyRootError
+        if "/" in rel:
+            self._real_dir_or_absent(Path(rel).parent.as_posix())
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
         except OSError as exc:
             raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
         write_atomic(target, data)
 
     def _aux_append(self, rel: str, data: bytes) -> None:
         target = self._root / rel
+        if self.read_only:
+            self._lock("settings")  # raises ReadOnlyRootError
+        self._real_dir_or_absent(Path(rel).parent.as_posix())
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
         except OSError as exc:
             raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
         append_durable(target, data)
@@ -665,7 +820,26 @@ class FileStore(StoreCore):
 
     # --- check --------------------------------------------------------------------------------
     def _extra_problems(self) -> list[Problem]:
+        """What the file system shows beyond invalid records: each with what to do about it."""
         problems: list[Problem] = []
+        if self.read_only:
+            problems.append(
+                Problem(
+                    path=".",
+                    reason="the memory root is read-only: it can be read but not edited; make it "
+                    "writable (or copy it) to edit memory",
+                )
+            )
+        for top in (ACTIVE_DIR, ARCHIVED_DIR, MANAGER, "reviews", "debug"):
+            p = self._root / top
+            if p.is_symlink() or (p.exists() and not p.is_dir()):
+                problems.append(
+                    Problem(
+                        path=top,
+                        reason="a symbolic link or file where the store's folder belongs; the store never "
+                        "writes through it. Replace it with a real folder (move its contents in)",
+                    )
+                )
         for top in (ACTIVE_DIR, ARCHIVED_DIR):
             try:
                 with os.scandir(self._root / top) as it:
@@ -674,19 +848,70 @@ class FileStore(StoreCore):
                             problems.append(
                                 Problem(
                                     path=f"{top}/{e.name}",
-                                    reason="a symbolic link where a workspace folder belongs",
+                                    reason="a symbolic link where a workspace folder belongs; the store never "
+                                    "reads or writes through it. Move the real folder here or delete the link",
                                 )
                             )
                         elif not e.is_dir(follow_symlinks=False):
                             problems.append(
-                                Problem(path=f"{top}/{e.name}", reason="a file where only folders belong")
+                                Problem(
+                                    path=f"{top}/{e.name}",
+                                    reason="a file where only workspace folders belong; move it elsewhere",
+                                )
                             )
+                        else:
+                            problems += self._blocked_problems(top, e.name)
             except (FileNotFoundError, NotADirectoryError):
                 continue
-        for scope in journal.pending_scopes(self._root):
+        for name in journal.pending(self._root):
             problems.append(
                 Problem(
-                    path=f"{MANAGER}/staging/{scope}", reason="an interrupted change is waiting to be settled"
+                    path=f"{MANAGER}/staging/{name}",
+                    reason="an interrupted change is waiting to be settled; open the memory with write "
+                    "access (any command that writes) to finish or undo it",
                 )
             )
+        for name in journal.quarantined(self._root):
+            problems.append(
+                Problem(
+                    path=f"{MANAGER}/{journal.QUARANTINE}/{name}",
+                    reason="a damaged internal file was moved aside and never acted on; memory was "
+                    "settled from what is on disk. Look at it (its .why file says why), then delete it",
+                )
+            )
+        problems += self._orphaned_history()
         return problems
+
+    def _blocked_problems(self, top: str, key: str) -> list[Problem]:
+        out: list[Problem] = []
+        for fn in (SCOPE_FILE, INDEX_FILE):
+            p = self._root / top / key / fn
+            if os.path.lexists(p) and (p.is_symlink() or not p.is_file()):
+                out.append(
+                    Problem(
+                        path=f"{top}/{key}/{fn}",
+                        reason=f"{fn} is a symbolic link or not a regular file; the store never replaces it. "
+                        "Replace it with a regular file (the next commit rebuilds MEMORY.md)",
+                        scope_key=key,
+                    )
+                )
+        return out
+
+    def _orphaned_history(self) -> list[Problem]:
+        base = self._history_dir()
+        try:
+            with os.scandir(base) as it:
+                scopes = [e.name for e in it if e.is_dir(follow_symlinks=False)]
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        known = set(self._scope_keys(False)) | set(self._scope_keys(True)) | {GLOBAL_SCOPE}
+        return [
+            Problem(
+                path=f"{MANAGER}/history/{scope}",
+                reason="history of a workspace that no longer exists (purged or deleted by hand); it may "
+                "hold old secrets. Delete this folder if you don't need those versions",
+                scope_key=scope,
+            )
+            for scope in sorted(scopes)
+            if scope not in known
+        ]

@@ -1,23 +1,36 @@
-"""Crash-safe multi-file transactions: stage, journal (the commit point), apply, clean up.
+"""Crash-safe multi-file transactions that never displace bytes they did not read.
 
-A transaction on one scope:
+A transaction covers one scope, or ``global`` plus one workspace (``commit_together``). Its folder is
+``.manager/staging/<name>/`` where ``<name>`` is the scopes joined by ``+`` (``global`` first):
 
-1. **stage** every new file under ``.manager/staging/<scope>/`` (written and fsynced), and hard-link
-   (or copy) every file it will replace or delete there as a backup;
-2. **commit point**: write the journal atomically (state ``commit``) into the staging folder;
-3. **apply**: rename staged files over their targets, unlink deleted ones, fsync the directories;
-4. remove the journal, then the staging folder.
+1. **stage** every new file (written, fsynced, with the mode of the file it replaces), and a private
+   read-only copy of every version it will displace (the history entry, never a hard link);
+2. **commit point**: write the journal, twice (``journal.json`` holds two copies, each
+   checksummed, on two lines of one file written atomically); one directory fsync makes the staged
+   files and the journal durable;
+3. **apply**, one op at a time, each op *checking what it displaces at the moment it displaces it*:
+   a replace swaps the staged file and the target with ``renameat2(RENAME_EXCHANGE)`` and hashes what
+   came out; a create uses ``RENAME_NOREPLACE``; a delete renames the target into the staging folder
+   and hashes it. A mismatch (someone wrote the file without our lock since we read it) swaps back and
+   rolls the whole transaction back: a :class:`DisplacedError` (a ConflictError), nothing written. Then
+   the history copies are renamed into ``.manager/history/``;
+4. remove both journal copies, then the staging folder.
 
-The journal lives at ``.manager/staging/<scope>/journal.json``, next to the files it names.
+Recovery (on open, and under the scopes' locks before every mutation) reads the journal through a
+pydantic schema with a checksum, confines every path it names to the scope's own folder, and decides
+from what is on disk (content hashes of staged files and targets), so it is idempotent at every
+instant: ``journal.json`` means roll forward, ``rollback.json`` (the journal renamed: no space needed)
+means undo, and no journal means the commit point was never reached (discard). A journal copy that is
+invalid in any way (bad JSON, missing keys, wrong checksum, a path leaving the scope, a directory) is
+reported through ``.manager/quarantine/`` and the other copy is used; if neither is valid the whole staging
+folder is quarantined untouched and ``check`` reports it.
 
-Recovery (on open, and under the scope lock before every mutation): a journal in state ``commit`` is
-rolled forward (idempotent: a staged file that is gone was already renamed); a journal in state
-``rollback`` is undone from the backups; a staging folder with no journal is a transaction that never
-reached its commit point and is simply deleted. So after ``kill -9`` at any instant the next open
-sees exactly the old or the new scope.
+Without renameat2 (other systems, some network file systems) the portable fallback hard-links the
+target, checks those bytes immediately before the rename and again after it: it narrows the window a
+direct writer can hit but cannot close it (see docs/store.md).
 
-If applying fails in-process (disk error), the journal is switched to ``rollback`` and undone, so the
-caller gets a StorageError and an unchanged scope.
+Purge is a journaled operation too (``kind: "purge"``): the journal is written before the archived
+folder moves to the trash, and recovery finishes it (history and archive stamp dropped).
 """
 
 from __future__ import annotations
@@ -26,143 +39,282 @@ import contextlib
 import hashlib
 import json
 import os
+import re
+import secrets
 import shutil
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Literal
 
-from core.atomic import fsync_dir, remove_durable, write_atomic, write_durable
-from core.errors import StorageError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from core.atomic import (
+    PRIVATE_DIR_MODE,
+    exchange_supported,
+    fsync_dir,
+    open_real_dir,
+    read_nofollow,
+    rename_exchange,
+    rename_noreplace,
+    write_atomic,
+    write_durable,
+)
+from core.errors import ConflictError, StorageError
 
 MANAGER_DIR = ".manager"
-JOURNAL_NAME = "journal.json"
+JOURNAL_NAMES = ("journal.json",)
+ROLLBACK_NAMES = ("rollback.json",)
+"""One file holding the journal twice (two lines, each checksummed): a damaged copy leaves the other,
+for the price of one write and one fsync."""
+QUARANTINE = "quarantine"
+GLOBAL = "global"
+GLOBAL_FILE = "GLOBAL.md"
+HISTORY_MODE = 0o400
+"""History entries are read-only copies: nothing (not even a process holding the old file open) edits them."""
+
+_SCOPE_RE = re.compile(r"^(?!\.)[\w-]{1,120}$")
+_COMPONENT_RE = re.compile(r"^[^/\\\0]{1,250}$")
+_STAGED_RE = re.compile(r"^\d{4}\.(?:new|del|hst)$")
+_USE_EXCHANGE: bool | None = None
+"""Tests set this to False to run the portable fallback; None means "use renameat2 when available"."""
 
 
-def staging_dir(root: Path, scope: str) -> Path:
-    return root / MANAGER_DIR / "staging" / scope
+class DisplacedError(ConflictError):
+    """A file changed on disk (a direct writer) between our read and the moment we would replace it."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(
+            f"{target} was changed by another program while it was being saved; nothing was written. "
+            "Reload and save again.",
+            "",
+        )
+        self.target = target
 
 
-def journal_path(root: Path, scope: str) -> Path:
-    # Inside the staging folder: one directory fsync then makes both the staged files and the
-    # journal durable (two fewer fsyncs per commit than a separate journal folder).
-    return staging_dir(root, scope) / JOURNAL_NAME
+def _hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
+def _safe_component(name: str) -> bool:
+    return bool(_COMPONENT_RE.match(name)) and name not in (".", "..")
+
+
+# --- the journal's schema -------------------------------------------------------------------------
+class OpDoc(BaseModel):
+    """One file of a transaction. Paths are a scope index plus a single file-name component."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    scope: int  # index into JournalDoc.scopes: whose folder the target is in
+    name: str  # the target's file name in that folder
+    staged: str | None  # NNNN.new (writes) or NNNN.del (where a delete moves the target)
+    old_hash: str | None  # hash of the bytes it displaces; None: the target must not exist
+    new_hash: str | None  # hash of the staged bytes (writes)
+    history: str | None = None  # file name under .manager/history/<scope>/ for the displaced bytes
+    hist_staged: str | None = None  # NNNN.hst: the staged read-only copy that becomes that entry
+
+    @model_validator(mode="after")
+    def _confined(self) -> OpDoc:
+        if not _safe_component(self.name):
+            raise ValueError(f"unsafe target name {self.name!r}")
+        for staged in (self.staged, self.hist_staged):
+            if staged is not None and not _STAGED_RE.match(staged):
+                raise ValueError(f"unsafe staged name {staged!r}")
+        if self.history is not None and (not _safe_component(self.history) or not self.history.endswith(".hist")):
+            raise ValueError(f"unsafe history name {self.history!r}")
+        if (self.history is None) != (self.hist_staged is None):
+            raise ValueError("history and hist_staged go together")
+        if self.staged is None:
+            raise ValueError("every op names its staged file")
+        if self.staged.endswith(".new") != (self.new_hash is not None):
+            raise ValueError("writes (and only writes) have new_hash")
+        if self.staged.endswith(".del") and self.old_hash is None:
+            raise ValueError("a delete names the bytes it deletes")
+        return self
+
+
+class JournalDoc(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    version: Literal[2]
+    kind: Literal["commit", "purge"]
+    scopes: tuple[str, ...]
+    new_dirs: tuple[int, ...] = ()  # scope indexes whose folder this transaction creates
+    ops: tuple[OpDoc, ...] = ()
+    trash: str | None = None  # purge: the folder name under .manager/trash/
+    checksum: str
+
+    @model_validator(mode="after")
+    def _valid(self) -> JournalDoc:
+        if not self.scopes or len(self.scopes) > 2 or any(not _SCOPE_RE.match(s) for s in self.scopes):
+            raise ValueError("bad scopes")
+        if len(self.scopes) == 2 and self.scopes[0] != GLOBAL:
+            raise ValueError("a two-scope transaction is global + one workspace")
+        for op in self.ops:
+            if not 0 <= op.scope < len(self.scopes):
+                raise ValueError("op scope out of range")
+            if self.scopes[op.scope] == GLOBAL and op.name != GLOBAL_FILE:
+                raise ValueError("the global scope holds GLOBAL.md only")
+        if any(not 0 <= i < len(self.scopes) or self.scopes[i] == GLOBAL for i in self.new_dirs):
+            raise ValueError("bad new_dirs")
+        if self.kind == "purge":
+            if self.ops or len(self.scopes) != 1 or self.scopes[0] == GLOBAL:
+                raise ValueError("a purge names one workspace and no files")
+            if self.trash is None or not _safe_component(self.trash) or not self.trash.startswith(self.scopes[0]):
+                raise ValueError("bad trash name")
+        if _checksum(self.model_dump(exclude={"checksum"})) != self.checksum:
+            raise ValueError("checksum mismatch")
+        return self
+
+
+def _checksum(body: object) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def tx_name(scopes: Sequence[str]) -> str:
+    return "+".join(scopes)
+
+
+def staging_dir(root: Path, name: str) -> Path:
+    return root / MANAGER_DIR / "staging" / name
+
+
+def scope_dir_rel(scope: str) -> str:
+    """The folder a scope's files live in, relative to the root (derived, never read from a journal)."""
+    return "" if scope == GLOBAL else f"workspaces/{scope}"
+
+
+def history_dir_rel(scope: str) -> str:
+    return f"{MANAGER_DIR}/history/{scope}"
+
+
+# --- staging --------------------------------------------------------------------------------------
 @dataclass
-class _Op:
-    target: str  # relative to root
-    staged: str | None  # None: delete the target
-    backup: str | None = None  # relative path of the old target's backup, if it existed
-    old_hash: str | None = None  # deletes: hash of the bytes deleted (replay deletes only those)
-    history: str | None = None  # where the old bytes are kept as history (a hard link of the backup)
+class _Staged:
+    scope: int
+    name: str
+    staged: str
+    old: bytes | None
+    new_hash: str | None
+    history: str | None = None
+    hist_staged: str | None = None
 
 
 @dataclass
 class Transaction:
-    """Collects file writes/deletes for one scope, then commits them all or none."""
+    """Collects file writes/deletes for one or two scopes, then commits them all or none."""
 
     root: Path
-    scope: str
-    ops: list[_Op] = field(default_factory=list)
-    new_dirs: list[str] = field(default_factory=list)
+    scopes: tuple[str, ...]
+    ops: list[_Staged] = field(default_factory=list)
+    new_dirs: list[int] = field(default_factory=list)
+    dir_mode: int = PRIVATE_DIR_MODE
     _counter: int = 0
+    _fd: int | None = None
     _started: bool = False
 
     @property
+    def name(self) -> str:
+        return tx_name(self.scopes)
+
+    @property
     def staging(self) -> Path:
-        return staging_dir(self.root, self.scope)
+        return staging_dir(self.root, self.name)
 
-    def _begin(self) -> None:
-        if self._started:
-            return
-        if self.staging.exists():  # a leftover; recover() (run under the lock first) settled it
-            shutil.rmtree(self.staging)
-        self.staging.mkdir(parents=True)
-        self._started = True
-
-    def _rel(self, path: Path) -> str:
-        return path.relative_to(self.root).as_posix()
-
-    def _next(self, kind: str) -> Path:
-        self._counter += 1
-        return self.staging / f"{self._counter:04d}.{kind}"
-
-    def ensure_dir(self, path: Path) -> None:
-        """Create ``path`` (and parents) when applying; undone if it was new and stays empty."""
-        missing: list[str] = []
-        p = path
-        while not p.exists() and p != self.root:
-            missing.append(self._rel(p))
-            p = p.parent
-        for rel in reversed(missing):
-            if rel not in self.new_dirs:
-                self.new_dirs.append(rel)
-
-    def _backup(self, target: Path) -> str | None:
-        if not os.path.lexists(target):
-            return None
-        bak = self._next("bak")
+    def _begin(self) -> int:
+        if self._fd is not None:
+            return self._fd
+        if os.path.lexists(self.staging):  # a leftover; recover() (run under the locks first) settled it
+            _remove_tree(self.staging)
         try:
-            os.link(target, bak)  # free: the old inode stays alive under the staging folder
-        except OSError:
-            write_durable(bak, target.read_bytes())  # file systems without hard links
-        return self._rel(bak)
+            # A new root is private too (its parents, outside the root, are the user's business).
+            self.root.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+            (self.root / MANAGER_DIR).mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
+            (self.root / MANAGER_DIR / "staging").mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
+            self.staging.mkdir(mode=PRIVATE_DIR_MODE)
+            self._started = True
+            self._fd = open_real_dir(self.root, f"{MANAGER_DIR}/staging/{self.name}")
+        except OSError as exc:
+            raise StorageError(f"Could not prepare the change: {exc.strerror or exc}. Nothing was written.") from exc
+        return self._fd
+
+    def _next(self, kind: str) -> str:
+        self._counter += 1
+        return f"{self._counter:04d}.{kind}"
+
+    def ensure_scope_dir(self, scope: str) -> None:
+        """Create the scope's folder when applying (a workspace created by this transaction)."""
+        i = self.scopes.index(scope)
+        if i not in self.new_dirs:
+            self.new_dirs.append(i)
+
+    def write(self, scope: str, name: str, data: bytes, old: bytes | None, mode: int) -> None:
+        """Replace (``old`` = the bytes read under the lock) or create (``old`` None) ``name``."""
+        fd = self._begin()
+        staged = self._next("new")
+        write_durable(staged, data, mode=mode, dir_fd=fd)
+        self.ops.append(_Staged(self.scopes.index(scope), name, staged, old, _hash(data)))
+
+    def delete(self, scope: str, name: str, old: bytes) -> None:
+        self._begin()
+        self.ops.append(_Staged(self.scopes.index(scope), name, self._next("del"), old, None))
+
+    def keep_history(self, scope: str, name: str, history_name: str) -> None:
+        """Keep the bytes ``name`` had (the ``old`` of its op) as ``history_name``: a read-only copy."""
+        fd = self._begin()
+        i = self.scopes.index(scope)
+        for op in self.ops:
+            if op.scope == i and op.name == name and op.old is not None:
+                op.hist_staged = self._next("hst")
+                op.history = history_name
+                write_durable(op.hist_staged, op.old, mode=HISTORY_MODE, dir_fd=fd)
+                return
 
     def abort(self) -> None:
         """Drop everything staged (only valid before :meth:`commit` reached its commit point)."""
-        if self._started and not journal_path(self.root, self.scope).exists():
+        self._close()
+        if self._started and not any(os.path.lexists(self.staging / n) for n in JOURNAL_NAMES):
             _remove_tree(self.staging)
 
-    def write(self, target: Path, data: bytes) -> None:
-        self._begin()
-        staged = self._next("new")
-        write_durable(staged, data)
-        self.ops.append(_Op(self._rel(target), self._rel(staged), self._backup(target)))
+    def _close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
-    def delete(self, target: Path) -> None:
-        self._begin()
-        try:
-            old_hash = _hash(target.read_bytes())
-        except FileNotFoundError:
-            return
-        self.ops.append(_Op(self._rel(target), None, self._backup(target), old_hash=old_hash))
-
-    def keep_history(self, target: Path, dest: Path) -> None:
-        """Keep the bytes ``target`` had before this transaction at ``dest`` (free: a hard link)."""
-        rel = self._rel(target)
-        for op in self.ops:
-            if op.target == rel and op.backup is not None:
-                self.ensure_dir(dest.parent)
-                op.history = self._rel(dest)
-                return
-
-    def _doc(self, state: str) -> dict[str, Any]:
-        return {
-            "version": 1,
-            "scope": self.scope,
-            "state": state,
-            "dirs": self.new_dirs,
-            "ops": [
-                {"target": o.target, "staged": o.staged, "backup": o.backup, "old": o.old_hash, "history": o.history}
-                for o in self.ops
-            ],
-        }
+    def doc(self) -> JournalDoc:
+        ops = [
+            OpDoc(
+                scope=o.scope,
+                name=o.name,
+                staged=o.staged,
+                old_hash=None if o.old is None else _hash(o.old),
+                new_hash=o.new_hash,
+                history=o.history,
+                hist_staged=o.hist_staged,
+            )
+            for o in self.ops
+        ]
+        return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs)
 
     def commit(self) -> None:
-        """Make every staged change durable, or none of them; raises StorageError on failure."""
+        """Make every staged change durable, or none; StorageError or DisplacedError (nothing written)."""
         if not self.ops:
+            self.abort()
             return
-        journal = journal_path(self.root, self.scope)
+        doc = self.doc()
         try:
-            # Temp + fsync + rename + fsync of the staging folder: the commit point.
-            write_atomic(journal, json.dumps(self._doc("commit")).encode("utf-8"))
+            _write_journal(self.staging, doc)
         except (OSError, StorageError) as exc:
-            # The journal may have landed with its durability unknown (the directory fsync failed).
-            # Withdraw it, so the commit point is clearly not passed; staged files must never be
-            # dropped while a journal still names them.
+            # A copy may have landed with its durability unknown. Withdraw both, so the commit point
+            # is clearly not passed; staged files are never dropped while a journal still names them.
+            self._close()
             try:
-                remove_durable(journal)
-            except StorageError:
+                for n in JOURNAL_NAMES:
+                    _unlink_durable(self.staging / n)
+            except OSError:
                 raise StorageError(
                     "Could not finish writing the change; it will be completed or undone the next time "
                     "the memory is opened."
@@ -170,105 +322,404 @@ class Transaction:
             _remove_tree(self.staging)
             if isinstance(exc, StorageError):
                 raise
-            raise StorageError(
-                f"Could not prepare the change: {exc.strerror or exc}. Nothing was written."
-            ) from exc
+            raise StorageError(f"Could not prepare the change: {exc.strerror or exc}. Nothing was written.") from exc
+        self._close()
         try:
-            _apply(self.root, self._doc("commit"))
-        except OSError as exc:
-            self._abort_after_commit_point(journal)
+            _apply(self.root, self.staging, doc, self.dir_mode)
+        except BaseException as exc:
+            # Every failure after the commit point (I/O, a displaced file, StorageError, even an
+            # interrupt) is undone here, so a failed commit stays failed after a reopen too.
+            undone = _abort_after_commit_point(self.root, self.staging, doc)
+            if isinstance(exc, DisplacedError):
+                raise
+            if not isinstance(exc, Exception):
+                raise
+            detail = exc.message if isinstance(exc, StorageError) else (getattr(exc, "strerror", None) or exc)
+            if undone:
+                raise StorageError(
+                    f"Could not write the change ({detail}); it was rolled back and nothing changed. "
+                    "Check permissions and free space."
+                ) from exc
             raise StorageError(
-                f"Could not write the change ({exc.strerror or exc}); it was rolled back and "
-                "nothing changed. "
-                "Check permissions and free space."
+                f"Could not write the change ({detail}); it will be undone the next time the memory is "
+                "opened. Check permissions and free space."
             ) from exc
-        _finish(self.root, self.scope)
-
-    def _abort_after_commit_point(self, journal: Path) -> None:
-        doc = self._doc("rollback")
-        try:
-            write_atomic(journal, json.dumps(doc).encode("utf-8"))
-            _undo(self.root, doc)
-        except (OSError, StorageError):
-            # Can't undo now; the journal says what to do and the next open finishes the job.
-            return
-        _finish(self.root, self.scope)
+        _finish(self.staging)
 
 
-def _hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=8).hexdigest()
+def make_doc(
+    kind: Literal["commit", "purge"],
+    scopes: Sequence[str],
+    *,
+    ops: Sequence[OpDoc] = (),
+    new_dirs: Sequence[int] = (),
+    trash: str | None = None,
+) -> JournalDoc:
+    body = {
+        "version": 2,
+        "kind": kind,
+        "scopes": list(scopes),
+        "new_dirs": list(new_dirs),
+        "ops": [o.model_dump() for o in ops],
+        "trash": trash,
+    }
+    return JournalDoc.model_validate_json(json.dumps({**body, "checksum": _checksum(body)}))
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
+def _write_journal(staging: Path, doc: JournalDoc) -> None:
+    """The commit point: the journal (twice, on two lines) atomically, and one fsync of the staging
+    folder that also makes the staged files' names durable. A crash leaves no journal or a whole one."""
+    data = doc.model_dump_json().encode("utf-8")
+    write_atomic(staging / JOURNAL_NAMES[0], data + b"\n" + data, mode=0o600)
+
+
+def _unlink_durable(path: Path) -> None:
     try:
-        os.link(src, dst)
-    except FileExistsError:
-        return  # replayed
-    except OSError:
-        write_durable(dst, src.read_bytes())  # file systems without hard links
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    fsync_dir(path.parent)
 
 
-def _apply(root: Path, doc: dict[str, Any]) -> None:
-    """Roll forward. Idempotent, and harmless to replay after completion (a journal whose removal
-    was lost): staged files that are gone were renamed already, a delete only removes the exact
-    bytes it was meant to remove, and history links need their backup, which is gone by then."""
-    for rel in doc["dirs"]:
-        (root / rel).mkdir(exist_ok=True)
-    touched: set[Path] = set()
-    for op in doc["ops"]:
-        target = root / op["target"]
-        history = op.get("history")
-        if history is not None and op["backup"] is not None:
-            bak = root / op["backup"]
-            if os.path.lexists(bak):
-                _link_or_copy(bak, root / history)
-                touched.add((root / history).parent)
-        if op["staged"] is not None:
-            staged = root / op["staged"]
-            if os.path.lexists(staged):
-                os.replace(staged, target)
-            # else: renamed before the crash
-        else:
+def _abort_after_commit_point(root: Path, staging: Path, doc: JournalDoc) -> bool:
+    """Mark the transaction as rolling back (a rename: works on a full disk) and undo it."""
+    try:
+        _mark_rollback(staging)
+        _undo(root, staging, doc)
+    except BaseException:  # can't undo now; the renamed journal tells the next open what to do
+        return False
+    _finish(staging)
+    return True
+
+
+def _mark_rollback(staging: Path) -> None:
+    for src, dst in zip(JOURNAL_NAMES, ROLLBACK_NAMES, strict=True):
+        with contextlib.suppress(FileNotFoundError):
+            os.rename(staging / src, staging / dst)
+    fsync_dir(staging)
+
+
+# --- applying and undoing, from what is on disk ---------------------------------------------------
+class _Dirs:
+    """Directory descriptors opened without following symlinks, one per folder, closed at the end."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._fds: dict[str, int] = {}
+
+    def get(self, rel: str) -> int:
+        fd = self._fds.get(rel)
+        if fd is None:
             try:
-                current = target.read_bytes()
-            except FileNotFoundError:
-                current = None
-            if current is not None and (op.get("old") is None or _hash(current) == op["old"]):
-                os.unlink(target)
-        touched.add(target.parent)
-    for d in sorted(touched):
-        fsync_dir(d)
-    for rel in doc["dirs"]:
-        fsync_dir((root / rel).parent)
+                fd = open_real_dir(self.root, rel)
+            except OSError as exc:
+                raise StorageError(
+                    f"{rel or 'the memory root'} is not a real folder inside the memory root "
+                    f"({exc.strerror or exc}); the store never writes through a symbolic link. "
+                    "Run `dsh-memory check`."
+                ) from exc
+            self._fds[rel] = fd
+        return fd
+
+    def sync(self, rels: Sequence[str] | None = None) -> None:
+        """fsync the given folders (default: every folder opened), making renames in them durable."""
+        for rel, fd in self._fds.items():
+            if rels is None or rel in rels:
+                os.fsync(fd)
+
+    def close(self) -> None:
+        for fd in self._fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._fds.clear()
 
 
-def _undo(root: Path, doc: dict[str, Any]) -> None:
-    touched: set[Path] = set()
-    for op in reversed(doc["ops"]):
-        target = root / op["target"]
-        if op.get("history") is not None:
+@contextlib.contextmanager
+def _dirs(root: Path) -> Iterator[_Dirs]:
+    d = _Dirs(root)
+    try:
+        yield d
+    finally:
+        d.close()
+
+
+def _h(name: str, fd: int) -> str | None:
+    data = read_nofollow(name, fd)
+    return None if data is None else _hash(data)
+
+
+def _staging_rel(staging: Path, root: Path) -> str:
+    return staging.relative_to(root).as_posix()
+
+
+def _make_dirs(dirs: _Dirs, doc: JournalDoc, mode: int) -> None:
+    if not doc.new_dirs:
+        return
+    rootfd = dirs.get("")
+    with contextlib.suppress(FileExistsError):
+        os.mkdir("workspaces", mode, dir_fd=rootfd)
+    top = dirs.get("workspaces")
+    for i in doc.new_dirs:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(doc.scopes[i], mode, dir_fd=top)
+    os.fsync(top)
+    os.fsync(rootfd)
+
+
+Rescue = Callable[[str, int], None]
+
+
+def _rescuer(root: Path, dirs: _Dirs, scope: str, name: str) -> Rescue:
+    """Keeps bytes a race left in the staging folder (someone else's version) as a history entry."""
+
+    def rescue(staged: str, sfd: int) -> None:
+        data = read_nofollow(staged, sfd)
+        if data is None:
+            return
+        hrel = history_dir_rel(scope)
+        _ensure_history_dir(root, dirs, hrel)
+        hfd = dirs.get(hrel)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        label = "GLOBAL" if name == GLOBAL_FILE else name.removesuffix(".md")
+        with contextlib.suppress(FileExistsError):
+            write_durable(f"{stamp}-overwrite-{_hash(data)}-{label}.hist", data, mode=HISTORY_MODE, dir_fd=hfd)
+        os.fsync(hfd)
+
+    return rescue
+
+
+def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_DIR_MODE) -> None:
+    """Roll forward, op by op, each idempotent and each checking what it displaces."""
+    srel = _staging_rel(staging, root)
+    use_exchange = exchange_supported() if _USE_EXCHANGE is None else _USE_EXCHANGE
+    with _dirs(root) as dirs:
+        _make_dirs(dirs, doc, dir_mode)
+        sfd = dirs.get(srel)
+        for op in doc.ops:
+            scope = doc.scopes[op.scope]
+            tfd = dirs.get(scope_dir_rel(scope))
+            label = op.name if scope == GLOBAL else f"{scope}/{op.name}"
+            rescue = _rescuer(root, dirs, scope, op.name)
+            assert op.staged is not None  # the schema guarantees it
+            if op.staged.endswith(".del"):
+                _apply_delete(op, op.staged, sfd, tfd, label, rescue)
+            elif op.old_hash is None:
+                _apply_create(op, op.staged, sfd, tfd, label)
+            else:
+                _apply_replace(op, op.staged, sfd, tfd, label, use_exchange, rescue)
+        dirs.sync()
+        moved: set[str] = set()
+        for op in doc.ops:  # history last: only versions that really were displaced
+            if op.hist_staged is not None and op.history is not None:
+                if read_nofollow(op.hist_staged, sfd) is None:
+                    continue  # moved already
+                hrel = history_dir_rel(doc.scopes[op.scope])
+                _ensure_history_dir(root, dirs, hrel)
+                hfd = dirs.get(hrel)
+                os.replace(op.hist_staged, op.history, src_dir_fd=sfd, dst_dir_fd=hfd)
+                moved.add(hrel)
+        # Only the history folders gained entries; the staging folder is dropped next anyway (a
+        # replay after a power loss finds the copies gone or still staged, both fine).
+        dirs.sync(sorted(moved))
+
+
+def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:
+    try:
+        dirs.get(hrel)
+        return  # the common case: it exists
+    except StorageError:
+        pass
+    parent = dirs.get(f"{MANAGER_DIR}")
+    with contextlib.suppress(FileExistsError):
+        os.mkdir("history", PRIVATE_DIR_MODE, dir_fd=parent)
+        os.fsync(parent)
+    hist = dirs.get(f"{MANAGER_DIR}/history")
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(hrel.rsplit("/", 1)[1], PRIVATE_DIR_MODE, dir_fd=hist)
+        os.fsync(hist)
+
+
+def _settle_check_link(staged: str, sfd: int) -> None:
+    """The portable path keeps the displaced bytes as NNNN.chk until they move to NNNN.new."""
+    check = staged.replace(".new", ".chk")
+    if not _lexists(staged, sfd) and _lexists(check, sfd):
+        os.replace(check, staged, src_dir_fd=sfd, dst_dir_fd=sfd)
+
+
+def _apply_replace(
+    op: OpDoc, staged: str, sfd: int, tfd: int, label: str, use_exchange: bool, rescue: Rescue | None = None
+) -> None:
+    _settle_check_link(staged, sfd)
+    here = _h(staged, sfd)
+    if here is None or here == op.old_hash:
+        return  # swapped already (the displaced old bytes wait in the staging folder), or settled
+    if here != op.new_hash:
+        # A crash between a swap and its check displaced someone else's bytes: put them back.
+        if not (use_exchange and rename_exchange(staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)):
+            _put_back(staged, sfd, tfd, op.name, rescue)
+        elif rescue is not None and _h(staged, sfd) != op.new_hash:
+            rescue(staged, sfd)
+        raise DisplacedError(label)
+    if use_exchange and _exchange_checked(staged, sfd, tfd, op.name, op.old_hash, label, rescue, op.new_hash):
+        return
+    _replace_portable(op, staged, sfd, tfd, label, rescue)
+
+
+def _exchange_checked(
+    staged: str,
+    sfd: int,
+    tfd: int,
+    name: str,
+    want: str | None,
+    label: str,
+    rescue: Rescue | None = None,
+    new_hash: str | None = None,
+) -> bool:
+    """Swap staged <-> target and check what came out; swap back on a mismatch. False: unsupported.
+
+    If the owner of the bytes we displaced wrote again in the instant before we swapped back, the swap
+    back displaces that newer version instead: it is kept in history (``rescue``), never dropped.
+    """
+    try:
+        swapped = rename_exchange(staged, name, src_dir_fd=sfd, dst_dir_fd=tfd)
+    except FileNotFoundError:
+        raise DisplacedError(label) from None  # the target vanished (deleted by someone else)
+    if not swapped:
+        return False
+    if _h(staged, sfd) != want:
+        rename_exchange(staged, name, src_dir_fd=sfd, dst_dir_fd=tfd)  # theirs back in place
+        if rescue is not None and _h(staged, sfd) != new_hash:
+            rescue(staged, sfd)
+        raise DisplacedError(label)
+    return True
+
+
+def _replace_portable(op: OpDoc, staged: str, sfd: int, tfd: int, label: str, rescue: Rescue | None = None) -> None:
+    # Hard-link the target next to the staged file, check it right before and right after the
+    # rename. A rename-replacing writer inside that window is not seen (docs/store.md says so).
+    check = staged.replace(".new", ".chk")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(check, dir_fd=sfd)
+    try:
+        os.link(op.name, check, src_dir_fd=tfd, dst_dir_fd=sfd, follow_symlinks=False)
+    except FileNotFoundError:
+        raise DisplacedError(label) from None
+    if _h(check, sfd) != op.old_hash:
+        os.unlink(check, dir_fd=sfd)
+        raise DisplacedError(label)
+    os.replace(staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
+    # Keep the displaced bytes where an exchange would have left them (the undo source).
+    os.replace(check, staged, src_dir_fd=sfd, dst_dir_fd=sfd)
+    if _h(staged, sfd) != op.old_hash:  # written in place during the rename
+        if rescue is not None:
+            rescue(staged, sfd)
+        os.replace(staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
+        raise DisplacedError(label)
+
+
+def _apply_create(op: OpDoc, staged: str, sfd: int, tfd: int, label: str) -> None:
+    if not _lexists(staged, sfd):
+        return  # created already
+    try:
+        rename_noreplace(staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
+    except FileExistsError:
+        if _h(op.name, tfd) == op.new_hash:  # created before a crash, staged link not yet removed
             with contextlib.suppress(FileNotFoundError):
-                os.unlink(root / op["history"])
-        if op["backup"] is not None:
-            bak = root / op["backup"]
-            if os.path.lexists(bak):
-                os.replace(bak, target)
-        elif op["staged"] is not None and not os.path.lexists(root / op["staged"]):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(target)  # a file this transaction created
-        touched.add(target.parent)
-    for d in sorted(touched):
-        if d.exists():
-            fsync_dir(d)
-    for rel in reversed(doc["dirs"]):
-        with contextlib.suppress(OSError):
-            (root / rel).rmdir()  # only if empty
+                os.unlink(staged, dir_fd=sfd)
+            return
+        raise DisplacedError(label) from None
+
+
+def _apply_delete(op: OpDoc, slot: str, sfd: int, tfd: int, label: str, rescue: Rescue | None = None) -> None:
+    if _lexists(slot, sfd):
+        if _h(slot, sfd) != op.old_hash:  # a crash between the move and its check
+            _put_back(slot, sfd, tfd, op.name, rescue)
+            raise DisplacedError(label)
+        return
+    if not _lexists(op.name, tfd):
+        return  # gone already (deleted by someone else): nothing of theirs to keep
+    os.rename(op.name, slot, src_dir_fd=tfd, dst_dir_fd=sfd)
+    if _h(slot, sfd) != op.old_hash:
+        _put_back(slot, sfd, tfd, op.name, rescue)
+        raise DisplacedError(label)
+
+
+def _put_back(slot: str, sfd: int, tfd: int, name: str, rescue: Rescue | None = None) -> None:
+    """Move someone's bytes back from the staging folder; if they already wrote a newer file there,
+    that one stays and the version we moved aside is kept in history."""
+    try:
+        rename_noreplace(slot, name, src_dir_fd=sfd, dst_dir_fd=tfd)
+    except FileExistsError:
+        if rescue is not None:
+            rescue(slot, sfd)
+            os.unlink(slot, dir_fd=sfd)  # kept in history now; never rescued twice
+
+
+def _lexists(name: str, fd: int) -> bool:
+    try:
+        os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
+    """Put back every op that was applied, newest first, never displacing a newer direct write."""
+    srel = _staging_rel(staging, root)
+    use_exchange = exchange_supported() if _USE_EXCHANGE is None else _USE_EXCHANGE
+    with _dirs(root) as dirs:
+        sfd = dirs.get(srel)
+        for op in reversed(doc.ops):
+            scope = doc.scopes[op.scope]
+            if op.history is not None and not _lexists(op.hist_staged or "", sfd):
+                with contextlib.suppress(OSError, StorageError):
+                    hfd = dirs.get(history_dir_rel(scope))
+                    os.rename(op.history, op.hist_staged or "", src_dir_fd=hfd, dst_dir_fd=sfd)
+            rel = scope_dir_rel(scope)
+            rescue = _rescuer(root, dirs, scope, op.name)
+            try:
+                tfd = dirs.get(rel)
+            except StorageError:
+                if doc.new_dirs and op.scope in doc.new_dirs:
+                    continue  # the folder was never created
+                raise
+            assert op.staged is not None
+            if op.staged.endswith(".new"):
+                _settle_check_link(op.staged, sfd)
+            if op.staged.endswith(".del"):
+                if _lexists(op.staged, sfd):
+                    _put_back(op.staged, sfd, tfd, op.name, rescue)
+            elif op.old_hash is None:
+                if not _lexists(op.staged, sfd) and _h(op.name, tfd) == op.new_hash:
+                    aside = op.staged.replace(".new", ".und")
+                    os.rename(op.name, aside, src_dir_fd=tfd, dst_dir_fd=sfd)
+                    if _h(aside, sfd) != op.new_hash:  # someone replaced it right now: theirs stays
+                        _put_back(aside, sfd, tfd, op.name, rescue)
+            elif _h(op.staged, sfd) == op.old_hash and op.new_hash != op.old_hash:
+                if _h(op.name, tfd) != op.new_hash:
+                    # Rewritten by someone after we applied: their newer bytes stay, and the version
+                    # we displaced (and now can't put back) is kept in history.
+                    rescue(op.staged, sfd)
+                    continue
+                if use_exchange and rename_exchange(op.staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd):
+                    if _h(op.staged, sfd) != op.new_hash:
+                        rename_exchange(op.staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
+                        rescue(op.staged, sfd)
+                else:
+                    os.replace(op.staged, op.name, src_dir_fd=sfd, dst_dir_fd=tfd)
+        dirs.sync()
+        for i in doc.new_dirs:
+            with contextlib.suppress(OSError, StorageError):
+                os.rmdir(doc.scopes[i], dir_fd=dirs.get("workspaces"))  # only if empty
 
 
 def _remove_tree(path: Path) -> None:
     for _ in range(2):  # one retry: leftovers are harmless (the next open drops them) but untidy
         try:
-            shutil.rmtree(path)
+            if path.is_symlink() or not path.is_dir():
+                path.unlink()
+            else:
+                shutil.rmtree(path)
             return
         except FileNotFoundError:
             return
@@ -276,65 +727,226 @@ def _remove_tree(path: Path) -> None:
             continue
 
 
-def _finish(root: Path, scope: str) -> None:
-    """Drop the journal (the transaction is settled), then the staging folder.
+def _finish(staging: Path) -> None:
+    """Drop the journal copies (the transaction is settled), then the staging folder.
 
-    No fsync for the removal: if a power loss undoes it, replaying the settled journal is harmless
-    (see :func:`_apply`), so durability would buy nothing but ~5 ms per commit.
+    No fsync for the removal: replaying a settled journal is harmless (every op checks the hashes on
+    disk first), so durability would buy nothing but milliseconds per commit.
     """
-    journal = journal_path(root, scope)
-    for _ in range(2):  # one retry: a transient failure here would only delay the cleanup
-        try:
-            os.unlink(journal)
-            break
-        except FileNotFoundError:
-            break
-        except OSError:
-            continue
-    else:
-        return
-    _remove_tree(staging_dir(root, scope))
-
-
-def recover(root: Path, scope: str) -> str | None:
-    """Settle an interrupted transaction of ``scope`` (caller holds its lock). Returns what was done."""
-    journal = journal_path(root, scope)
-    try:
-        raw = journal.read_bytes()
-    except FileNotFoundError:
-        raw = None
-    except OSError as exc:
-        raise StorageError(f"Could not read the journal {journal}: {exc.strerror or exc}.") from exc
-    if raw is None:
-        if staging_dir(root, scope).exists():
-            _remove_tree(staging_dir(root, scope))
-            return "discarded"
-        return None
-    try:
-        doc = json.loads(raw)
-        state = doc["state"]
-    except (ValueError, KeyError, TypeError):
-        # A torn journal can't exist (it is written atomically); treat garbage as never committed.
-        remove_durable(journal)
-        _remove_tree(staging_dir(root, scope))
-        return "discarded"
-    try:
-        if state == "commit":
-            _apply(root, doc)
+    for n in (*JOURNAL_NAMES, *ROLLBACK_NAMES):
+        for _ in range(2):
+            try:
+                os.unlink(staging / n)
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                continue
         else:
-            _undo(root, doc)
-    except OSError as exc:
+            return
+    _remove_tree(staging)
+
+
+# --- recovery ---------------------------------------------------------------------------------
+def quarantine_dir(root: Path) -> Path:
+    return root / MANAGER_DIR / QUARANTINE
+
+
+def _quarantine(root: Path, path: Path, why: str) -> None:
+    """Move ``path`` aside (never delete it), with a note saying why, for ``check`` to report."""
+    q = quarantine_dir(root)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    dest = q / f"{stamp}-{secrets.token_hex(3)}-{path.parent.name}-{path.name}"
+    try:
+        q.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        os.rename(path, dest)
+        write_atomic(dest.with_name(dest.name + ".why"), (why + "\n").encode("utf-8"), mode=0o600)
+    except (OSError, StorageError) as exc:
         raise StorageError(
-            f"Could not finish an interrupted change to {scope}: {exc.strerror or exc}. It will be retried."
+            f"Could not move the damaged journal {path} aside ({exc}); move it out of the memory root "
+            "by hand."
         ) from exc
-    _finish(root, scope)
-    return "rolled forward" if state == "commit" else "rolled back"
 
 
-def pending_scopes(root: Path) -> list[str]:
-    """Scopes with a staging folder left behind (with or without a journal)."""
+def _parse_copy(line: bytes, staging: Path) -> JournalDoc:
+    candidate = JournalDoc.model_validate_json(line)
+    if candidate.kind == "commit" and tx_name(candidate.scopes) != staging.name:
+        raise ValueError("names other scopes than its folder")
+    if candidate.kind == "purge" and candidate.scopes[0] != staging.name:
+        raise ValueError("names another scope than its folder")
+    return candidate
+
+
+def read_journal(root: Path, staging: Path) -> tuple[JournalDoc | None, bool, bool]:
+    """``(doc, rollback, present)``: the first valid copy. A journal with a damaged copy is copied to
+    the quarantine (and used through its other copy); one with no valid copy is moved there.
+
+    ``present`` is whether any journal file existed (the commit point was passed).
+    """
+    names = [(n, False) for n in JOURNAL_NAMES] + [(n, True) for n in ROLLBACK_NAMES]
+    doc: JournalDoc | None = None
+    rollback = False
+    present = False
+    for n, is_rollback in names:
+        path = staging / n
+        if not os.path.lexists(path):
+            continue
+        present = True
+        rollback = rollback or is_rollback
+        problems: list[str] = []
+        found: JournalDoc | None = None
+        raw: bytes | None = None
+        try:
+            raw = read_nofollow(str(path))
+            if raw is None:
+                raise ValueError("not a regular file")
+            lines = raw.split(b"\n")
+            if len(lines) != 2:
+                problems.append(f"{len(lines)} copies instead of 2")
+            for line in lines[:2]:
+                try:
+                    found = found or _parse_copy(line, staging)
+                    if found is not None and _parse_copy(line, staging) != found:
+                        problems.append("its copies disagree")
+                except (ValueError, ValidationError) as exc:
+                    problems.append(str(exc)[:500])
+        except (ValueError, OSError) as exc:
+            problems.append(str(exc)[:500])
+        if found is None:
+            _quarantine(root, path, "invalid journal: " + "; ".join(problems))
+            continue
+        if problems:
+            why = "journal with a damaged copy (the other was used): " + "; ".join(problems)
+            _quarantine_copy(root, path, raw or b"", why)
+        doc = doc or found
+    return doc, rollback, present
+
+
+def _quarantine_copy(root: Path, path: Path, data: bytes, why: str) -> None:
+    q = quarantine_dir(root)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    dest = q / f"{stamp}-{secrets.token_hex(3)}-{path.parent.name}-{path.name}"
+    try:
+        q.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        write_durable(dest, data, mode=0o600)
+        write_atomic(dest.with_name(dest.name + ".why"), (why + "\n").encode("utf-8"), mode=0o600)
+    except (OSError, StorageError):
+        return  # the report is best effort; the valid copy is used either way
+
+
+def scopes_of(name: str) -> list[str] | None:
+    parts = name.split("+")
+    if not parts or len(parts) > 2 or any(not _SCOPE_RE.match(p) for p in parts):
+        return None
+    if len(parts) == 2 and (parts[0] != GLOBAL or parts[1] == GLOBAL):
+        return None
+    return parts
+
+
+def recover(root: Path, name: str) -> str | None:
+    """Settle an interrupted transaction (caller holds the locks of its scopes). Returns what was done."""
+    staging = staging_dir(root, name)
+    if not os.path.lexists(staging):
+        return None
+    if staging.is_symlink() or not staging.is_dir():
+        _quarantine(root, staging, "a staging entry that is not a folder")
+        return "quarantined"
+    doc, rollback, present = read_journal(root, staging)
+    if doc is None:
+        if not present:
+            _remove_tree(staging)  # never reached its commit point
+            return "discarded"
+        # Both copies damaged: act on nothing; keep every staged byte for the user.
+        _quarantine(root, staging, "no valid journal copy; the staged files are kept here untouched")
+        return "quarantined"
+    try:
+        if doc.kind == "purge":
+            finish_purge(root, doc)
+            _finish(staging)
+            return "purged"
+        if rollback:
+            _undo(root, staging, doc)
+        else:
+            try:
+                _apply(root, staging, doc)
+            except DisplacedError:
+                _mark_rollback(staging)
+                _undo(root, staging, doc)
+                rollback = True
+    except (OSError, StorageError) as exc:
+        raise StorageError(
+            f"Could not finish an interrupted change to {name}: {getattr(exc, 'strerror', None) or exc}. "
+            "It will be retried."
+        ) from exc
+    _finish(staging)
+    return "rolled back" if rollback else "rolled forward"
+
+
+def pending(root: Path) -> list[str]:
+    """Names of staging folders left behind (with or without a journal)."""
     try:
         with os.scandir(root / MANAGER_DIR / "staging") as it:
-            return sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
+            return sorted(e.name for e in it if not e.name.startswith("."))
     except (FileNotFoundError, NotADirectoryError):
         return []
+
+
+def quarantined(root: Path) -> list[str]:
+    try:
+        return sorted(n for n in os.listdir(quarantine_dir(root)) if not n.endswith(".why"))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+# --- purge ------------------------------------------------------------------------------------
+def purge(root: Path, key: str) -> None:
+    """Delete ``archived/<key>``, its history and its archive stamp as one journaled operation."""
+    staging = staging_dir(root, key)
+    if os.path.lexists(staging):
+        _remove_tree(staging)
+    doc = make_doc("purge", [key], trash=f"{key}-{secrets.token_hex(4)}")
+    try:
+        staging.mkdir(parents=True, mode=PRIVATE_DIR_MODE)
+        _write_journal(staging, doc)
+    except (OSError, StorageError) as exc:
+        _remove_tree(staging)
+        raise StorageError(f"Could not purge {key}: {exc}. Nothing was deleted.") from exc
+    src = root / "archived" / key
+    try:
+        finish_purge(root, doc)
+    except (OSError, StorageError) as exc:
+        if os.path.lexists(src):  # nothing moved yet: withdraw the purge
+            try:
+                for n in JOURNAL_NAMES:
+                    _unlink_durable(staging / n)
+            except OSError:
+                raise StorageError(
+                    f"Could not purge {key} ({exc}); it will be finished the next time the memory is opened."
+                ) from exc
+            _remove_tree(staging)
+            raise StorageError(f"Could not purge {key}: {exc}. Nothing was deleted.") from exc
+        try:  # the Recycle Bin no longer shows it: finish the clean-up (one retry)
+            finish_purge(root, doc)
+        except (OSError, StorageError):
+            raise StorageError(
+                f"Purged {key}, but its history could not be deleted yet ({exc}); that is finished the next "
+                "time the memory is opened."
+            ) from exc
+    _finish(staging)
+
+
+def finish_purge(root: Path, doc: JournalDoc) -> None:
+    """Idempotent: every step checks what is left. Paths come from the validated key, never the journal."""
+    key = doc.scopes[0]
+    assert doc.trash is not None
+    trash = root / MANAGER_DIR / "trash" / doc.trash
+    src = root / "archived" / key
+    if os.path.lexists(src):
+        trash.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        os.rename(src, trash)  # a symlinked entry moves as the link itself: nothing outside is touched
+        fsync_dir(src.parent)
+    for p in (root / MANAGER_DIR / "history" / key, trash, root / MANAGER_DIR / "archive" / f"{key}.json"):
+        if os.path.lexists(p):
+            _remove_tree(p)
+            if os.path.lexists(p):
+                raise StorageError(f"Could not delete {p}; the purge will be finished on the next open.")

@@ -64,19 +64,47 @@ class ScopeLocks:
             depths[scope] = 0
             release()
 
-    def _acquire(self, scope: str) -> Release:
+    @contextlib.contextmanager
+    def try_hold(self, scope: str, timeout: float) -> Iterator[bool]:
+        """Like :meth:`hold`, but gives up after ``timeout`` seconds and yields False instead of raising."""
+        depths = self._depths()
+        if depths.get(scope):
+            with self.hold(scope):
+                yield True
+            return
+        try:
+            release = self._acquire(scope, timeout)
+        except StorageError:
+            yield False
+            return
+        depths[scope] = 1
+        try:
+            yield True
+        finally:
+            depths[scope] = 0
+            release()
+
+    def _acquire(self, scope: str, timeout: float | None = None) -> Release:
+        timeout = self._timeout if timeout is None else timeout
         path = os.path.join(self._dir, f"{scope}.lock")
         try:
             if not self._dir_ready:
-                self._dir.mkdir(parents=True, exist_ok=True)
+                # Private, also for a root created here (the lock is often the first thing made).
+                missing = [d for d in (self._dir.parent.parent, self._dir.parent, self._dir) if not d.exists()]
+                if missing and not missing[0].parent.exists():
+                    missing[0].parent.mkdir(parents=True, exist_ok=True)
+                for d in missing:
+                    d.mkdir(exist_ok=True, mode=0o700)
                 self._dir_ready = True
             if fcntl is None:  # pragma: no cover - Windows
                 return self._acquire_filelock(path, scope)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            fd = os.open(
+                path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0), 0o600
+            )
         except OSError as exc:
             raise self._error(scope, exc) from exc
         try:
-            deadline = time.monotonic() + self._timeout
+            deadline = time.monotonic() + timeout
             delay = 0.0005
             while True:
                 try:
@@ -86,7 +114,7 @@ class ScopeLocks:
                     if time.monotonic() >= deadline:
                         raise StorageError(
                             f"Another program has been writing to this memory ({scope}) for over "
-                            f"{self._timeout:.0f} s. Try again in a moment; nothing was changed."
+                            f"{timeout:.0f} s. Try again in a moment; nothing was changed."
                         ) from None
                     time.sleep(delay)
                     delay = min(delay * 2, 0.02)

@@ -121,10 +121,23 @@ class InMemoryStore(StoreCore):
         with self._mutex:
             return self._global
 
-    def _write_global(self, data: bytes, history: Sequence[HistoryItem]) -> None:
+    def _write_global(self, data: bytes, old: bytes | None, history: Sequence[HistoryItem]) -> None:
         with self._mutex:
             self._global = data
             self._keep_history(history)
+
+    def _write_together(
+        self,
+        change: ScopeChange,
+        before: ScopeFiles,
+        global_data: bytes,
+        global_old: bytes | None,
+        global_history: Sequence[HistoryItem],
+    ) -> None:
+        # One mutex covers both: nothing else can observe one without the other.
+        with self._mutex:
+            self._write_scope(change, before)
+            self._write_global(global_data, global_old, global_history)
 
     def _archive_move(self, key: str, when: datetime) -> None:
         with self._mutex:
@@ -141,6 +154,8 @@ class InMemoryStore(StoreCore):
     def _purge_archived(self, key: str) -> None:
         with self._mutex:
             self._archived.pop(key, None)
+            for entry_id in [i for i, (e, _) in self._history.items() if e.scope_key == key]:
+                self._history.pop(entry_id, None)
 
     def _history_items(self, scope: str | None = None) -> list[HistoryEntry]:
         with self._mutex:

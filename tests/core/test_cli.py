@@ -82,6 +82,8 @@ def test_status_of_an_empty_root(root: Path) -> None:
         "workspace_count": 0,
         "archived_count": 0,
         "global_size": 0,
+        "read_only": False,
+        "quarantined": 0,
     }
     rc, out, _ = run(root, "status")
     assert rc == 0 and f"Memory root: {root}" in out and "0 active, 0 archived" in out

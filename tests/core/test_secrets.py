@@ -48,7 +48,55 @@ CASES: list[tuple[str, str, str]] = [
     ("password", "Tr0ub4dor&3", 'password: "{v}"'),
     ("password", "Tr0ub4dor&3", "数据库密码：{v}"),
     ("stripe-key", "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc", "Stripe: {v}"),
+    # Shapes that used to get through (issue 9, item 10).
+    ("google-api-key", "AIza" + "SyD3fG7hJ9kL2mN4pQ6rS8tU0vW1xY3zA5b", "Maps key: {v}"),
+    ("huggingface-token", "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "HF_TOKEN={v}"),
+    ("telegram-token", "123456789:AA" + "HdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1", "the bot token is {v} (BotFather)"),
+    ("basic-auth", "dXNlcjpodW50ZXIyMDI0", "curl -H 'Authorization: Basic {v}' https://ci.example.com"),
+    ("password", "Hunter2x", "curl -u admin:{v} https://ci.example.com/api"),
+    ("password", "Hunter2x", "curl --user deploy:{v} https://ci.example.com/api"),
+    ("password", "S3cretPw", "mysql -u root -p{v} atlas"),
+    ("password", "dbpw", "mysqldump -uroot -p{v} atlas > dump.sql"),
 ]
+
+# Keys split or disguised by Unicode: found after NFKC and zero-width stripping, redacted whole.
+DISGUISED = [
+    "sk-3f9a8b7c\u200b6d5e4f30a1b2c3d4e5f6a7b8",
+    "ghp_ABCDEFGHIJ\u200dKLMNOPQRSTUVWXYZ0123456789",
+    "AKIA\u2060IOSFODNN7EXAMPLE",
+    "\uff53\uff4b-3f9a8b7c6d5e4f30a1b2c3d4e5f6a7b8",  # full-width "sk"
+    "AIza\ufeffSyD3fG7hJ9kL2mN4pQ6rS8tU0vW1xY3zA5b",
+]
+
+
+@pytest.mark.parametrize("value", DISGUISED)
+def test_keys_split_by_zero_width_or_full_width_characters_are_found(value: str) -> None:
+    text = f"# Notes\n\nkey for the bench: {value}\nnext line stays\n"
+    assert find_secrets(text), value
+    redacted = redact(text)
+    assert "[REDACTED:" in redacted and "next line stays" in redacted
+    assert value not in redacted and "bench:" in redacted
+
+
+LOOK_ALIKES = [
+    "git SHA 3f9a8b7c6d5e4f30a1b2c3d4e5f6a7b8c9d0e1f2 and UUID 7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    "pip install sk-learn; the notes live in sk-learn-style-notes.md",
+    "from huggingface_hub import hf_hub_download; hf_hub_download(repo_id='gpt2')",
+    "a-very-long-kebab-case-record-name-that-goes-on-and-on-release-2024-hotfix-branch-cleanup",
+    "mkdir -p build && ssh -p 2222 host && cp -pr a b",
+    "curl -u $CI_USER:$CI_TOKEN https://ci.example.com",
+    "curl -u user:password https://example.com is the documented form",
+    "mysql -u root -p atlas   (prompts for the password)",
+    "Authorization: Basic <base64 of user:pass>",
+    "AIza is the prefix of Google API keys; hf_ starts Hugging Face tokens",
+    "零宽\u200b空格不是密钥；全角ＡＢＣ也不是。",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_look_alikes_of_the_new_shapes_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []
+    assert redact(text) == text
 
 
 @pytest.mark.parametrize(("kind", "value", "sentence"), CASES)

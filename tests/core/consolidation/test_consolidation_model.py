@@ -421,18 +421,18 @@ def test_slow_stream_that_finishes_in_time_is_read_whole(chat_server: ChatServer
     assert [c.target for c in review.changes] == ["blue-green-deploys.md"]
 
 
-def test_global_is_put_back_when_the_workspace_write_loses_a_race(
+def test_global_is_unchanged_when_the_workspace_write_loses_a_race(
     chat_server: ChatServer, catalog: ModelCatalog
 ) -> None:
     from core.errors import ConflictError
 
     class RacyStore(InMemoryStore):
-        """Someone commits to the workspace between our checks and our write."""
+        """Someone commits to the workspace between our checks and our (single, joint) write."""
 
-        def commit(self, key: str, ops: Any, expect: Any, **kwargs: Any) -> Any:
+        def commit_together(self, key: str, ops: Any, expect: Any, **kwargs: Any) -> Any:
             if kwargs.get("origin") == "automatic":
                 raise ConflictError("the workspace changed a moment ago", expect)
-            return super().commit(key, ops, expect, **kwargs)
+            return super().commit_together(key, ops, expect, **kwargs)
 
     store = RacyStore()
     store.replace_global("# User Preferences\n\n- Short answers.\n", None)
@@ -448,7 +448,8 @@ def test_global_is_put_back_when_the_workspace_write_loses_a_race(
     review = service.propose(prepared_for(service))
     receipt = service.commit(review, ["c1", "c2"], confirm_global=True)
     assert receipt.status == "conflict" and "changed a moment ago" in (receipt.error or "")
-    assert store.read_global().text == "# User Preferences\n\n- Short answers.\n"  # put back
+    assert store.read_global().text == "# User Preferences\n\n- Short answers.\n"  # never written
+    assert [h for h in store.history() if h.scope_key == "global"] == []  # no compensating write either
 
 
 def test_a_refused_record_fixed_by_an_edit_counts_as_committed(chat_server: ChatServer, catalog: ModelCatalog) -> None:

@@ -378,7 +378,7 @@ def test_fs_store_reopens_same_state(tmp_path: Path) -> None:
 
 def test_backends_agree_byte_for_byte(tmp_path: Path) -> None:
     """The same operations give the same revisions, records and index on both backends."""
-    from conftest import FakeClock
+    from store_fakes import FakeClock
 
     def script(store: StoreCore) -> list[object]:
         out: list[object] = []

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from core import atomic
 from core.atomic import TEMP_PREFIX
 from core.errors import StorageError
 from core.models import DeleteOp, PutOp, Record
@@ -23,6 +24,7 @@ from core.store.fs import FileStore
 
 CWD = "/home/me/faulty"
 PATCHED: list[tuple[Any, str]] = [
+    (atomic, "_renameat2"),  # RENAME_EXCHANGE / RENAME_NOREPLACE (a ctypes call, not an os function)
     (os, "replace"),
     (os, "rename"),
     (os, "fsync"),
@@ -46,7 +48,7 @@ class Injector:
     def wrap(self, name: str, real: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             n = len(self.calls)
-            self.calls.append(f"{name}{args[:2]!r}")
+            self.calls.append(f"{name}{args[:2]!r}"[:200])
             if n == self.fail_at:
                 self.fired = True
                 raise OSError(errno.EIO, f"injected failure in {name}")

@@ -98,6 +98,7 @@ def test_symlinked_scope_folder_is_never_followed(fs_store: FileStore, tmp_path:
 
 
 def _interrupt_after(monkeypatch: pytest.MonkeyPatch, name: str, calls: int) -> None:
+    """Die (as a SIGKILL would: no in-process undo) after ``calls`` calls of ``os.<name>``."""
     real = getattr(os, name)
     count = {"n": 0}
 
@@ -108,6 +109,23 @@ def _interrupt_after(monkeypatch: pytest.MonkeyPatch, name: str, calls: int) -> 
         return real(*args, **kwargs)
 
     monkeypatch.setattr(os, name, wrapper)
+    monkeypatch.setattr(journal, "_abort_after_commit_point", lambda *a: False)
+
+
+def _die_after_ops(monkeypatch: pytest.MonkeyPatch, ops: int) -> None:
+    """Die (no in-process undo) after the apply step settled ``ops`` files."""
+    count = {"n": 0}
+    for fn in ("_apply_replace", "_apply_create", "_apply_delete"):
+        real = getattr(journal, fn)
+
+        def wrapper(*args: object, _real: object = real, **kwargs: object) -> object:
+            if count["n"] >= ops:
+                raise Interrupt
+            count["n"] += 1
+            return _real(*args, **kwargs)  # type: ignore[operator]
+
+        monkeypatch.setattr(journal, fn, wrapper)
+    monkeypatch.setattr(journal, "_abort_after_commit_point", lambda *a: False)
 
 
 @pytest.mark.parametrize("renames_done", [0, 1, 2])
@@ -118,12 +136,11 @@ def test_interrupted_after_commit_point_rolls_forward(
     store = FileStore(root)
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("a")), PutOp(record=rec("b"))], s.revision)
-    # write_atomic of the journal uses one os.replace; the apply step's renames come after it.
     with monkeypatch.context() as m:
-        _interrupt_after(m, "replace", 1 + renames_done)
+        _die_after_ops(m, renames_done)
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a", "\nnew\n")), DeleteOp(name="b"), PutOp(record=rec("c"))], None)
-    assert journal.pending_scopes(root) == [s.key]
+    assert journal.pending(root) == [s.key]
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "rolled forward")]
     snap = reopened.read_workspace(s.key)
@@ -131,7 +148,7 @@ def test_interrupted_after_commit_point_rolls_forward(
     assert snap.get("a").record.body == "\nnew\n"  # type: ignore[union-attr]
     assert "[c](c.md)" in snap.index_text and "[b](b.md)" not in snap.index_text
     assert {h.name for h in reopened.history(s.key)} == {"a", "b"}
-    assert journal.pending_scopes(root) == []
+    assert journal.pending(root) == []
 
 
 def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,7 +161,7 @@ def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch:
         _interrupt_after(m, "replace", 0)  # dies writing the journal: staged files exist, no journal
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a", "\nnew\n")), PutOp(record=rec("z"))], None)
-    assert journal.pending_scopes(root) == [s.key]
+    assert journal.pending(root) == [s.key]
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "discarded")]
     assert snapshot_disk(root) == before
@@ -158,7 +175,7 @@ def test_next_mutation_settles_a_crashed_transaction_without_reopen(
     store = FileStore(root)
     s = store.create_workspace(CWD)
     with monkeypatch.context() as m:
-        _interrupt_after(m, "replace", 2)
+        _die_after_ops(m, 1)
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a")), PutOp(record=rec("b"))], s.revision)
     other = FileStore(root)  # e.g. the CLI, started before the GUI crashed: recovery ran at open
