@@ -45,6 +45,7 @@ from gui.tabs.recycle_wm_panel import WorkspaceMemoryBinPanel
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
 from gui.widgets.messages import describe_error
+from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
 
 
@@ -119,6 +120,7 @@ class RecycleBinTab(Tab):
         self.wm_panel = WorkspaceMemoryBinPanel(ctx, self.jobs, self.banner, self._show_foreign_preview)
         self.wm_panel.selected.connect(self._on_foreign_selected)
 
+        mark_writes(self.restore_button, self.purge_button)  # ours; the other store's bin has its own root
         self._build_layout()
 
         self.filter_edit.textChanged.connect(self._on_filter)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
 
 from core.display import format_size
-from core.models import RootStatus
+from core.models import Problem, RootStatus
 
 
 class RootStatusBar(QStatusBar):
@@ -16,8 +16,16 @@ class RootStatusBar(QStatusBar):
         self.workspaces_label = QLabel()
         self.archived_label = QLabel()
         self.pending_label = QLabel()
+        self.problems_button = QPushButton()
+        self.problems_button.setObjectName("problemsButton")
+        self.problems_button.setFlat(True)
+        self.problems_button.setStyleSheet("color:#a12a1c; padding: 0 6px;")
+        self.problems_button.setToolTip("What check found wrong in this memory root, and what to do")
+        self.problems_button.hide()
+        self.problems: list[Problem] = []
         self.pending_label.setObjectName("pendingCount")
         self.addWidget(self.root_label, 1)
+        self.addPermanentWidget(self.problems_button)
         for label in (self.pending_label, self.bytes_label, self.workspaces_label, self.archived_label):
             label.setContentsMargins(8, 0, 8, 0)
             self.addPermanentWidget(label)
@@ -45,6 +53,12 @@ class RootStatusBar(QStatusBar):
             f"proposal{'s' * (proposals != 1)} wait for a decision (Session Consolidation tab)"
         )
 
+    def show_problems(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        n = len(problems)
+        self.problems_button.setText(f"⚠ {n} problem{'s' * (n != 1)}")
+        self.problems_button.setVisible(n > 0)
+
     def show_problem(self, text: str) -> None:
         self.bytes_label.setText("")
         self.workspaces_label.setText("")
@@ -53,6 +67,7 @@ class RootStatusBar(QStatusBar):
     def summary(self) -> str:
         parts = [
             self.root_label.text(),
+            self.problems_button.text() if self.problems else "",
             self.pending_label.text(),
             self.bytes_label.text(),
             self.workspaces_label.text(),

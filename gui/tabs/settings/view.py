@@ -31,6 +31,7 @@ from gui.tabs.settings.sources_panel import SourcesPanel
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
+from gui.widgets.read_only import mark_writes
 
 DirectoryChooser = Callable[[QWidget, str, str], str | None]
 """``(parent, title, start_dir) -> chosen directory or None``; tests replace it."""
@@ -65,6 +66,7 @@ class SettingsTab(Tab):
         self.save_button = QPushButton("Save")
         self.save_button.setDefault(True)
         self.revert_button = QPushButton("Revert")
+        mark_writes(self.save_button)  # settings.yml lives in the memory root
         self.state_label = _hint("")
         buttons = QHBoxLayout()
         buttons.addWidget(self.state_label, 1)
