@@ -28,6 +28,11 @@ def _wants_window(argv: Sequence[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:  # answered before any other import (start-up time, issue 15)
+        from core.version import __version__
+
+        sys.stdout.write(f"dsh-memory {__version__}\n")
+        return 0
     if _wants_window(args):
         from gui.app import run  # Qt is imported only here
 

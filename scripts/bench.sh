@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Set up, then run every benchmark and print its figures (nothing here asserts; see README "Benchmarks").
-# Usage: bash scripts/bench.sh [store|search|sessions|gui|secrets ...]   (default: all)
+# Usage: bash scripts/bench.sh [store|search|sessions|gui|secrets|scale ...]   (default: all but scale)
+# scale: search at 1k/10k/100k records (workloads generated once under $DSH_BENCH_DIR, default /tmp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SETUP_BENCH=1 bash scripts/setup.sh  # also installs ripgrep, which the search benchmark compares against
 export QT_QPA_PLATFORM=offscreen
+# Byte-compile once, as an installed app is (this environment may set PYTHONDONTWRITEBYTECODE, and
+# start-up figures would otherwise include compiling every module on every run).
+.venv/bin/python -m compileall -q core gui benchmarks >/dev/null
 which=("$@")
 [ ${#which[@]} -eq 0 ] && which=(store search sessions gui secrets)
 for name in "${which[@]}"; do

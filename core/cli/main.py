@@ -28,6 +28,9 @@ COMMAND_MODULES = (
     "core.cli.mcp_commands",  # after session_commands: adds --pending to its `reviews`
     "core.cli.source_commands",
 )
+# Commands an agent's shell tool runs one-shot: only their own module is imported, so start-up
+# does not pay for every command group (pydantic models, the store, model clients...).
+FAST_COMMANDS = {"search": "core.cli.search_commands", "recall": "core.cli.search_commands"}
 
 
 @dataclass(frozen=True)
@@ -62,13 +65,32 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}. Run `dsh-memory --help` for the list of commands.")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command named by ``argv`` (after the global options), if any."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--root":
+            i += 2
+            continue
+        if arg.startswith("-"):
+            i += 1
+            continue
+        return arg
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The CLI parser; given ``argv`` naming a command of FAST_COMMANDS, with only that module."""
     parser = _Parser(prog="dsh-memory", description="Manage DeepSeek Harness long-term memory.")
     parser.add_argument("--root", help="memory root (default: $DSH_MEMORY_ROOT, $DSH_HOME/memory, ~/.dsh/memory)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--version", action="version", version=f"dsh-memory {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for module_name in COMMAND_MODULES:
+    fast = None
+    if argv is not None and not {"-h", "--help"} & set(argv):
+        fast = FAST_COMMANDS.get(_command_word(argv) or "")
+    for module_name in (fast,) if fast is not None else COMMAND_MODULES:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:  # a command group not built yet
@@ -95,7 +117,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     args_list = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in args_list
     try:
-        parser = build_parser()
+        parser = build_parser(args_list)
         args = parser.parse_args(args_list)
         handler: Handler | None = getattr(args, "handler", None)
         if handler is None:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from core.cli.main import Context, Result
 from core.errors import UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.search import GLOBAL_SCOPE, SearchIndex, SearchResults
+
+if TYPE_CHECKING:
+    from core.store.api import MemoryStore
 
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
@@ -45,6 +49,22 @@ def register(sub: Any) -> None:
     r.set_defaults(handler=_recall)
 
 
+class _LazyStore:
+    """The root's store, opened (and its modules imported) only when the index has to read a scope:
+    a one-shot search over an up-to-date persisted index never does."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self.root: Path | None = ctx.root
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx.store, name)
+
+
+def _index(ctx: Context) -> SearchIndex:
+    return SearchIndex(cast("MemoryStore", _LazyStore(ctx)))
+
+
 def _check_bounds(limit: int, max_bytes: int) -> None:
     if limit < 1:
         raise UsageError("--limit must be at least 1.")
@@ -56,7 +76,7 @@ def _search(args: argparse.Namespace, ctx: Context) -> Result:
     _check_bounds(args.limit, args.max_bytes)
     if args.all and args.cwd:
         raise UsageError("Use either --cwd PATH or --all, not both.")
-    index = SearchIndex(ctx.store)
+    index = _index(ctx)
     scopes: list[str] | None
     if args.all:
         index.refresh()
@@ -111,7 +131,7 @@ def _format(results: SearchResults, color: bool, where: str) -> str:
 def _recall(args: argparse.Namespace, ctx: Context) -> Result:
     _check_bounds(args.limit, args.max_bytes)
     key = workspace_key(normalize_cwd(args.cwd))
-    index = SearchIndex(ctx.store)
+    index = _index(ctx)
     index.refresh(keys=[key, GLOBAL_SCOPE])
     recall = index.build_recall(args.cwd, args.query, limit=args.limit, max_bytes=args.max_bytes)
     return Result(data=recall.to_json(), text=recall.text)

@@ -5,8 +5,9 @@ Public API (what the GUI and CLI use)::
     from core.search import SearchIndex, GLOBAL_SCOPE
 
     index = SearchIndex(store)                   # any core.store.api.MemoryStore; builds nothing yet
-    stats = index.refresh()                      # -> RefreshStats; re-reads only scopes whose files changed
-    stats = index.refresh(keys=["proj-…"])       # only these workspace keys (and "global")
+    stats = index.refresh()                      # -> RefreshStats; re-reads only scopes whose folder changed
+    stats = index.refresh(keys=["proj-…"])       # only these workspace keys (and "global"), every file
+    stats = index.refresh(deep=True, progress=cb)  # compare every file's stat; cb(done, total) per scope
     stats = index.apply(snapshot)                # after a commit: index the WorkspaceSnapshot /
                                                  # GlobalSnapshot the store returned, no disk reads
     res = index.search("打包 electron", scopes=None | ["<workspace key>", "global"], limit=20,
@@ -19,14 +20,15 @@ Public API (what the GUI and CLI use)::
     index.warm_up()                              # optional, in the worker after refresh(): build the
                                                  # tables the first phrase query would build (~0.1 ms/doc)
 
-Persisted cache: ``SearchIndex(store)`` (``cache_dir=True``) loads ``<root>/.manager/cache/
-search-index-v3.bin`` on its first refresh and trusts each cached scope only while its files keep
-the stat fingerprint recorded in it; a full refresh that re-tokenized many documents (or found no
-usable cache) rewrites it; ``save_cache()`` writes it on demand (e.g. when the window closes). A
-damaged or foreign file is ignored and replaced. ``cache_dir=False`` disables it. Loading builds
-almost no Python objects: posting lists and per-document weights are materialized when a query
-(or ``warm_up()``) first needs them. ``warm_up()`` also reads the phrase seam tables from
-``search-seams-v3.bin`` (written with the cache, once built) instead of rebuilding them.
+Persisted index: ``SearchIndex(store)`` (``cache_dir=True``) keeps one SQLite row per scope in
+``<root>/.manager/cache/search-index-v4.sqlite`` (see ``core.search.cache``). The first refresh
+loads the rows and trusts each scope while its folder keeps the (mtime, inode) stamp recorded with it
+(a file rewritten in place needs ``refresh(keys=...)`` or ``deep=True``); every refresh writes the rows
+of the scopes it changed, never the whole cache; ``save_cache()`` writes what ``apply()`` changed.
+A damaged row or file is ignored and replaced. ``cache_dir=False`` disables it. Loaded scopes build
+almost no Python objects: posting lists are materialized when a query first needs them, and queries
+read BM25 weights from the postings arrays. ``warm_up()`` builds (or reads from the rows) the phrase
+seam tables.
 
 Threading: ``refresh``/``apply`` build a new immutable index state and swap it in with one
 attribute assignment; ``search``/``recall`` read that attribute once and never see a half-built

@@ -1,26 +1,26 @@
-"""Persisted search cache under ``<root>/.manager/cache/``: makes a cold start skip re-tokenizing.
+"""Persisted search index under ``<root>/.manager/cache/``: makes a cold start skip re-tokenizing.
 
-The Markdown files stay the only truth. The cache holds, per scope, the stat fingerprint it was
-built from and its documents with their analyses; on load, a scope whose files still have that
-fingerprint is used as is, any other scope is re-read through the store (reusing the cached
-analyses of files whose revision did not change). The file is ``MAGIC + sha256(payload) +
-payload`` with ``payload = marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal
-cannot execute code); a wrong magic, checksum or shape means "no cache", and the next save
-overwrites it.
+The Markdown files stay the only truth. The cache (:class:`CacheDB`, one SQLite file) holds one row
+per scope: the stat fingerprint it was built from and its documents with their analyses; on load,
+a scope whose files still have that fingerprint is used as is, any other scope is re-read through
+the store (reusing the cached analyses of files whose revision did not change). A commit rewrites
+that scope's row only. A row's payload is ``MAGIC + sha256(payload) + payload`` with ``payload =
+marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal cannot execute code); a wrong
+magic, checksum or shape means "no cache for that scope", and the next save replaces the row.
 
-Layout (v3), chosen so that loading is a few C-level calls per document and none per posting:
-per scope, the document fields are stored column by column; the scope's terms are one list, and
-every per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a
-flat array of values, cut per document by an array of end offsets. The postings and field
-repetitions (``term -> documents``) are flat arrays of document numbers cut per term, and are
-turned into document lists only when a query first looks a term up (:class:`LazyPostings`); the
-per-document weight dicts are filled in when a query first selects the scope (or by ``warm_up``,
-see :class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad
-weight table is re-derived from the document text, a bad document number gives an empty list.
+Row layout, chosen so that loading is a few C-level calls per document and none per posting: the
+document fields are stored column by column; the scope's terms are one list, and every
+per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a flat
+array of values, cut per document by an array of end offsets. The postings and field repetitions
+(``term -> documents``) are flat arrays of document numbers cut per term, and are turned into
+document lists only when a query first looks a term up (:class:`LazyPostings`); the per-document
+weight dicts are filled in when a query first selects the scope (or by ``warm_up``, see
+:class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad weight
+table is re-derived from the document text, a bad document number gives an empty list.
 
 The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to a second
-file, ``search-seams-v3.bin``, paired with the main file by a random generation token written in
-both; ``warm_up`` reads it, so opening never pays for it.
+column of the same row, written with the payload or added later to a row whose random ``token``
+still names the payload they were built from; ``warm_up`` reads them, so opening never pays for it.
 """
 
 from __future__ import annotations
@@ -29,24 +29,26 @@ import contextlib
 import hashlib
 import marshal
 import secrets
+import sqlite3
 import sys
 import threading
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.atomic import write_atomic
-from core.models import WorkspaceInfo
+if TYPE_CHECKING:
+    from core.models import WorkspaceInfo
+
 from core.search.documents import Analysis, Doc, analyze
 
-CACHE_FILE = "search-index-v3.bin"
-_OLD_FILES = ("search-index-v2.bin",)
-MAGIC = b"DSHSRCH3"
-SEAMS_FILE = "search-seams-v3.bin"
-SEAMS_MAGIC = b"DSHSEAM3"
-_VERSION = 3
+DB_FILE = "search-index-v4.sqlite"
+_OLD_FILES = ("search-index-v2.bin", "search-index-v3.bin", "search-seams-v3.bin")
+MAGIC = b"DSHSRCH4"
+SEAMS_MAGIC = b"DSHSEAM4"
+_VERSION = 4
+_DB_VERSION = 4
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -58,13 +60,21 @@ class LazyPostings(Mapping[str, list[Doc]]):
     range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
     exception in a query."""
 
-    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs")
+    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs", "_weights")
 
-    def __init__(self, keys: list[str], ends: array[int], refs: array[int], docs: tuple[Doc, ...]) -> None:
+    def __init__(
+        self,
+        keys: list[str],
+        ends: array[int],
+        refs: array[int],
+        docs: tuple[Doc, ...],
+        weights: array[float] | None = None,
+    ) -> None:
         self._keys = keys
         self._ends = ends
         self._refs = refs
         self._docs = docs
+        self._weights = weights  # BM25 weight of each posting (aligned with refs), for postings tables
         self._pos: dict[str, int] | None = None  # built on first use
         self._done: dict[str, list[Doc]] = {}
 
@@ -86,6 +96,30 @@ class LazyPostings(Mapping[str, list[Doc]]):
             got = []
         self._done[term] = got
         return got
+
+    @property
+    def has_weights(self) -> bool:
+        return self._weights is not None
+
+    def weights_of(self, term: str) -> dict[Doc, float]:
+        """``{doc: BM25 weight of term}`` for the documents of ``term``, from the stored arrays (no
+        per-document dict is needed: a query reads only the weights of its own terms)."""
+        docs = self.get(term)
+        weights = self._weights
+        if not docs or weights is None:
+            return {}
+        i = self._positions()[term]
+        start = self._ends[i - 1] if i else 0
+        return dict(zip(docs, weights[start : start + len(docs)], strict=False))
+
+    def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
+        """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
+        i = self._positions().get(term)
+        if i is None or self._weights is None:
+            return None
+        start = self._ends[i - 1] if i else 0
+        end = self._ends[i]
+        return self._refs[start:end], self._weights[start:end]
 
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
@@ -115,21 +149,19 @@ class LazyPostings(Mapping[str, list[Doc]]):
 
 
 _FILL_LOCK = threading.Lock()
-_PerDoc = tuple["array[int]", "array[Any]", "array[int]"]
 
 
 class PendingWeights:
-    """The BM25 weights and field points of a loaded scope's documents, kept as flat arrays until
-    :meth:`fill` turns them into the (so far empty) per-document dicts, in place. Everything that
-    reads a document's ``weights`` or ``points`` calls :meth:`fill` first (the index does so when a
-    query first selects the segment, before re-indexing or saving it, and in ``warm_up``): opening
-    from the cache then builds no per-term Python objects."""
+    """The BM25 weights and field points of a loaded scope's documents, kept in the term tables
+    (postings with their weights, field repetitions) until :meth:`fill` inverts them into the (so
+    far empty) per-document dicts, in place. Only re-indexing a scope needs those dicts (its
+    unchanged documents' terms go into the new tables); queries and saves read the tables."""
 
     __slots__ = ("_args", "done")
 
-    def __init__(self, docs: tuple[Doc, ...], terms: list[str], weights: _PerDoc, points: _PerDoc) -> None:
+    def __init__(self, docs: tuple[Doc, ...], postings: LazyPostings, field_reps: LazyPostings) -> None:
         self.done = False
-        self._args: tuple[tuple[Doc, ...], list[str], _PerDoc, _PerDoc] | None = (docs, terms, weights, points)
+        self._args: tuple[tuple[Doc, ...], LazyPostings, LazyPostings] | None = (docs, postings, field_reps)
 
     def fill(self) -> bool:
         """Fill the dicts (once; thread-safe). True when this call did it."""
@@ -138,15 +170,22 @@ class PendingWeights:
         with _FILL_LOCK:
             if self.done or self._args is None:
                 return False
-            docs, terms, (w_ids, w_vals, w_ends), (p_ids, p_vals, p_ends) = self._args
-            tget = terms.__getitem__
-            ws = ps = 0
-            try:  # (term numbers out of range: an inconsistent cache that passed its checksum)
-                for d, we, pe in zip(docs, w_ends, p_ends, strict=True):
-                    a = d.analysis
-                    a.weights.update(zip(map(tget, w_ids[ws:we]), w_vals[ws:we], strict=True))
-                    a.points.update(zip(map(tget, p_ids[ps:pe]), p_vals[ps:pe], strict=True))
-                    ws, ps = we, pe
+            docs, postings, reps = self._args
+            try:  # (document numbers out of range: an inconsistent cache that passed its checksum)
+                weights = postings._weights
+                if weights is None or len(weights) != len(postings._refs):
+                    raise ValueError("no posting weights")
+                start = 0
+                for term, end in zip(postings._keys, postings._ends, strict=True):
+                    for ref, w in zip(postings._refs[start:end], weights[start:end], strict=True):
+                        docs[ref].analysis.weights[term] = w
+                    start = end
+                start = 0
+                for term, end in zip(reps._keys, reps._ends, strict=True):
+                    for ref in reps._refs[start:end]:
+                        points = docs[ref].analysis.points
+                        points[term] = points.get(term, 0) + 1
+                    start = end
             except (IndexError, ValueError):  # re-derive them from the text, as a fresh build does
                 for d in docs:
                     fresh = analyze(d.name, d.description, d.type, d.body)
@@ -189,21 +228,34 @@ class CachedScope:
         self.field_reps = field_reps  # term -> docs, repeated by field points
         self.pending = pending  # the documents' weights and points, still to be filled in
         self.seams = seams  # phrase seam key -> docs (see index.phrase_keys), when it was built
-        self.generation = ""  # of the cache file it was loaded from (pairs it with the seams file)
+        self.stamp: tuple[int, int] | None = None  # the scope folder's (mtime_ns, inode) when it was read
+        self.generation = ""  # token of the row it was loaded from (pairs it with that row's seams)
 
 
 def _u32(values: Iterable[int]) -> bytes:
     return array("I", values).tobytes()
 
 
-def _table(table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...]) -> Any:
+def _table(
+    table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
+) -> Any:
+    """``(term numbers, end offsets, document numbers[, weights])`` of a term -> documents table;
+    ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
     ids = _u32(map(term_no.__getitem__, table))
-    if isinstance(table, LazyPostings) and table._docs is docs:  # as loaded: the arrays are still right
-        return (ids, table._ends.tobytes(), table._refs.tobytes())
+    if isinstance(table, LazyPostings) and table._docs is docs and (table._weights is not None or not weighted):
+        # As loaded: the arrays are still right.
+        out = (ids, table._ends.tobytes(), table._refs.tobytes())
+        return (*out, table._weights.tobytes()) if weighted and table._weights is not None else out
     where = {d: i for i, d in enumerate(docs)}
     lists = list(table.values())
     refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
-    return (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
+    out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
+    if not weighted:
+        return out
+    weights = array("d")
+    for term, term_docs in zip(table, lists, strict=True):
+        weights.extend([d.weights[term] for d in term_docs])
+    return (*out, weights.tobytes())
 
 
 def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
@@ -220,29 +272,9 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
     docs = s.docs
     postings = s.postings if s.postings is not None else {}
     reps = s.field_reps if s.field_reps is not None else {}
+    # Per-document weights and points are not stored: they are the term tables read the other way
+    # (see PendingWeights), and only re-indexing needs them.
     term_no: dict[str, int] = dict(zip(postings, range(len(postings)), strict=True))
-    w_ids = array("I")
-    w_vals = array("d")
-    w_ends: list[int] = []
-    p_ids = array("I")
-    p_vals = array("I")
-    p_ends: list[int] = []
-    for d in docs:
-        a = d.analysis
-        try:  # every weighted term has postings, normally
-            w_ids.extend(map(term_no.__getitem__, a.weights))
-        except KeyError:
-            del w_ids[w_ends[-1] if w_ends else 0 :]
-            for t in a.weights:
-                term_no.setdefault(t, len(term_no))
-            w_ids.extend(map(term_no.__getitem__, a.weights))
-        w_vals.extend(a.weights.values())
-        w_ends.append(len(w_ids))
-        for t in a.points:
-            term_no.setdefault(t, len(term_no))
-        p_ids.extend(map(term_no.__getitem__, a.points))
-        p_vals.extend(a.points.values())
-        p_ends.append(len(p_ids))
     for t in reps:
         term_no.setdefault(t, len(term_no))
     columns = [
@@ -257,13 +289,12 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "archived": s.archived,
         "revision": s.revision,
         "fingerprint": list(s.fingerprint) if s.fingerprint is not None else None,
+        "stamp": list(s.stamp) if s.stamp is not None else None,
         "info": s.info.model_dump(mode="json") if s.info is not None else None,
         "n": len(docs),
         "columns": columns,
         "terms": list(term_no),
-        "weights": (w_ids.tobytes(), w_vals.tobytes(), _u32(w_ends)),
-        "points": (p_ids.tobytes(), p_vals.tobytes(), _u32(p_ends)),
-        "postings": _table(postings, term_no, docs) if s.postings is not None else None,
+        "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
     }
 
@@ -289,13 +320,15 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
     return obj
 
 
-def encode(scopes: Iterable[CachedScope], generation: str = "") -> bytes:
-    return _wrap(MAGIC, {"generation": generation, "scopes": [_encode_scope(s) for s in scopes]})
+def encode_scope(s: CachedScope) -> bytes:
+    """One scope's row payload: ``MAGIC + sha256 + marshal(...)``."""
+    return _wrap(MAGIC, _encode_scope(s))
 
 
-def encode_seams(scopes: Iterable[CachedScope], generation: str) -> bytes:
-    tables = {s.sid: _keyed_table(s.seams, s.docs) for s in scopes if s.seams is not None}
-    return _wrap(SEAMS_MAGIC, {"generation": generation, "seams": tables})
+def encode_seams(s: CachedScope) -> bytes | None:
+    if s.seams is None:
+        return None
+    return _wrap(SEAMS_MAGIC, {"seams": _keyed_table(s.seams, s.docs)})
 
 
 def _arr(code: str, raw: Any) -> array[Any]:
@@ -313,24 +346,18 @@ def _ends(raw: Any, count: int, total: int) -> array[int]:
     return ends
 
 
-def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...]) -> LazyPostings | None:
+def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False) -> LazyPostings:
     if raw is None:
-        return None
-    ids_raw, ends_raw, refs_raw = raw
+        raise ValueError("missing cache table")
+    ids_raw, ends_raw, refs_raw, *rest = raw
     ids = _arr("I", ids_raw)
     refs = _arr("I", refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
-    return LazyPostings(keys, ends, refs, docs)
-
-
-def _per_doc(raw: Any, code: str, n: int) -> tuple[array[int], array[Any], array[int]]:
-    ids_raw, vals_raw, ends_raw = raw
-    ids = _arr("I", ids_raw)
-    vals = _arr(code, vals_raw)
-    if len(vals) != len(ids):
-        raise ValueError("bad cache table")
-    return ids, vals, _ends(ends_raw, n, len(ids))
+    weights = _arr("d", rest[0]) if rest else None
+    if (weights is not None and len(weights) != len(refs)) or (weighted and weights is None):
+        raise ValueError("bad cache weights")
+    return LazyPostings(keys, ends, refs, docs, weights)
 
 
 def _decode_scope(raw: Any) -> CachedScope:
@@ -349,8 +376,14 @@ def _decode_scope(raw: Any) -> CachedScope:
     fingerprint = None
     if fp_raw is not None:
         fingerprint = tuple((str(n), int(a), int(b), int(c)) for n, a, b, c in fp_raw)
+    stamp_raw = raw.get("stamp")
+    stamp = (int(stamp_raw[0]), int(stamp_raw[1])) if stamp_raw is not None else None
     info_raw = raw["info"]
-    info = WorkspaceInfo.model_validate(info_raw) if info_raw is not None else None
+    info = None
+    if info_raw is not None:  # (only for stores listed by the store itself; on-disk roots have none)
+        from core.models import WorkspaceInfo
+
+        info = WorkspaceInfo.model_validate(info_raw)
     n = raw["n"]
     columns = raw["columns"]
     terms = raw["terms"]
@@ -367,12 +400,10 @@ def _decode_scope(raw: Any) -> CachedScope:
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    weights_raw = _per_doc(raw["weights"], "d", n)
-    points_raw = _per_doc(raw["points"], "I", n)
     kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
     docs: list[Doc] = []
     for i in range(n):
-        weights: dict[str, float] = {}  # filled by PendingWeights.fill() before any query reads it
+        weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
         analysis = Analysis(weights, {}, norms[i], name_keys[i], lengths[i])
         docs.append(
             Doc(
@@ -393,87 +424,192 @@ def _decode_scope(raw: Any) -> CachedScope:
             )
         )
     tdocs = tuple(docs)
-    postings = _lazy(raw["postings"], terms, tdocs)
+    postings = _lazy(raw["postings"], terms, tdocs, weighted=True)
     field_reps = _lazy(raw["field_reps"], terms, tdocs)
-    pending = PendingWeights(tdocs, terms, weights_raw, points_raw)
-    return CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
-
-
-def decode(data: bytes) -> list[CachedScope]:
-    """The cached scopes; raises ValueError for anything that isn't an intact cache of this version."""
-    obj = _unwrap(MAGIC, data)
-    generation = obj.get("generation")
-    if not isinstance(generation, str) or not isinstance(obj.get("scopes"), list):
-        raise ValueError("search cache of another version")
-    out = list(map(_decode_scope, obj["scopes"]))
-    for c in out:
-        c.generation = generation
+    pending = PendingWeights(tdocs, postings, field_reps)
+    out = CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
+    out.stamp = stamp
     return out
 
 
-def load_seams(directory: Path, generation: str, docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:
-    """Seam tables of the scopes in ``docs`` (by segment id: the documents as loaded from the cache
-    file of ``generation``) from the seams file written with it; {} when it is missing, damaged or
-    of another generation. Read by ``warm_up``, not on open: the open stays small."""
-    try:
-        obj = _unwrap(SEAMS_MAGIC, (directory / SEAMS_FILE).read_bytes())
-        if not generation or obj.get("generation") != generation:
+def decode_scope(data: bytes) -> CachedScope:
+    """A cached scope; raises ValueError for anything that isn't an intact row of this version."""
+    return _decode_scope(_unwrap(MAGIC, data))
+
+
+def decode_seams(data: bytes, docs: tuple[Doc, ...]) -> LazyPostings:
+    obj = _unwrap(SEAMS_MAGIC, data)
+    keys, ends_raw, refs_raw = obj["seams"]
+    if not (isinstance(keys, list) and set(map(type, keys)) <= {str}):
+        raise ValueError("bad seams table")
+    refs = _arr("I", refs_raw)
+    return LazyPostings(keys, _ends(ends_raw, len(keys), len(refs)), refs, docs)
+
+
+_ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, EOFError)  # pydantic's is a ValueError
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS scopes("
+    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
+)
+
+
+class CacheDB:
+    """The persisted index: one SQLite row per scope (its documents, analyses and tables, as one
+    checksummed payload), so a commit rewrites one row, never the whole cache, and two processes
+    (the window and a CLI search) can update it concurrently under SQLite's locking. A row that is
+    damaged, of another layout or inconsistent is skipped (that scope is rebuilt from the store); a
+    file that is not a database of ours is replaced. Every failure means "no cache": search never
+    depends on it. SQLite, not ``core.atomic``: a derived cache needs transactions per row, which a
+    whole-file atomic write cannot give without rewriting everything."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / DB_FILE
+        self._con: sqlite3.Connection | None = None
+
+    def _connect(self, create: bool) -> sqlite3.Connection | None:
+        if self._con is not None:
+            return self._con
+        if not create and not self.path.is_file():
+            return None
+        for attempt in (1, 2):
+            try:
+                if create:
+                    self.directory.mkdir(parents=True, exist_ok=True)
+                con = sqlite3.connect(self.path, timeout=5.0, check_same_thread=False, isolation_level=None)
+                try:
+                    con.execute("PRAGMA journal_mode=WAL")
+                    con.execute("PRAGMA synchronous=NORMAL")  # a cache: integrity yes, durability not needed
+                    version = con.execute("PRAGMA user_version").fetchone()[0]
+                    if version not in (0, _DB_VERSION):
+                        raise sqlite3.DatabaseError("search cache of another version")
+                    con.execute(_SCHEMA)
+                    con.execute(f"PRAGMA user_version={_DB_VERSION}")
+                except BaseException:
+                    con.close()
+                    raise
+            except sqlite3.DatabaseError:  # not a database of ours (or damaged): replace it, once
+                if attempt == 2 or not create:
+                    return None
+                for suffix in ("", "-wal", "-shm"):
+                    with contextlib.suppress(OSError):
+                        (self.directory / (DB_FILE + suffix)).unlink()
+                continue
+            except (sqlite3.Error, OSError):
+                return None
+            self._con = con
+            return con
+        return None
+
+    def close(self) -> None:
+        if self._con is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._con.close()
+            self._con = None
+
+    def load(self, wanted: set[str] | None = None) -> list[CachedScope] | None:
+        """The intact cached scopes (all, or those whose key is in ``wanted``); None when there is
+        no cache file at all, or it is unreadable."""
+        con = self._connect(create=False)
+        if con is None:
+            return None
+        out: list[CachedScope] = []
+        try:
+            # Row by row, never fetchall(): at 100k records the raw payloads alone are ~600 MB.
+            for sid, token, payload in con.execute("SELECT sid, token, payload FROM scopes"):
+                if wanted is not None and sid.partition(":")[2] not in wanted and sid not in wanted:
+                    continue
+                try:
+                    scope = decode_scope(payload)
+                except _ROW_ERRORS:
+                    continue
+                if scope.sid != sid:
+                    continue
+                scope.generation = token
+                out.append(scope)
+        except sqlite3.Error:
+            return None
+        return out
+
+    def load_seams(self, tokens: Mapping[str, str], docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:
+        """Seam tables of the scopes whose row still holds the payload they were loaded from
+        (``tokens``: segment id -> token); damaged or missing tables are left out."""
+        con = self._connect(create=False)
+        if con is None or not tokens:
+            return {}
+        try:
+            rows = con.execute("SELECT sid, token, seams FROM scopes WHERE seams IS NOT NULL").fetchall()
+        except sqlite3.Error:
             return {}
         out: dict[str, LazyPostings] = {}
-        for sid, (keys, ends_raw, refs_raw) in obj["seams"].items():
-            scope_docs = docs.get(sid)
-            if scope_docs is None:
+        for sid, token, data in rows:
+            if sid not in docs or tokens.get(sid) != token:
                 continue
-            if not (isinstance(keys, list) and set(map(type, keys)) <= {str}):
-                return {}
-            refs = _arr("I", refs_raw)
-            out[sid] = LazyPostings(keys, _ends(ends_raw, len(keys), len(refs)), refs, scope_docs)
+            try:
+                out[sid] = decode_seams(data, docs[sid])
+            except _ROW_ERRORS:
+                continue
         return out
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return {}
 
+    def save(self, changed: Iterable[tuple[str, bytes, bytes | None]], removed: Iterable[str] = ()) -> dict[str, str]:
+        """Write the rows ``(segment id, payload, seams)`` of ``changed`` (consumed one at a time:
+        a cold save of 1,000 scopes never holds every payload at once) and delete those of
+        ``removed`` segment ids, in one transaction; returns segment id -> the token of its new
+        row. Raises OSError/sqlite3.Error."""
+        con = self._connect(create=True)
+        if con is None:
+            raise OSError(f"cannot open the search cache {self.path}")
+        tokens: dict[str, str] = {}
 
-def load(directory: Path) -> list[CachedScope] | None:
-    """The cached scopes, or None when there is no usable cache (missing, damaged, other version)."""
-    try:
-        data = (directory / CACHE_FILE).read_bytes()
-    except OSError:
-        return None
-    try:
-        return decode(data)
-    except (ValueError, TypeError, KeyError, IndexError, OverflowError):  # pydantic's ValidationError is a ValueError
-        return None
+        def rows() -> Iterator[tuple[str, str, bytes, bytes | None]]:
+            for sid, payload, seams in changed:
+                token = tokens[sid] = secrets.token_hex(8)
+                yield sid, token, payload, seams
 
+        with contextlib.closing(con.cursor()) as cur:
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.executemany("DELETE FROM scopes WHERE sid = ?", [(sid,) for sid in removed])
+                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows())
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        for old in _OLD_FILES:  # a cache of an earlier layout is never read again
+            with contextlib.suppress(OSError):
+                (self.directory / old).unlink()
+        return tokens
 
-def save_seams(directory: Path, scopes: Iterable[CachedScope], generation: str) -> None:
-    """Rewrite only the seams file, for the cache file of ``generation`` (already on disk)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / SEAMS_FILE, encode_seams(scopes, generation))
+    def save_seams(self, scopes: Iterable[tuple[CachedScope, str]]) -> int:
+        """Add seam tables to rows that still hold the payload of ``token``; returns rows updated."""
+        con = self._connect(create=False)
+        if con is None:
+            return 0
+        rows = [(data, s.sid, token) for s, token in scopes if (data := encode_seams(s)) is not None]
+        with contextlib.closing(con.cursor()) as cur:
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.executemany("UPDATE scopes SET seams = ? WHERE sid = ? AND token = ?", rows)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return len(rows)
 
-
-def save(directory: Path, scopes: Iterable[CachedScope]) -> str:
-    """Write the cache file and, paired with it by a fresh generation token, the seams file;
-    returns the token."""
-    scopes = list(scopes)
-    generation = secrets.token_hex(8)
-    directory.mkdir(parents=True, exist_ok=True)
-    write_atomic(directory / CACHE_FILE, encode(scopes, generation))
-    write_atomic(directory / SEAMS_FILE, encode_seams(scopes, generation))
-    for old in _OLD_FILES:  # a cache of an earlier layout is never read again
-        with contextlib.suppress(OSError):
-            (directory / old).unlink()
-    return generation
+    def row_tokens(self) -> dict[str, str]:
+        """Segment id -> token of every row (for tests and diagnostics)."""
+        con = self._connect(create=False)
+        if con is None:
+            return {}
+        return dict(con.execute("SELECT sid, token FROM scopes").fetchall())
 
 
 __all__ = [
-    "CACHE_FILE",
-    "SEAMS_FILE",
+    "DB_FILE",
+    "CacheDB",
     "CachedScope",
     "LazyPostings",
     "PendingWeights",
-    "decode",
-    "encode",
-    "load",
-    "load_seams",
-    "save",
+    "decode_scope",
+    "encode_scope",
 ]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from dataclasses import dataclass
-
-from markdown_it import MarkdownIt
+from typing import Any
 
 from core.search.tokenizer import normalize, squash, tokenize, tokenize_normalized
 
@@ -93,7 +92,7 @@ class GlobalSection:
     index: int
 
 
-_MD = MarkdownIt("commonmark")
+_MD: list[Any] = []  # the parser, made on first use (importing markdown-it costs a one-shot CLI search)
 
 
 def split_global_sections(text: str) -> list[GlobalSection]:
@@ -103,7 +102,11 @@ def split_global_sections(text: str) -> list[GlobalSection]:
     """
     lines = text.splitlines(keepends=True)
     heads: list[tuple[int, int, int, str]] = []  # (first line, line after heading, level, title)
-    tokens = _MD.parse(text)
+    if not _MD:
+        from markdown_it import MarkdownIt
+
+        _MD.append(MarkdownIt("commonmark"))
+    tokens = _MD[0].parse(text)
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map is not None:
             title = tokens[i + 1].content if i + 1 < len(tokens) else ""

@@ -7,12 +7,14 @@ re-tokenized). A refresh rebuilds only the segments whose scope changed and swap
 :class:`IndexState` (a dict of segments) with one assignment. Readers take ``self._state`` once
 per query and so always see a complete, consistent state; refreshes are serialized by a lock.
 
-Change detection: with an on-disk store, the scope folders are listed straight from the layout and
-a scope is re-read through the store only when the stat fingerprint of its files (name, size,
-mtime_ns, inode) differs from the one taken when it was last read. A fingerprint containing an
-mtime within the last two seconds is not trusted (an edit in the same clock tick could keep size
-and mtime; git's "racy clean" rule), so that scope is re-read next time. Stores without a root (in
-memory) are listed and compared by scope revision.
+Change detection: with an on-disk store, the scope folders are listed straight from the layout; a
+scope whose folder kept its (mtime_ns, inode) stamp is trusted without a look at its files (a file
+created, deleted or renamed into place changes it); otherwise, or with ``deep``/``keys``, it is
+re-read through the store only when the stat fingerprint of its files (name, size, mtime_ns, inode)
+differs from the one taken when it was last read. A stamp or fingerprint containing an mtime within
+the last two seconds is not trusted (an edit in the same clock tick could keep size and mtime; git's
+"racy clean" rule), so that scope is looked at again next time. Stores without a root (in memory)
+are listed and compared by scope revision.
 
 Query evaluation (pure Python; per-document bytecode is what costs, so there is next to none):
 the selected segments' documents are numbered and each query term becomes a bitmap (a Python int,
@@ -30,42 +32,49 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
+import gc
 import heapq
 import math
 import os
 import re
+import sqlite3
 import threading
 import time
+from array import array
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, compress, repeat
 from operator import add, attrgetter, contains, itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import DshMemoryError
-from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
 from core.search import cache
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
-from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query, squash
+from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
-from core.store.api import MemoryStore
+
+if TYPE_CHECKING:  # (imported lazily: a one-shot CLI search over a fresh cache never needs pydantic)
+    from core.models import GlobalSnapshot, WorkspaceInfo, WorkspaceSnapshot
+    from core.store.api import MemoryStore
 
 PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix (or a bigram around one
 # typed CJK character) counts half
 MAX_EXPANSIONS = 64  # per segment and term
 RACY_NS = 2_000_000_000
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
-_ANALYSES: dict[str, Analysis] = {}
-"""Token analyses by record file revision, shared by every index in the process (warm reopen)."""
-_ANALYSES_MAX = 200_000
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
-AUTO_SAVE_DOCS = 200  # a refresh that re-tokenized this many documents rewrites the persisted cache
+FLUSH_ROWS = 64  # a refresh writes the rows of new segments in batches of this many
+AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
 
 Fingerprint = tuple[tuple[str, int, int, int], ...]
+# (term, idf, weights through expansions only, {doc: the term's own BM25 weight})
+_Idf = tuple[str, float, "dict[Doc, float] | None", "Callable[[Doc], float | None]"]
+Stamp = tuple[int, int]
 
 
 _NORM = attrgetter("analysis.norm")
@@ -74,7 +83,16 @@ _NORM = attrgetter("analysis.norm")
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 _ALNUM2_RE = re.compile(r"[^\W_]{2}")
 # Four letters/digits whose middle two are a CJK character and a non-CJK one, in either order.
-_JUNCTION_RE = re.compile(rf"(?=([^\W_](?:[^\W_{CJK_CLASS}][{CJK_CLASS}]|[{CJK_CLASS}][^\W_{CJK_CLASS}])[^\W_]))")
+_JUNCTION = rf"(?=([^\W_](?:[^\W_{CJK_CLASS}][{CJK_CLASS}]|[{CJK_CLASS}][^\W_{CJK_CLASS}])[^\W_]))"
+
+
+@functools.cache
+def _junction_re() -> re.Pattern[str]:
+    """Compiled on first use: its character classes take tens of ms to compile, which a one-shot
+    CLI search of an English query would pay for nothing."""
+    return re.compile(_JUNCTION)
+
+
 _LAST2 = itemgetter(slice(-2, None))
 _FIRST2 = itemgetter(slice(None, 2))
 
@@ -105,7 +123,7 @@ def squash_keys(squashed: str) -> list[str]:
     four characters around it (``on公证``). Every junction of ``squashed`` with two characters on
     each side occurs, with those characters, in a document containing it: a necessary condition.
     """
-    return [m.group(1) for m in _JUNCTION_RE.finditer(squashed)] if not squashed.isascii() else []
+    return [m.group(1) for m in _junction_re().finditer(squashed)] if not squashed.isascii() else []
 
 
 def seam_keys(norm: str) -> set[str]:
@@ -116,7 +134,7 @@ def seam_keys(norm: str) -> set[str]:
         return set(map(add, map(_LAST2, units), map(_FIRST2, units[1:])))
     units = _CHUNK_RE.findall(norm)
     keys = set(map(add, map(_LAST2, units), map(_FIRST2, units[1:])))
-    keys.update(_JUNCTION_RE.findall(norm))
+    keys.update(_junction_re().findall(norm))
     return keys
 
 
@@ -138,10 +156,21 @@ class Segment:
     field_reps: Mapping[str, list[Doc]]
     names: dict[str, list[Doc]]
     info: WorkspaceInfo | None = None
+    stamp: Stamp | None = None  # the scope folder's (mtime_ns, inode) when its files were checked
     lazy: dict[str, Any] = field(default_factory=dict)
 
-    def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None) -> Segment:
-        return replace(self, fingerprint=fingerprint, info=info)
+    def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None, stamp: Stamp | None) -> Segment:
+        return replace(self, fingerprint=fingerprint, info=info, stamp=stamp)
+
+    def term_weights(self, term: str) -> dict[Doc, float]:
+        """``{doc: BM25 weight}`` of ``term`` in this segment. A segment loaded from the persisted
+        cache reads them from its postings arrays (its documents' own weight dicts stay unfilled:
+        at 100k records they would be millions of entries no query needs)."""
+        postings = self.postings
+        if isinstance(postings, cache.LazyPostings) and postings.has_weights:
+            return postings.weights_of(term)
+        _ready(self)
+        return {d: d.weights[term] for d in postings.get(term, ())}
 
     def prefix_terms(self, prefix: str) -> list[str]:
         """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
@@ -202,6 +231,7 @@ def _build_segment(
     cached_reps: Mapping[str, list[Doc]] | None = None,
     pending: cache.PendingWeights | None = None,
     seams: Mapping[str, list[Doc]] | None = None,
+    stamp: Stamp | None = None,
 ) -> Segment:
     docs = tuple(docs)
     postings: Mapping[str, list[Doc]]
@@ -238,6 +268,7 @@ def _build_segment(
         field_reps=field_reps,
         names=dict(names),
         info=info,
+        stamp=stamp,
         lazy={k: v for k, v in (("pending", pending), ("seams", seams)) if v is not None},
     )
 
@@ -248,10 +279,33 @@ def _ready(seg: Segment | None) -> None:
     if seg is None:
         return
     pending: cache.PendingWeights | None = seg.lazy.get("pending")
-    if pending is not None and pending.fill():
-        for d in seg.docs:
-            if d.kind == "record" and d.revision not in _ANALYSES and len(_ANALYSES) < _ANALYSES_MAX:
-                _ANALYSES[d.revision] = d.analysis
+    if pending is not None:
+        pending.fill()
+
+
+def _compact(seg: Segment) -> Segment:
+    """``seg`` in the form of its persisted row: documents without per-document weight dicts, term
+    tables as flat arrays (what a scope loaded from the cache looks like). At 100k records the dicts
+    were most of the memory; the row's payload is kept until the next save writes it."""
+    scope = SearchIndex._cached_scope(seg)
+    payload = cache.encode_scope(scope)
+    c = cache.decode_scope(payload)
+    out = _build_segment(
+        c.sid,
+        c.key,
+        c.cwd,
+        c.archived,
+        c.revision,
+        c.fingerprint,
+        c.docs,
+        seg.info,
+        c.postings,
+        c.field_reps,
+        c.pending,
+        stamp=c.stamp,
+    )
+    out.lazy["payload"] = ((out.fingerprint, out.stamp, out.revision), payload)
+    return out
 
 
 @dataclass(frozen=True)
@@ -277,7 +331,13 @@ class IndexState:
         self.expanded[key] = found
         return found
 
-    def impact(self, segs: list[Segment], term: str, only: dict[Doc, float] | None = None) -> list[Doc]:
+    def impact(
+        self,
+        segs: list[Segment],
+        term: str,
+        weight: Callable[[Doc], float | None],
+        only: dict[Doc, float] | None = None,
+    ) -> list[Doc]:
         """The documents of ``term`` in ``segs``, heaviest BM25 weight first; ``only`` = documents the
         term reaches through expansions alone (prefix, CJK character) with their weights. Docs
         only (8 bytes an entry); the walker looks weights up as it goes."""
@@ -287,9 +347,9 @@ class IndexState:
             docs: Iterable[Doc] = chain.from_iterable(s.postings.get(term, ()) for s in segs)
             if only is not None:
                 docs = chain(docs, only)
-                ordered = sorted(docs, key=lambda d: d.weights.get(term) or only[d], reverse=True)
+                ordered = sorted(docs, key=lambda d: weight(d) or only[d], reverse=True)
             else:
-                ordered = sorted(docs, key=lambda d: d.weights[term], reverse=True)
+                ordered = sorted(docs, key=lambda d: weight(d) or 0.0, reverse=True)
             if self.memo_entries[0] + len(ordered) > MAX_MEMO_ENTRIES:  # bound the memory, not the count
                 self.impacts.clear()
                 self.memo_entries[0] = 0
@@ -326,6 +386,33 @@ def _scope_fingerprint(directory: Path, now_ns: int) -> Fingerprint | None:
     return tuple(items)
 
 
+def _dir_stamp(directory: Path, now_ns: int) -> Stamp | None:
+    """(mtime_ns, inode) of a scope folder; None when missing or too recent to trust. Creating,
+    deleting or renaming a file in the folder changes its mtime: that is how the store writes
+    (temp file + rename), and how most editors and file tools save."""
+    try:
+        st = directory.stat()
+    except OSError:
+        return None
+    if st.st_mtime_ns > now_ns - RACY_NS:
+        return None
+    return (st.st_mtime_ns, st.st_ino)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while building: the index allocates millions of small,
+    acyclic objects, and each full collection walks all of them again (at 100k records that
+    doubled the build time). Reference counting still frees everything as usual."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _file_fingerprint(path: Path, now_ns: int) -> Fingerprint | None:
     try:
         st = path.stat()
@@ -356,8 +443,10 @@ class SearchIndex:
         else:
             self._cache_dir = Path(cache_dir)
         self._cache_tried = False
-        self._cache_dirty = False
-        self._cache_ok = False  # the cache file holds a recent state (loaded, or written by us)
+        self._cache_ok = False  # the cache holds a recent state (loaded, or written by us)
+        self._cache_db = cache.CacheDB(self._cache_dir) if self._cache_dir is not None else None
+        # Segment id -> the segment object whose row the cache holds (identity = unchanged since).
+        self._saved: dict[str, Segment] = {}
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -373,20 +462,37 @@ class SearchIndex:
         return {sid: seg.revision for sid, seg in self._state.segments.items()}
 
     # --- refresh ------------------------------------------------------------------------
-    def refresh(self, keys: Iterable[str] | None = None) -> RefreshStats:
+    def refresh(
+        self,
+        keys: Iterable[str] | None = None,
+        *,
+        deep: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> RefreshStats:
         """Bring the index up to date with the store, re-reading only scopes that changed.
 
         ``keys`` limits the refresh to these workspace keys (active and archived) and, if it
         contains ``"global"``, to GLOBAL.md; other segments are left as they are.
+
+        Change detection: a workspace whose folder kept its mtime is trusted without looking at
+        its files (a file created, deleted or renamed into place changes the folder's mtime: every
+        store commit, and most editors). A file rewritten in place keeps it; ``refresh(keys=[...])``
+        (what a file watcher that saw the folder change calls) and ``deep=True`` compare every
+        file's stat fingerprint as well. GLOBAL.md is always compared by its own stat.
+
+        ``progress(done, total)`` is called (on this thread) as scopes are checked, so a window can
+        say "indexing 40 %…" while a cold build runs in its worker; searches meanwhile see the
+        previous state (empty before the first refresh).
         """
         t0 = time.perf_counter()
-        with self._lock:
+        with self._lock, _gc_paused():
             old = self._state
             wanted = None if keys is None else set(keys)
+            deep = deep or wanted is not None
             counters = _Counters()
             segments = dict(old.segments)
             loaded: dict[str, Segment] = {}
-            if not segments and not self._cache_tried and self._cache_dir is not None:
+            if not segments and not self._cache_tried and self._cache_db is not None:
                 self._cache_tried = True
                 loaded = self._load_cache(wanted)
                 segments.update(loaded)
@@ -408,85 +514,114 @@ class SearchIndex:
                 if sid not in targets and (wanted is None or seg_key in wanted):
                     counters.removed += len(segments.pop(sid).docs)
             now_ns = time.time_ns()
-            for sid, (key, archived, listed) in targets.items():
+            unsaved: list[Segment] = []
+            total = len(targets) + (1 if wanted is None or GLOBAL_SCOPE in wanted else 0)
+            for n, (sid, (key, archived, listed)) in enumerate(targets.items()):
+                if progress is not None:
+                    progress(n, total)
                 counters.checked += 1
-                seg = self._refresh_workspace(sid, key, listed, archived, segments.get(sid), now_ns, counters)
+                seg = self._refresh_workspace(sid, key, listed, archived, segments.get(sid), now_ns, counters, deep)
                 if seg is None:
                     if sid in segments:
                         counters.removed += len(segments.pop(sid).docs)
                 else:
+                    if "payload" in seg.lazy and seg is not segments.get(sid):
+                        unsaved.append(seg)
+                        if len(unsaved) >= FLUSH_ROWS:  # a cold build: don't hold 1,000 payloads
+                            self._write_rows(unsaved)
+                            unsaved.clear()
                     segments[sid] = seg
             if wanted is None or GLOBAL_SCOPE in wanted:
                 counters.checked += 1
                 segments[GLOBAL_SCOPE] = self._refresh_global(segments.get(GLOBAL_SCOPE), now_ns, counters)
+            if progress is not None:
+                progress(total, total)
             counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
             if segments.keys() != old.segments.keys() or any(old.segments[k] is not v for k, v in segments.items()):
                 self._state = IndexState(segments)  # else keep the old state and its memoized tables
-            if counters.reindexed or counters.removed or counters.reread:
-                self._cache_dirty = True
-            # Write the cache when there is no usable one yet, or after a big re-index; small
-            # changes wait for save_cache() (a 10k-record cache is tens of MB).
-            if (
-                wanted is None
-                and self._cache_dir is not None
-                and (not self._cache_ok or (self._cache_dirty and counters.reindexed >= AUTO_SAVE_DOCS))
-            ):
-                self._save_cache_locked()
+            # Persist what changed: one row per changed scope, never the whole cache.
+            self._persist_locked(full=wanted is None)
             return counters.stats(self._state.doc_count, t0)
 
     # --- persisted cache ----------------------------------------------------------------
     def save_cache(self) -> bool:
-        """Write the persisted cache now (e.g. when the window closes). False if there is no cache
-        folder or it could not be written; search never depends on it."""
+        """Write the scopes that changed since the cache was last written or read (e.g. when the
+        window closes). False if there is no cache folder or it could not be written; search
+        never depends on it."""
         with self._lock:
-            return self._save_cache_locked()
+            return self._persist_locked(full=False)
 
-    def _save_cache_locked(self) -> bool:
-        if self._cache_dir is None:
-            return False
+    def _write_rows(self, segs: list[Segment]) -> None:
+        """Write these new segments' rows now (their payloads are then dropped); on failure they
+        stay unsaved and the end-of-refresh save tries again."""
+        if self._cache_db is None:
+            return
         try:
-            generation = cache.save(self._cache_dir, self._cached_scopes())
-            for s in self._state.segments.values():  # they are what the file now holds
-                s.lazy["generation"] = generation
-        except OSError:
+            tokens = self._cache_db.save(map(_row, segs))
+        except (OSError, sqlite3.Error):
+            return
+        for seg in segs:
+            seg.lazy["generation"] = tokens[seg.id]
+            seg.lazy.pop("payload", None)
+            self._saved[seg.id] = seg
+
+    def _persist_locked(self, *, full: bool) -> bool:
+        """Write the rows of segments changed since they were saved or loaded, delete the rows of
+        segments gone (``full``: also rows of scopes this index never loaded and no longer has)."""
+        db = self._cache_db
+        if db is None:
+            return False
+        segments = self._state.segments
+        changed = [seg for sid, seg in segments.items() if self._saved.get(sid) is not seg]
+        removed = {sid for sid in self._saved if sid not in segments}
+        try:
+            if full:
+                removed |= set(db.row_tokens()) - set(segments)
+            if not changed and not removed:
+                self._cache_ok = True
+                return True
+            tokens = db.save(map(_row, changed), sorted(removed))
+        except (OSError, sqlite3.Error):
             self._cache_ok = True  # don't retry on every refresh; save_cache() can
             return False
-        self._cache_dirty = False
+        for seg in changed:
+            seg.lazy["generation"] = tokens[seg.id]
+            seg.lazy.pop("payload", None)
+            self._saved[seg.id] = seg
+        for sid in removed:
+            self._saved.pop(sid, None)
         self._cache_ok = True
         return True
 
-    def _cached_scopes(self) -> list[cache.CachedScope]:
-        scopes = []
-        for s in self._state.segments.values():
-            _ready(s)
-            scopes.append(
-                cache.CachedScope(
-                    s.id,
-                    s.key,
-                    s.cwd,
-                    s.archived,
-                    s.revision,
-                    s.fingerprint,
-                    s.docs,
-                    s.info,
-                    s.postings,
-                    s.field_reps,
-                    seams=s.lazy.get("seams"),
-                )
-            )
-        return scopes
+    @staticmethod
+    def _cached_scope(s: Segment) -> cache.CachedScope:
+        scope = cache.CachedScope(
+            s.id,
+            s.key,
+            s.cwd,
+            s.archived,
+            s.revision,
+            s.fingerprint,
+            s.docs,
+            s.info,
+            s.postings,
+            s.field_reps,
+            seams=s.lazy.get("seams"),
+        )
+        scope.stamp = s.stamp
+        return scope
 
     def _load_cache(self, wanted: set[str] | None) -> dict[str, Segment]:
-        assert self._cache_dir is not None
-        scopes = cache.load(self._cache_dir)
-        if not scopes:
+        assert self._cache_db is not None
+        scopes = self._cache_db.load(wanted)
+        if scopes is None:
             return {}
         self._cache_ok = True
         out: dict[str, Segment] = {}
         for c in scopes:
             if wanted is not None and c.key not in wanted:
                 continue
-            out[c.sid] = _build_segment(
+            seg = out[c.sid] = _build_segment(
                 c.sid,
                 c.key,
                 c.cwd,
@@ -498,14 +633,18 @@ class SearchIndex:
                 c.postings,
                 c.field_reps,
                 c.pending,
+                stamp=c.stamp,
             )
-            out[c.sid].lazy["generation"] = c.generation
+            seg.lazy["generation"] = c.generation
+            self._saved[c.sid] = seg
         return out
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
         """Index a snapshot a store mutation just returned (a commit, a Global save): no disk reads."""
+        from core.models import GlobalSnapshot
+
         t0 = time.perf_counter()
-        with self._lock:
+        with self._lock, _gc_paused():
             counters = _Counters(checked=1)
             segments = dict(self._state.segments)
             if isinstance(snapshot, GlobalSnapshot):
@@ -514,7 +653,7 @@ class SearchIndex:
                 archived = snapshot.info.archived_at is not None
                 sid = _segment_id(snapshot.key, archived)
                 segments[sid] = self._workspace_segment(sid, snapshot, archived, None, segments.get(sid), counters)
-            self._state = IndexState(segments)
+            self._state = IndexState(segments)  # persisted by the next refresh() or save_cache()
             return counters.stats(self._state.doc_count, t0)
 
     def _scope_dir(self, key: str, archived: bool) -> Path | None:
@@ -540,19 +679,27 @@ class SearchIndex:
         old: Segment | None,
         now_ns: int,
         counters: _Counters,
+        deep: bool = False,
     ) -> Segment | None:
         directory = self._scope_dir(key, archived)
-        fp = _scope_fingerprint(directory, now_ns) if directory is not None else None
-        if old is not None and fp is not None and old.fingerprint == fp:
+        # The folder's stamp is taken before its files are looked at: a write meanwhile changes it
+        # again, so the next refresh looks again.
+        stamp = _dir_stamp(directory, now_ns) if directory is not None else None
+        if old is not None and not deep and stamp is not None and old.stamp == stamp and old.fingerprint is not None:
             if info is None or old.info == info:
                 return old
-            return old.with_meta(fp, info)
+            return old.with_meta(old.fingerprint, info, stamp)
+        fp = _scope_fingerprint(directory, now_ns) if directory is not None else None
+        if old is not None and fp is not None and old.fingerprint == fp:
+            if old.stamp == stamp and (info is None or old.info == info):
+                return old
+            return old.with_meta(fp, info or old.info, stamp)
         try:
             snap = self._store.read_workspace(key, archived=archived)
         except DshMemoryError:  # gone meanwhile, or a folder that is no scope (bad key)
             return None
         counters.reread += 1
-        return self._workspace_segment(sid, snap, archived, fp, old, counters, info)
+        return self._workspace_segment(sid, snap, archived, fp, old, counters, info, stamp if fp is not None else None)
 
     def _workspace_segment(
         self,
@@ -563,9 +710,10 @@ class SearchIndex:
         old: Segment | None,
         counters: _Counters,
         info: WorkspaceInfo | None = None,
+        stamp: Stamp | None = None,
     ) -> Segment:
-        info = info or snap.info
-        cwd = info.cwd
+        # ``info`` is kept only when the store listed it (a store without a root is compared by it).
+        cwd = (info or snap.info).cwd
         _ready(old)
         previous: dict[str, Doc] = {d.revision: d for d in old.docs} if old is not None else {}
         docs: list[Doc] = []
@@ -580,14 +728,7 @@ class SearchIndex:
                     continue
                 analysis = prev.analysis
             else:
-                cached = _ANALYSES.get(entry.revision)
-                if cached is not None and cached.name_key == squash(record.name):
-                    analysis = cached
-                else:
-                    analysis = analyze(record.name, record.description, record.type, record.body)
-                    if len(_ANALYSES) >= _ANALYSES_MAX:
-                        _ANALYSES.clear()
-                    _ANALYSES[entry.revision] = analysis
+                analysis = analyze(record.name, record.description, record.type, record.body)
                 counters.reindexed += 1
             docs.append(
                 Doc(
@@ -609,8 +750,8 @@ class SearchIndex:
             )
         counters.removed += len(previous)
         if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs, strict=True)):
-            return replace(old, revision=snap.revision, fingerprint=fp, info=info)  # nothing to re-index
-        return _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info)
+            return replace(old, revision=snap.revision, fingerprint=fp, info=info, stamp=stamp)  # nothing to re-index
+        return _compact(_build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp))
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
         fp = _file_fingerprint(self._root / "GLOBAL.md", now_ns) if self._root is not None else None
@@ -624,7 +765,7 @@ class SearchIndex:
         self, snap: GlobalSnapshot, fp: Fingerprint | None, old: Segment | None, counters: _Counters
     ) -> Segment:
         if old is not None and old.revision == snap.revision:
-            return old.with_meta(fp, None)
+            return old.with_meta(fp, None, None)
         _ready(old)
         mtime_ns = 0
         if fp is not None and fp[0][1] >= 0:
@@ -663,7 +804,7 @@ class SearchIndex:
                 )
             )
         counters.removed += len(previous)
-        return _build_segment(GLOBAL_SCOPE, GLOBAL_SCOPE, "", False, snap.revision, fp, docs, None)
+        return _compact(_build_segment(GLOBAL_SCOPE, GLOBAL_SCOPE, "", False, snap.revision, fp, docs, None))
 
     # --- search -------------------------------------------------------------------------
     def search(
@@ -734,38 +875,50 @@ class SearchIndex:
         100 records). The seam tables are kept in the persisted cache: when this call built them
         for many documents, it rewrites the cache, so the next open gets them from there."""
         t0 = time.perf_counter()
-        built = 0
         segments = list(self._state.segments.values())
-        stored = [s for s in segments if "seams" not in s.lazy and s.lazy.get("generation")]
-        if stored and self._cache_dir is not None:  # as loaded from the cache: their tables are saved
-            generation: str = stored[0].lazy["generation"]
-            tables = cache.load_seams(self._cache_dir, generation, {s.id: s.docs for s in stored})
-            for s in stored:
-                if s.id in tables and s.lazy.get("generation") == generation:
-                    s.lazy.setdefault("seams", tables[s.id])
+        stored = {s.id: s for s in segments if "seams" not in s.lazy and s.lazy.get("generation")}
+        if stored and self._cache_db is not None:  # as loaded from the cache: their tables may be saved
+            tokens = {sid: str(s.lazy["generation"]) for sid, s in stored.items()}
+            tables = self._cache_db.load_seams(tokens, {sid: s.docs for sid, s in stored.items()})
+            for sid, table in tables.items():
+                stored[sid].lazy.setdefault("seams", table)
+        built: list[Segment] = []
         for seg in segments:
-            _ready(seg)
             if "seams" not in seg.lazy:
-                built += len(seg.docs)
+                built.append(seg)
             seg.seam_docs([""])
             seg.prefix_terms("")
             seg.bigrams_with("")
             _ = "" in seg.postings, "" in seg.field_reps  # (a cached segment's term lookup tables)
-        if built >= AUTO_SAVE_DOCS and self._cache_dir is not None and self._cache_ok:
+        if sum(len(seg.docs) for seg in built) >= AUTO_SAVE_DOCS and self._cache_db is not None:
+            # Add the tables to the rows that hold these very segments (others get them with their
+            # next row write).
             with self._lock:
-                gens = {s.lazy.get("generation") for s in self._state.segments.values()}
-                gen = gens.pop() if len(gens) == 1 else None
-                if isinstance(gen, str) and gen and not self._cache_dirty:  # all as the cache file has them
-                    with contextlib.suppress(OSError):
-                        cache.save_seams(self._cache_dir, self._cached_scopes(), gen)
-                else:
-                    self._save_cache_locked()
+                rows = [
+                    (self._cached_scope(seg), str(seg.lazy["generation"]))
+                    for seg in built
+                    if self._saved.get(seg.id) is seg and seg.lazy.get("generation")
+                ]
+                with contextlib.suppress(OSError, sqlite3.Error):
+                    self._cache_db.save_seams(rows)
         return time.perf_counter() - t0
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
         state = self._state
         return _rank(parse_query(query), state, _select(state, scopes, False), limit)[0]
+
+
+def _row(seg: Segment) -> tuple[str, bytes, bytes | None]:
+    """(segment id, payload, seams) of the row that persists ``seg``; encoded when a save asks for
+    it (a save streams its rows), from the payload :func:`_compact` kept when still current."""
+    kept = seg.lazy.get("payload")
+    scope = SearchIndex._cached_scope(seg)
+    if kept is not None and kept[0] == (seg.fingerprint, seg.stamp, seg.revision):
+        payload: bytes = kept[1]
+    else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
+        payload = cache.encode_scope(scope)
+    return seg.id, payload, cache.encode_seams(scope)
 
 
 @dataclass
@@ -805,24 +958,24 @@ def _expansions(pq: ParsedQuery, term: str, segs: list[Segment]) -> dict[Doc, fl
     """Documents a term reaches only through the words it stands for besides itself (longer words
     for the typed prefix, bigrams around a single CJK character), with their best weight of those
     words times PREFIX_WEIGHT. None when the term has no expansions."""
-    pairs: list[tuple[str, list[Doc]]] = []
-    if term in pq.prefix_terms:
-        for s in segs:
-            pairs += [(t, s.postings[t]) for t in s.prefix_terms(term)]
-    elif len(term) == 1 and _CJK_RE.fullmatch(term):
-        for s in segs:
-            pairs += [(t, s.postings[t]) for t in s.bigrams_with(term)]
-    if not pairs:
-        return None
     best: dict[Doc, float] = {}
-    for t, docs in pairs:
-        for d in docs:
-            w = d.weights
-            if term in w:
-                continue
-            v = w[t] * PREFIX_WEIGHT
-            if v > best.get(d, 0.0):
-                best[d] = v
+    for s in segs:
+        if term in pq.prefix_terms:
+            words = s.prefix_terms(term)
+        elif len(term) == 1 and _CJK_RE.fullmatch(term):
+            words = s.bigrams_with(term)
+        else:
+            words = []
+        if not words:
+            continue
+        itself = s.term_weights(term)
+        for t in words:
+            for d, w in s.term_weights(t).items():
+                if d in itself:
+                    continue
+                v = w * PREFIX_WEIGHT
+                if v > best.get(d, 0.0):
+                    best[d] = v
     return best or None
 
 
@@ -848,7 +1001,7 @@ def _phrase_candidates(segs: list[Segment], phrase: str, squashed: bool = False)
 
 
 def _top_bm25(
-    idf: list[tuple[str, float, dict[Doc, float] | None]],
+    idf: list[_Idf],
     state: IndexState,
     segs: list[Segment],
     pool: set[Doc],
@@ -863,7 +1016,7 @@ def _top_bm25(
 
     ``check``: pool documents it rejects (when met) are not of the pool after all. The flag
     returned is True when fewer than ``limit`` documents passed (the whole pool was walked)."""
-    walkers = [(term, f, only, iter(state.impact(segs, term, only))) for term, f, only in idf]
+    walkers = [(weight, f, only, iter(state.impact(segs, term, weight, only))) for term, f, only, weight in idf]
     frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[Doc] = set()
@@ -871,7 +1024,7 @@ def _top_bm25(
     found: list[tuple[float, Doc]] = []
 
     while any(alive):
-        for i, (wterm, f, wonly, walker) in enumerate(walkers):
+        for i, (wweight, f, wonly, walker) in enumerate(walkers):
             if not alive[i]:
                 continue
             d = next(walker, None)
@@ -879,17 +1032,16 @@ def _top_bm25(
                 alive[i] = False
                 frontier[i] = 0.0
                 continue
-            x = d.weights.get(wterm)
+            x = wweight(d)
             frontier[i] = f * (x if x is not None else wonly[d] if wonly is not None else 0.0)
             if d in seen or d not in pool:
                 continue
             seen.add(d)
             if check is not None and not check(d):
                 continue
-            w = d.weights
             bm = 0.0
-            for term, tf, only in idf:
-                x = w.get(term)
+            for _term, tf, only, weight in idf:
+                x = weight(d)
                 if x is not None:
                     bm += tf * x
                 elif only is not None:
@@ -910,6 +1062,7 @@ _NONZERO_RE = re.compile(rb"[^\x00]")
 SPARSE_DOCS = 64  # bitmaps with at most this many documents are decoded byte by byte
 SEAM_BUILD_BUDGET_S = 0.002  # seam tables built lazily per lookup, for about this long (one segment at least)
 FEW_SCANS = 64  # pending checks below this many skip the seam lookup (scanning them is cheaper)
+DENSE_BYTES = 64_000_000  # per view, for the per-term weight arrays (80 terms at 100k records)
 MAX_VIEW_MEMO = 4096  # memoized bitmaps per view (each n/8 bytes: 1.25 KB at 10k documents)
 
 
@@ -925,6 +1078,45 @@ class _View:
         self.n = len(self.docs)
         self.ids: dict[Doc, int] = {d: i for i, d in enumerate(self.docs)}
         self.memo: dict[tuple[str, str], Any] = {}
+        # term -> BM25 weight by document number (0.0: the document lacks the term; weights are > 0).
+        # 8 bytes a document and no Python object per posting: at 100k records a weight dict per
+        # common word was tens of MB, and the memo thrashed rebuilding them.
+        self.dense: dict[str, array[float]] = {}
+        self.max_dense = max(16, DENSE_BYTES // (8 * max(self.n, 1)))
+
+    def weights(self, term: str) -> array[float]:
+        got = self.dense.get(term)
+        if got is None:
+            got = array("d", bytes(8 * self.n))
+            offset = 0
+            for s in self.segs:
+                size = len(s.docs)
+                postings = s.postings
+                arrays = postings.term_arrays(term) if isinstance(postings, cache.LazyPostings) else None
+                if arrays is not None:
+                    refs, weights = arrays
+                    if not refs or max(refs) < size:  # (out of range: a forged row; its postings are empty too)
+                        for ref, w in zip(refs, weights, strict=False):
+                            got[offset + ref] = w
+                elif not isinstance(postings, cache.LazyPostings):
+                    ids = self.ids
+                    for d, w in s.term_weights(term).items():
+                        got[ids[d]] = w
+                offset += size
+            if len(self.dense) >= self.max_dense:
+                self.dense.clear()
+            self.dense[term] = got
+        return got
+
+    def weigher(self, term: str) -> Callable[[Doc], float | None]:
+        """``doc -> BM25 weight of term`` (None when the document lacks it)."""
+        weights = self.weights(term)
+        ids = self.ids
+
+        def weight(d: Doc) -> float | None:
+            return weights[ids[d]] or None
+
+        return weight
 
     def bits_of(self, docs: Iterable[Doc]) -> int:
         """The bitmap of ``docs`` (all of this view), built by C-level maps (no per-doc bytecode)."""
@@ -994,8 +1186,6 @@ def _view(state: IndexState, segs: list[Segment]) -> _View:
     key = tuple(s.id for s in segs)
     view = state.views.get(key)
     if view is None:
-        for s in segs:
-            _ready(s)
         if len(state.views) >= 16:
             state.views.clear()
         view = state.views[key] = _View(segs)
@@ -1039,7 +1229,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     view = _view(state, segs)
     n_docs = view.n or 1
     term_bits: list[int] = []
-    idf: list[tuple[str, float, dict[Doc, float] | None]] = []
+    idf: list[_Idf] = []
     for term in pq.terms:
         bits = view.term(term)
         only = state.expansions(pq, term, segs)
@@ -1052,16 +1242,25 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
         term_bits.append(bits)
         df = bits.bit_count()
         if df:
-            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only))
+            idf.append((term, math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), only, view.weigher(term)))
     matched = 0
     for bits in term_bits:
         matched |= bits
     for phrase in pq.phrases:  # quoted phrases are required
         if not matched:
             break
-        seam = view.seams(phrase)[0] if matched.bit_count() > FEW_SCANS else None
-        pool = view.docs_of(matched if seam is None else matched & seam)
-        matched = view.bits_of(compress(pool, map(contains, map(_NORM, pool), repeat(phrase))))
+        # Which documents contain the phrase is memoized per view: (checked, passed) bitmaps, so a
+        # repeated query (or one typed on) scans only documents not checked before.
+        key = ("q", phrase)
+        checked, passed = view.memo.get(key) or (0, 0)
+        todo = matched & ~checked
+        if todo:
+            seam = view.seams(phrase)[0] if todo.bit_count() > FEW_SCANS else None
+            pool = view.docs_of(todo if seam is None else todo & seam)  # (a seam miss can't contain it)
+            passed |= view.bits_of(compress(pool, map(contains, map(_NORM, pool), repeat(phrase))))
+            checked |= todo
+            view._remember(key, (checked, passed))
+        matched &= passed
     total = matched.bit_count()
     if not total:
         return [], 0
@@ -1204,11 +1403,10 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     return [(d, v) for v, d in scored[:limit]], total
 
 
-def _bm25(d: Doc, idf: list[tuple[str, float, dict[Doc, float] | None]]) -> float:
-    w = d.weights
+def _bm25(d: Doc, idf: list[_Idf]) -> float:
     bm = 0.0
-    for term, f, only in idf:
-        x = w.get(term)
+    for _term, f, only, weight in idf:
+        x = weight(d)
         if x is not None:
             bm += f * x
         elif only is not None:

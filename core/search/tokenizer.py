@@ -51,7 +51,7 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split(" "))
 
 # Characters NFKC leaves alone in practice (ASCII, kana, CJK ideographs, Hangul syllables): the fast
 # NFKC below maps every other character on its own and keeps the result only when it is normalized.
-_NFKC_ODD_RE = re.compile("[^\x00-\x7f\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]")
+_NFKC_ODD = "[^\x00-\x7f\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]"  # compiled on first use
 _NFKC_CHAR: dict[str, str] = {}
 
 
@@ -70,7 +70,7 @@ def nfkc(text: str) -> str:
     punctuation, say) normalize on their own. Exact: mapping each character to its own NFKC form
     keeps the text compatibility-equivalent, so when that result is already NFKC-normalized it *is*
     the NFKC form; otherwise (combining marks, jamo) the full algorithm runs."""
-    fast = _NFKC_ODD_RE.sub(_nfkc_char, text)
+    fast = re.sub(_NFKC_ODD, _nfkc_char, text)  # (re's own cache keeps the compiled pattern)
     return fast if unicodedata.is_normalized("NFKC", fast) else unicodedata.normalize("NFKC", text)
 
 

@@ -27,12 +27,24 @@ def put(store: MemoryStore, cwd: str, records: Iterable[Record], *, allow_secret
 
 
 def age_files(root: Path, seconds: float = 3600.0) -> None:
-    """Backdate every file under ``root`` so no fingerprint is 'racily clean' (see index.py)."""
+    """Backdate every file and folder under ``root`` so no fingerprint is 'racily clean' (see index.py)."""
     past = time.time() - seconds
-    for dirpath, _dirs, files in os.walk(root):
+    for dirpath, _dirs, files in os.walk(root, topdown=False):
         for f in files:
             os.utime(os.path.join(dirpath, f), (past, past))
+        os.utime(dirpath, (past, past))
 
 
 def set_mtime(path: Path, epoch_seconds: float) -> None:
     os.utime(path, (epoch_seconds, epoch_seconds))
+
+
+def age_recent(root: Path, seconds: float = 1800.0) -> None:
+    """Backdate only what changed in the last minute (a commit's files and folder), leaving the
+    fingerprints of everything else as they were."""
+    now = time.time()
+    past = now - seconds
+    for dirpath, _dirs, files in os.walk(root, topdown=False):
+        for path in [os.path.join(dirpath, f) for f in files] + [dirpath]:
+            if os.stat(path).st_mtime > now - 60:
+                os.utime(path, (past, past))

@@ -1,24 +1,23 @@
-"""The persisted cache under <root>/.manager/cache: used when intact, rebuilt when damaged or stale."""
+"""The persisted index under <root>/.manager/cache (one SQLite row per scope): used when intact,
+rebuilt when damaged or stale, rewritten one row at a time."""
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from search_support import age_files, put, rec, set_mtime
+from search_support import age_files, age_recent, put, rec, set_mtime
 
 from core.models import PutOp
-from core.search import SearchIndex, index
-from core.search.cache import CACHE_FILE
+from core.search import SearchIndex, cache, index
+from core.search.cache import DB_FILE
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
-
-
-@pytest.fixture(autouse=True)
-def _no_process_analysis_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test starts like a fresh process: no analyses shared through the module cache."""
-    monkeypatch.setattr(index, "_ANALYSES", {})
 
 
 def build(tmp_path: Path) -> Path:
@@ -31,6 +30,31 @@ def build(tmp_path: Path) -> Path:
     return root
 
 
+def db_path(root: Path) -> Path:
+    return root / ".manager" / "cache" / DB_FILE
+
+
+def rows(root: Path) -> dict[str, tuple[str, bytes, bytes | None]]:
+    """sid -> (token, payload, seams) of every row of the persisted index."""
+    with sqlite3.connect(db_path(root)) as con:
+        return {sid: (tok, pay, seams) for sid, tok, pay, seams in con.execute("SELECT * FROM scopes")}
+
+
+def rewrite_rows(root: Path, change: Any) -> None:
+    """Apply ``change(sid, payload) -> payload`` to every row (tests of damaged caches)."""
+    with sqlite3.connect(db_path(root)) as con:
+        for sid, payload in con.execute("SELECT sid, payload FROM scopes").fetchall():
+            con.execute("UPDATE scopes SET payload = ? WHERE sid = ?", (change(sid, payload), sid))
+
+
+def forge(payload: bytes, edit: Any) -> bytes:
+    """A payload edited by ``edit(obj)`` and re-checksummed: passes the checksum, inconsistent inside."""
+    obj = marshal.loads(payload[len(cache.MAGIC) + 32 :])
+    edit(obj)
+    data = marshal.dumps(obj)
+    return cache.MAGIC + hashlib.sha256(data).digest() + data
+
+
 def hits(ix: SearchIndex, query: str) -> list[tuple[str, str]]:
     return [(h.scope_key, h.name) for h in ix.search(query, limit=100).hits]
 
@@ -40,8 +64,7 @@ def test_cache_is_written_and_used(tmp_path: Path) -> None:
     first = SearchIndex(FileStore(root))
     s1 = first.refresh()
     assert s1.from_cache == 0 and s1.docs_reindexed == 13
-    assert (root / ".manager" / "cache" / CACHE_FILE).is_file()
-    index._ANALYSES.clear()
+    assert db_path(root).is_file() and len(rows(root)) == 4
     second = SearchIndex(FileStore(root))
     s2 = second.refresh()
     assert (s2.from_cache, s2.scopes_reread, s2.docs_reindexed) == (4, 0, 0)
@@ -59,20 +82,37 @@ def test_cache_is_written_and_used(tmp_path: Path) -> None:
         lambda b: b"",
     ],
 )
-def test_damaged_cache_rebuilds_itself(tmp_path: Path, damage: object) -> None:
+def test_damaged_rows_are_rebuilt(tmp_path: Path, damage: Any) -> None:
     root = build(tmp_path)
     expected = hits(_fresh(root, cache=False), "zebra")
     SearchIndex(FileStore(root)).refresh()
-    path = root / ".manager" / "cache" / CACHE_FILE
-    path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
-    index._ANALYSES.clear()
+    rewrite_rows(root, lambda _sid, payload: damage(payload))
     ix = SearchIndex(FileStore(root))
     stats = ix.refresh()
     assert stats.from_cache == 0 and stats.docs_reindexed == 13
     assert hits(ix, "zebra") == expected
-    index._ANALYSES.clear()
-    again = SearchIndex(FileStore(root)).refresh()  # the rewritten cache is intact
+    again = SearchIndex(FileStore(root)).refresh()  # the rewritten rows are intact
     assert again.from_cache == 4
+
+
+def test_one_damaged_row_costs_only_its_scope(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    victim = next(sid for sid in rows(root) if sid.startswith("w:"))
+    rewrite_rows(root, lambda sid, payload: payload[:-5] if sid == victim else payload)
+    stats = SearchIndex(FileStore(root)).refresh()
+    assert (stats.from_cache, stats.scopes_reread, stats.docs_reindexed) == (3, 1, 4)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database at all" * 100, b"SQLite format 3\x00" + b"\xff" * 200])
+def test_a_file_that_is_not_our_database_is_replaced(tmp_path: Path, content: bytes) -> None:
+    root = build(tmp_path)
+    db_path(root).parent.mkdir(parents=True)
+    db_path(root).write_bytes(content)
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 0
+    assert hits(ix, "zebra") == hits(_fresh(root, cache=False), "zebra")
+    assert SearchIndex(FileStore(root)).refresh().from_cache == 4
 
 
 def test_edits_made_while_closed_win_over_the_cache(tmp_path: Path) -> None:
@@ -82,14 +122,44 @@ def test_edits_made_while_closed_win_over_the_cache(tmp_path: Path) -> None:
     snap = store.find_workspace("/w/1")
     assert snap is not None
     path = root / "workspaces" / snap.key / "r-2.md"
-    path.write_text(path.read_text(encoding="utf-8").replace("zebra", "okapi"), encoding="utf-8")
-    set_mtime(path, time.time() - 7200)
-    index._ANALYSES.clear()
+    # An editor that saves by writing a new file and renaming it over the old one (as the store
+    # does): the folder's mtime changes, so a plain refresh sees it.
+    tmp = path.with_name("r-2.md.swp")
+    tmp.write_text(path.read_text(encoding="utf-8").replace("zebra", "okapi"), encoding="utf-8")
+    tmp.replace(path)
+    age_recent(root)
     ix = SearchIndex(FileStore(root))
     stats = ix.refresh()
     assert (stats.from_cache, stats.scopes_reread, stats.docs_reindexed) == (3, 1, 1)
     assert hits(ix, "okapi") == [(snap.key, "r-2")]
     assert (snap.key, "r-2") not in hits(ix, "zebra")
+
+
+def test_in_place_edits_made_while_closed_need_a_deep_refresh(tmp_path: Path) -> None:
+    """A file rewritten in place keeps its folder's mtime: only a refresh that looks at every
+    file's stat (``deep=True``, or ``keys=[...]`` for the scopes a watcher saw change) finds it."""
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    store = FileStore(root)
+    snap = store.find_workspace("/w/1")
+    assert snap is not None
+    folder = root / "workspaces" / snap.key
+    folder_mtime = folder.stat().st_mtime_ns
+    path = folder / "r-2.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("zebra", "okapi"), encoding="utf-8")
+    set_mtime(path, time.time() - 7200)
+    assert folder.stat().st_mtime_ns == folder_mtime
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 4  # trusted by its folder's stamp
+    stats = ix.refresh(deep=True)
+    assert (stats.scopes_reread, stats.docs_reindexed) == (1, 1)
+    assert hits(ix, "okapi") == [(snap.key, "r-2")]
+    path.write_text(path.read_text(encoding="utf-8").replace("okapi", "gnu"), encoding="utf-8")
+    set_mtime(path, time.time() - 3600)
+    other = SearchIndex(FileStore(root))
+    other.refresh()
+    assert other.refresh(keys=[snap.key]).docs_reindexed == 1
+    assert hits(other, "gnu") == [(snap.key, "r-2")]
 
 
 def test_no_cache_without_a_root() -> None:
@@ -107,28 +177,57 @@ def _fresh(root: Path, *, cache: bool) -> SearchIndex:
     return ix
 
 
-def test_small_changes_do_not_rewrite_the_cache_every_refresh(tmp_path: Path) -> None:
+def test_one_commit_rewrites_one_row(tmp_path: Path) -> None:
     root = build(tmp_path)
     store = FileStore(root)
     ix = SearchIndex(store)
     ix.refresh()
-    path = root / ".manager" / "cache" / CACHE_FILE
-    before = path.stat().st_mtime_ns
+    before = rows(root)
     snap = store.find_workspace("/w/0")
     assert snap is not None
     store.commit(snap.key, [PutOp(record=rec("new", "okapi"))], snap.revision)
+    age_recent(root)
     ix.refresh()
+    after = rows(root)
+    changed = {sid for sid in after if after[sid] != before.get(sid)}
+    assert changed == {f"w:{snap.key}"}
     ix.refresh()
-    assert path.stat().st_mtime_ns == before
+    assert rows(root) == after  # nothing changed: nothing written
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    assert hits(again, "okapi") == [(snap.key, "new")]
+
+
+def test_apply_is_persisted_by_save_cache(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    store = FileStore(root)
+    ix = SearchIndex(store)
+    ix.refresh()
+    snap = store.find_workspace("/w/1")
+    assert snap is not None
+    ix.apply(store.commit(snap.key, [PutOp(record=rec("new", "okapi"))], snap.revision))
+    before = rows(root)
     assert ix.save_cache() is True
-    assert path.stat().st_mtime_ns != before
+    after = rows(root)
+    assert {sid for sid in after if after[sid] != before[sid]} == {f"w:{snap.key}"}
+
+
+def test_archived_and_deleted_scopes_leave_the_cache(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    store = FileStore(root)
+    ix = SearchIndex(store)
+    ix.refresh()
+    snap = store.find_workspace("/w/2")
+    assert snap is not None
+    store.archive(snap.key)
+    ix.refresh()
+    assert f"w:{snap.key}" not in rows(root) and f"a:{snap.key}" in rows(root)
 
 
 def test_commit_into_a_scope_loaded_from_the_cache(tmp_path: Path) -> None:
     """A scope read from the cache (weights filled in on first use) re-indexes like a fresh one."""
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
-    index._ANALYSES.clear()
     store = FileStore(root)
     ix = SearchIndex(store)
     assert ix.refresh().from_cache == 4
@@ -143,11 +242,9 @@ def test_commit_into_a_scope_loaded_from_the_cache(tmp_path: Path) -> None:
 def test_cache_written_from_a_cached_index_round_trips(tmp_path: Path) -> None:
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
-    index._ANALYSES.clear()
     loaded = SearchIndex(FileStore(root))
     loaded.refresh()
     assert loaded.save_cache() is True  # tables never looked up are written back as loaded
-    index._ANALYSES.clear()
     again = SearchIndex(FileStore(root))
     assert again.refresh().from_cache == 4
     fresh = _fresh(root, cache=False)
@@ -156,108 +253,96 @@ def test_cache_written_from_a_cached_index_round_trips(tmp_path: Path) -> None:
 
 
 def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path) -> None:
-    import hashlib
-    import marshal
-
-    from core.search import cache
-
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
-    path = root / ".manager" / "cache" / CACHE_FILE
-    data = path.read_bytes()
-    obj = marshal.loads(data[len(cache.MAGIC) + 32 :])
-    for scope in obj["scopes"]:
-        ids, ends, refs = scope["postings"]
-        scope["postings"] = (ids, ends, b"\xff" * len(refs))  # document numbers out of range
-        w_ids, w_vals, w_ends = scope["weights"]
-        scope["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)  # term numbers out of range
-    payload = marshal.dumps(obj)
-    path.write_bytes(cache.MAGIC + hashlib.sha256(payload).digest() + payload)
-    index._ANALYSES.clear()
+
+    def edit(obj: dict[str, Any]) -> None:
+        ids, ends, refs, weights = obj["postings"]
+        obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)  # document numbers out of range
+        ids, ends, refs = obj["field_reps"]
+        obj["field_reps"] = (b"\xff" * len(ids), ends, refs)  # term numbers out of range
+
+    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
     ix = SearchIndex(FileStore(root))
     ix.refresh()
     for q in ("zebra", "打包", "zeb", '"use pnpm"'):
         ix.search(q, limit=100)  # wrong answers are possible for a forged cache; exceptions are not
 
 
-def test_cache_weights_out_of_range_are_rederived_from_the_text(tmp_path: Path) -> None:
-    import hashlib
-    import marshal
-
-    from core.search import cache
-
+def test_a_forged_row_is_re_derived_from_the_text_when_its_scope_is_re_indexed(tmp_path: Path) -> None:
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
-    path = root / ".manager" / "cache" / CACHE_FILE
-    data = path.read_bytes()
-    obj = marshal.loads(data[len(cache.MAGIC) + 32 :])
-    for scope in obj["scopes"]:
-        w_ids, w_vals, w_ends = scope["weights"]
-        scope["weights"] = (b"\xff" * len(w_ids), w_vals, w_ends)
-    payload = marshal.dumps(obj)
-    path.write_bytes(cache.MAGIC + hashlib.sha256(payload).digest() + payload)
-    index._ANALYSES.clear()
-    ix = SearchIndex(FileStore(root))
+
+    def edit(obj: dict[str, Any]) -> None:
+        ids, ends, refs, weights = obj["postings"]
+        obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)
+
+    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
+    store = FileStore(root)
+    ix = SearchIndex(store)
     assert ix.refresh().from_cache == 4
+    for cwd in ("/w/0", "/w/1", "/w/2"):  # a commit into each: its unchanged records are re-derived
+        snap = store.find_workspace(cwd)
+        assert snap is not None
+        ix.apply(store.commit(snap.key, [PutOp(record=rec("new", "okapi zebra"))], snap.revision))
     fresh = _fresh(root, cache=False)
-    for q in ("zebra", "打包为什么慢", "zeb", "electron builder"):
-        assert ix.search(q, limit=100) == fresh.search(q, limit=100)
+    for q in ("zebra", "打包为什么慢", "zeb", "electron builder", "okapi"):
+        got = [(h.scope_key, h.name) for h in ix.search(q, limit=100).hits if h.scope_key != "global"]
+        want = [(h.scope_key, h.name) for h in fresh.search(q, limit=100).hits if h.scope_key != "global"]
+        assert got == want
 
 
 def test_cache_of_an_earlier_layout_is_replaced(tmp_path: Path) -> None:
     root = build(tmp_path)
     folder = root / ".manager" / "cache"
     folder.mkdir(parents=True)
-    (folder / "search-index-v2.bin").write_bytes(b"DSHSRCH2" + b"\0" * 64)
+    for old in ("search-index-v2.bin", "search-index-v3.bin", "search-seams-v3.bin"):
+        (folder / old).write_bytes(b"DSHSRCH3" + b"\0" * 64)
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 0
-    assert (folder / CACHE_FILE).is_file()
-    assert not (folder / "search-index-v2.bin").exists()
+    assert db_path(root).is_file()
+    assert (
+        sorted(p.name for p in folder.iterdir() if p.name.startswith("search-index-v") and "sqlite" not in p.name) == []
+    )
+    assert not (folder / "search-seams-v3.bin").exists()
 
 
 def test_warm_up_persists_seam_tables_and_reuses_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.search import cache
-
     monkeypatch.setattr(index, "AUTO_SAVE_DOCS", 1)
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()  # the cache, without seam tables
-    seams_file = root / ".manager" / "cache" / cache.SEAMS_FILE
-    index._ANALYSES.clear()
+    assert all(seams is None for _t, _p, seams in rows(root).values())
     first = SearchIndex(FileStore(root))
     first.refresh()
-    first.warm_up()  # built them all: rewrites the cache with them
-    written = seams_file.stat().st_mtime_ns
-    index._ANALYSES.clear()
+    first.warm_up()  # built them all: adds them to the rows, payloads untouched
+    written = rows(root)
+    assert all(seams is not None for _t, _p, seams in written.values())
     second = SearchIndex(FileStore(root))
     assert second.refresh().from_cache == 4
     second.warm_up()
-    assert seams_file.stat().st_mtime_ns == written  # nothing new to save
+    assert rows(root) == written  # nothing new to save
     assert all(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in second._state.segments.values())
     fresh = _fresh(root, cache=False)
     for q in ('"use pnpm"', "zebra 1 2", "用了 electron", '"1 2 打包"', "electron builder"):
         assert second.search(q, limit=100) == fresh.search(q, limit=100)
 
 
-@pytest.mark.parametrize("damage", [lambda b: b[:-3], lambda b: b"junk", "other generation"])
-def test_damaged_or_unpaired_seams_file_is_ignored(tmp_path: Path, damage: object) -> None:
-    from core.search import cache
-
+@pytest.mark.parametrize("damage", [lambda b: b[:-3], lambda b: b"junk", "other token"])
+def test_damaged_or_unpaired_seams_are_ignored(tmp_path: Path, damage: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index, "AUTO_SAVE_DOCS", 1)
     root = build(tmp_path)
     ix = SearchIndex(FileStore(root))
     ix.refresh()
     ix.warm_up()
-    ix.save_cache()
-    folder = root / ".manager" / "cache"
-    if damage == "other generation":
-        kept = (folder / cache.SEAMS_FILE).read_bytes()
-        ix.save_cache()  # a new generation; put the old seams file back
-        (folder / cache.SEAMS_FILE).write_bytes(kept)
-    else:
-        path = folder / cache.SEAMS_FILE
-        path.write_bytes(damage(path.read_bytes()))  # type: ignore[operator]
-    index._ANALYSES.clear()
+    assert all(seams is not None for _t, _p, seams in rows(root).values())
     again = SearchIndex(FileStore(root))
     assert again.refresh().from_cache == 4
+    with sqlite3.connect(db_path(root)) as con:
+        if damage == "other token":  # another process rewrote the rows after this one loaded them
+            con.execute("UPDATE scopes SET token = 'someone-else'")
+        else:
+            for sid, seams in con.execute("SELECT sid, seams FROM scopes").fetchall():
+                con.execute("UPDATE scopes SET seams = ? WHERE sid = ?", (damage(seams), sid))
     again.warm_up()
     assert not any(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in again._state.segments.values())
     fresh = _fresh(root, cache=False)
@@ -265,20 +350,50 @@ def test_damaged_or_unpaired_seams_file_is_ignored(tmp_path: Path, damage: objec
         assert again.search(q, limit=100) == fresh.search(q, limit=100)
 
 
-def test_warm_up_after_a_cold_open_writes_only_the_seams_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.search import cache
-
-    monkeypatch.setattr(index, "AUTO_SAVE_DOCS", 1)
+def test_two_processes_share_the_cache(tmp_path: Path) -> None:
+    """The window and a CLI search each update their own rows; neither loses the other's."""
     root = build(tmp_path)
-    folder = root / ".manager" / "cache"
+    a = SearchIndex(FileStore(root))
+    a.refresh()
+    b = SearchIndex(FileStore(root))
+    b.refresh()
+    store = FileStore(root)
+    s0, s1 = store.find_workspace("/w/0"), store.find_workspace("/w/1")
+    assert s0 is not None and s1 is not None
+    store.commit(s0.key, [PutOp(record=rec("from-a", "okapi"))], s0.revision)
+    age_recent(root)
+    a.refresh()
+    store.commit(s1.key, [PutOp(record=rec("from-b", "okapi"))], s1.revision)
+    age_recent(root)
+    b.refresh(keys=[s1.key])
+    c = SearchIndex(FileStore(root))
+    assert c.refresh().from_cache == 4
+    assert sorted(hits(c, "okapi")) == sorted([(s0.key, "from-a"), (s1.key, "from-b")])
+
+
+def test_queries_build_no_per_document_weight_tables(tmp_path: Path) -> None:
+    """Memory: a query reads the weights of its own terms from the postings arrays; no document
+    gets a weight dict (at 100k records those dicts were most of the RSS), fresh or loaded."""
+    root = build(tmp_path)
+    fresh = SearchIndex(FileStore(root))
+    fresh.refresh()
+    loaded = SearchIndex(FileStore(root))
+    assert loaded.refresh().from_cache == 4
+    for ix in (fresh, loaded):
+        for q in ("zebra", "打包为什么慢", "zeb", '"use pnpm"', "electron builder", "包"):
+            assert ix.search(q, limit=100).hits
+        ix.warm_up()
+        assert not any(d.weights for seg in ix._state.segments.values() for d in seg.docs)
+
+
+def test_a_cold_build_writes_its_rows_in_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index, "FLUSH_ROWS", 2)
+    root = build(tmp_path)
     ix = SearchIndex(FileStore(root))
-    ix.refresh()  # no cache yet: writes it
-    main_written = (folder / CACHE_FILE).stat().st_mtime_ns
-    time.sleep(0.01)  # (so a rewrite would show in the mtime; not an assertion on timing)
-    ix.warm_up()
-    assert (folder / CACHE_FILE).stat().st_mtime_ns == main_written
-    index._ANALYSES.clear()
+    ix.refresh()
+    assert len(rows(root)) == 4
+    assert not any("payload" in seg.lazy for seg in ix._state.segments.values())  # none held in memory
     again = SearchIndex(FileStore(root))
     assert again.refresh().from_cache == 4
-    again.warm_up()
-    assert all(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in again._state.segments.values())
+    for q in ("zebra", "打包为什么慢", '"use pnpm"'):
+        assert again.search(q, limit=100) == ix.search(q, limit=100)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from search_support import put, rec
+from search_support import age_files, put, rec
 
 from core.cli.main import main
 from core.search.recall import BEGIN, END
@@ -81,3 +84,35 @@ def test_recall_text_and_json(root: Path) -> None:
     assert data["text"] == out
     assert [r["name"] for r in data["records"]] == ["packaging"]
     assert data["bytes"] <= 2000
+
+
+def _fresh_process(code: str, tmp_path: Path) -> str:
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "DSH_HOME": str(tmp_path / "dsh")}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    return proc.stdout
+
+
+def test_version_is_answered_before_any_import(tmp_path: Path) -> None:
+    out = _fresh_process(
+        "import sys; from gui.launcher import main; main(['--version']);"
+        "print(sorted(m for m in ('core.cli.main', 'argparse', 'pydantic') if m in sys.modules))",
+        tmp_path,
+    )
+    assert out.splitlines()[-1] == "[]"
+
+
+def test_one_shot_search_over_a_persisted_index_does_not_open_the_store(root: Path, tmp_path: Path) -> None:
+    """What an agent's shell tool pays for: an up-to-date persisted index is searched without
+    importing the store, pydantic or any other command group."""
+    age_files(root)
+    code = (
+        "import sys; from gui.launcher import main;"
+        "rc = main(['--root', sys.argv[1], 'search', 'electron', '--all']);"
+        "print(rc, sorted(m for m in ('pydantic', 'core.store.fs', 'core.cli.store_commands', 'markdown_it')"
+        " if m in sys.modules))"
+    )
+    first = _fresh_process(code.replace("sys.argv[1]", repr(str(root))), tmp_path)
+    assert "packaging" in first  # the first run builds (and persists) the index through the store
+    again = _fresh_process(code.replace("sys.argv[1]", repr(str(root))), tmp_path)
+    assert "packaging" in again and "elsewhere" in again
+    assert again.splitlines()[-1] == "0 []"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from search_support import age_files, make_store, put, rec
+from search_support import age_files, make_store, put, rec, set_mtime
 
 from core.models import DeleteOp, PutOp
 from core.search import GLOBAL_SCOPE, SearchIndex
@@ -108,11 +109,38 @@ def test_external_edit_of_a_record_file(tmp_path: Path) -> None:
     index.refresh()
     store.workspace_reads.clear()
     path = tmp_path / "memory" / "workspaces" / snap.key / "a.md"
-    path.write_text(path.read_text().replace("original", "edited"))
+    # Saved the way editors and the store save (new file renamed over the old): a plain refresh
+    # sees the folder change.
+    tmp = path.with_name(".a.md.tmp")
+    tmp.write_text(path.read_text().replace("original", "edited"))
+    tmp.replace(path)
     stats = index.refresh()
     assert store.workspace_reads == [snap.key]
     assert (stats.scopes_reread, stats.docs_reindexed) == (1, 1)
     assert names(index, "edited") == ["a"] and names(index, "original") == []
+
+
+def test_in_place_edit_is_found_by_a_keyed_or_deep_refresh(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    snap = put(inner, CWD, [rec("a", "original words"), rec("b", "other words")])
+    put(inner, "/w/untouched", [rec("c", "more words")])
+    age_files(tmp_path / "memory")
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    store.workspace_reads.clear()
+    path = tmp_path / "memory" / "workspaces" / snap.key / "a.md"
+    path.write_text(path.read_text().replace("original", "edited"))  # in place: folder mtime kept
+    set_mtime(path, time.time() - 7200)
+    assert index.refresh().scopes_reread == 0  # trusted by the folder's stamp (no file stats)
+    stats = index.refresh(keys=[snap.key])  # what the window's watcher asks for
+    assert store.workspace_reads == [snap.key]
+    assert (stats.scopes_reread, stats.docs_reindexed) == (1, 1)
+    assert names(index, "edited") == ["a"] and names(index, "original") == []
+    path.write_text(path.read_text().replace("edited", "redone"))
+    set_mtime(path, time.time() - 3600)
+    assert index.refresh(deep=True).docs_reindexed == 1
+    assert names(index, "redone") == ["a"]
 
 
 def test_external_new_and_deleted_files_and_scopes(tmp_path: Path) -> None:
@@ -197,3 +225,14 @@ def test_searching_while_another_thread_refreshes(tmp_path: Path) -> None:
     thread.join()
     assert errors == []
     assert len(index.search("steady", limit=100).hits) == 50
+
+
+def test_refresh_reports_progress(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    for i in range(4):
+        put(inner, f"/w/{i}", [rec("a", f"text {i}")])
+    index = SearchIndex(inner, cache_dir=False)
+    seen: list[tuple[int, int]] = []
+    index.refresh(progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, 5) and seen[-1] == (5, 5)  # four workspaces and Global
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
