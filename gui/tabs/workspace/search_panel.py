@@ -12,7 +12,7 @@ from core.search import GLOBAL_SCOPE, SearchIndex
 from core.sources.models import SOURCE_LABELS, ForeignEntry
 from core.sources.search import search_entries
 from gui.qtmodels.search_results import SearchHit, SearchResultsModel
-from gui.tasks import Jobs, TaskRunner
+from gui.tasks import JobControl, Jobs, TaskRunner
 
 
 class IndexFreshness:
@@ -20,13 +20,16 @@ class IndexFreshness:
 
     ``SearchIndex.refresh()`` stats every file of the root (seconds on 10k records), so it runs
     once per change the window learns of (watcher, F5, commit), not once per query; concurrent
-    queries wait for the refresh in flight instead of searching a half-empty index.
+    queries wait for the refresh in flight instead of searching a half-empty index. The exception
+    is the first build (issue 15): queries made meanwhile do not wait, they search what the index
+    holds so far (its persisted state, or nothing) and the panel says "indexing N %…".
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.wanted = 1  # bumped on the GUI thread when memory may have changed
         self.done = 0
+        self.building = False  # the first build is running (queries don't wait for it)
 
     def mark_stale(self) -> None:
         self.wanted += 1
@@ -35,17 +38,27 @@ class IndexFreshness:
     def fresh(self) -> bool:
         return self.done >= self.wanted
 
-    def ensure(self, index: SearchIndex) -> None:
+    def ensure(self, index: SearchIndex, progress: Callable[[int, int], None] | None = None) -> None:
         """On a worker: refresh ``index`` unless it is already as fresh as asked for."""
         with self.lock:
             wanted = self.wanted
             if self.done < wanted:
-                index.refresh()  # re-reads only scopes whose files changed
-                if self.done == 0:
-                    # Build the lazy phrase tables now, on this worker, so the first typed
-                    # queries don't pay for them.
-                    index.warm_up()
+                first = self.done == 0
+                self.building = first
+                try:
+                    index.refresh(progress=progress)  # re-reads only scopes whose files changed
+                    if first:
+                        # Build the lazy phrase tables now, on this worker, so the first typed
+                        # queries don't pay for them.
+                        index.warm_up()
+                finally:
+                    self.building = False
             self.done = max(self.done, wanted)
+
+
+def build_index(freshness: IndexFreshness, index: SearchIndex, *, control: JobControl) -> None:
+    """The prefetch job: bring the index up to date, reporting (scopes done, total)."""
+    freshness.ensure(index, lambda done, total: control.report(done, total, "indexing"))
 
 
 def search_hits(
@@ -57,7 +70,8 @@ def search_hits(
 ) -> list[SearchHit]:
     """Run the search index and convert its hits to rows of the results model (runs on a worker)."""
     if freshness is not None:
-        freshness.ensure(index)
+        if not freshness.building:  # during the first build, search what is there so far
+            freshness.ensure(index)
     else:
         index.refresh()
     hits: list[SearchHit] = []
@@ -110,7 +124,8 @@ class SearchPanel(QObject):
         self.freshness = IndexFreshness()
         self.last_hits: list[SearchHit] = []
         self._workspace_names = workspace_names
-        self._foreign_entries = foreign_entries
+        self.percent = 0
+        self.foreign_entries = foreign_entries  # other stores' entries (set by the tab)
         self.include_others = QCheckBox("Include other stores")
         self.include_others.setObjectName("include_other_stores")
         self.include_others.setToolTip(
@@ -163,7 +178,32 @@ class SearchPanel(QObject):
         """Refresh the search index on a worker now, so the first query doesn't wait for it."""
         if self.index is None or self.jobs.running("prefetch") or self.freshness.fresh:
             return
-        self.jobs.start("prefetch", self.freshness.ensure, self.index, failed=lambda _exc: None)
+        self.jobs.start(
+            "prefetch",
+            build_index,
+            self.freshness,
+            self.index,
+            cancellable=True,
+            progress=self._on_progress,
+            done=self._indexed,
+            failed=lambda _exc: self._indexed(None),
+        )
+
+    @property
+    def indexing(self) -> bool:
+        return self.jobs.running("prefetch")
+
+    def _on_progress(self, done: int, total: int, _message: str) -> None:
+        self.percent = 100 * done // total if total else 0
+        self.status.setText(f"indexing {self.percent} %…")
+        self.status.show()
+
+    def _indexed(self, _result: object) -> None:
+        self.status.setText("")
+        if self.box.text().strip():
+            self._run()  # the results shown while indexing may have been partial
+        else:
+            self._show_results(False)
 
     def focus(self) -> None:
         self.prefetch()
@@ -198,13 +238,16 @@ class SearchPanel(QObject):
         def done(hits: list[SearchHit]) -> None:
             self.last_hits = hits
             self.model.set_hits(hits)
-            self.status.setText(f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”")
+            text = f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”"
+            if self.indexing:
+                text = f"indexing {self.percent} %… {text} so far"
+            self.status.setText(text)
             self._show_results(True)
 
         # A newer query under the same key drops this one's result.
         args = (self.index, query, self._workspace_names(), 50, self.freshness)
         if self.include_others.isChecked():
-            others = self._foreign_entries()
+            others = self.foreign_entries()
             self.jobs.start("search", search_with_others, *args, others, done=done, failed=self.failed.emit)
         else:
             self.jobs.start("search", search_hits, *args, done=done, failed=self.failed.emit)

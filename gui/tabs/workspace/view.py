@@ -16,7 +16,6 @@ from core.changeset import ChangeSet, LoadedWorkspace, commit_changes, load_work
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, SecretRefusedError
 from core.models import Op, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.records import salvage_fields
-from core.sources.models import ForeignEntry
 from gui.context import AppContext
 from gui.qtmodels.search_results import SearchHit
 from gui.tabs.base import Tab
@@ -57,7 +56,7 @@ class WorkspaceTab(Tab):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 4, 0)
-        self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self, self._others)
+        self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self)
         self.search.hit_activated.connect(self.open_hit)
         self.search.failed.connect(self._on_error)
         self.search.lay_out(lv)
@@ -93,6 +92,7 @@ class WorkspaceTab(Tab):
         self.foreign = ForeignPanel(self.ctx, self.jobs, self.detail)  # other stores' entries, read-only
         self.detail.addTab(self.foreign, TITLE)
         self.search.foreign_activated.connect(self.foreign.reveal)
+        self.search.foreign_entries = self.foreign.all_entries  # "Include other stores"
         self.splitter.addWidget(self.detail)
 
         self.splitter.setStretchFactor(0, 0)
@@ -149,9 +149,6 @@ class WorkspaceTab(Tab):
     def staged_diff(self) -> str:
         return self.changes.diff() if self.changes is not None else ""
 
-    def _others(self) -> list[ForeignEntry]:
-        return self.foreign.all_entries()  # other stores' entries ("include other stores")
-
     def _workspace_names(self) -> dict[str, str]:
         return self.workspaces.names()
 
@@ -192,6 +189,7 @@ class WorkspaceTab(Tab):
 
     def warm_up(self) -> None:
         self.editor.warm_up()
+        self.search.prefetch()  # the first index build on a worker, "indexing N %…" meanwhile
 
     def shutdown(self) -> None:
         super().shutdown()
