@@ -18,11 +18,11 @@ from gui.tasks import JobControl, Jobs, TaskRunner
 class IndexFreshness:
     """When the search index needs a refresh before the next query.
 
-    ``SearchIndex.refresh()`` stats every file of the root (seconds on 10k records), so it runs
-    once per change the window learns of (watcher, F5, commit), not once per query; concurrent
-    queries wait for the refresh in flight instead of searching a half-empty index. The exception
-    is the first build (issue 15): queries made meanwhile do not wait, they search what the index
-    holds so far (its persisted state, or nothing) and the panel says "indexing N %…".
+    A deep ``SearchIndex.refresh()`` stats every file of the root, so it runs once per change the
+    window learns of (watcher, F5, commit), not once per query; concurrent queries wait for the
+    refresh in flight instead of searching a half-empty index. The exception is the first build
+    (issue 15): queries made meanwhile do not wait, they search what the index holds so far (its
+    persisted state, or nothing) and the panel says "indexing N %…".
     """
 
     def __init__(self) -> None:
@@ -46,7 +46,10 @@ class IndexFreshness:
                 first = self.done == 0
                 self.building = first
                 try:
-                    index.refresh(progress=progress)  # re-reads only scopes whose files changed
+                    # deep: the window learned that something changed (watcher, F5, commit, start-up);
+                    # a file an agent rewrote in place keeps its folder's mtime, so compare every
+                    # file's stat too (tens of ms at 10k records, on this worker).
+                    index.refresh(deep=True, progress=progress)
                     if first:
                         # Build the lazy phrase tables now, on this worker, so the first typed
                         # queries don't pay for them.
