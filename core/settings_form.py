@@ -80,6 +80,11 @@ class SettingsForm:
     sessions_root: str | None
     request_timeout_seconds: float
     quiet_period_seconds: float
+    # Limits (issues 10 and 16); defaults are AppSettings' own, so a form built without them saves nothing new.
+    pending_review_max_age_days: float = 30.0
+    pending_review_max_count: int = 50
+    model_input_budget_bytes: int = 256_000
+    tool_rounds: int = 6
 
     @property
     def custom(self) -> bool:
@@ -95,6 +100,10 @@ class SettingsForm:
             "sessions_root": self.sessions_root,
             "request_timeout_seconds": self.request_timeout_seconds,
             "quiet_period_seconds": self.quiet_period_seconds,
+            "pending_review_max_age_days": self.pending_review_max_age_days,
+            "pending_review_max_count": self.pending_review_max_count,
+            "model_input_budget_bytes": self.model_input_budget_bytes,
+            "tool_rounds": self.tool_rounds,
         }
 
     def custom_problems(self) -> list[str]:

@@ -38,8 +38,7 @@ def about_html(ctx: AppContext) -> str:
         ("Qt", qVersion()),
     ]
     table = "".join(
-        f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(v)}</td></tr>"
-        for k, v in rows
+        f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(v)}</td></tr>" for k, v in rows
     )
     return (
         f"<h3>{APP_NAME} {escape(__version__)}</h3>"
@@ -60,9 +59,7 @@ class AboutDialog(QDialog):
         pixmap = QPixmap(str(icon_png_paths()[-1])) if icon_png_paths() else QPixmap()
         if not pixmap.isNull():
             logo.setPixmap(
-                pixmap.scaled(
-                    96, 96, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
-                )
+                pixmap.scaled(96, 96, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
             )
         logo.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.text = QLabel(about_html(ctx))

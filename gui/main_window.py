@@ -13,11 +13,13 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from core.models import RootStatus
+from core.store.api import MemoryStore
 from gui.context import AppContext
 from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
 from gui.tasks import Jobs
 from gui.watcher import RootWatcher
+from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 from gui.widgets.status_bar import RootStatusBar
 
@@ -159,6 +161,12 @@ class TabSet(Mapping[str, Tab]):
         return out
 
 
+def pending_counts(store: MemoryStore) -> tuple[int, int]:
+    """Pending consolidation reviews and agent proposals: two directory listings, nothing parsed
+    (the status line must stay cheap; the Consolidation tab reads and validates them)."""
+    return len(store.list_review_states()), len(store.list_agent_proposals())
+
+
 class MainWindow(QMainWindow):
     def __init__(self, ctx: AppContext, *, watch: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -188,7 +196,16 @@ class MainWindow(QMainWindow):
             self.tabs.hosts[key] = host
             index = self.tab_widget.addTab(host, label)
             self.tab_widget.setTabToolTip(index, f"{label} (Ctrl+{index + 1})")
-        self.setCentralWidget(self.tab_widget)
+        self.root_banner = Banner()  # the window-wide banner (read-only root)
+        self.root_banner.setObjectName("rootBanner")
+        central = QWidget()
+        central_layout = QVBoxLayout(central)
+        central_layout.setContentsMargins(0, 0, 0, 0)
+        central_layout.setSpacing(0)
+        central_layout.addWidget(self.root_banner)
+        central_layout.addWidget(self.tab_widget, 1)
+        self.setCentralWidget(central)
+        self.read_only = False
         from gui.tabs.workspace import WorkspaceTab
 
         workspace = self.tabs["workspace"]
@@ -198,6 +215,7 @@ class MainWindow(QMainWindow):
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))
         self.setStatusBar(self.status_bar)
+        self.status_bar.problems_button.clicked.connect(self.show_problems)
 
         self._build_actions()
 
@@ -250,6 +268,8 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.about_action)
 
     def _lazy_tab_built(self, host: LazyTab, tab: Tab) -> None:
+        if self.read_only:
+            tab.set_read_only(True)
         title = tab.tab_title()
         if title:
             self.tab_widget.setTabText(self.tab_widget.indexOf(host), title)
@@ -328,14 +348,48 @@ class MainWindow(QMainWindow):
 
     def refresh_status(self) -> None:
         self.jobs.start("status", self.ctx.store.status, done=self._show_status, failed=self._status_failed)
+        if not self.jobs.running("check"):  # check walks the whole root: one at a time
+            self.jobs.start("check", self.ctx.store.check, done=self.status_bar.show_problems, failed=lambda _e: None)
+        self.jobs.start("pending", pending_counts, self.ctx.store, done=self._show_pending, failed=lambda _exc: None)
+
+    def _show_pending(self, counts: tuple[int, int]) -> None:
+        self.status_bar.show_pending(*counts)
+        self.watcher.watch_private()  # the first proposal or review may just have created its folder
 
     def _show_status(self, status: RootStatus) -> None:
         first = self.last_status is None
         self.last_status = status
+        if status.read_only != self.read_only or first:
+            self._apply_read_only(status.read_only)
         self.status_bar.show_status(status)
         self._start_watcher()
         if first:
             self._warm_up()
+
+    def _apply_read_only(self, read_only: bool) -> None:
+        self.read_only = read_only
+        if read_only:
+            self.root_banner.show_message(
+                "warning",
+                f"This memory root is read-only ({self.ctx.root}): you can read and search it, but "
+                "editing is disabled. Make it writable (or copy it) and refresh to edit memory.",
+                topic="read-only",
+            )
+        else:
+            self.root_banner.clear(topic="read-only")
+        for tab in self.tabs.built().values():
+            tab.set_read_only(read_only)
+
+    def show_problems(self) -> None:
+        """The problems check found, each with what to do (from the status line)."""
+        problems = self.status_bar.problems
+        lines = [f"• {p.path}: {p.reason}." for p in problems]
+        self.ctx.dialogs.info(
+            self,
+            "Problems in this memory root",
+            f"check found {len(problems)} problem(s). Nothing was changed; each line says what to do.\n\n"
+            + "\n".join(lines),
+        )
 
     def _warm_up(self) -> None:
         """Start-up is done: let tabs prepare what they will need later (see gui/tabs/__init__.py)."""

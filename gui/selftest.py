@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TextIO
 
-from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop
+from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, Qt
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
 from gui.context import AppContext
@@ -87,9 +87,7 @@ def _shown_error(widget: Tab) -> str | None:
     return err or None
 
 
-def run_self_test(
-    window: QMainWindow, ctx: AppContext, out: TextIO | None = None, timeout_s: float = 60.0
-) -> int:
+def run_self_test(window: QMainWindow, ctx: AppContext, out: TextIO | None = None, timeout_s: float = 60.0) -> int:
     """Exercise each tab's load path in ``window``; print a short report; 0 when all pass, else 1."""
     out = out or sys.stdout
     dialogs = _SelfTestDialogs()
@@ -110,7 +108,10 @@ def run_self_test(
         results.append(TabResult("start-up", time.monotonic() - started, startup))
         del exceptions[:], dialogs.errors[:]
         results.append(_check_bundle())
-        tabs = window.centralWidget()
+        central = window.centralWidget()  # the tab widget, or a container holding it under a banner
+        tabs = central
+        if central is not None and not isinstance(central, QTabWidget):
+            tabs = central.findChild(QTabWidget, "", Qt.FindChildOption.FindDirectChildrenOnly)
         if not isinstance(tabs, QTabWidget) or tabs.count() == 0:
             results.append(TabResult("window", 0.0, ["no tabs found"]))
         else:

@@ -30,6 +30,9 @@ from watchdog.observers import Observer
 
 IGNORED_DIRS = (".manager",)
 WATCHED_SUBDIRS = ("workspaces", "archived", "reviews")
+# The two private folders under .manager/ whose changes the window shows (the "N pending" count):
+# watched on their own, non-recursively, so the journal, locks and history still cost nothing.
+PRIVATE_WATCHED = ("agent-proposals", "review-state")
 # Only changes. Without a filter inotify also reports every open/close-without-write, so the store
 # reading 10k records at startup fed ~20k events through the watchdog thread and held the GIL
 # (the workspace list took 1.9 s instead of 0.6 s on the reference workload).
@@ -53,7 +56,9 @@ def is_interesting(root: Path, path: str) -> bool:
     except ValueError:
         return False
     parts = rel.parts
-    if not parts or parts[0] in IGNORED_DIRS or parts[0] == "..":
+    if not parts or parts[0] == "..":
+        return False
+    if parts[0] in IGNORED_DIRS and not (len(parts) in (2, 3) and parts[1] in PRIVATE_WATCHED):
         return False
     name = parts[-1]
     return not (name.endswith(("~", ".swp", ".lock")) or name.startswith(".#"))
@@ -76,6 +81,8 @@ class _Handler(FileSystemEventHandler):
         if event.is_directory and event.event_type in ("created", "moved"):
             for p in paths:
                 self._watcher.watch_subdir(Path(p))  # e.g. workspaces/ appears after the first commit
+            if any(Path(p).name in (*IGNORED_DIRS, *PRIVATE_WATCHED) for p in paths):
+                self._watcher.watch_private()  # .manager/ or one of its watched folders appeared
         if any(is_interesting(self._watcher.root, p) for p in paths):
             self._watcher.raw_event.emit()  # crosses to the GUI thread (queued connection)
 
@@ -130,7 +137,31 @@ class RootWatcher(QObject):
         for name in WATCHED_SUBDIRS:
             self.watch_subdir(self.root / name)
         observer.start()
+        self.watch_private()
         return True
+
+    def watch_private(self) -> None:
+        """Watch ``.manager/agent-proposals`` and ``.manager/review-state`` once they exist.
+
+        Called on start and again by the window after each status refresh: the folders are created
+        by the first proposal or review, and ``.manager/`` itself is not watched.
+        """
+        observer = self._observer
+        if observer is None:
+            return
+        # .manager/ itself non-recursively: only to learn when the two folders are created.
+        for name in ("", *PRIVATE_WATCHED):
+            path = self.root / IGNORED_DIRS[0] / name if name else self.root / IGNORED_DIRS[0]
+            key = f"{IGNORED_DIRS[0]}/{name}"
+            with self._lock:
+                if key in self._scheduled or not path.is_dir() or path.is_symlink():
+                    continue
+                self._scheduled.add(key)
+            try:
+                observer.schedule(self._handler, str(path), recursive=False, event_filter=EVENT_FILTER)
+            except OSError:
+                with self._lock:
+                    self._scheduled.discard(key)
 
     def watch_subdir(self, path: Path) -> None:
         """Watch ``root/<name>`` recursively once it exists (called from either thread)."""
@@ -148,9 +179,14 @@ class RootWatcher(QObject):
                 self._scheduled.discard(path.name)
 
     def forget_subdir(self, path: Path) -> None:
+        manager = self.root / IGNORED_DIRS[0]
         with self._lock:
             if path.parent == self.root:
                 self._scheduled.discard(path.name)
+            if path == manager:
+                self._scheduled -= {k for k in self._scheduled if k.startswith(f"{IGNORED_DIRS[0]}/")}
+            elif path.parent == manager:
+                self._scheduled.discard(f"{IGNORED_DIRS[0]}/{path.name}")
 
     def stop(self) -> None:
         self._timer.stop()

@@ -226,6 +226,41 @@ def workspace_search(shot: Shot) -> None:
     settle()
 
 
+def workspace_other_stores(shot: Shot) -> None:
+    """Other stores' entries beside atlas-web's records, the superseded one selected (issue 12)."""
+    tab = shot.tab("workspace")
+    tab.refresh()
+    tab.select_workspace(shot.workspace_key("atlas-web"))
+    tab.detail.setCurrentWidget(tab.foreign)
+    model = tab.foreign.model
+    row = next((i for i in range(model.rowCount()) if model.entry(i).status == "superseded"), 0)
+    tab.foreign.view.selectRow(row)
+    settle()
+
+
+def workspace_other_stores_chinese(shot: Shot) -> None:
+    tab = shot.tab("workspace")
+    tab.select_workspace(shot.workspace_key("lumen-desktop"))
+    tab.detail.setCurrentWidget(tab.foreign)
+    tab.foreign.view.selectRow(0)
+    settle()
+
+
+def workspace_search_other_stores(shot: Shot) -> None:
+    tab = shot.tab("workspace")
+    tab.search.include_others.setChecked(True)
+    tab.search_box.setText("打包")
+    tab.run_search_now()
+    settle()
+
+
+def search_other_reset(shot: Shot) -> None:
+    tab = shot.window.tabs["workspace"]
+    tab.search.include_others.setChecked(False)
+    tab.search_box.clear()
+    tab.detail.setCurrentIndex(0)
+
+
 def search_reset(shot: Shot) -> None:
     shot.window.tabs["workspace"].search_box.clear()
 
@@ -297,6 +332,18 @@ def recycle_purge_wrong_name(shot: Shot) -> None:
     if ws is not None:
         shot.dialogs.answers.append(ws.display_name.upper() + "?")
         tab.purge_selected()
+
+
+def recycle_workspace_memory(shot: Shot) -> None:
+    """Another store's archived scope beside ours (issue 12)."""
+    tab = shot.tab("recycle")
+    tab.banner.clear()
+    tab.refresh()
+    panel = tab.wm_panel
+    row = next((i for i in range(panel.model.rowCount()) if panel.model.scope(i).archived), -1)
+    if row >= 0:
+        panel.view.selectRow(row)
+    settle()
 
 
 def recycle_reset(shot: Shot) -> None:
@@ -378,6 +425,24 @@ def settings_reset(shot: Shot) -> None:
     tab.test_result.hide()
 
 
+def settings_other_stores(shot: Shot) -> None:
+    """Settings → the stores found on this machine, with workspace memory's problems (issue 12)."""
+    tab = shot.tab("settings")
+    tab.sources.refresh()
+    model = tab.sources.model
+    row = next((i for i in range(model.rowCount()) if model.source(i).kind == "workspace-memory"), 0)
+    tab.sources.view.selectRow(row)
+    settle()
+    tab.fields.ensureWidgetVisible(tab.sources)
+    settle()
+
+
+def settings_limits(shot: Shot) -> None:
+    tab = shot.tab("settings")
+    tab.fields.ensureWidgetVisible(tab.fields.tool_rounds_spin)
+    settle()
+
+
 def plain_tab(key: str) -> Step:
     def step(shot: Shot) -> None:
         shot.tab(key)
@@ -402,6 +467,10 @@ STEPS: list[tuple[str, Step]] = [
     ("workspace-agent-view", workspace_agent_view),
     ("workspace-search", workspace_search),
     ("_search-reset", search_reset),
+    ("workspace-other-stores", workspace_other_stores),
+    ("workspace-other-stores-chinese", workspace_other_stores_chinese),
+    ("workspace-search-other-stores", workspace_search_other_stores),
+    ("_search-other-reset", search_other_reset),
     ("consolidation", plain_tab("consolidation")),
     ("consolidation-review", consolidation_review),
     ("consolidation-side-by-side", consolidation_side_by_side),
@@ -411,10 +480,14 @@ STEPS: list[tuple[str, Step]] = [
     ("recycle-bin-deleted-record", recycle_deleted_record),
     ("recycle-bin-purge-wrong-name", recycle_purge_wrong_name),
     ("_recycle-bin-reset", recycle_reset),
+    ("recycle-bin-workspace-memory", recycle_workspace_memory),
+    ("_recycle-bin-reset", recycle_reset),
     ("settings", settings_model),
     ("settings-custom-endpoint", settings_custom_endpoint),
     ("settings-key-refused", settings_key_refused),
     ("_settings-reset", settings_reset),
+    ("settings-limits", settings_limits),
+    ("settings-other-stores", settings_other_stores),
 ]
 
 
@@ -454,6 +527,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="dsh-shots-") as tmp:
         root = Path(tmp) / "memory"
         build_demo_root(root)
+        # Other stores for issue 12, under a temp HOME: the real home is never read.
+        from demo_sources import build_demo_sources
+
+        os.environ["HOME"] = str(Path(tmp) / "home")
+        build_demo_sources(Path(tmp) / "home", Path(tmp) / "dsh-home", root, root / "demo-projects")
         dialogs = QuietDialogs()
         ctx = build_context(root, dialogs)
         window = MainWindow(ctx, watch=False)

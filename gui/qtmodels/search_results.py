@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE
+
+if TYPE_CHECKING:
+    from core.sources.models import ForeignEntry
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -21,9 +24,12 @@ class SearchHit:
     where: str  # workspace display name or "Global"
     snippet: str = ""
     score: float = 0.0
+    foreign: ForeignEntry | None = None  # a hit in another memory store (read-only; ``where`` names it)
 
     @property
     def ident(self) -> str:
+        if self.foreign is not None:
+            return f"{self.foreign.source}/{self.foreign.scope}/{self.foreign.id}"
         return f"{self.scope_key or 'GLOBAL'}/{self.name}"
 
 

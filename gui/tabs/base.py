@@ -18,6 +18,7 @@ class Tab(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.jobs = Jobs(self, ctx.runner)
+        self.read_only = False  # the memory root is read-only (set by the window from its status)
 
     def refresh(self) -> None:
         """Reload from the store off the GUI thread; keep the selection, never overwrite unsaved edits."""
@@ -43,6 +44,13 @@ class Tab(QWidget):
     def error_text(self) -> str | None:
         """The error the tab shows right now (None when none); read by the self-test."""
         return None
+
+    def set_read_only(self, read_only: bool) -> None:
+        """The root is (or is no longer) read-only: writing widgets (``mark_writes``) are turned off."""
+        from gui.widgets.read_only import set_read_only
+
+        self.read_only = read_only
+        set_read_only(self, read_only)
 
     def shutdown(self) -> None:
         """The window is closing: drop pending work (results that still arrive are not delivered)."""

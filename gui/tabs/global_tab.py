@@ -30,6 +30,7 @@ from gui.widgets.diff_view import DiffView
 from gui.widgets.fonts import monospace_font
 from gui.widgets.markdown_view import MarkdownPreview, render_markdown
 from gui.widgets.messages import describe_error
+from gui.widgets.read_only import mark_writes
 
 CONFLICT_OPTIONS = ["Reload", "Keep mine", "Save a copy"]
 
@@ -105,6 +106,7 @@ class GlobalTab(Tab):
         self.conflict_panel.hide()
 
         self.editor = QPlainTextEdit()
+        mark_writes(self.editor, self.save_button)
         self.editor.setObjectName("global_editor")
         self.editor.setFont(monospace_font())
         self.editor.setPlaceholderText("# User Profile\n\n# User Preferences\n\n# General Tips\n")
@@ -159,7 +161,7 @@ class GlobalTab(Tab):
                 + ". It is left exactly as it is; fix it in a text editor.",
             )
         else:
-            self.editor.setReadOnly(False)
+            self.editor.setReadOnly(self.read_only)
             self.save_button.setEnabled(True)
         if snap.revision == self.base_revision:
             return  # nothing new on disk

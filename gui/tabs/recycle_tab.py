@@ -41,9 +41,11 @@ from gui.qtmodels.recycle_models import (
     filter_proxy,
 )
 from gui.tabs.base import Tab
+from gui.tabs.recycle_wm_panel import WorkspaceMemoryBinPanel
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
 from gui.widgets.messages import describe_error
+from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
 
 
@@ -114,6 +116,11 @@ class RecycleBinTab(Tab):
         self.purge_button = QPushButton("Purge…")
         self.purge_button.setToolTip("Delete the selected archived workspace for good (asks for its name)")
 
+        # Another store's archive, beside ours (issue 12); it shows its previews in this tab's pane.
+        self.wm_panel = WorkspaceMemoryBinPanel(ctx, self.jobs, self.banner, self._show_foreign_preview)
+        self.wm_panel.selected.connect(self._on_foreign_selected)
+
+        mark_writes(self.restore_button, self.purge_button)  # ours; the other store's bin has its own root
         self._build_layout()
 
         self.filter_edit.textChanged.connect(self._on_filter)
@@ -144,6 +151,7 @@ class RecycleBinTab(Tab):
         lists = QSplitter(Qt.Orientation.Vertical)
         lists.addWidget(archived_box)
         lists.addWidget(deleted_box)
+        lists.addWidget(self.wm_panel)
         lists.setChildrenCollapsible(False)
 
         preview_box = QGroupBox("Preview")
@@ -185,6 +193,7 @@ class RecycleBinTab(Tab):
         """Reload the archived scopes and the history off the GUI thread; keep the selection."""
         store = self.ctx.store
         self.jobs.start("refresh", read_recycle_bin, store, done=self._apply_refresh, failed=self._on_load_error)
+        self.wm_panel.refresh()
 
     def _on_load_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc), topic="load")
@@ -264,8 +273,24 @@ class RecycleBinTab(Tab):
         view.scrollTo(index)
         return True
 
+    def _show_foreign_preview(self, title: str, text: str) -> None:
+        self.preview_title.setText(title)
+        self.preview.setPlainText(text)
+
+    def _on_foreign_selected(self) -> None:
+        # One selection across all tables: our Restore/Purge never act beside the other store's.
+        for view in (self.archived_view, self.deleted_view):
+            view.selectionModel().blockSignals(True)
+            view.selectionModel().clearSelection()
+            view.selectionModel().blockSignals(False)
+            view.viewport().update()
+        self.jobs.cancel("preview")
+        self._update_buttons()
+
     def _on_selected(self, kind: str) -> None:
         # One selection across both tables, so Restore always means one thing.
+        if self.archived_view.selectionModel().hasSelection() or self.deleted_view.selectionModel().hasSelection():
+            self.wm_panel.clear_selection()
         other = self.deleted_view if kind == "workspace" else self.archived_view
         this = self.archived_view if kind == "workspace" else self.deleted_view
         if this.selectionModel().hasSelection() and other.selectionModel().hasSelection():

@@ -1,11 +1,11 @@
-"""The window's status line: root path, total bytes, workspace count, archived count."""
+"""The window's status line: root path, pending reviews, total bytes, workspace count, archived count."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QWidget
 
 from core.display import format_size
-from core.models import RootStatus
+from core.models import Problem, RootStatus
 
 
 class RootStatusBar(QStatusBar):
@@ -15,8 +15,18 @@ class RootStatusBar(QStatusBar):
         self.bytes_label = QLabel()
         self.workspaces_label = QLabel()
         self.archived_label = QLabel()
+        self.pending_label = QLabel()
+        self.problems_button = QPushButton()
+        self.problems_button.setObjectName("problemsButton")
+        self.problems_button.setFlat(True)
+        self.problems_button.setStyleSheet("color:#a12a1c; padding: 0 6px;")
+        self.problems_button.setToolTip("What check found wrong in this memory root, and what to do")
+        self.problems_button.hide()
+        self.problems: list[Problem] = []
+        self.pending_label.setObjectName("pendingCount")
         self.addWidget(self.root_label, 1)
-        for label in (self.bytes_label, self.workspaces_label, self.archived_label):
+        self.addPermanentWidget(self.problems_button)
+        for label in (self.pending_label, self.bytes_label, self.workspaces_label, self.archived_label):
             label.setContentsMargins(8, 0, 8, 0)
             self.addPermanentWidget(label)
 
@@ -34,6 +44,21 @@ class RootStatusBar(QStatusBar):
         self.workspaces_label.setText(f"{n} workspace{'s' if n != 1 else ''}")
         self.archived_label.setText(f"{status.archived_count} archived")
 
+    def show_pending(self, reviews: int, proposals: int) -> None:
+        """Consolidation reviews and agent proposals waiting for a decision ("" when none)."""
+        n = reviews + proposals
+        self.pending_label.setText(f"{n} pending" if n else "")
+        self.pending_label.setToolTip(
+            f"{reviews} consolidation review{'s' * (reviews != 1)} and {proposals} agent "
+            f"proposal{'s' * (proposals != 1)} wait for a decision (Session Consolidation tab)"
+        )
+
+    def show_problems(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        n = len(problems)
+        self.problems_button.setText(f"⚠ {n} problem{'s' * (n != 1)}")
+        self.problems_button.setVisible(n > 0)
+
     def show_problem(self, text: str) -> None:
         self.bytes_label.setText("")
         self.workspaces_label.setText("")
@@ -42,6 +67,8 @@ class RootStatusBar(QStatusBar):
     def summary(self) -> str:
         parts = [
             self.root_label.text(),
+            self.problems_button.text() if self.problems else "",
+            self.pending_label.text(),
             self.bytes_label.text(),
             self.workspaces_label.text(),
             self.archived_label.text(),

@@ -41,9 +41,7 @@ def _event(seq: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def _user(seq: int, text: str) -> dict[str, Any]:
     blocks = [{"type": "text", "text": text}]
-    return _event(
-        seq, "user/message", {"message": {"role": "user", "content": blocks, "source": {"kind": "user"}}}
-    )
+    return _event(seq, "user/message", {"message": {"role": "user", "content": blocks, "source": {"kind": "user"}}})
 
 
 def _assistant(seq: int, text: str) -> dict[str, Any]:
@@ -135,9 +133,7 @@ def row_of_target(tab: ConsolidationTab, needle: str) -> int:
     for i, r in enumerate(tab.changes_model.change_rows()):
         if needle in r.change.target:
             return i
-    raise AssertionError(
-        f"no change for {needle}: {[r.change.target for r in tab.changes_model.change_rows()]}"
-    )
+    raise AssertionError(f"no change for {needle}: {[r.change.target for r in tab.changes_model.change_rows()]}")
 
 
 def click_accept(tab: ConsolidationTab, row: int, accepted: bool) -> bool:
@@ -260,9 +256,7 @@ def sessions_cwd(ctx: AppContext) -> Path:
     return Path(ctx.sessions_root).parents[1] / "projects" / "alpha"
 
 
-def test_rerun_shows_the_existing_receipt_without_running_again(
-    qtbot: QtBot, ctx: AppContext, sessions: Path
-) -> None:
+def test_rerun_shows_the_existing_receipt_without_running_again(qtbot: QtBot, ctx: AppContext, sessions: Path) -> None:
     tab = make_tab(qtbot, ctx)
     run_offline(tab)
     tab._set_all(True)
@@ -446,9 +440,7 @@ MODEL_ANSWER = {
 }
 
 
-def test_model_consolidator_over_loopback_proposes_and_commits(
-    qtbot: QtBot, ctx: AppContext, sessions: Path
-) -> None:
+def test_model_consolidator_over_loopback_proposes_and_commits(qtbot: QtBot, ctx: AppContext, sessions: Path) -> None:
     with _ModelServer(MODEL_ANSWER) as server:
         use_model(ctx, server.base_url)
         tab = make_tab(qtbot, ctx)

@@ -21,9 +21,7 @@ from gui.widgets.banner import Banner
 # Showing a window on the offscreen platform logs this harmless warning.
 
 
-def test_self_test_passes_on_the_demo_root(
-    tmp_path: Path, dsh_home: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_self_test_passes_on_the_demo_root(tmp_path: Path, dsh_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from gui.app import ensure_demo_root, run
 
     root = ensure_demo_root(tmp_path / "demo-root")  # ships its own DSH sessions for the consolidation tab

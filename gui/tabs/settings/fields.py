@@ -44,6 +44,23 @@ def _hint(text: str) -> QLabel:
     return label
 
 
+def _spin(low: int, high: int, suffix: str, tip: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(low, high)
+    spin.setSuffix(suffix)
+    spin.setToolTip(tip)
+    spin.setMinimumWidth(110)
+    return spin
+
+
+def _row(spin: QSpinBox, text: str) -> QHBoxLayout:
+    row = QHBoxLayout()
+    row.addWidget(spin)
+    row.addWidget(_hint(text))
+    row.addStretch(1)
+    return row
+
+
 class SettingsFields(QScrollArea):
     """Every input of the Settings tab in one scrolling page."""
 
@@ -89,6 +106,16 @@ class SettingsFields(QScrollArea):
         self.quiet_spin.setSuffix(" s")
         self.quiet_spin.setToolTip(
             "A session counts as finished (and can be consolidated) once its log has not changed this long"
+        )
+
+        # --- limits (issues 10 and 16) -------------------------------------------------------------
+        self.review_age_spin = _spin(1, 3650, " days", "Pending consolidation reviews older than this are discarded")
+        self.review_count_spin = _spin(1, 10_000, "", "Beyond this many pending reviews, the oldest ones are discarded")
+        self.input_budget_spin = _spin(
+            8, 100_000, " KB", "The most the model's first request may hold (instructions, evidence, Global, records)"
+        )
+        self.tool_rounds_spin = _spin(
+            0, 20, "", "How many rounds of read-only tool calls the model may make (0: a single request, no tools)"
         )
 
         # --- folders ----------------------------------------------------------------------------
@@ -152,6 +179,13 @@ class SettingsFields(QScrollArea):
             )
         )
 
+        limits_box = QGroupBox("Limits")
+        l_form = QFormLayout(limits_box)
+        l_form.addRow("Keep pending reviews for:", _row(self.review_age_spin, "then they are discarded"))
+        l_form.addRow("Keep at most:", _row(self.review_count_spin, "pending reviews (the newest)"))
+        l_form.addRow("Model input budget:", _row(self.input_budget_spin, "per first request (at least 8 KB)"))
+        l_form.addRow("Tool rounds:", _row(self.tool_rounds_spin, "read-only tool rounds per consolidation"))
+
         folders = QGroupBox("Folders")
         f_form = QFormLayout(folders)
         f_form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -174,12 +208,18 @@ class SettingsFields(QScrollArea):
         content = QWidget()
         c_layout = QVBoxLayout(content)
         c_layout.addWidget(model_box)
+        c_layout.addWidget(limits_box)
         c_layout.addWidget(debug_box)
         c_layout.addWidget(folders)
         c_layout.addStretch(1)
+        self._content_layout = c_layout
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
         self.setWidget(content)
+
+    def add_section(self, widget: QWidget) -> None:
+        """A further group below the fields (Settings' "Other memory stores")."""
+        self._content_layout.insertWidget(self._content_layout.count() - 1, widget)
 
     # --- the form ---------------------------------------------------------------------------------------
     def selected_row(self) -> ModelRow | None:
@@ -198,6 +238,10 @@ class SettingsFields(QScrollArea):
             sessions_root=self.sessions_root_edit.text().strip() or None,
             request_timeout_seconds=float(self.timeout_spin.value()),
             quiet_period_seconds=float(self.quiet_spin.value()),
+            pending_review_max_age_days=float(self.review_age_spin.value()),
+            pending_review_max_count=self.review_count_spin.value(),
+            model_input_budget_bytes=self.input_budget_spin.value() * 1000,
+            tool_rounds=self.tool_rounds_spin.value(),
         )
 
     def populate(self, settings: AppSettings, catalog: ModelCatalog) -> bool:
@@ -214,6 +258,10 @@ class SettingsFields(QScrollArea):
         self.debug_box.setChecked(settings.debug_logging)
         self.timeout_spin.setValue(max(1, round(settings.request_timeout_seconds)))
         self.quiet_spin.setValue(max(0, round(settings.quiet_period_seconds)))
+        self.review_age_spin.setValue(max(1, round(settings.pending_review_max_age_days)))
+        self.review_count_spin.setValue(settings.pending_review_max_count)
+        self.input_budget_spin.setValue(max(8, round(settings.model_input_budget_bytes / 1000)))
+        self.tool_rounds_spin.setValue(settings.tool_rounds)
         self.sessions_root_edit.setText(settings.sessions_root or "")
         self.catalog_note.setText(self._catalog_text(catalog, settings.selected_model if row < 0 else None))
         return row >= 0
@@ -227,6 +275,10 @@ class SettingsFields(QScrollArea):
         lines += [wrap(p) for p in catalog.problems]
         return "\n".join(lines)
 
+    @property
+    def limit_spins(self) -> tuple[QSpinBox, ...]:
+        return (self.review_age_spin, self.review_count_spin, self.input_budget_spin, self.tool_rounds_spin)
+
     def set_enabled(self, enabled: bool) -> None:
         for w in (
             self.consolidator_combo,
@@ -234,6 +286,7 @@ class SettingsFields(QScrollArea):
             self.debug_box,
             self.timeout_spin,
             self.quiet_spin,
+            *self.limit_spins,
             self.sessions_root_edit,
             self.browse_button,
             self.default_sessions_button,

@@ -27,9 +27,11 @@ from gui.context import AppContext
 from gui.qtmodels.settings_models import ModelRow
 from gui.tabs.base import Tab
 from gui.tabs.settings.fields import ERROR_STYLE, HINT_STYLE, SettingsFields, _hint, wrap
+from gui.tabs.settings.sources_panel import SourcesPanel
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
+from gui.widgets.read_only import mark_writes
 
 DirectoryChooser = Callable[[QWidget, str, str], str | None]
 """``(parent, title, start_dir) -> chosen directory or None``; tests replace it."""
@@ -64,6 +66,7 @@ class SettingsTab(Tab):
         self.save_button = QPushButton("Save")
         self.save_button.setDefault(True)
         self.revert_button = QPushButton("Revert")
+        mark_writes(self.save_button)  # settings.yml lives in the memory root
         self.state_label = _hint("")
         buttons = QHBoxLayout()
         buttons.addWidget(self.state_label, 1)
@@ -101,6 +104,10 @@ class SettingsTab(Tab):
         ):
             signal.connect(self._forget_test_result)
         self.quiet_spin.valueChanged.connect(self._on_form_changed)
+        for spin in f.limit_spins:
+            spin.valueChanged.connect(self._on_form_changed)
+        self.sources = SourcesPanel(ctx)
+        f.add_section(self.sources)
         self.test_button.clicked.connect(self.test_connection)
         self.cancel_test_button.clicked.connect(self.cancel_test)
         self.browse_button.clicked.connect(self.browse_sessions_root)
@@ -122,6 +129,11 @@ class SettingsTab(Tab):
         self.jobs.start(
             "load", _load, self.ctx.store, self.ctx.dsh_home, done=self._apply_loaded, failed=self._on_load_error
         )
+        self.sources.refresh()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self.sources.jobs.cancel_all()
 
     def revert(self) -> None:
         """Throw away edits and show what is on disk."""
@@ -284,6 +296,7 @@ class SettingsTab(Tab):
             self.banner.show_message("ok", f"Settings saved to {self._settings_path()}.")
             self._update_state()
             self.settings_saved.emit(saved.settings)
+            self.sources.refresh()  # another sessions root may know other workspaces
 
         def failed(exc: BaseException) -> None:
             self._saving = False

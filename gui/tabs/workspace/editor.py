@@ -22,6 +22,7 @@ from core.models import RECORD_TYPES, Record
 from core.records import find_links, validate_record
 from gui.tasks import Jobs, TaskRunner
 from gui.widgets.fonts import monospace_font
+from gui.widgets.read_only import mark_writes
 
 NEW_BODY = (
     "\nThe durable, self-contained fact.\n\n**Why:** Why it matters.\n\n**How to apply:** When and how to use it.\n"
@@ -112,6 +113,7 @@ class RecordEditor(QWidget):
         self.revert_button.clicked.connect(self.revert_requested.emit)
         row.addWidget(self.revert_button)
         self.stage_button = QPushButton("Stage")
+        mark_writes(self.name_edit, self.desc_edit, self.body_edit, self.delete_button, self.stage_button)
         self.stage_button.setToolTip("Add this record to the batch of changes to commit")
         self.stage_button.clicked.connect(self.stage_requested.emit)
         row.addWidget(self.stage_button)
@@ -287,9 +289,7 @@ class RecordEditor(QWidget):
     def warm_up(self) -> None:
         if _SecretScan.ready or self.jobs.running("warm-up"):
             return
-        self.jobs.start(
-            "warm-up", secret_warnings, "password = 'warm-up'", done=self._warmed, failed=self._warmed
-        )
+        self.jobs.start("warm-up", secret_warnings, "password = 'warm-up'", done=self._warmed, failed=self._warmed)
 
     def _warmed(self, _result: object = None) -> None:
         _SecretScan.ready = True

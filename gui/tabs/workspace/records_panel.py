@@ -26,6 +26,7 @@ from gui.qtmodels.records import RecordFilterProxy, RecordTableModel
 from gui.qtmodels.roles import KEY_ROLE
 from gui.tasks import Jobs
 from gui.widgets.banner import Banner
+from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
 
 _FOLDER_MISSING = "folder-missing"  # topic of the banner's missing-folder warning
@@ -75,6 +76,7 @@ class RecordsPanel(QWidget):
         self.type_filter.addItem("Invalid files", "invalid")
         frow.addWidget(self.type_filter)
         self.new_button = QPushButton("New record")
+        mark_writes(self.archive_button, self.new_button)
         self.new_button.clicked.connect(self.new_requested.emit)
         frow.addWidget(self.new_button)
         cv.addLayout(frow)

@@ -6,25 +6,30 @@ import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QTimer, Signal
-from PySide6.QtWidgets import QLabel, QLineEdit, QListView, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QListView, QVBoxLayout
 
 from core.search import GLOBAL_SCOPE, SearchIndex
+from core.sources.models import SOURCE_LABELS, ForeignEntry
+from core.sources.search import search_entries
 from gui.qtmodels.search_results import SearchHit, SearchResultsModel
-from gui.tasks import Jobs, TaskRunner
+from gui.tasks import JobControl, Jobs, TaskRunner
 
 
 class IndexFreshness:
     """When the search index needs a refresh before the next query.
 
     A deep ``SearchIndex.refresh()`` stats every file of the root, so it runs once per change the
-    window learns of (watcher, F5, commit), not once per query; concurrent
-    queries wait for the refresh in flight instead of searching a half-empty index.
+    window learns of (watcher, F5, commit), not once per query; concurrent queries wait for the
+    refresh in flight instead of searching a half-empty index. The exception is the first build
+    (issue 15): queries made meanwhile do not wait, they search what the index holds so far (its
+    persisted state, or nothing) and the panel says "indexing N %…".
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.wanted = 1  # bumped on the GUI thread when memory may have changed
         self.done = 0
+        self.building = False  # the first build is running (queries don't wait for it)
 
     def mark_stale(self) -> None:
         self.wanted += 1
@@ -33,20 +38,30 @@ class IndexFreshness:
     def fresh(self) -> bool:
         return self.done >= self.wanted
 
-    def ensure(self, index: SearchIndex) -> None:
+    def ensure(self, index: SearchIndex, progress: Callable[[int, int], None] | None = None) -> None:
         """On a worker: refresh ``index`` unless it is already as fresh as asked for."""
         with self.lock:
             wanted = self.wanted
             if self.done < wanted:
-                # deep: the window learned that something changed (watcher, F5, commit, start-up);
-                # a file an agent rewrote in place keeps its folder's mtime, so compare every file's
-                # stat too (tens of ms at 10k records, on this worker).
-                index.refresh(deep=True)
-                if self.done == 0:
-                    # Build the lazy phrase tables now, on this worker, so the first typed
-                    # queries don't pay for them.
-                    index.warm_up()
+                first = self.done == 0
+                self.building = first
+                try:
+                    # deep: the window learned that something changed (watcher, F5, commit, start-up);
+                    # a file an agent rewrote in place keeps its folder's mtime, so compare every
+                    # file's stat too (tens of ms at 10k records, on this worker).
+                    index.refresh(deep=True, progress=progress)
+                    if first:
+                        # Build the lazy phrase tables now, on this worker, so the first typed
+                        # queries don't pay for them.
+                        index.warm_up()
+                finally:
+                    self.building = False
             self.done = max(self.done, wanted)
+
+
+def build_index(freshness: IndexFreshness, index: SearchIndex, *, control: JobControl) -> None:
+    """The prefetch job: bring the index up to date, reporting (scopes done, total)."""
+    freshness.ensure(index, lambda done, total: control.report(done, total, "indexing"))
 
 
 def search_hits(
@@ -58,7 +73,8 @@ def search_hits(
 ) -> list[SearchHit]:
     """Run the search index and convert its hits to rows of the results model (runs on a worker)."""
     if freshness is not None:
-        freshness.ensure(index)
+        if not freshness.building:  # during the first build, search what is there so far
+            freshness.ensure(index)
     else:
         index.refresh()
     hits: list[SearchHit] = []
@@ -69,6 +85,23 @@ def search_hits(
     return hits
 
 
+def search_with_others(
+    index: SearchIndex,
+    query: str,
+    names: dict[str, str],
+    limit: int,
+    freshness: IndexFreshness | None,
+    others: list[ForeignEntry],
+) -> list[SearchHit]:
+    """Our hits first, then other stores' (labelled by store, status kept: never hidden)."""
+    hits = search_hits(index, query, names, limit, freshness)
+    for h in search_entries(others, query, limit=limit):
+        e = h.entry
+        where = SOURCE_LABELS[e.source] + ("" if e.status == "active" else f" · {e.status}")
+        hits.append(SearchHit(None, e.title, where, e.text, h.score, foreign=e))
+    return hits
+
+
 class SearchPanel(QObject):
     """The "Search all memory" box and its results list; hidden when there is no index.
 
@@ -76,7 +109,8 @@ class SearchPanel(QObject):
     workspace list share that column's height directly.
     """
 
-    hit_activated = Signal(object)  # SearchHit
+    hit_activated = Signal(object)  # SearchHit in this memory root
+    foreign_activated = Signal(object)  # ForeignEntry: a hit in another store
     failed = Signal(object)  # BaseException
 
     def __init__(
@@ -85,6 +119,7 @@ class SearchPanel(QObject):
         runner: TaskRunner,
         workspace_names: Callable[[], dict[str, str]],
         parent: QObject | None = None,
+        foreign_entries: Callable[[], list[ForeignEntry]] = list,
     ) -> None:
         super().__init__(parent)
         self.index = index
@@ -92,6 +127,14 @@ class SearchPanel(QObject):
         self.freshness = IndexFreshness()
         self.last_hits: list[SearchHit] = []
         self._workspace_names = workspace_names
+        self.percent = 0
+        self.foreign_entries = foreign_entries  # other stores' entries (set by the tab)
+        self.include_others = QCheckBox("Include other stores")
+        self.include_others.setObjectName("include_other_stores")
+        self.include_others.setToolTip(
+            "Also search DSH workspace memory, cross-workspace notes, project memory and Claude Code (read-only)"
+        )
+        self.include_others.toggled.connect(self._rerun)
 
         self.box = QLineEdit()
         self.box.setObjectName("search_box")
@@ -113,6 +156,7 @@ class SearchPanel(QObject):
         self._show_results(False)
         if index is None:
             self.box.hide()
+            self.include_others.hide()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(250)
@@ -120,6 +164,7 @@ class SearchPanel(QObject):
 
     def lay_out(self, layout: QVBoxLayout) -> None:
         layout.addWidget(self.box)
+        layout.addWidget(self.include_others)
         layout.addWidget(self.status)
         layout.addWidget(self.view, 1)
 
@@ -136,7 +181,32 @@ class SearchPanel(QObject):
         """Refresh the search index on a worker now, so the first query doesn't wait for it."""
         if self.index is None or self.jobs.running("prefetch") or self.freshness.fresh:
             return
-        self.jobs.start("prefetch", self.freshness.ensure, self.index, failed=lambda _exc: None)
+        self.jobs.start(
+            "prefetch",
+            build_index,
+            self.freshness,
+            self.index,
+            cancellable=True,
+            progress=self._on_progress,
+            done=self._indexed,
+            failed=lambda _exc: self._indexed(None),
+        )
+
+    @property
+    def indexing(self) -> bool:
+        return self.jobs.running("prefetch")
+
+    def _on_progress(self, done: int, total: int, _message: str) -> None:
+        self.percent = 100 * done // total if total else 0
+        self.status.setText(f"indexing {self.percent} %…")
+        self.status.show()
+
+    def _indexed(self, _result: object) -> None:
+        self.status.setText("")
+        if self.box.text().strip():
+            self._run()  # the results shown while indexing may have been partial
+        else:
+            self._show_results(False)
 
     def focus(self) -> None:
         self.prefetch()
@@ -146,6 +216,9 @@ class SearchPanel(QObject):
     def stop(self) -> None:
         self._timer.stop()
         self.jobs.cancel_all()
+
+    def _rerun(self, _checked: bool) -> None:
+        self._on_text(self.box.text())
 
     def _on_text(self, text: str) -> None:
         if not text.strip():
@@ -168,21 +241,19 @@ class SearchPanel(QObject):
         def done(hits: list[SearchHit]) -> None:
             self.last_hits = hits
             self.model.set_hits(hits)
-            self.status.setText(f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”")
+            text = f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”"
+            if self.indexing:
+                text = f"indexing {self.percent} %… {text} so far"
+            self.status.setText(text)
             self._show_results(True)
 
         # A newer query under the same key drops this one's result.
-        self.jobs.start(
-            "search",
-            search_hits,
-            self.index,
-            query,
-            self._workspace_names(),
-            50,
-            self.freshness,
-            done=done,
-            failed=self.failed.emit,
-        )
+        args = (self.index, query, self._workspace_names(), 50, self.freshness)
+        if self.include_others.isChecked():
+            others = self.foreign_entries()
+            self.jobs.start("search", search_with_others, *args, others, done=done, failed=self.failed.emit)
+        else:
+            self.jobs.start("search", search_hits, *args, done=done, failed=self.failed.emit)
 
     def _show_results(self, shown: bool) -> None:
         self.view.setVisible(shown)
@@ -190,4 +261,8 @@ class SearchPanel(QObject):
 
     def _on_activated(self, index: QModelIndex) -> None:
         if index.isValid():
-            self.hit_activated.emit(self.model.hit(index.row()))
+            hit = self.model.hit(index.row())
+            if hit.foreign is not None:
+                self.foreign_activated.emit(hit.foreign)
+            else:
+                self.hit_activated.emit(hit)

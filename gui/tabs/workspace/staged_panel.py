@@ -11,6 +11,7 @@ from core.display import format_size
 from core.models import DeleteOp, WorkspaceSnapshot
 from gui.widgets.diff_view import DiffView
 from gui.widgets.fonts import monospace_font
+from gui.widgets.read_only import mark_writes
 
 
 class StagedPanel(QWidget):
@@ -32,6 +33,7 @@ class StagedPanel(QWidget):
         row.addWidget(self.discard_button)
         row.addStretch(1)
         self.commit_button = QPushButton("Commit")
+        mark_writes(self.commit_button)
         self.commit_button.setObjectName("commit_button")
         self.commit_button.setToolTip("Write every staged change at once (Ctrl+S)")
         row.addWidget(self.commit_button)
@@ -41,9 +43,7 @@ class StagedPanel(QWidget):
     def show_changes(self, changes: ChangeSet | None, *, busy: bool) -> None:
         n = len(changes) if changes is not None else 0
         if changes is None or not n:
-            self.label.setText(
-                "Nothing staged. Edit a record and press Stage; changes are written together on Commit."
-            )
+            self.label.setText("Nothing staged. Edit a record and press Stage; changes are written together on Commit.")
             self.diff_view.set_diff("", "")
         else:
             names = ", ".join(

@@ -20,6 +20,7 @@ from gui.context import AppContext
 from gui.qtmodels.search_results import SearchHit
 from gui.tabs.base import Tab
 from gui.tabs.workspace.editor import RecordEditor
+from gui.tabs.workspace.foreign_panel import TITLE, ForeignPanel
 from gui.tabs.workspace.records_panel import RecordsPanel
 from gui.tabs.workspace.search_panel import SearchPanel
 from gui.tabs.workspace.staged_panel import AgentView, StagedPanel
@@ -87,14 +88,18 @@ class WorkspaceTab(Tab):
         self.detail.setObjectName("workspace_detail")
         self.detail.addTab(self.editor, "Record")
         self.detail.addTab(self.staged_panel, "Staged changes")
-        self.detail.addTab(self.agent, "What the agent loads")
+        self.detail.addTab(self.agent, "Agent view")  # what the agent loads
+        self.foreign = ForeignPanel(self.ctx, self.jobs, self.detail)  # other stores' entries, read-only
+        self.detail.addTab(self.foreign, TITLE)
+        self.search.foreign_activated.connect(self.foreign.reveal)
+        self.search.foreign_entries = self.foreign.all_entries  # "Include other stores"
         self.splitter.addWidget(self.detail)
 
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
         # The records table gets the room: the workspace list is short and the editor wraps.
-        self.splitter.setSizes([300, 650, 410])
+        self.splitter.setSizes([280, 610, 470])
         self._update_workspace_header()
 
         # The widgets tests and the screenshot script drive, by their old names.
@@ -151,6 +156,7 @@ class WorkspaceTab(Tab):
     def refresh(self) -> None:
         self.search.mark_stale()  # memory may have changed: the next search re-reads it
         self.jobs.start("list", self.ctx.store.list_workspaces, done=self._on_workspaces, failed=self._on_list_failed)
+        self.foreign.refresh()
 
     def _on_list_failed(self, exc: BaseException) -> None:
         self._listed = True
@@ -183,6 +189,7 @@ class WorkspaceTab(Tab):
 
     def warm_up(self) -> None:
         self.editor.warm_up()
+        self.search.prefetch()  # the first index build on a worker, "indexing N %…" meanwhile
 
     def shutdown(self) -> None:
         super().shutdown()
@@ -354,8 +361,9 @@ class WorkspaceTab(Tab):
         self.jobs.start("rebase", load_workspace, self.ctx.store, self.current_key, done=adopt, failed=self._on_error)
 
     def _update_workspace_header(self) -> None:
-        any_workspace = self.workspaces.model.rowCount() > 0
-        self.records.show_header(self.workspace_info(), listed=self._listed, any_workspace=any_workspace)
+        any_workspace, info = self.workspaces.model.rowCount() > 0, self.workspace_info()
+        self.records.show_header(info, listed=self._listed, any_workspace=any_workspace)
+        self.foreign.show_cwd(info.cwd if info is not None else None)
 
     # --- records table ------------------------------------------------------------------------------------
     def _on_record_chosen(self, name: str) -> None:

@@ -1,0 +1,222 @@
+"""Recycle Bin → DSH workspace memory: that store's archived scopes beside ours (issue 12).
+
+The only writes this app makes to another store, each on an explicit click (house rule 6):
+Restore (one rename back into ``scopes/``; refused when an active scope of that folder exists),
+Purge (the folder name typed exactly, through the dialogs seam) and Archive for an active scope
+whose folder is gone. All of them, and every read, run on the runner (``WorkspaceMemoryBin``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout
+
+from core.errors import ConflictError, DshMemoryError, NotFoundError
+from core.sources.workspace_memory import ScopeFolder
+from core.sources.workspace_memory_bin import BinScope, WorkspaceMemoryBin
+from gui.context import AppContext
+from gui.qtmodels.sources_models import WorkspaceMemoryBinModel
+from gui.sources import BinContents, read_bin, source_paths
+from gui.tasks import Jobs
+from gui.widgets.banner import Banner
+from gui.widgets.messages import describe_error
+from gui.widgets.tables import setup_table
+
+Preview = Callable[[str, str], None]
+
+
+def describe_scope(scope: ScopeFolder) -> str:
+    lines = [f"Folder: {scope.cwd}", f"Scope: {scope.path}", f"{len(scope.entries)} entries", ""]
+    for e in scope.entries:
+        status = "" if e.status == "active" else f"  [{e.status}{': ' + e.status_detail if e.status_detail else ''}]"
+        lines.append(f"- ({e.kind}) {e.title}{status}\n  {' '.join(e.text.split())[:200]}")
+    if scope.summary.strip():
+        lines += ["", "Summary:", scope.summary.strip()]
+    if scope.problems:
+        lines += ["", "Problems:", *(f"- {p.path}: {p.reason}" for p in scope.problems)]
+    return "\n".join(lines)
+
+
+class WorkspaceMemoryBinPanel(QGroupBox):
+    """Archived (and stale) workspace-memory scopes with Restore, Archive and Purge."""
+
+    selected = Signal()  # a row here was selected: the tab clears its own selection
+
+    def __init__(self, ctx: AppContext, jobs: Jobs, banner: Banner, preview: Preview) -> None:
+        super().__init__("DSH workspace memory (another store)")
+        self.ctx = ctx
+        self.jobs = jobs
+        self.banner = banner
+        self.preview = preview
+        self.bin = WorkspaceMemoryBin(source_paths(ctx).workspace_memory)
+        self._busy = False
+        self.model = WorkspaceMemoryBinModel(self)
+        self.view = QTableView()
+        self.view.setObjectName("workspaceMemoryBin")
+        setup_table(self.view, row_height=None)
+        self.view.setSortingEnabled(False)
+        self.view.setModel(self.model)
+        header = self.view.horizontalHeader()
+        for col in range(len(WorkspaceMemoryBinModel.HEADERS)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(WorkspaceMemoryBinModel.FOLDER, QHeaderView.ResizeMode.Stretch)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet("color:#555;")
+        self.restore_button = QPushButton("Restore")
+        self.archive_button = QPushButton("Archive")
+        self.archive_button.setToolTip("Move an active scope whose folder no longer exists into its archive")
+        self.purge_button = QPushButton("Purge…")
+        row = QHBoxLayout()
+        row.addWidget(self.note, 1)
+        for b in (self.restore_button, self.archive_button, self.purge_button):
+            row.addWidget(b)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.view)
+        layout.addLayout(row)
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.archive_button.clicked.connect(self.archive_selected)
+        self.purge_button.clicked.connect(self.purge_selected)
+        self.view.selectionModel().selectionChanged.connect(lambda *_: self._on_selected())
+        self._update_buttons()
+
+    # --- reading ------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        self.jobs.start("wm-bin", read_bin, self.bin, done=self._show, failed=self._failed)
+
+    def _show(self, contents: BinContents) -> None:
+        current = self.current()
+        self.model.set_scopes(contents.rows)
+        a, s = len(contents.archived), len(contents.stale)
+        parts = [f"{a} archived scope{'s' * (a != 1)}"]
+        if s:
+            parts.append(f"{s} active scope{'s' * (s != 1)} whose folder is gone (Archive offered)")
+        text = "; ".join(parts) + "."
+        if contents.interrupted:
+            text += f" {contents.interrupted} interrupted purge(s) left behind: the next Purge finishes them."
+        self.note.setText(text)
+        if current is not None and (row := self.model.row_of(current.key, current.archived)) >= 0:
+            self.view.selectRow(row)
+        self._update_buttons()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.note.setText("Could not read workspace memory's archive: " + describe_error(exc))
+
+    def current(self) -> BinScope | None:
+        rows = self.view.selectionModel().selectedRows()
+        return self.model.scope(rows[0].row()) if rows else None
+
+    def clear_selection(self) -> None:
+        self.view.selectionModel().blockSignals(True)
+        self.view.clearSelection()
+        self.view.selectionModel().blockSignals(False)
+        self.view.viewport().update()
+        self._update_buttons()
+
+    def _on_selected(self) -> None:
+        self._update_buttons()
+        scope = self.current()
+        if scope is None:
+            return
+        self.selected.emit()
+        title = f"{'Archived' if scope.archived else 'Active'} workspace memory of “{scope.name}”"
+        if not scope.archived:
+            self.preview(title, f"{scope.cwd}\nThis folder no longer exists. {scope.entries} entries.")
+            return
+        self.preview(title, "Loading…")
+
+        def done(folder: ScopeFolder) -> None:
+            self.preview(title, describe_scope(folder))
+
+        def failed(exc: BaseException) -> None:
+            self.preview(title, "Could not read this scope: " + describe_error(exc))
+
+        self.jobs.start("wm-preview", self.bin.preview, scope.key, done=done, failed=failed)
+
+    def _update_buttons(self) -> None:
+        s = self.current()
+        self.restore_button.setEnabled(not self._busy and s is not None and s.archived)
+        self.purge_button.setEnabled(not self._busy and s is not None and s.archived)
+        self.archive_button.setEnabled(not self._busy and s is not None and not s.archived)
+
+    # --- explicit writes ---------------------------------------------------------------------------
+    def _run(
+        self, fn: Callable[..., object], args: tuple[object, ...], ok: str, fail: Callable[[BaseException], str]
+    ) -> None:
+        self._busy = True
+        self._update_buttons()
+
+        def done(_result: object) -> None:
+            self._busy = False
+            self.banner.show_message("ok", ok)
+            self.refresh()
+
+        def failed(exc: BaseException) -> None:
+            self._busy = False
+            self.banner.show_message("error", fail(exc))
+            self.refresh()
+
+        self.jobs.start("wm-action", fn, *args, done=done, failed=failed)
+
+    def restore_selected(self) -> None:
+        s = self.current()
+        if s is None or not s.archived:
+            return
+
+        def why(exc: BaseException) -> str:
+            if isinstance(exc, ConflictError):
+                return (
+                    f"Could not restore the workspace memory of “{s.name}”: that store has an active scope "
+                    f"for {s.cwd} again. Nothing was moved. Archive or purge one of them first."
+                )
+            if isinstance(exc, NotFoundError):
+                return f"“{s.name}” is no longer in workspace memory's archive. The list has been refreshed."
+            return f"Could not restore “{s.name}”: " + describe_error(exc)
+
+        ok = (
+            f"Restored the workspace memory of “{s.name}” ({s.entries} entries) into DSH workspace memory. "
+            "A running DSH sees it after a restart."
+        )
+        self._run(self.bin.restore, (s.key,), ok, why)
+
+    def archive_selected(self) -> None:
+        s = self.current()
+        if s is None or s.archived:
+            return
+        if not self.ctx.dialogs.confirm(
+            self,
+            "Archive workspace memory",
+            f"{s.cwd} no longer exists.\n\nMove its DSH workspace memory ({s.entries} entries) into that "
+            "store's archive? It can be restored from here.",
+            "Archive",
+        ):
+            return
+        ok = f"Archived the workspace memory of “{s.name}”; it is listed here and can be restored."
+        self._run(self.bin.archive, (s.key,), ok, lambda exc: "Could not archive: " + _message(exc))
+
+    def purge_selected(self) -> None:
+        s = self.current()
+        if s is None or not s.archived:
+            return
+        typed = self.ctx.dialogs.ask_text(
+            self,
+            "Purge archived workspace memory",
+            f"This permanently deletes DSH workspace memory's archived scope for {s.cwd} and its "
+            f"{s.entries} entries. It cannot be undone.\n\nType the folder name “{s.name}” to confirm:",
+        )
+        if typed is None:
+            self.banner.show_message("info", f"Purge cancelled. “{s.name}” is still in workspace memory's archive.")
+            return
+        if typed != s.name:
+            self.banner.show_message(
+                "error", f"Nothing was deleted: “{typed}” is not the folder name. To purge, type “{s.name}” exactly."
+            )
+            return
+        ok = f"Purged the archived workspace memory of “{s.name}” ({s.entries} entries)."
+        self._run(self.bin.purge, (s.key, typed), ok, lambda exc: "Purge failed: " + _message(exc))
+
+
+def _message(exc: BaseException) -> str:
+    return exc.message if isinstance(exc, DshMemoryError) else describe_error(exc)
