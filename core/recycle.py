@@ -46,11 +46,14 @@ def restore_target(store: MemoryStore, entry: HistoryEntry) -> RestoreTarget:
     return RestoreTarget("active", snap.revision, snap.get(entry.name) is not None)
 
 
-def restore_entry(store: MemoryStore, entry: HistoryEntry, expect: Revision | None, create: bool) -> WorkspaceSnapshot:
-    """Put ``entry`` back (CAS on ``expect``); ``create`` first creates its missing workspace."""
+def restore_entry(
+    store: MemoryStore, entry: HistoryEntry, expect: Revision | None, create: bool, allow_secrets: bool = False
+) -> WorkspaceSnapshot:
+    """Put ``entry`` back (CAS on ``expect``); ``create`` first creates its missing workspace.
+    A version holding a credential-shaped value needs ``allow_secrets``, as a manual save does."""
     if create:
         expect = store.create_workspace(entry.cwd).revision
-    return store.restore_history(entry.id, expect)
+    return store.restore_history(entry.id, expect, allow_secrets=allow_secrets)
 
 
 def global_version(store: MemoryStore, entry_id: str) -> tuple[str, Revision]:

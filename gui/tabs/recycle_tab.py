@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.display import describe_archived, format_time
-from core.errors import ConflictError, DshMemoryError, NotFoundError
+from core.errors import ConflictError, DshMemoryError, NotFoundError, SecretRefusedError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.recycle import RecycleBin, RestoreTarget, global_version, read_recycle_bin, restore_entry, restore_target
 from core.store.api import MemoryStore
@@ -454,7 +454,9 @@ class RecycleBinTab(Tab):
 
         self.jobs.start("action", restore_target, self.ctx.store, entry, done=looked, failed=failed)
 
-    def _do_restore_entry(self, entry: HistoryEntry, expect: Revision | None, *, create: bool) -> None:
+    def _do_restore_entry(
+        self, entry: HistoryEntry, expect: Revision | None, *, create: bool, allow_secrets: bool = False
+    ) -> None:
         label = DeletedRecordsModel.workspace_label(entry)
         self._set_busy(True)
 
@@ -465,6 +467,19 @@ class RecycleBinTab(Tab):
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)
+            if isinstance(exc, SecretRefusedError) and not allow_secrets:
+                # The same explicit allow as a manual save of a credential-shaped value.
+                if self.ctx.dialogs.confirm(
+                    self,
+                    "Restore a version with a credential",
+                    f"This version of “{entry.name}” holds what looks like a credential ({exc.message})\n\n"
+                    "Agents that load this workspace will see it. Restore it anyway?",
+                    "Restore anyway",
+                ):
+                    self._do_restore_entry(entry, expect, create=False, allow_secrets=True)
+                else:
+                    self.banner.show_message("info", f"Nothing was restored; “{entry.name}” stays in the Recycle Bin.")
+                return
             if isinstance(exc, ConflictError):
                 text = (
                     f"“{label}” changed while you were deciding (an agent or another window wrote to it). "
@@ -476,7 +491,9 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self.jobs.start("action", restore_entry, self.ctx.store, entry, expect, create, done=done, failed=failed)
+        self.jobs.start(
+            "action", restore_entry, self.ctx.store, entry, expect, create, allow_secrets, done=done, failed=failed
+        )
 
     def _restore_global_version(self, entry: HistoryEntry) -> None:
         """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
@@ -528,14 +545,17 @@ class RecycleBinTab(Tab):
         ws = self.selected_workspace()
         if ws is None:  # Purge is for archived workspaces only; Global is never offered
             return
-        name = ws.display_name
+        # The store confirms by the name shown in the list; a scope whose scope.json can't be read
+        # has no trustworthy name (its cwd could say "/etc"), so only its full key confirms it.
+        name = ws.key if ws.scope_problem else ws.display_name
+        what = "its full key" if ws.scope_problem else "the workspace name"
         n = ws.record_count
         typed = self.ctx.dialogs.ask_text(
             self,
             "Purge archived workspace",
-            f"This permanently deletes the archived workspace “{name}” ({ws.cwd}) "
+            f"This permanently deletes the archived workspace “{ws.display_name}” ({ws.cwd or 'folder unknown'}) "
             f"and its {n} record{'s' * (n != 1)}. It cannot be undone.\n\n"
-            f"Type the workspace name “{name}” to confirm:",
+            f"Type {what} “{name}” to confirm:",
         )
         if typed is None:
             self.banner.show_message("info", f"Purge cancelled. “{name}” is still in the Recycle Bin.")
@@ -543,7 +563,7 @@ class RecycleBinTab(Tab):
         if typed != name:
             self.banner.show_message(
                 "error",
-                f"Nothing was deleted: “{typed}” is not the workspace name. To purge, type “{name}” exactly.",
+                f"Nothing was deleted: “{typed}” is not {what}. To purge, type “{name}” exactly.",
             )
             return
         self._set_busy(True)

@@ -70,6 +70,10 @@ def test_read_only_root_shows_a_banner_and_disables_editing(
         assert settings.has_unsaved_changes() and not settings.save_button.isEnabled()
         recycle = window.tabs["recycle"]
         assert not recycle.restore_button.isEnabled() and not recycle.purge_button.isEnabled()
+        review = window.tabs["consolidation"]  # a run writes its receipt: nothing to start here
+        review.refresh()
+        assert not review.run_button.isEnabled() and not review.commit_button.isEnabled()
+        assert not review.sessions.run_all_button.isEnabled()
     finally:
         window.shutdown()
 

@@ -388,3 +388,53 @@ def test_the_tab_proxies_pass_modeltester(
     tab.filter_edit.setText("build")
     qtmodeltester.check(tab.deleted_proxy)
     assert tab.deleted_proxy.rowCount() == 1
+
+
+def test_a_version_holding_a_credential_is_restored_only_when_asked_to(
+    ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs, tmp_path: Path
+) -> None:
+    folder = tmp_path / "projects" / "creds"
+    folder.mkdir(parents=True)
+    body = "\nThe deploy token is ghp_1234567890abcdefghijklmnopqrstuvwxyzAB.\n"
+    snap = ctx.store.create_workspace(str(folder))
+    snap = ctx.store.commit(
+        snap.key, [PutOp(record=record("deploy-token", "Deploy", "project", body))], snap.revision, allow_secrets=True
+    )
+    ctx.store.commit(snap.key, [DeleteOp(name="deploy-token")], snap.revision)
+    tab.refresh()
+    entry = next(e for e in ctx.store.history() if e.name == "deploy-token" and e.reason == "delete")
+    assert tab.select_entry(entry.id)
+
+    dialogs.push(False)  # "Restore anyway?" -> no
+    tab.restore_button.click()
+    assert ctx.store.read_workspace(snap.key).get("deploy-token") is None
+    kind, title, question = dialogs.asked[-1]
+    assert kind == "confirm" and "credential" in title.lower() and "deploy-token" in question
+    assert tab.banner.level == "info" and "Nothing was restored" in tab.banner.text
+
+    assert tab.select_entry(entry.id)
+    dialogs.push(True)
+    tab.restore_button.click()
+    restored = ctx.store.read_workspace(snap.key).get("deploy-token")
+    assert restored is not None and restored.record is not None and "ghp_" in restored.record.body
+    assert tab.banner.level == "ok"
+
+
+def test_a_scope_whose_scope_json_is_unreadable_is_purged_only_by_its_full_key(
+    ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs, tmp_path: Path
+) -> None:
+    snap = _seed_alpha(ctx, tmp_path)
+    ctx.store.archive(snap.key, snap.revision)
+    archived = ctx.root / "archived" / snap.key
+    (archived / "scope.json").write_text('{"cwd": "/etc"', encoding="utf-8")  # damaged by hand
+    tab.refresh()
+    assert tab.select_workspace(snap.key)
+    dialogs.push("etc")
+    tab.purge_button.click()
+    assert archived.exists()
+    kind, _title, question = dialogs.asked[-1]
+    assert kind == "ask_text" and "full key" in question and snap.key in question
+    assert tab.banner.level == "error" and "Nothing was deleted" in tab.banner.text
+    dialogs.push(snap.key)
+    tab.purge_button.click()
+    assert not archived.exists()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from core.consolidation.review_sources import PendingItem
 from core.mcp.proposals import ReviewSource
 from gui.qtmodels.consolidation_models import PendingListModel
+from gui.widgets.read_only import mark_writes
 
 SOURCES: tuple[tuple[ReviewSource, str], ...] = (
     ("session", "Sessions"),
@@ -85,6 +86,8 @@ class PendingPanel(QWidget):
         self.import_button.setObjectName("importButton")
         self.import_button.setToolTip("Read memory kept by another tool and review what it would add")
         self.delete_button = QPushButton("Delete")
+        # Every one of these writes into the root (receipts, review state, memory): off when read-only.
+        mark_writes(self.import_button, self.delete_button)
         self.delete_button.setObjectName("deletePending")
         self.delete_button.setToolTip("Delete this pending review (nothing is written to memory)")
         row = QHBoxLayout()

@@ -23,6 +23,7 @@ from core.consolidation.review_state import ReceiptItem, strip_frontmatter
 from core.mcp.proposals import review_source
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
 from gui.widgets.markdown_view import MarkdownPreview
+from gui.widgets.read_only import mark_writes
 from gui.widgets.review_diff import ChangeDiffPanel
 from gui.widgets.review_editor import ReviewRecordEditor
 
@@ -108,6 +109,10 @@ class ReviewPanel(QTabWidget):
         self.merge_button.setToolTip("Turn this new record into an update of the similar record it restates")
         self.merge_button.hide()
         self.delete_button = QPushButton("Delete review")
+        # Every one of these writes into the root (receipts, review state, memory): off when read-only.
+        mark_writes(
+            self.accept_all_button, self.reject_all_button, self.commit_button, self.merge_button, self.delete_button
+        )
         self.delete_button.setObjectName("deleteReview")
         self.delete_button.setToolTip("Delete this pending review; nothing is written to memory")
         self.delete_button.hide()

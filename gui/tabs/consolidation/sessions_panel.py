@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from core.consolidation.review_state import Listing, SessionRow
 from gui.qtmodels.consolidation_models import SessionFilterProxy, SessionTableModel, WorkspaceChoiceModel
+from gui.widgets.read_only import mark_writes
 
 OFFLINE = "offline"
 MODEL = "model"
@@ -84,6 +85,8 @@ class SessionsPanel(QWidget):
         self.run_button.setObjectName("runButton")
         self.run_button.setDefault(True)
         self.run_all_button = QPushButton("Run all unreviewed")
+        # Every one of these writes into the root (receipts, review state, memory): off when read-only.
+        mark_writes(self.run_button, self.run_all_button)  # a run writes its receipt
         self.run_all_button.setObjectName("runAllButton")
         self.run_all_button.setToolTip(
             "Consolidate every stable session of this workspace that has no finished review yet; "
