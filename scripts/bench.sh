@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up, then run every benchmark and print its figures (nothing here asserts; see README "Benchmarks").
-# Usage: bash scripts/bench.sh [store|search|sessions|gui|secrets|scale ...]   (default: all but scale)
+# Usage: bash scripts/bench.sh [store|search|sessions|gui|secrets|offline|prompt|mcp|sources|soak|scale ...]
+#        (default: all but soak and scale, which take minutes)
 # scale: search at 1k/10k/100k records (workloads generated once under $DSH_BENCH_DIR, default /tmp).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,10 +11,13 @@ export QT_QPA_PLATFORM=offscreen
 # start-up figures would otherwise include compiling every module on every run).
 .venv/bin/python -m compileall -q core gui benchmarks >/dev/null
 which=("$@")
-[ ${#which[@]} -eq 0 ] && which=(store search sessions gui secrets)
+[ ${#which[@]} -eq 0 ] && which=(store search sessions gui secrets offline prompt mcp sources)
 for name in "${which[@]}"; do
   case "$name" in
     secrets) script=benchmarks/bench_secrets.py ;;
+    offline) script=benchmarks/offline_quality.py ;;
+    prompt) script=benchmarks/consolidation_prompt_bench.py ;;
+    soak) script=benchmarks/soak.py ;;
     *) script="benchmarks/${name}_bench.py" ;;
   esac
   echo "=== $name ($script) ==="
