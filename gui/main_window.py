@@ -57,6 +57,7 @@ def _load_tab(key: str, ctx: AppContext) -> Tab:
 # Tabs built the first time they are shown (or asked for): their modules and first loads cost
 # start-up time (the consolidation tab alone imports core.consolidation, httpx and asyncio).
 LAZY_TABS = frozenset({"consolidation", "recycle", "settings"})
+FIRST_CHECK_DELAY_MS = 8000  # after the first workspace list: the window is in use by then
 
 
 class BrokenTab(MessageTab):
@@ -332,7 +333,10 @@ class MainWindow(QMainWindow):
         deferred, self._deferred_tabs = self._deferred_tabs, None
         if deferred is None or self._closing:
             return
-        self.refresh_status()  # cheap now: the store has just scanned the root; starts the watcher
+        self.refresh_status(check=False)  # cheap now: the store has just scanned the root; starts the watcher
+        # check() parses every record (seconds of CPU at 10k records, on a worker but under the same
+        # interpreter lock as the window): let the window settle before the first one.
+        QTimer.singleShot(FIRST_CHECK_DELAY_MS, self._first_check)
         for key in deferred:
             tab = self.tabs.built().get(key)
             if tab is not None:
@@ -346,11 +350,19 @@ class MainWindow(QMainWindow):
             tab.refresh()
         self.refresh_status()
 
-    def refresh_status(self) -> None:
+    def refresh_status(self, *, check: bool = True) -> None:
         self.jobs.start("status", self.ctx.store.status, done=self._show_status, failed=self._status_failed)
+        if check:
+            self._start_check()
+        self.jobs.start("pending", pending_counts, self.ctx.store, done=self._show_pending, failed=lambda _exc: None)
+
+    def _first_check(self) -> None:
+        if not self._closing:
+            self._start_check()
+
+    def _start_check(self) -> None:
         if not self.jobs.running("check"):  # check walks the whole root: one at a time
             self.jobs.start("check", self.ctx.store.check, done=self.status_bar.show_problems, failed=lambda _e: None)
-        self.jobs.start("pending", pending_counts, self.ctx.store, done=self._show_pending, failed=lambda _exc: None)
 
     def _show_pending(self, counts: tuple[int, int]) -> None:
         self.status_bar.show_pending(*counts)
