@@ -14,7 +14,7 @@ from core.errors import ConflictError, UsageError
 from core.keys import normalize_cwd
 
 if TYPE_CHECKING:
-    from core.consolidation.proposals import Receipt, Review, ReviewChange
+    from core.consolidation.proposals import Receipt, Review
 
 
 def register(sub: Any) -> None:
@@ -126,20 +126,6 @@ def cmd_pending(args: argparse.Namespace, ctx: Context) -> Result:
     return Result(data={"pending_agent_proposals": rows, "problems": problems}, text="\n".join(lines))
 
 
-def _change_json(ch: ReviewChange) -> dict[str, Any]:
-    return {
-        "id": ch.id,
-        "kind": ch.kind,
-        "target": ch.target,
-        "reason": ch.reason,
-        "problems": list(ch.problems),
-        "warnings": list(ch.warnings),
-        "needs_confirmation": ch.needs_confirmation,
-        "actionable": ch.is_actionable,
-        "diff": ch.diff,
-    }
-
-
 def _review_lines(review: Review) -> list[str]:
     lines = [f"Agent proposal {review.review_id} by {review.consolidator}", f"Workspace {review.cwd}"]
     if review.proposal.summary:
@@ -163,7 +149,9 @@ def cmd_review(args: argparse.Namespace, ctx: Context) -> Result:
         if args.accept_global or args.refresh:
             raise UsageError("--accept-global and --refresh go with --apply.")
         review = service.open(args.proposal_id)
-        data = {"review_id": review.review_id, "changes": [_change_json(c) for c in review.changes]}
+        from core.cli.session_commands import change_json  # consolidation imports: only when asked
+
+        data = {"review_id": review.review_id, "changes": [change_json(c) for c in review.changes]}
         lines = _review_lines(review)
         lines += ["", f"Nothing was written. Commit with `dsh-memory review {review.review_id} --apply`, or --reject."]
         return Result(data=data, text="\n".join(lines))

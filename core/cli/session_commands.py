@@ -146,7 +146,8 @@ def _find_summary(catalog: Any, session_id: str) -> SessionSummary:
     return summary
 
 
-def _change_json(ch: ReviewChange) -> dict[str, Any]:
+def change_json(ch: ReviewChange) -> dict[str, Any]:
+    """One change as every command's ``--json`` prints it (consolidate, import, review)."""
     return {
         "id": ch.id,
         "kind": ch.kind,
@@ -206,7 +207,7 @@ def cmd_consolidate(args: argparse.Namespace, ctx: Context) -> Result:
         "edited": list(review.edited),
         "notes": list(review.notes),
         "status": review.receipt.status,
-        "changes": [_change_json(ch) for ch in review.changes],
+        "changes": [change_json(ch) for ch in review.changes],
         "receipt": _receipt_json(review.receipt),
     }
     if review.reused:
@@ -288,6 +289,8 @@ def _consolidate_pending(
         lines.append("Dry run: nothing was written; --apply commits each review's valid changes.")
     failed = sum(1 for r in rows if r["status"] in ("failed", "conflict"))
     return Result(data={"cwd": cwd, "sessions": rows}, text="\n".join(lines), exit_code=1 if failed else 0)
+
+
 def _pending_json(review: Review) -> dict[str, Any]:
     return {
         "review_id": review.review_id,

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.cli.main import Context, Result
+from core.cli.session_commands import change_json
 from core.errors import DshMemoryError, UsageError
 from core.keys import normalize_cwd
 
 if TYPE_CHECKING:  # the modules behind these commands load only when one of them runs
-    from core.consolidation.proposals import Receipt, Review, ReviewChange
+    from core.consolidation.proposals import Receipt, Review
     from core.sources.discovery import Discovery, SourcePaths
     from core.sources.importer import ImportOutcome, Skipped
     from core.sources.models import ForeignEntry, SourceKind, SourceSnapshot
@@ -153,29 +154,13 @@ def cmd_sources(args: argparse.Namespace, ctx: Context) -> Result:
 
 
 # --- import -------------------------------------------------------------------------------
-def _change_json(ch: ReviewChange) -> dict[str, Any]:
-    """The same shape as ``consolidate --json`` prints for a change."""
-    return {
-        "id": ch.id,
-        "kind": ch.kind,
-        "target": ch.target,
-        "reason": ch.reason,
-        "evidence": list(ch.evidence),
-        "problems": list(ch.problems),
-        "warnings": list(ch.warnings),
-        "needs_confirmation": ch.needs_confirmation,
-        "actionable": ch.is_actionable,
-        "diff": ch.diff,
-    }
-
-
 def _review_json(review: Review, receipt: Receipt) -> dict[str, Any]:
     return {
         "review_id": review.review_id,
         "reused": review.reused,
         "status": receipt.status,
         "cwd": review.cwd,
-        "changes": [_change_json(ch) for ch in review.changes],
+        "changes": [change_json(ch) for ch in review.changes],
         "receipt": receipt.model_dump(mode="json"),
     }
 

@@ -135,10 +135,6 @@ class PreparedSession:
         )
 
 
-def _summarize(changes: Collection[ChangeSummary]) -> str:
-    return summarize(changes)
-
-
 class ConsolidationService(PendingReviews):
     """One pipeline per window / CLI run. Thread-safe enough to call from one worker at a time.
 
@@ -349,7 +345,7 @@ class ConsolidationService(PendingReviews):
                 "changes": tuple(self._change_summary(ch, "pending" if ch.is_actionable else None) for ch in changes),
             }
         )
-        receipt = receipt.model_copy(update={"summary": _summarize(receipt.changes)})
+        receipt = receipt.model_copy(update={"summary": summarize(receipt.changes)})
         self._write(receipt)
         review = Review(
             review_id=rid,
@@ -628,7 +624,7 @@ class ConsolidationService(PendingReviews):
             update={
                 "updated": _now(),
                 "changes": summaries,
-                "summary": _summarize(summaries),
+                "summary": summarize(summaries),
                 "global_revision_before": review.global_revision,
                 "workspace_revision_before": review.workspace_revision,
                 "error": None,

@@ -63,7 +63,7 @@ def unified_diff(before: str | None, after: str | None, target: str) -> str:
     )
 
 
-def _secret_problems(text: str, what: str) -> list[str]:
+def secret_problems(text: str, what: str) -> list[str]:
     from core.secrets import describe, find_secrets
 
     findings = find_secrets(text)
@@ -155,7 +155,7 @@ def review_put(
     before = render_record_text(old) if old is not None else None
     after: str | None = None
     if record is not None:
-        problems += _secret_problems(f"{record.description}\n{record.body}", f"record {name!r}")
+        problems += secret_problems(f"{record.description}\n{record.body}", f"record {name!r}")
         if not reasons:
             after = render_record_text(record)
     warnings: list[str] = []
@@ -226,22 +226,40 @@ def review_global(change_id: str, change: ReplaceGlobal, request: ConsolidationI
                 "changes GLOBAL.md from evidence that is not the user's own words (seqs "
                 f"{', '.join(map(str, not_user[:10]))}); a workspace observation never becomes Global"
             )
-    mention = _mentions_workspace(change.text, request)
-    if mention is not None:
-        problems.append(
-            f"the new GLOBAL.md mentions this workspace ({mention!r}); project facts belong to the workspace"
-        )
-    text = change.text if change.text.endswith("\n") or not change.text else change.text + "\n"
-    problems += _secret_problems(text, "GLOBAL.md")
-    warnings = [
-        "changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, "
-        "not about this project"
-    ]
+    problems += workspace_mention_problems(change.text, request)
+    text = global_text_of(change)
+    problems += secret_problems(text, "GLOBAL.md")
+    warnings = [GLOBAL_WARNING]
     old_lines = [ln for ln in request.global_text.splitlines() if ln.strip()]
     new_lines = {ln for ln in text.splitlines() if ln.strip()}
     removed = [ln for ln in old_lines if ln not in new_lines]
     if old_lines and len(removed) * 2 > len(old_lines):
         warnings.append(f"removes {len(removed)} of {len(old_lines)} existing lines of GLOBAL.md")
+    return global_row(change_id, change, request, problems, warnings)
+
+
+GLOBAL_WARNING = (
+    "changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, not about this project"
+)
+
+
+def global_text_of(change: ReplaceGlobal) -> str:
+    """The proposed GLOBAL.md, ending with a newline."""
+    return change.text if change.text.endswith("\n") or not change.text else change.text + "\n"
+
+
+def workspace_mention_problems(text: str, request: ConsolidationInput) -> list[str]:
+    mention = _mentions_workspace(text, request)
+    if mention is None:
+        return []
+    return [f"the new GLOBAL.md mentions this workspace ({mention!r}); project facts belong to the workspace"]
+
+
+def global_row(
+    change_id: str, change: ReplaceGlobal, request: ConsolidationInput, problems: list[str], warnings: list[str]
+) -> ReviewChange:
+    """The review row of a Global replacement (always needs the user's explicit confirmation)."""
+    text = global_text_of(change)
     return ReviewChange(
         id=change_id,
         kind="replace_global",

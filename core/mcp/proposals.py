@@ -17,7 +17,6 @@ same flow as a consolidation whose memory changed meanwhile).
 from __future__ import annotations
 
 import json
-import os
 import secrets as _random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,7 +38,15 @@ from core.consolidation.proposals import (
 )
 from core.consolidation.receipts import parse_receipt, render_receipt
 from core.consolidation.service import ConsolidationService
-from core.consolidation.validation import GLOBAL_FILE, review_proposal, unified_diff
+from core.consolidation.validation import (
+    GLOBAL_FILE,
+    GLOBAL_WARNING,
+    global_row,
+    global_text_of,
+    review_proposal,
+    secret_problems,
+    workspace_mention_problems,
+)
 from core.errors import NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.model_catalog import ModelCatalog
@@ -121,24 +128,6 @@ def _evidence(p: AgentProposal) -> Evidence:
     )
 
 
-def _mentions_workspace(text: str, cwd: str, key: str) -> str | None:
-    lowered = text.lower()
-    base = os.path.basename(cwd)
-    for needle in (cwd, key, base if len(base) >= 3 else ""):
-        if needle and needle.lower() in lowered:
-            return needle
-    return None
-
-
-def _secret_problem(text: str, what: str) -> list[str]:
-    from core.secrets import describe, find_secrets
-
-    found = find_secrets(text)
-    if not found:
-        return []
-    return [f"{what} contains what looks like a credential ({'; '.join(describe(found))}); refused"]
-
-
 def review_agent_global(change_id: str, change: ReplaceGlobal, request: ConsolidationInput) -> ReviewChange:
     """A Global replacement asked by an agent started with ``--allow-global``.
 
@@ -147,31 +136,11 @@ def review_agent_global(change_id: str, change: ReplaceGlobal, request: Consolid
     an explicit confirmation at commit. A text naming this workspace is refused (a project fact),
     so are credentials and a text that would overwrite a credential the agent was only shown redacted.
     """
-    text = change.text if change.text.endswith("\n") or not change.text else change.text + "\n"
-    problems = _secret_problem(text, GLOBAL_FILE)
-    mention = _mentions_workspace(text, normalize_cwd(request.cwd), request.workspace_key)
-    if mention is not None:
-        problems.append(
-            f"the new GLOBAL.md mentions this workspace ({mention!r}); project facts belong to the workspace"
-        )
-    if REDACTION_MARK in text and _secret_problem(request.global_text, GLOBAL_FILE):
+    text = global_text_of(change)
+    problems = secret_problems(text, GLOBAL_FILE) + workspace_mention_problems(text, request)
+    if REDACTION_MARK in text and secret_problems(request.global_text, GLOBAL_FILE):
         problems.append("the new GLOBAL.md would replace a credential the agent was only shown redacted; refused")
-    warnings = [
-        "changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, "
-        "not about this project"
-    ]
-    return ReviewChange(
-        id=change_id,
-        kind="replace_global",
-        target=GLOBAL_FILE,
-        change=change,
-        before=request.global_text,
-        after=text,
-        diff=unified_diff(request.global_text, text, GLOBAL_FILE),
-        problems=tuple(problems),
-        warnings=tuple(warnings),
-        needs_confirmation=True,
-    )
+    return global_row(change_id, change, request, problems, [GLOBAL_WARNING])
 
 
 def review_agent_proposal(proposal: Proposal, request: ConsolidationInput) -> tuple[ReviewChange, ...]:
@@ -193,7 +162,7 @@ def review_agent_proposal(proposal: Proposal, request: ConsolidationInput) -> tu
             if (
                 old is not None
                 and REDACTION_MARK in f"{row.record.description}\n{row.record.body}"
-                and _secret_problem(f"{old.description}\n{old.body}", "record")
+                and secret_problems(f"{old.description}\n{old.body}", "record")
             ):
                 row = row.model_copy(
                     update={

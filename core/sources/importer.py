@@ -47,6 +47,7 @@ from core.consolidation.proposals import (
     Review,
     ReviewChange,
 )
+from core.consolidation.restore import summarize
 from core.consolidation.service import ConsolidationService, PreparedSession
 from core.consolidation.validation import review_proposal
 from core.keys import normalize_cwd, workspace_key
@@ -256,7 +257,7 @@ class ImportService:
         status: ReceiptStatus = "proposed" if any(ch.is_actionable for ch in changes) else "no-change"
         summaries = tuple(_summary_row(ch) for ch in changes)
         receipt = self._receipt(prepared, status).model_copy(
-            update={"proposal_hash": prepared.proposal.digest(), "changes": summaries, "summary": _summarize(summaries)}
+            update={"proposal_hash": prepared.proposal.digest(), "changes": summaries, "summary": summarize(summaries)}
         )
         review = Review(
             review_id=prepared.target.review_id,
@@ -344,14 +345,3 @@ def _summary_row(ch: ReviewChange) -> ChangeSummary:
         "pending" if ch.is_actionable else ("refused" if ch.problems else "unchanged")
     )
     return ChangeSummary(id=ch.id, kind=ch.kind, target=ch.target, decision=decision, problems=len(ch.problems))
-
-
-def _summarize(changes: Sequence[ChangeSummary]) -> str:
-    kinds: dict[str, int] = {}
-    decisions: dict[str, int] = {}
-    for c in changes:
-        kinds[c.kind] = kinds.get(c.kind, 0) + 1
-        decisions[c.decision] = decisions.get(c.decision, 0) + 1
-    left = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "no changes"
-    right = ", ".join(f"{n} {d}" for d, n in sorted(decisions.items()))
-    return f"{left}; {right}" if right else left
