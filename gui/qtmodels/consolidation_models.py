@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -303,20 +303,33 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
         return self.set_accepted(index.row(), checked)
 
 
-# --- receipts ----------------------------------------------------------------------------------------
+class _ReviewRow(Protocol):
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def review_id(self) -> str: ...
 
 
-class ReceiptListModel(QAbstractListModel):
+_Item = TypeVar("_Item", bound=_ReviewRow)
+
+
+# --- receipts, pending reviews, agent proposals, imports ------------------------------------------
+
+
+class _ReviewListModel(QAbstractListModel, Generic[_Item]):
+    """A list of review-shaped rows (``label``, ``review_id``), found again by their review id."""
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: list[ReceiptItem] = []
+        self._rows: list[_Item] = []
 
-    def set_receipts(self, items: list[ReceiptItem]) -> None:
+    def _set_rows(self, items: list[_Item]) -> None:
         self.beginResetModel()
         self._rows = list(items)
         self.endResetModel()
 
-    def item(self, row: int) -> ReceiptItem:
+    def item(self, row: int) -> _Item:
         return self._rows[row]
 
     def row_of(self, review_id: str) -> int:
@@ -331,48 +344,36 @@ class ReceiptListModel(QAbstractListModel):
         r = self._rows[index.row()]
         if role == _DISPLAY:
             return r.label
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"reviews/{r.review_id}.md"
         if role == KEY_ROLE:
             return r.review_id
         if role == ITEM_ROLE:
             return r
+        return self._extra(r, role)
+
+    def _extra(self, r: _Item, role: int) -> Any:
         return None
 
 
-# --- pending reviews, agent proposals, imports -------------------------------------------------------
+class ReceiptListModel(_ReviewListModel[ReceiptItem]):
+    def set_receipts(self, items: list[ReceiptItem]) -> None:
+        self._set_rows(items)
+
+    def _extra(self, r: ReceiptItem, role: int) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"reviews/{r.review_id}.md"
+        return None
 
 
-class PendingListModel(QAbstractListModel):
+class PendingListModel(_ReviewListModel[PendingItem]):
     """What waits for the user in one source; stale rows carry the "memory changed since" badge."""
 
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[PendingItem] = []
-
     def set_items(self, items: list[PendingItem]) -> None:
-        self.beginResetModel()
-        self._rows = list(items)
-        self.endResetModel()
+        self._set_rows(items)
 
     def items(self) -> list[PendingItem]:
         return list(self._rows)
 
-    def item(self, row: int) -> PendingItem:
-        return self._rows[row]
-
-    def row_of(self, review_id: str) -> int:
-        return next((i for i, r in enumerate(self._rows) if r.review_id == review_id), -1)
-
-    def rowCount(self, parent: Index = _NO_INDEX) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def data(self, index: Index, role: int = _DISPLAY) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        r = self._rows[index.row()]
-        if role == _DISPLAY:
-            return r.label
+    def _extra(self, r: PendingItem, role: int) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole:
             stale = (
                 "\nMemory changed since this was proposed: its diffs are shown against memory as it is now."
@@ -382,8 +383,4 @@ class PendingListModel(QAbstractListModel):
             return f"review {r.review_id}{stale}"
         if role == Qt.ItemDataRole.BackgroundRole and r.stale:
             return _WARN_BG
-        if role == KEY_ROLE:
-            return r.review_id
-        if role == ITEM_ROLE:
-            return r
         return None
