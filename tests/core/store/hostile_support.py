@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from core.atomic import rename_exchange
+from core.atomic import rename_exchange, rename_noreplace
 from core.models import Record
 from core.records import render_record
 
@@ -59,6 +59,31 @@ def agent_version(i: int, name: str = "shared") -> bytes:
     return render_record(rec(name, f"\nAgent version {i}.\n", description="written by the agent"))
 
 
+def _swap_in(tmp: Path, target: Path) -> bytes:
+    """Put ``tmp`` at ``target`` and return exactly the bytes that displaced (b"" for a create).
+
+    A create must not replace either: if the store put a version back between our failed exchange
+    and the create, a plain replace would drop that version without this writer knowing it did.
+    """
+    while True:
+        try:
+            swapped = rename_exchange(str(tmp), str(target))
+        except FileNotFoundError:  # deleted by the store a moment ago: a create
+            swapped = None
+        if swapped:
+            out_bytes = tmp.read_bytes()
+            tmp.unlink()
+            return out_bytes
+        if swapped is False:  # no exchange on this system: a plain replace, displaced bytes unknown
+            os.replace(tmp, target)
+            return b""
+        try:
+            rename_noreplace(str(tmp), str(target))
+            return b""
+        except FileExistsError:
+            continue  # it came back meanwhile: exchange again
+
+
 def direct_writer(
     target: Path, stop: Path, make: Callable[[int], bytes], pause: float = 0.03
 ) -> Callable[[int], None]:
@@ -78,16 +103,7 @@ def direct_writer(
             i += 1
             data = make(i)
             tmp.write_bytes(data)
-            try:
-                swapped = rename_exchange(str(tmp), str(target))
-            except FileNotFoundError:  # deleted by the store a moment ago: a plain create
-                swapped = False
-            if swapped:
-                out_bytes = tmp.read_bytes()
-                tmp.unlink()
-            else:
-                os.replace(tmp, target)
-                out_bytes = b""
+            out_bytes = _swap_in(tmp, target)
             wrote.append(i)
             m = re.search(rb"Agent version (\d+)\.", out_bytes)
             if m is not None and out_bytes == make(int(m.group(1))):
