@@ -21,6 +21,7 @@ Example::
     request_timeout_seconds: 120
     pending_review_max_age_days: 30   # pending reviews older than this are discarded
     pending_review_max_count: 50      # beyond the newest 50 pending reviews, older ones are discarded
+    load_warning_tokens: 8000         # the load meter warns above this estimate (GLOBAL.md + MEMORY.md)
 """
 
 from __future__ import annotations
@@ -141,6 +142,9 @@ class AppSettings(BaseModel):
     # unreviewed proposals than that is a backlog nobody reads; the newest are kept.
     pending_review_max_age_days: float = Field(default=30.0, gt=0)
     pending_review_max_count: int = Field(default=50, gt=0)
+    # The load meter warns when what an agent loads at start (GLOBAL.md + a workspace's MEMORY.md)
+    # is estimated above this many tokens: past ~8k the index crowds the agent's working context.
+    load_warning_tokens: int = Field(default=8000, gt=0)
 
     @model_validator(mode="after")
     def _no_credentials(self) -> AppSettings:

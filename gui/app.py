@@ -16,9 +16,11 @@ from core.keys import default_sessions_root, dsh_home, resolve_root
 from core.search import SearchIndex
 from core.settings import load_settings
 from core.store.api import MemoryStore
+from core.user_prefs import load_prefs
 from gui.about import app_icon
 from gui.context import AppContext
 from gui.dialogs import Dialogs
+from gui.i18n import effective_language, install_translators
 from gui.tasks import TaskRunner, ThreadPoolTaskRunner
 from gui.widgets.fonts import apply_app_fonts
 
@@ -126,6 +128,8 @@ def run(argv: Sequence[str]) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName("dsh-memory")
     app.setApplicationDisplayName(APP_NAME)
+    # Before any widget exists: texts are translated when a widget is built.
+    translators = install_translators(app, effective_language(load_prefs().language))
     apply_app_fonts(app)
     app.setWindowIcon(app_icon())
 
@@ -150,3 +154,4 @@ def run(argv: Sequence[str]) -> int:
         window.shutdown()
         ctx.runner.wait_all(10000)
         window.deleteLater()
+        del translators

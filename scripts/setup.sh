@@ -43,3 +43,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/python -m pip install -q -e '.[dev]'
   echo "$want" > "$stamp"
 fi
+
+# The interface's translations: compile resources/translations/zh_CN/*.ts into dsh_zh_CN.qm
+# (the .qm is built here, not committed, so it never lags behind its sources).
+.venv/bin/python scripts/i18n.py compile

@@ -1,0 +1,171 @@
+"""Translation sources for the interface: extract, list what is missing, lint, compile.
+
+    .venv/bin/python scripts/i18n.py extract [AREA ...]   # refresh zh_CN/<area>.ts from the code
+    .venv/bin/python scripts/i18n.py todo [AREA ...]      # source strings without a finished translation
+    .venv/bin/python scripts/i18n.py lint                 # literal strings handed to widgets untranslated
+    .venv/bin/python scripts/i18n.py compile              # build resources/translations/dsh_zh_CN.qm
+
+Each area of the window has its own ``.ts`` (``resources/translations/zh_CN/<area>.ts``) so work on
+different tabs never edits the same file. A ``gui/`` file belongs to the first area whose pattern
+matches it (``AREAS`` below); ``extract`` keeps existing translations and drops obsolete ones.
+Fill a translation by editing the ``.ts`` (Qt Linguist, or any editor: replace
+``<translation type="unfinished"></translation>`` with ``<translation>…</translation>``; plural
+messages take one ``<numerusform>`` for Chinese).
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TS_DIR = REPO / "resources" / "translations" / "zh_CN"
+QM = REPO / "resources" / "translations" / "dsh_zh_CN.qm"
+BIN = Path(sys.executable).parent
+
+# Ordered: the first match wins.
+AREAS: list[tuple[str, tuple[str, ...]]] = [
+    ("workspace", ("gui/tabs/workspace/*", "gui/qtmodels/records.py", "gui/qtmodels/search_results.py",
+                   "gui/qtmodels/workspaces.py")),
+    ("review", ("gui/tabs/consolidation/*", "gui/tabs/recycle*", "gui/tabs/settings/*",
+                "gui/qtmodels/consolidation_models.py", "gui/qtmodels/recycle_models.py",
+                "gui/qtmodels/settings_models.py", "gui/qtmodels/sources_models.py", "gui/widgets/review_*")),
+    ("maintenance", ("gui/tabs/maintenance/*",)),
+    ("shell", ("gui/*",)),
+]
+
+
+def area_of(rel: str) -> str:
+    for area, patterns in AREAS:
+        if any(fnmatch.fnmatch(rel, p) for p in patterns):
+            return area
+    raise SystemExit(f"i18n: {rel} belongs to no area")
+
+
+def gui_files() -> dict[str, list[str]]:
+    files: dict[str, list[str]] = {area: [] for area, _ in AREAS}
+    for path in sorted((REPO / "gui").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        files[area_of(rel)].append(rel)
+    return files
+
+
+def extract(areas: list[str]) -> None:
+    TS_DIR.mkdir(parents=True, exist_ok=True)
+    for area, files in gui_files().items():
+        if areas and area not in areas:
+            continue
+        ts = TS_DIR / f"{area}.ts"
+        subprocess.run(
+            [str(BIN / "pyside6-lupdate"), *files, "-ts", str(ts), "-no-obsolete",
+             "-target-language", "zh_CN", "-locations", "none"],
+            cwd=REPO, check=True,
+        )
+
+
+def unfinished(ts: Path) -> list[tuple[str, str]]:
+    """(context, source) of every message in ``ts`` without a finished, non-empty translation."""
+    out = []
+    for context in ET.parse(ts).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            tr = message.find("translation")
+            forms = [] if tr is None else [f.text or "" for f in tr.iter("numerusform")]
+            text = (tr.text or "") if tr is not None else ""
+            empty = not (any(f.strip() for f in forms) if forms else text.strip())
+            if tr is None or tr.get("type") in ("unfinished", "vanished", "obsolete") or empty:
+                out.append((name, message.findtext("source") or ""))
+    return out
+
+
+def todo(areas: list[str]) -> int:
+    missing = 0
+    for ts in sorted(TS_DIR.glob("*.ts")):
+        if areas and ts.stem not in areas:
+            continue
+        for context, source in unfinished(ts):
+            missing += 1
+            print(f"{ts.stem}: [{context}] {source!r}")
+    print(f"{missing} untranslated")
+    return 1 if missing else 0
+
+
+# Calls whose string arguments a user reads. A literal (or f-string) passed straight to one of
+# these is an untranslated string; wrap it in self.tr(...) / QCoreApplication.translate(...).
+VISIBLE_CALLS = {
+    "setText", "setToolTip", "setWindowTitle", "setPlaceholderText", "setStatusTip", "setTitle",
+    "addTab", "insertTab", "setTabText", "addAction", "addMenu", "setHorizontalHeaderLabels",
+    "QLabel", "QPushButton", "QCheckBox", "QRadioButton", "QGroupBox", "QAction", "QToolButton",
+    "show_info", "show_error", "show_warning", "show_success", "showMessage", "setWhatsThis",
+    "setInformativeText", "setDetailedText", "addItem", "setPrefix", "setSuffix", "setSpecialValueText",
+    "confirm", "inform", "warn", "critical", "information", "question", "warning",
+}
+
+
+def _literal_text(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return None
+
+
+def lint_file(path: Path) -> list[str]:
+    problems = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in VISIBLE_CALLS:
+            continue
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            text = _literal_text(arg)
+            # Words a translator would translate: two or more letters. Symbols ("…", "⚠ ") and
+            # object names pass.
+            if text is not None and any(ch.isalpha() for ch in text) and len(text.strip()) > 1:
+                problems.append(f"{path.relative_to(REPO)}:{node.lineno}: {name}({text!r})")
+    return problems
+
+
+def lint() -> int:
+    problems = [p for f in sorted((REPO / "gui").rglob("*.py")) for p in lint_file(f)]
+    for p in problems:
+        print(p)
+    print(f"{len(problems)} untranslated literal(s)")
+    return 1 if problems else 0
+
+
+def compile_qm() -> None:
+    sources = sorted(TS_DIR.glob("*.ts"))
+    if not sources:
+        return
+    subprocess.run([str(BIN / "pyside6-lrelease"), "-silent", *map(str, sources), "-qm", str(QM)], check=True)
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__)
+        return 2
+    command, rest = argv[0], argv[1:]
+    if command == "extract":
+        extract(rest)
+        return 0
+    if command == "todo":
+        return todo(rest)
+    if command == "lint":
+        return lint()
+    if command == "compile":
+        compile_qm()
+        return 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
