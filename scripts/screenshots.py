@@ -1,6 +1,6 @@
 """Screenshots of every tab (and interesting states) on a fresh demo root, into docs/screenshots/.
 
-Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py [--out DIR] [--only NAME ...]``
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshots.py [--lang zh_CN] [--out DIR] [--only NAME ...]``
 
 Each screenshot is a named *step*: a function ``step(shot)`` that drives the window into a state;
 the PNG ``<name>.png`` is grabbed after it returns. To add a state, append to ``STEPS`` below (the
@@ -515,12 +515,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
     parser.add_argument("--only", nargs="*", help="step names to save (all by default)")
+    parser.add_argument("--lang", choices=["en", "zh_CN"], default="en",
+                        help="interface language; zh_CN shots go to <out>/zh_CN/ by default")
     args = parser.parse_args(argv)
+    if args.lang != "en" and args.out == REPO / "docs" / "screenshots":
+        args.out = args.out / args.lang
 
     app = QApplication.instance() or QApplication(["screenshots"])
     assert isinstance(app, QApplication)
+    from gui.i18n import install_translators
     from gui.widgets.fonts import apply_app_fonts
 
+    translators = install_translators(app, args.lang)  # noqa: F841 (kept alive while the window lives)
     apply_app_fonts(app)
     from core.demo import build_demo_root
 
