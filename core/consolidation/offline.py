@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
+from core import pinyin_words
 from core.consolidation.base import (
     CancelCheck,
     ConsolidationInput,
@@ -395,17 +396,8 @@ _ZH_STOPWORDS = frozenset(
 
 
 def _cjk_words(text: str) -> list[str]:
-    import rjieba  # the dictionary loads in ~0.4 s: only when a Chinese fact needs a name
-    from pypinyin import lazy_pinyin
-
-    words: list[str] = []
-    for token in rjieba.cut(unicodedata.normalize("NFKC", text)):
-        if _is_cjk(token):
-            if token not in _ZH_STOPWORDS:
-                words.append("".join(lazy_pinyin(token)).lower())
-        else:
-            words += _ascii_words(token)
-    return [w for w in words if re.fullmatch(r"[a-z0-9]+", w)]
+    # English function words go too: they are as empty in a mixed sentence as in an English one.
+    return [w for w in pinyin_words.words(text, skip=_ZH_STOPWORDS) if w not in _STOPWORDS]
 
 
 def _one_line(text: str, limit: int = 110) -> str:

@@ -193,4 +193,4 @@ def test_the_cli_runs_as_a_real_process(world: World) -> None:
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     [review] = [r for r in data["reviews"] if r["cwd"] == world.beta]
-    assert [c["target"] for c in review["changes"]] == ["da-bao-gong-ju.md"]
+    assert [c["target"] for c in review["changes"]] == ["dabao-gongju.md"]

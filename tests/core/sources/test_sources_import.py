@@ -42,7 +42,7 @@ def test_workspace_memory_import_follows_the_rules(world: World, cli: Any) -> No
     alpha = _targets(_review_for(data, world.alpha))
     assert set(alpha) == {
         "use-pnpm.md",
-        "zhong-wen-ti-jiao-xin-xi.md",  # a Chinese title, through pinyin
+        "zhongwen-tijiao-xinxi.md",  # a Chinese title, through pinyin
         "dev-port.md",
         "tabs.md",
         "spaces.md",
@@ -50,7 +50,7 @@ def test_workspace_memory_import_follows_the_rules(world: World, cli: Any) -> No
         "ci-token.md",
         "layers.md",
     }  # never the superseded (old-port) nor the deleted entry
-    assert "type: feedback" in alpha["zhong-wen-ti-jiao-xin-xi.md"]["diff"]  # preference -> feedback
+    assert "type: feedback" in alpha["zhongwen-tijiao-xinxi.md"]["diff"]  # preference -> feedback
     assert "type: project" in alpha["use-pnpm.md"]["diff"]  # decision -> project
     assert "type: reference" in alpha["docs.md"]["diff"]  # a URL-only fact -> reference
     assert any("conflicts with mem-aaaaaaaaaa06 'Spaces'" in w for w in alpha["tabs.md"]["warnings"])
@@ -73,11 +73,11 @@ def test_apply_commits_with_receipts_and_a_rerun_shows_them(world: World, cli: A
     alpha = store.find_workspace(world.alpha)
     assert alpha is not None
     names = {r.name for r in alpha.records()}
-    assert {"use-pnpm", "zhong-wen-ti-jiao-xin-xi", "tabs", "spaces", "docs", "layers"} <= names
+    assert {"use-pnpm", "zhongwen-tijiao-xinxi", "tabs", "spaces", "docs", "layers"} <= names
     assert "ci-token" not in names and "old-port" not in names
     assert "mem-aaaaaaaaaa01" in next(r for r in alpha.records() if r.name == "use-pnpm").body
     beta = store.find_workspace(world.beta)
-    assert beta is not None and [r.name for r in beta.records()] == ["da-bao-gong-ju"]
+    assert beta is not None and [r.name for r in beta.records()] == ["dabao-gongju"]
     assert not store.read_global().exists  # Global needs --accept-global
     statuses = {r["cwd"]: r["status"] for r in data["reviews"]}
     assert statuses[world.alpha] == "committed"
@@ -149,7 +149,7 @@ def test_cross_workspace_import_skips_activity_and_unknown_paths(world: World, c
     assert names == {"chose-a-json-file-over-storagedomain", "example-com-spec", "write-the-migration-guide"}
     assert "回答时先给结论，再给理由。" in world.store().read_global().text
     beta = world.store().find_workspace(world.beta)
-    assert beta is not None and [r.name for r in beta.records()] == ["xuan-ze-sqlite-er-bu-shi-json"]
+    assert beta is not None and [r.name for r in beta.records()] == ["xuanze-sqlite-er-bushi-json"]
 
 
 def test_an_ambiguous_claude_code_folder_is_imported_only_with_cwd(world: World, cli: Any) -> None:
@@ -194,11 +194,11 @@ def test_project_memory_from_an_explicit_path(world: World, cli: Any, tmp_path: 
     code, data = cli("import", "project-memory", "--path", str(Path(world.alpha) / "project_memory"))
     assert code == 0
     names = set(_targets(_review_for(data, world.alpha)))
-    assert "release-builds-run-on-ci-only.md" in names and "an-niu-wen-zi-shi-yong-dong-ci-kai-tou.md" in names
+    assert "release-builds-run-on-ci-only.md" in names and "anniu-wenzi-shiyong-dongci-kaitou.md" in names
 
 
 def test_names_are_kebab_case_and_unique() -> None:
-    assert kebab_name("React 18 升级计划") == "react-18-sheng-ji-ji-hua"
+    assert kebab_name("React 18 升级计划") == "react-18-shengji-jihua"
     assert kebab_name("Café — déjà vu!") == "cafe-deja-vu"
     assert kebab_name("!!!") == ""
     assert unique_name("tabs", {"tabs", "tabs-2"}) == "tabs-3"
