@@ -64,15 +64,23 @@ class StaleItem:
     paths: tuple[str, ...] = ()  # missing-files: the paths that are gone (at most five)
 
 
+def _looks_like_path(path: str) -> bool:
+    """"src/app.py", "db/migrations/", "a/b/c": yes; "hit/miss", "and/or", "input/output": no (prose)."""
+    parts = [p for p in path.split("/") if p]
+    return path.endswith("/") or len(parts) >= 3 or "." in parts[-1] or len(parts) == 1
+
+
 def _mentioned_paths(text: str) -> list[str]:
     text = _URL.sub(" ", text)
     out: list[str] = []
     for m in _PATH.finditer(text):
         path = m.group(1).rstrip(".")
-        if path.startswith(("/", "~")) or ".." in path.split("/") or len(path) < 3:
+        if path.startswith(("/", "~")) or ".." in path.split("/") or len(path) < 3 or not _looks_like_path(path):
             continue
         out.append(path)
-    return list(dict.fromkeys(out))
+    # "errors.ts" right after "src/api/errors.ts" names the same file, not one at the folder's top.
+    named = {p.rsplit("/", 1)[-1] for p in out if "/" in p.rstrip("/")}
+    return list(dict.fromkeys(p for p in out if "/" in p or p not in named))
 
 
 def near_duplicates(records: Sequence[Record], *, threshold: int = SIMILAR_THRESHOLD) -> dict[str, tuple[str, int]]:

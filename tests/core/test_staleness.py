@@ -118,3 +118,10 @@ def test_load_meter_rows_are_heaviest_first_and_marked_over(store: FileStore) ->
     rows = root_loads(store, warning_tokens=500)
     assert rows[0].key == key and rows[0].load.over and rows[0].records == 32
     assert not rows[1].load.over and rows[1].load.tokens < rows[0].load.tokens
+
+
+def test_prose_with_slashes_is_not_a_path() -> None:
+    from core.staleness import _mentioned_paths
+
+    text = "Cache hit/miss and input/output; see src/api/errors.ts (errors.ts), db/migrations/ and CHANGELOG.md."
+    assert _mentioned_paths(text) == ["src/api/errors.ts", "db/migrations/", "CHANGELOG.md"]
