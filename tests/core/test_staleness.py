@@ -125,3 +125,28 @@ def test_prose_with_slashes_is_not_a_path() -> None:
 
     text = "Cache hit/miss and input/output; see src/api/errors.ts (errors.ts), db/migrations/ and CHANGELOG.md."
     assert _mentioned_paths(text) == ["src/api/errors.ts", "db/migrations/", "CHANGELOG.md"]
+
+
+def test_the_scan_normalizes_like_consolidation_similarity() -> None:
+    from core.consolidation.similarity import fact_text
+    from core.staleness import _fact_text
+
+    samples = [
+        _rec("a", "**Why:** Use `pnpm`, not npm! See src/app.py_x & ＡＢＣ１２３.", "Tabs—not spaces"),
+        _rec("b", "部署前先运行全部测试，然后再发布。\n\n**How to apply:** 每次 release 前。", "发布流程 ①"),
+        _rec("c", "Ünïcödé ß straße; café… ½ x²", "Mixed"),
+    ]
+    for r in samples:
+        assert _fact_text(r) == fact_text(r)
+
+
+def test_very_large_workspaces_skip_the_pairwise_check(store: FileStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    import core.staleness as staleness
+
+    key = store.list_workspaces()[0].key
+    snap = store.read_workspace(key)
+    store.commit(key, [PutOp(record=_rec("deploy-copy", "We deploy with fly.io, see [[gone]]."))], snap.revision)
+    assert any(i.reason == "near-duplicate" for i in scan(store, [key]).items)
+    monkeypatch.setattr(staleness, "MAX_DUPLICATE_RECORDS", 2)
+    found = scan(store, [key])
+    assert not any(i.reason == "near-duplicate" for i in found.items) and found.no_duplicate_check == [key]

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication
 
 from core.import_zip import ZipReviews
 
+
 def open_in_workspace(workspace_tab: Any, key: str, name: str) -> None:
     from core.search.types import SearchHit
 

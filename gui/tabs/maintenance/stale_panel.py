@@ -216,6 +216,18 @@ class StalePanel(QWidget):
             self.tab.banner.show_message(
                 "warning", self.tr("Some workspaces could not be scanned:") + "\n" + "\n".join(lines), topic="stale"
             )
+        if result.no_duplicate_check:
+            folders = ", ".join(result.snapshots[k].info.cwd for k in result.no_duplicate_check[:3])
+            self.tab.banner.show_message(
+                "info",
+                self.tr(
+                    "Near-duplicates were not looked for in %n very large workspace(s) (comparing every pair would "
+                    "take minutes): {folders}",
+                    "",
+                    len(result.no_duplicate_check),
+                ).format(folders=folders),
+                topic="stale",
+            )
         self._show_items()
 
     def _scan_failed(self, exc: BaseException) -> None:

@@ -475,6 +475,12 @@
         <source>Some workspaces could not be scanned:</source>
         <translation>部分工作区无法扫描：</translation>
     </message>
+    <message numerus="yes">
+        <source>Near-duplicates were not looked for in %n very large workspace(s) (comparing every pair would take minutes): {folders}</source>
+        <translation>
+            <numerusform>在 %n 个非常大的工作区中未查找近似重复（逐对比较需要几分钟）：{folders}</numerusform>
+        </translation>
+    </message>
     <message>
         <source>The scan failed: {why}</source>
         <translation>扫描失败：{why}</translation>
