@@ -1,7 +1,7 @@
 """Screenshot steps of the Maintenance tab (``scripts/screenshots.py`` runs them, last).
 
 The stale-memory queue after a scan of the demo root (its project folders hold no files, so the
-paths records mention are reported missing; one record links to a record that does not exist), the
+paths records mention are reported missing; one record links to a record that does not exist; one is made 200 days old), the
 load meter with a warning threshold low enough that the busiest demo workspaces are over it, the
 export page with "include credentials" ticked (its warning shown), and a zip import waiting for
 review in the Session Consolidation tab. Each step leaves the window in the state its PNG shows.
@@ -9,8 +9,10 @@ review in the Session Consolidation tab. Each step leaves the window in the stat
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,11 @@ def _tab(shot: Shot) -> Any:
 
 
 def stale_queue(shot: Shot) -> None:
+    # One record last changed 200 days ago (the demo root is built fresh, so nothing is old yet).
+    ml = next(w for w in shot.ctx.store.list_workspaces() if w.display_name == "ml-experiments")
+    first = shot.ctx.store.read_workspace(ml.key).entries[0]
+    old = time.time() - 200 * 86400
+    os.utime(shot.ctx.root / "workspaces" / ml.key / first.file_name, (old, old))
     tab = _tab(shot)
     tab.pages.setCurrentWidget(tab.stale)
     tab.stale.days.setValue(90)
