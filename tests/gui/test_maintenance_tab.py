@@ -182,3 +182,40 @@ def test_a_hostile_zip_is_refused_with_what_to_do(
     tab.export.import_button.click()
     assert tab.banner.level == "error" and "no manifest.json" in tab.banner.text
     assert "Nothing was imported." in tab.banner.text
+
+
+@pytest.fixture
+def threaded_ctx(ctx: AppContext) -> Any:
+    """The real thread-pool runner; at teardown its pool threads end before the thread check runs."""
+    import gc
+
+    from gui.tasks import SyncTaskRunner, ThreadPoolTaskRunner
+
+    runner = ThreadPoolTaskRunner()
+    ctx.runner = runner
+    yield ctx
+    assert runner.wait_all(20000)
+    ctx.runner = SyncTaskRunner()
+    del runner
+    gc.collect()
+
+
+def test_the_scan_runs_off_the_gui_thread_and_cancel_drops_it(
+    threaded_ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    tab = MaintenanceTab(threaded_ctx)
+    qtbot.addWidget(tab)
+    tab.refresh()
+    qtbot.waitUntil(lambda: tab.stale.workspace_box.count() == 4, timeout=20000)
+    tab.stale.scan_button.click()
+    # The click returned at once: the scan is a job (its result arrives later, by signal).
+    assert not tab.stale.scan_button.isEnabled() and not tab.stale.cancel_button.isHidden()
+    assert tab.stale.result is None
+    tab.stale.cancel_button.click()
+    assert tab.stale.scan_button.isEnabled() and "cancelled" in tab.banner.text
+    assert threaded_ctx.runner.wait_all(20000)  # type: ignore[attr-defined]
+    qtbot.wait(50)  # let a late result arrive, if it were delivered
+    assert tab.stale.result is None and tab.stale.model.rowCount() == 0
+    tab.stale.scan_button.click()
+    qtbot.waitUntil(lambda: tab.stale.result is not None, timeout=20000)
+    assert ("release-notes", "Broken links") in _rows(tab)
