@@ -49,7 +49,7 @@ _PATH = re.compile(
     r"(?<![\w/.~-])((?:[\w.-]+/)+[\w.-]*|[\w-]+\.(?:py|ts|tsx|js|jsx|md|toml|ya?ml|json|rs|go|sh|cfg|ini|txt))(?![\w/])"
 )
 MARKS_VERSION = 1
-MAX_DUPLICATE_RECORDS = 3000
+MAX_DUPLICATE_RECORDS = 1000  # ~0.5 M pairs, 5-10 s; 2000 records took 67 s on the shared 2-core box
 
 
 @dataclass(frozen=True)
@@ -96,13 +96,19 @@ def _fact_text(record: Record) -> str:
     return " ".join(_NOT_WORD.sub(" ", text).split())
 
 
-def near_duplicates(records: Sequence[Record], *, threshold: int = SIMILAR_THRESHOLD) -> dict[str, tuple[str, int]]:
+def near_duplicates(
+    records: Sequence[Record],
+    *,
+    threshold: int = SIMILAR_THRESHOLD,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> dict[str, tuple[str, int]]:
     """record name -> (the other record it most resembles, score) for every pair at or above threshold.
 
     The same scores as :func:`core.consolidation.similarity.most_similar` (word-sorted ratio for
     Latin text, character ratio when either side has Chinese), computed with rapidfuzz's own C
-    scorers over texts normalized once, so a workspace of thousands of records takes seconds, not
-    minutes.
+    scorers over texts normalized (and word-sorted) once. Still quadratic: 100 records take
+    ~0.1 s, 1000 about 10 s, 2000 over a minute (see ``MAX_DUPLICATE_RECORDS``). ``cancelled`` is
+    asked every 50 records (CancelledError).
     """
     texts = [_fact_text(r) for r in records]
     cjk = [bool(_CJK.search(t)) for t in texts]
@@ -113,6 +119,8 @@ def near_duplicates(records: Sequence[Record], *, threshold: int = SIMILAR_THRES
     cjk_idx = [i for i, c in enumerate(cjk) if c]
     out: dict[str, tuple[str, int]] = {}
     for i, record in enumerate(records):
+        if i % 50 == 49 and cancelled():  # a large workspace takes seconds: stay cancellable inside it
+            raise CancelledError("The scan was cancelled; nothing was changed.")
         best: tuple[float, int] | None = None
         candidates: list[tuple[list[int], list[str], Callable[..., float], str]] = []
         if cjk[i]:
@@ -138,6 +146,7 @@ def stale_items(
     older_than_days: int = DEFAULT_DAYS,
     reviewed: Mapping[str, Revision] | None = None,
     now: datetime | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
 ) -> list[StaleItem]:
     """Every reason each record of ``snapshot`` deserves a look, in record-name order.
 
@@ -149,9 +158,9 @@ def stale_items(
     records = snapshot.records()
     names = {r.name for r in records}
     folder = snapshot.info.cwd if os.path.isdir(snapshot.info.cwd) else None
-    # Comparing every pair is quadratic (about 10 µs a pair): past this size a workspace's scan would
-    # take minutes, so the near-duplicate check is left out there (the scan says so).
-    duplicates = near_duplicates(records) if len(records) <= MAX_DUPLICATE_RECORDS else {}
+    # Comparing every pair is quadratic (10-20 µs a pair of ~1 KB notes): past this size a workspace's
+    # scan would take minutes, so the near-duplicate check is left out there (the scan says so).
+    duplicates = near_duplicates(records, cancelled=cancelled) if len(records) <= MAX_DUPLICATE_RECORDS else {}
     items: list[StaleItem] = []
     key = snapshot.key
     for record in sorted(records, key=lambda r: r.name):
@@ -259,7 +268,9 @@ def scan(
         out.records += len(snapshot.entries)
         if len(snapshot.entries) > MAX_DUPLICATE_RECORDS:
             out.no_duplicate_check.append(key)
-        out.items += stale_items(snapshot, older_than_days=older_than_days, reviewed=marks, now=now)
+        out.items += stale_items(
+            snapshot, older_than_days=older_than_days, reviewed=marks, now=now, cancelled=cancelled
+        )
     if progress is not None:
         progress(len(wanted), len(wanted), "")
     return out

@@ -150,3 +150,16 @@ def test_very_large_workspaces_skip_the_pairwise_check(store: FileStore, monkeyp
     monkeypatch.setattr(staleness, "MAX_DUPLICATE_RECORDS", 2)
     found = scan(store, [key])
     assert not any(i.reason == "near-duplicate" for i in found.items) and found.no_duplicate_check == [key]
+
+
+def test_the_pairwise_check_is_cancellable_inside_a_workspace() -> None:
+    records = [_rec(f"r{i}", f"Fact number {i} about the build.") for i in range(120)]
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) >= 2
+
+    with pytest.raises(CancelledError):
+        near_duplicates(records, cancelled=cancelled)
+    assert len(asked) == 2  # asked every 50 records, stopped at the second
