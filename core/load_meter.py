@@ -9,9 +9,12 @@ warning threshold (Settings) is flagged: its index is worth pruning.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.errors import CancelledError, DshMemoryError
 from core.models import WorkspaceSnapshot
+from core.store.api import MemoryStore
 
 _CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
 DEFAULT_WARNING_TOKENS = 8_000
@@ -51,3 +54,38 @@ def start_load(
         tokens=estimate_tokens(global_text) + estimate_tokens(index),
         warning_tokens=warning_tokens,
     )
+
+
+@dataclass(frozen=True)
+class WorkspaceLoad:
+    """One row of the load meter: a workspace and what an agent loads when it starts there."""
+
+    key: str
+    cwd: str
+    records: int
+    load: Load
+
+    @property
+    def index_share(self) -> float:
+        """The part of the load that is the workspace's own index (0-1): the part pruning can shrink."""
+        return self.load.index_bytes / self.load.bytes if self.load.bytes else 0.0
+
+
+def root_loads(
+    store: MemoryStore, *, warning_tokens: int = DEFAULT_WARNING_TOKENS, cancelled: Callable[[], bool] = lambda: False
+) -> list[WorkspaceLoad]:
+    """Every active workspace's start-up load, heaviest first (reads GLOBAL.md once).
+
+    A workspace that cannot be read is left out (the status bar's problems say why)."""
+    global_text = store.read_global().text
+    out: list[WorkspaceLoad] = []
+    for info in store.list_workspaces():
+        if cancelled():
+            raise CancelledError("The load meter was cancelled.")
+        try:
+            snapshot = store.read_workspace(info.key)
+        except DshMemoryError:
+            continue
+        load = start_load(global_text, snapshot, warning_tokens=warning_tokens)
+        out.append(WorkspaceLoad(info.key, info.cwd, len(snapshot.records()), load))
+    return sorted(out, key=lambda w: (-w.load.tokens, w.cwd))

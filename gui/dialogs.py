@@ -45,6 +45,14 @@ class Dialogs:
     def error(self, parent: QWidget | None, title: str, text: str) -> None:
         QMessageBox.warning(parent, title, text)
 
+    def save_file(self, parent: QWidget, title: str, start: str, filters: str) -> str | None:
+        """A file name to write, picked by the user (None when dismissed)."""
+        return QFileDialog.getSaveFileName(parent, title, start, filters)[0] or None
+
+    def open_file(self, parent: QWidget, title: str, start: str, filters: str) -> str | None:
+        """An existing file to read, picked by the user (None when dismissed)."""
+        return QFileDialog.getOpenFileName(parent, title, start, filters)[0] or None
+
 
 class ScriptedDialogs(Dialogs):
     """Test double: answers from queues, records every question asked."""
@@ -79,3 +87,11 @@ class ScriptedDialogs(Dialogs):
 
     def error(self, parent: QWidget | None, title: str, text: str) -> None:
         self.asked.append(("error", title, text))
+
+    def save_file(self, parent: QWidget, title: str, start: str, filters: str) -> str | None:
+        answer = self._next("save_file", title, start)
+        return None if answer is None else str(answer)
+
+    def open_file(self, parent: QWidget, title: str, start: str, filters: str) -> str | None:
+        answer = self._next("open_file", title, start)
+        return None if answer is None else str(answer)

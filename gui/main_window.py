@@ -30,6 +30,7 @@ TAB_CLASSES: dict[str, tuple[str, str]] = {
     "consolidation": ("gui.tabs.consolidation", "ConsolidationTab"),
     "recycle": ("gui.tabs.recycle_tab", "RecycleBinTab"),
     "settings": ("gui.tabs.settings", "SettingsTab"),
+    "maintenance": ("gui.tabs.maintenance", "MaintenanceTab"),
 }
 
 
@@ -56,7 +57,7 @@ def _load_tab(key: str, ctx: AppContext) -> Tab:
 
 # Tabs built the first time they are shown (or asked for): their modules and first loads cost
 # start-up time (the consolidation tab alone imports core.consolidation, httpx and asyncio).
-LAZY_TABS = frozenset({"consolidation", "recycle", "settings"})
+LAZY_TABS = frozenset({"consolidation", "recycle", "settings", "maintenance"})
 FIRST_CHECK_DELAY_MS = 8000  # after the first workspace list: the window is in use by then
 
 
@@ -269,6 +270,10 @@ class MainWindow(QMainWindow):
         help_menu.addAction(self.about_action)
 
     def _lazy_tab_built(self, host: LazyTab, tab: Tab) -> None:
+        if host.key == "maintenance":  # Edit → Workspace tab; imported zip → Session Consolidation
+            from gui.tabs.maintenance.handoff import connect
+
+            connect(self, tab)
         if self.read_only:
             tab.set_read_only(True)
         title = tab.tab_title()

@@ -31,6 +31,7 @@ from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
+from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,6 +63,14 @@ class QuietDialogs(Dialogs):
 
     def error(self, parent: QWidget | None, title: str, text: str) -> None:
         print(f"  (error dialog) {title}: {text}", file=sys.stderr)
+
+    def save_file(self, parent: QWidget, title: str, start: str, filters: str) -> str | None:
+        answer = self._next(None)
+        return None if answer is None else str(answer)
+
+    def open_file(self, parent: QWidget, title: str, start: str, filters: str) -> str | None:
+        answer = self._next(None)
+        return None if answer is None else str(answer)
 
 
 @dataclass
@@ -488,6 +497,7 @@ STEPS: list[tuple[str, Step]] = [
     ("_settings-reset", settings_reset),
     ("settings-limits", settings_limits),
     ("settings-other-stores", settings_other_stores),
+    *maintenance_steps.STEPS,  # review queue, load meter, export, zip import under review
 ]
 
 

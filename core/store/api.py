@@ -191,3 +191,14 @@ class MemoryStore(Protocol):
     def delete_review_state(self, review_id: str) -> bool:
         """Remove one review's state; False when there was none."""
         ...
+
+    # --- "reviewed" marks of the stale-memory queue (issue 14; private state) ---------------
+    # ``.manager/stale-reviewed/<key>.json``: bookkeeping kept out of the records' frontmatter (the
+    # design note keeps frontmatter for the agent). ``core.staleness`` owns the content.
+    def read_stale_marks(self, key: str) -> str | None:
+        """The marks text of workspace ``key`` (None when none were saved)."""
+        ...
+
+    def write_stale_marks(self, key: str, text: str) -> None:
+        """Save the marks of workspace ``key`` atomically, owner-only (UsageError: over 4 MiB)."""
+        ...

@@ -1198,6 +1198,25 @@ class StoreCore(ABC):
     def delete_review_state(self, review_id: str) -> bool:
         return self._aux_delete(self._review_state_rel(review_id))
 
+    # --- "reviewed" marks of the stale-memory queue (see MemoryStore.read_stale_marks) -------
+    STALE_MARKS_DIR = ".manager/stale-reviewed"
+    STALE_MARKS_MAX_BYTES = 4 << 20
+
+    def _stale_marks_rel(self, key: str) -> str:
+        return f"{self.STALE_MARKS_DIR}/{check_key(key)}.json"
+
+    def read_stale_marks(self, key: str) -> str | None:
+        data = self._aux_read(self._stale_marks_rel(key))
+        if data is None or len(data) > self.STALE_MARKS_MAX_BYTES:
+            return None
+        return data.decode("utf-8", "replace")
+
+    def write_stale_marks(self, key: str, text: str) -> None:
+        data = text.encode("utf-8")
+        if len(data) > self.STALE_MARKS_MAX_BYTES:
+            raise UsageError(f"The review marks of {key} are {len(data):,} bytes, over the limit; nothing was saved.")
+        self._aux_write_private(self._stale_marks_rel(key), data)
+
     def _aux_delete(self, rel: str) -> bool:
         """Remove one app-owned file next to the memory; False when it was not there."""
         raise NotImplementedError

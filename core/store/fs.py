@@ -790,6 +790,10 @@ class FileStore(StoreCore):
         self._confined_aux(self._review_state_rel(review_id))
         return super().read_review_state(review_id)
 
+    def read_stale_marks(self, key: str) -> str | None:
+        self._confined_aux(self._stale_marks_rel(key))  # never read through a link out of the root
+        return super().read_stale_marks(key)
+
     def list_review_states(self) -> list[str]:
         folder = self._confined_aux(self._review_state_rel("probe")).parent  # checked like a state file's
         # Temp files of a state write interrupted by a crash (recover() does not look here). Only

@@ -12,4 +12,5 @@ TAB_ORDER: tuple[tuple[str, str], ...] = (
     ("consolidation", "Session Consolidation"),
     ("recycle", "Recycle Bin"),
     ("settings", "Settings"),
+    ("maintenance", "Maintenance"),
 )

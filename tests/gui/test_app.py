@@ -122,4 +122,4 @@ def test_run_self_test_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtb
     assert app.run(["--root", str(root), "--self-test"]) == 3
     assert seen["root"] == root
     assert str(root) in seen["title"] and "DSH Memory Manager" in seen["title"]
-    assert seen["tabs"] == ["global", "workspace", "consolidation", "recycle", "settings"]
+    assert seen["tabs"] == ["global", "workspace", "consolidation", "recycle", "settings", "maintenance"]

@@ -14,8 +14,8 @@ from gui.main_window import MainWindow
 
 def test_five_tabs_in_order(main_window: MainWindow) -> None:
     titles = [main_window.tab_widget.tabText(i) for i in range(main_window.tab_widget.count())]
-    assert titles == ["Global", "Workspace", "Session Consolidation", "Recycle Bin", "Settings"]
-    assert list(main_window.tabs) == ["global", "workspace", "consolidation", "recycle", "settings"]
+    assert titles == ["Global", "Workspace", "Session Consolidation", "Recycle Bin", "Settings", "Maintenance"]
+    assert list(main_window.tabs) == ["global", "workspace", "consolidation", "recycle", "settings", "maintenance"]
     for key, host in main_window.tabs.hosts.items():
         assert main_window.tab_widget.indexOf(host) == list(main_window.tabs).index(key)
         assert hasattr(host, "refresh") and hasattr(host, "has_unsaved_changes")

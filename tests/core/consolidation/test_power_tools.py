@@ -46,8 +46,8 @@ def test_stale_queue_finds_old_broken_duplicate_and_missing_file_records(tmp_pat
     assert items[("deploy", "near-duplicate")].startswith("similar to [[deploy-again]]")
     assert items[("entry-point", "missing-files")] == "mentions src/main.py"
     assert not any(name == "fresh" for name, _ in items)  # a URL is not a path
-    # Marked reviewed after its last change: out of the queue until it changes again.
-    marked = {"ancient": datetime.now(UTC), "deploy": old}
+    # Marked reviewed at its current revision: out of the queue until it changes again.
+    marked = {"ancient": snap.get("ancient").revision, "deploy": "an-older-revision"}  # type: ignore[union-attr]
     names = {i.name for i in stale_items(snap, older_than_days=180, reviewed=marked)}
     assert "ancient" not in names and "deploy" in names
 
