@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QListView,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -19,9 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.receipts import parse_receipt
 from core.consolidation.review_state import ReceiptItem, strip_frontmatter
 from core.mcp.proposals import review_source
+from core.provenance import touched
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
+from gui.tabs.consolidation.receipt_text import receipt_markdown
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.read_only import mark_writes
 from gui.widgets.review_diff import ChangeDiffPanel
@@ -29,11 +34,18 @@ from gui.widgets.review_editor import ReviewRecordEditor
 
 
 class ReviewPanel(QTabWidget):
-    """Two pages: "Review" (one row per proposed change, its diff or editor) and "Receipts"."""
+    """Two pages: "Review" (one row per proposed change, its diff or editor) and "Receipts".
+
+    ``record_requested(workspace_key, name)``: the user asked to open a record a receipt touched
+    (``name`` is ``GLOBAL.md`` for the Global file); the main window shows it.
+    """
+
+    record_requested = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._receipt_texts: dict[str, str] = {}
+        self._receipt_titles: dict[str, str] = {}
         self.review: Review | None = None
         # Page 1: the review.
         self.review_title = QLabel("Run a consolidator on a session to review what it proposes.")
@@ -147,9 +159,30 @@ class ReviewPanel(QTabWidget):
         self.receipts_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.receipt_view = MarkdownPreview()
         self.receipt_view.setObjectName("receiptView")
+        # Provenance: the records this receipt wrote; double-click or "Open record" shows one.
+        self.touched_label = QLabel(self.tr("Records this review wrote"))
+        self.touched_list = QListWidget()
+        self.touched_list.setObjectName("touchedRecords")
+        self.touched_list.setMaximumHeight(110)
+        self.open_record_button = QPushButton(self.tr("Open record"))
+        self.open_record_button.setObjectName("openTouched")
+        self.open_record_button.setToolTip(self.tr("Show this record in the Workspace tab"))
+        self.open_record_button.clicked.connect(self.open_touched)
+        self.touched_list.itemDoubleClicked.connect(lambda _item: self.open_touched())
+        self.touched_list.currentRowChanged.connect(lambda row: self.open_record_button.setEnabled(row >= 0))
+        receipt_side = QWidget()
+        rs = QVBoxLayout(receipt_side)
+        rs.setContentsMargins(0, 0, 0, 0)
+        rs.addWidget(self.receipt_view, 1)
+        rs.addWidget(self.touched_label)
+        touched_row = QHBoxLayout()
+        touched_row.addWidget(self.touched_list, 1)
+        touched_row.addWidget(self.open_record_button, 0, Qt.AlignmentFlag.AlignTop)
+        rs.addLayout(touched_row)
+        self._receipt_workspace = ""
         receipts_split = QSplitter(Qt.Orientation.Horizontal)
         receipts_split.addWidget(self.receipts_view)
-        receipts_split.addWidget(self.receipt_view)
+        receipts_split.addWidget(receipt_side)
         receipts_split.setStretchFactor(0, 2)
         receipts_split.setStretchFactor(1, 3)
         receipts_split.setSizes([300, 440])
@@ -230,7 +263,7 @@ class ReviewPanel(QTabWidget):
         self.merge_button.setVisible(bool(current.similar_to) and r.edited is None)
         if current.problems:
             caption += " — refused: " + "; ".join(current.problems)
-        self.diff_panel.show_change(caption, current.before, current.after, current.diff)
+        self.diff_panel.show_change(caption, current.before, current.after, current.diff, current.target)
         self.editor.set_record(current.record if current.kind == "put" else None, editable=current.is_valid)
 
     def show_merge(self, merged: ReviewChange) -> None:
@@ -279,6 +312,7 @@ class ReviewPanel(QTabWidget):
         from core.consolidation.receipts import render_receipt
 
         self._receipt_texts[receipt.review_id] = render_receipt(receipt)
+        self._receipt_titles[receipt.review_id] = title
         items = [
             self.receipt_model.item(i)
             for i in range(self.receipt_model.rowCount())
@@ -299,11 +333,53 @@ class ReviewPanel(QTabWidget):
 
     def show_current_receipt(self) -> None:
         index: QModelIndex = self.receipts_view.currentIndex()
+        self.touched_list.clear()
+        self.open_record_button.setEnabled(False)
         if not index.isValid():
             self.receipt_view.set_markdown("")
+            self._show_touched([])
             return
-        rid = self.receipt_model.item(index.row()).review_id
-        body = strip_frontmatter(self._receipt_texts.get(rid, ""))
-        # One level down: a receipt's title is a caption here, not a page heading.
-        body = "\n".join("##" + line if line.startswith("# ") else line for line in body.splitlines())
-        self.receipt_view.set_markdown(body)
+        item = self.receipt_model.item(index.row())
+        text = self._receipt_texts.get(item.review_id, "")
+        receipt = parse_receipt(text)
+        if receipt is None:  # not one this app wrote: show the file as it is
+            body = strip_frontmatter(text)
+            body = "\n".join("##" + line if line.startswith("# ") else line for line in body.splitlines())
+            self.receipt_view.set_markdown(body)
+            self._show_touched([])
+            return
+        self._receipt_workspace = receipt.workspace_key
+        self.receipt_view.set_markdown(
+            receipt_markdown(receipt, item.title or self._receipt_titles.get(item.review_id, ""))
+        )
+        self._show_touched(touched(receipt))
+
+    def _show_touched(self, names: list[str]) -> None:
+        for name in names:
+            entry = QListWidgetItem(name if name == "GLOBAL.md" else f"{name}.md")
+            entry.setData(Qt.ItemDataRole.UserRole, name)
+            self.touched_list.addItem(entry)
+        for w in (self.touched_label, self.touched_list, self.open_record_button):
+            w.setVisible(bool(names))
+        if names:
+            self.touched_list.setCurrentRow(0)
+
+    def touched_names(self) -> list[str]:
+        """The records the receipt shown wrote (what the provenance list offers)."""
+        items = (self.touched_list.item(i) for i in range(self.touched_list.count()))
+        return [str(it.data(Qt.ItemDataRole.UserRole)) for it in items if it is not None]
+
+    def open_touched(self, name: str | None = None) -> None:
+        """Ask for record ``name`` (default: the current one in the list) to be shown."""
+        if name is None:
+            item = self.touched_list.currentItem()
+            if item is None:
+                return
+            name = str(item.data(Qt.ItemDataRole.UserRole))
+        self.record_requested.emit(self._receipt_workspace, name)
+
+    def clear_receipt(self) -> None:
+        """No receipt selected: the pane no longer shows one that belongs to another run."""
+        self.receipts_view.selectionModel().clear()
+        self.receipts_view.setCurrentIndex(QModelIndex())
+        self.show_current_receipt()

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
@@ -32,12 +32,14 @@ from core.errors import CancelledError, ProposalMismatchError
 from core.mcp.proposals import AgentProposals, ReviewSource
 from core.models import Record
 from core.sessions.stability import LiveSessionProtection, live_session_protection
+from core.settings import load_settings, save_settings
 from gui.context import AppContext
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
 from gui.tabs.consolidation.import_actions import ImportActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
+from gui.tabs.consolidation.receipt_text import counts_in_words, status_label
 from gui.tabs.consolidation.review_panel import ReviewPanel
 from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, UNASSIGNED_HINT, SessionsPanel
 from gui.tasks import JobControl
@@ -61,7 +63,24 @@ def _refresh_all(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
     return listing, read_pending(pipeline.service, proposals), proposals, protection
 
 
+def _current_consolidator(store: Any) -> str:
+    return load_settings(store).settings.consolidator
+
+
+def _save_consolidator(store: Any, kind: str) -> str:
+    """The tab's consolidator choice is the one in settings.yml (CAS on the revision just read)."""
+    loaded = load_settings(store)
+    if loaded.problem is not None or loaded.settings.consolidator == kind:
+        return loaded.settings.consolidator  # a malformed file is Settings' to replace, not ours
+    save_settings(store, loaded.settings.with_changes(consolidator=kind), loaded.revision)
+    return kind
+
+
 class ConsolidationTab(Tab):
+    """``record_requested(workspace_key, name)``: open a record a receipt touched (main window)."""
+
+    record_requested = Signal(str, str)
+
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.pipeline = Pipeline(ctx.store, Path(ctx.sessions_root), Path(ctx.dsh_home))
@@ -69,7 +88,7 @@ class ConsolidationTab(Tab):
         self._job: str | None = None
         self._refresh_pending = False
         self._selected_key: str | None = None
-        self._consolidator_touched = False
+        self._wanted_receipt: str | None = None
         self.session_handler = ReviewHandler(lambda: self.pipeline.service)
         self.handler: ReviewHandler = self.session_handler  # who settles the review shown
         self.proposals: AgentProposals | None = None  # the instance the pending agent rows came from
@@ -135,12 +154,12 @@ class ConsolidationTab(Tab):
         # Wiring.
         self.workspace_box.activated.connect(self._workspace_chosen)
         self.filter_edit.textChanged.connect(self.session_proxy.set_filter_text)
-        self.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self._update_controls())
+        self.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self._session_selection_changed())
         self.sessions_view.doubleClicked.connect(lambda _i: self.run_selected())
         self.run_button.clicked.connect(self._run_clicked)
         self.run_all_button = s.run_all_button
         self.run_all_button.clicked.connect(self.batch.run_all_unreviewed)
-        self.consolidator_box.activated.connect(self._mark_consolidator_touched)
+        self.consolidator_box.activated.connect(self._consolidator_chosen)
         self.cancel_button.clicked.connect(self.cancel)
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_change())
         self.changes_model.dataChanged.connect(lambda *_: self._update_controls())
@@ -161,6 +180,7 @@ class ConsolidationTab(Tab):
         self.pending.import_button.clicked.connect(a.start_import)
         self.review_panel.merge_button.clicked.connect(a.merge_current)
         self.review_panel.delete_button.clicked.connect(a.delete_current)
+        self.review_panel.record_requested.connect(self.record_requested.emit)
         self.diff_panel.clear()
         self.sessions.set_idle("")
         self._update_controls()
@@ -297,21 +317,56 @@ class ConsolidationTab(Tab):
         self._selected_key = listing.selected_key
         self.sessions.show_listing(listing)
         self.review_panel.set_receipts(listing.receipts, listing.receipt_texts)
+        if self._wanted_receipt is not None and self.show_receipt(self._wanted_receipt):
+            self._wanted_receipt = None
         # Consolidator choices: the model entry names the configured model (or why it can't run).
         current = self.consolidator_box.currentData() if self.consolidator_box.count() else None
         self.consolidator_box.setItemText(1, listing.model_label)
         self.consolidator_box.setItemData(
             1, listing.model_problem or "Runs the configured chat model", Qt.ItemDataRole.ToolTipRole
         )
-        if current is None or not self._consolidator_touched:
-            self.consolidator_box.setCurrentIndex(1 if listing.settings_consolidator == MODEL else 0)
+        if current is None or not self.jobs.running("consolidator"):
+            self._show_consolidator(listing.settings_consolidator)
         if listing.settings_problem and not self.banner.text:
             self.banner.show_message("warning", listing.settings_problem)
         else:
             self.banner.clear(topic="listing")
 
-    def _mark_consolidator_touched(self, _row: int) -> None:
-        self._consolidator_touched = True
+    def _show_consolidator(self, kind: str) -> None:
+        self.consolidator_box.setCurrentIndex(1 if kind == MODEL else 0)
+
+    def _consolidator_chosen(self, _row: int) -> None:
+        """One choice, remembered: the tab's picker writes settings.yml's consolidator."""
+        kind = str(self.consolidator_box.currentData())
+
+        def failed(exc: BaseException) -> None:
+            self.banner.show_message(
+                "warning",
+                self.tr("Could not remember the consolidator in settings.yml: {why}").format(why=describe_error(exc)),
+            )
+
+        self.jobs.start(
+            "consolidator", _save_consolidator, self.ctx.store, kind, done=self._show_consolidator, failed=failed
+        )
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Coming back from Settings: show the consolidator saved there (a cheap read, off the GUI thread)."""
+        super().showEvent(event)
+        if self.jobs.running("consolidator"):
+            return
+        self.jobs.start(
+            "consolidator",
+            _current_consolidator,
+            self.ctx.store,
+            done=self._show_consolidator,
+            failed=lambda _exc: None,
+        )
+
+    def _session_selection_changed(self) -> None:
+        """Another session: the banner and receipt about the previous one no longer apply."""
+        self.banner.clear(topic="session")
+        self.review_panel.clear_receipt()
+        self._update_controls()
 
     def _listing_failed(self, exc: BaseException) -> None:
         self.banner.show_message("error", f"Could not list DSH sessions: {describe_error(exc)}", topic="listing")
@@ -331,8 +386,9 @@ class ConsolidationTab(Tab):
             self._workspace_chosen(row)
 
     def set_consolidator(self, kind: str) -> None:
+        """Choose the consolidator as the picker does (remembered in settings.yml)."""
         self.consolidator_box.setCurrentIndex(0 if kind == OFFLINE else 1)
-        self._consolidator_touched = True
+        self._consolidator_chosen(self.consolidator_box.currentIndex())
 
     # --- run ------------------------------------------------------------------------------------
     def run_selected(self, *, force: bool = False) -> None:
@@ -384,9 +440,12 @@ class ConsolidationTab(Tab):
             self.show_review(None)
             self.banner.show_message(
                 "info",
-                f"This session was already reviewed with this consolidator ({review.receipt.status}); "
-                "here is its receipt. Nothing was run again.",
-                [("Run again anyway", lambda: self.run_selected(force=True))],
+                self.tr(
+                    "This session was already reviewed with this consolidator ({status}); "
+                    "here is its receipt. Nothing was run again."
+                ).format(status=status_label(review.receipt.status)),
+                [(self.tr("Run again anyway"), lambda: self.run_selected(force=True))],
+                topic="session",
             )
             self._remember_receipt(review.receipt)
             self.show_receipt(review.review_id)
@@ -403,7 +462,10 @@ class ConsolidationTab(Tab):
             self.sessions.set_idle("Cancelled. Nothing was written.")
             return
         self.sessions.set_idle("")
-        self.banner.show_message("error", f"Consolidation failed: {describe_error(exc)}")
+        self.review_panel.clear_receipt()  # the receipt shown belongs to an earlier run
+        self.banner.show_message(
+            "error", self.tr("Consolidation failed: {why}").format(why=describe_error(exc)), topic="session"
+        )
 
     # --- review ---------------------------------------------------------------------------------
     def show_review(self, review: Review | None, handler: ReviewHandler | None = None, reason: str = "") -> None:
@@ -494,15 +556,19 @@ class ConsolidationTab(Tab):
         self.last_receipt = receipt
         self.show_review(None)
         words = {
-            "committed": "Committed",
-            "partially-committed": "Committed part of the proposal",
-            "rejected": "Rejected every change; nothing was written",
-            "discarded": "Deleted the pending review; nothing was written",
-            "no-change": "Nothing to write",
+            "committed": self.tr("Committed"),
+            "partially-committed": self.tr("Committed part of the proposal"),
+            "rejected": self.tr("Rejected every change; nothing was written"),
+            "discarded": self.tr("Deleted the pending review; nothing was written"),
+            "no-change": self.tr("Nothing to write"),
         }
         self.banner.show_message(
             "ok",
-            f"{words.get(receipt.status, receipt.status)} — {receipt.summary}. Receipt {receipt.review_id}.",
+            self.tr("{what}: {counts}. Receipt {id}.").format(
+                what=words.get(receipt.status, receipt.status),
+                counts=counts_in_words(receipt.changes),
+                id=receipt.review_id,
+            ),
         )
         self.show_receipt(receipt.review_id)
         self._refresh_pending = True
@@ -541,6 +607,18 @@ class ConsolidationTab(Tab):
 
     def show_receipt(self, review_id: str, *, switch: bool = True) -> bool:
         return self.review_panel.show_receipt(review_id, switch=switch)
+
+    def open_receipt(self, review_id: str) -> bool:
+        """Select and show receipt ``review_id`` on the Receipts page (from a record's provenance).
+
+        False when it is not listed yet: the tab lists again and shows it once it is there.
+        """
+        if self.show_receipt(review_id):
+            self._wanted_receipt = None
+            return True
+        self._wanted_receipt = review_id
+        self.refresh()
+        return False
 
     def receipt_text(self) -> str:
         return self.receipt_view.toPlainText()
