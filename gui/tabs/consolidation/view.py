@@ -41,7 +41,7 @@ from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
 from gui.tabs.consolidation.receipt_text import counts_in_words, status_label
 from gui.tabs.consolidation.review_panel import ReviewPanel
-from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, UNASSIGNED_HINT, SessionsPanel
+from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, SessionsPanel, unassigned_hint
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
@@ -113,7 +113,7 @@ class ConsolidationTab(Tab):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         source_row = QHBoxLayout()
-        source_row.addWidget(QLabel("Show"))
+        source_row.addWidget(QLabel(self.tr("Show")))
         source_row.addWidget(self.source_filter, 1)
         ll.addLayout(source_row)
         ll.addWidget(self.lock_note)
@@ -187,7 +187,7 @@ class ConsolidationTab(Tab):
 
     # --- the tab protocol ----------------------------------------------------------------------
     def tab_title(self) -> str:
-        return "Session Consolidation"
+        return self.tr("Session Consolidation")
 
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
@@ -323,7 +323,7 @@ class ConsolidationTab(Tab):
         current = self.consolidator_box.currentData() if self.consolidator_box.count() else None
         self.consolidator_box.setItemText(1, listing.model_label)
         self.consolidator_box.setItemData(
-            1, listing.model_problem or "Runs the configured chat model", Qt.ItemDataRole.ToolTipRole
+            1, listing.model_problem or self.tr("Runs the configured chat model"), Qt.ItemDataRole.ToolTipRole
         )
         if current is None or not self.jobs.running("consolidator"):
             self._show_consolidator(listing.settings_consolidator)
@@ -369,7 +369,9 @@ class ConsolidationTab(Tab):
         self._update_controls()
 
     def _listing_failed(self, exc: BaseException) -> None:
-        self.banner.show_message("error", f"Could not list DSH sessions: {describe_error(exc)}", topic="listing")
+        self.banner.show_message(
+            "error", self.tr("Could not list DSH sessions: {why}").format(why=describe_error(exc)), topic="listing"
+        )
 
     # --- selection helpers ---------------------------------------------------------------------
     def selected_session(self) -> SessionRow | None:
@@ -396,17 +398,22 @@ class ConsolidationTab(Tab):
         if row is None or self._job is not None:
             return
         if row.summary.cwd is None:
-            self.banner.show_message("info", UNASSIGNED_HINT)
+            self.banner.show_message("info", unassigned_hint(), topic="session")
             return
         if not row.stable:
             self.banner.show_message(
                 "info",
-                f"“{row.summary.title}” is still live ({row.state_reason}). Try again when it is quiet.",
+                self.tr("“{title}” is still live ({why}). Try again when it is quiet.").format(
+                    title=row.summary.title, why=row.state_reason
+                ),
+                topic="session",
             )
             return
         kind: ConsolidatorKind = "model" if self.consolidator_box.currentData() == MODEL else "offline"
         self.banner.clear()
-        self.sessions.set_running(f"Running the {'offline extractor' if kind == OFFLINE else 'model'}…")
+        self.sessions.set_running(
+            self.tr("Running the offline extractor…") if kind == OFFLINE else self.tr("Running the model…")
+        )
         self._start(
             "run",
             _run,
@@ -429,7 +436,7 @@ class ConsolidationTab(Tab):
         job = self.jobs.current("pipeline")
         if job is not None and self._job in ("run", "batch"):
             job.cancel()
-            self.status_label.setText("Cancelling… (nothing will be written)")
+            self.status_label.setText(self.tr("Cancelling… (nothing will be written)"))
             self.cancel_button.setEnabled(False)
 
     def _run_done(self, review: Review) -> None:
@@ -453,13 +460,13 @@ class ConsolidationTab(Tab):
         self.show_review(review)
         if not review.actionable:
             self.banner.show_message(
-                "info", "The consolidator found nothing new to remember in this session (no change)."
+                "info", self.tr("The consolidator found nothing new to remember in this session (no change).")
             )
         self._remember_receipt(review.receipt)
 
     def _run_failed(self, exc: BaseException) -> None:
         if isinstance(exc, CancelledError):
-            self.sessions.set_idle("Cancelled. Nothing was written.")
+            self.sessions.set_idle(self.tr("Cancelled. Nothing was written."))
             return
         self.sessions.set_idle("")
         self.review_panel.clear_receipt()  # the receipt shown belongs to an earlier run
@@ -492,7 +499,9 @@ class ConsolidationTab(Tab):
                 self.changes_model.set_edit(r, change)
                 self.changes_model.set_accepted(r, change.is_actionable)
                 self.review_panel.show_current_change()
-                self.banner.show_message("info", f"Edited {change.target}; it is accepted as edited.")
+                self.banner.show_message(
+                    "info", self.tr("Edited {target}; it is accepted as edited.").format(target=change.target)
+                )
 
         self._start("edit", self.handler.edit, review, cid, record, done=done, failed=self._show_error)
 
@@ -520,20 +529,22 @@ class ConsolidationTab(Tab):
         request = commit_request(self.changes_model.change_rows())
         if not request.change_ids and not self.ctx.dialogs.confirm(
             self,
-            "Reject every change?",
-            "No change is selected. Record this review as rejected? Nothing is written to memory.",
-            "Reject all",
+            self.tr("Reject every change?"),
+            self.tr("No change is selected. Record this review as rejected? Nothing is written to memory."),
+            self.tr("Reject all"),
         ):
             return
         if request.touches_global and not self.ctx.dialogs.confirm(
             self,
-            "Change GLOBAL.md?",
-            "You accepted a change to GLOBAL.md, which every workspace loads. "
-            "Commit it only if it is about you in general, not about this project.",
-            "Change GLOBAL.md",
+            self.tr("Change GLOBAL.md?"),
+            self.tr(
+                "You accepted a change to GLOBAL.md, which every workspace loads. "
+                "Commit it only if it is about you in general, not about this project."
+            ),
+            self.tr("Change GLOBAL.md"),
         ):
             return
-        self.status_label.setText("Committing…")
+        self.status_label.setText(self.tr("Committing…"))
         self._start(
             "commit",
             self.handler.commit,
@@ -577,8 +588,10 @@ class ConsolidationTab(Tab):
         self.status_label.setText("")
         actions: list[tuple[str, Callable[[], None]]] = []
         if isinstance(exc, ProposalMismatchError):  # the saved proposal was changed on disk
-            actions.append(("Delete this review", self.pending_actions.delete_current))
-        self.banner.show_message("error", f"Nothing was committed: {describe_error(exc)}", actions)
+            actions.append((self.tr("Delete this review"), self.pending_actions.delete_current))
+        self.banner.show_message(
+            "error", self.tr("Nothing was committed: {why}").format(why=describe_error(exc)), actions
+        )
 
     def _recheck_after_conflict(self) -> None:
         review = self.review
@@ -589,9 +602,11 @@ class ConsolidationTab(Tab):
             self.show_review(fresh)
             self.banner.show_message(
                 "warning",
-                "Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). "
-                "Nothing was written. The proposal has been checked again against the current memory: "
-                "review the diffs and accept again.",
+                self.tr(
+                    "Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). "
+                    "Nothing was written. The proposal has been checked again against the current memory: "
+                    "review the diffs and accept again."
+                ),
             )
 
         self._start("recheck", self.handler.recheck, review, done=done, failed=self._show_error)
