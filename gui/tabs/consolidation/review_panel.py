@@ -26,11 +26,11 @@ from core.consolidation.review_state import ReceiptItem, strip_frontmatter
 from core.mcp.proposals import review_source
 from core.provenance import touched
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
-from gui.tabs.consolidation.receipt_text import kind_label, receipt_markdown
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.read_only import mark_writes
 from gui.widgets.review_diff import ChangeDiffPanel
 from gui.widgets.review_editor import ReviewRecordEditor
+from gui.widgets.review_receipt import kind_label, receipt_markdown
 
 
 class ReviewPanel(QTabWidget):

@@ -39,12 +39,12 @@ from gui.tabs.consolidation.batch_actions import BatchActions
 from gui.tabs.consolidation.import_actions import ImportActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
-from gui.tabs.consolidation.receipt_text import counts_in_words, status_label
 from gui.tabs.consolidation.review_panel import ReviewPanel
 from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, SessionsPanel, unassigned_hint
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
+from gui.widgets.review_receipt import counts_in_words, status_label
 
 
 def _run(pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl) -> Review:

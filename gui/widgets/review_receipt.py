@@ -59,7 +59,7 @@ def counts_in_words(changes: Iterable[ChangeSummary]) -> str:
     rows = [c for c in changes if c.kind != "no_change"]
     if not rows:
         return translate("ReceiptText", "no change proposed")
-    decisions = Counter(c.decision for c in rows)
+    decisions: Counter[str] = Counter(c.decision for c in rows)
     n = len(rows)
     # English reads "1 change" / "4 changes"; Chinese has one form for both.
     parts = [
