@@ -167,7 +167,7 @@ class ReviewPanel(QTabWidget):
         self.open_record_button = QPushButton(self.tr("Open record"))
         self.open_record_button.setObjectName("openTouched")
         self.open_record_button.setToolTip(self.tr("Show this record in the Workspace tab"))
-        self.open_record_button.clicked.connect(self.open_touched)
+        self.open_record_button.clicked.connect(lambda: self.open_touched())
         self.touched_list.itemDoubleClicked.connect(lambda _item: self.open_touched())
         self.touched_list.currentRowChanged.connect(lambda row: self.open_record_button.setEnabled(row >= 0))
         receipt_side = QWidget()
