@@ -46,19 +46,31 @@ class PurgeQuestion:
 def explain(q: PurgeQuestion) -> tuple[str, str]:
     """(what a purge deletes, what to type): the dialog's two paragraphs."""
     folder = q.folder or translate("PurgeDialog", "folder unknown")
-    text = translate(
-        "PurgeDialog",
-        "This permanently deletes the archived workspace “{name}” ({folder}) and its %n record(s).",
-        "",
-        q.records,
+    text = (
+        translate("PurgeDialog", "This permanently deletes the archived workspace “{name}” ({folder}) and its record.")
+        if q.records == 1
+        else translate(
+            "PurgeDialog",
+            "This permanently deletes the archived workspace “{name}” ({folder}) and its %n records.",
+            "",
+            q.records,
+        )
     ).format(name=q.display_name, folder=folder)
     if q.history_entries:
-        text += " " + translate(
-            "PurgeDialog",
-            "It also deletes the kept history of this workspace: %n earlier deleted record(s) or "
-            "earlier version(s) you could otherwise still restore.",
-            "",
-            q.history_entries,
+        text += " " + (
+            translate(
+                "PurgeDialog",
+                "It also deletes the kept history of this workspace: 1 earlier deleted record or earlier "
+                "version you could otherwise still restore.",
+            )
+            if q.history_entries == 1
+            else translate(
+                "PurgeDialog",
+                "It also deletes the kept history of this workspace: %n earlier deleted records or earlier "
+                "versions you could otherwise still restore.",
+                "",
+                q.history_entries,
+            )
         )
     text += " " + translate("PurgeDialog", "This cannot be undone.")
     prompt = (

@@ -75,7 +75,7 @@ def test_purge_says_it_deletes_the_history_of_records_deleted_earlier(
     tab.purge_button.click()
     _kind, title, question = dialogs.asked[-1]
     assert title == "Delete archived workspace forever"
-    assert "1 record" in question and "1 earlier deleted record" in question
+    assert "its record." in question and "1 earlier deleted record" in question
     assert len(ctx.store.history(snap.key)) == 1  # cancelled: nothing went
 
     dialogs.push("alpha")
