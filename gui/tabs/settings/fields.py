@@ -28,6 +28,8 @@ from core.user_prefs import Language
 from gui.qtmodels.settings_models import DEFAULT_KEY, ModelChoicesModel, ModelRow
 
 LANGUAGES: tuple[tuple[Language, str], ...] = (("system", ""), ("en", "English"), ("zh_CN", "简体中文"))
+OFFLINE, MODEL = "offline", "model"
+EXAMPLE_URL = "https://api.example.com/v1"
 ERROR_STYLE = "color:#a12a1c;"
 HINT_STYLE = "color:#555;"
 
@@ -77,8 +79,8 @@ class SettingsFields(QScrollArea):
             self.language_combo.addItem(name or self.tr("System (follow the computer's language)"), key)
         self.language_note = _hint("")
         self.consolidator_combo = QComboBox()
-        self.consolidator_combo.addItem(self.tr("Offline extractor (built in, no network)"), "offline")
-        self.consolidator_combo.addItem(self.tr("Language model (OpenAI-compatible chat API)"), "model")
+        self.consolidator_combo.addItem(self.tr("Offline extractor (built in, no network)"), OFFLINE)
+        self.consolidator_combo.addItem(self.tr("Language model (OpenAI-compatible chat API)"), MODEL)
         self.models = ModelChoicesModel(self)
         self.model_combo = QComboBox()
         self.model_combo.setModel(self.models)
@@ -88,7 +90,7 @@ class SettingsFields(QScrollArea):
         self.catalog_note = _hint("")
 
         self.base_url_edit = QLineEdit()
-        self.base_url_edit.setPlaceholderText("https://api.example.com/v1")
+        self.base_url_edit.setPlaceholderText(EXAMPLE_URL)
         self.custom_model_edit = QLineEdit()
         self.custom_model_edit.setPlaceholderText(self.tr("model name, e.g. qwen3-coder"))
         self.key_env_edit = QLineEdit()
