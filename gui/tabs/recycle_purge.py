@@ -57,22 +57,22 @@ def explain(q: PurgeQuestion) -> tuple[str, str]:
         )
     ).format(name=q.display_name, folder=folder)
     if q.history_entries:
-        text += " " + (
+        text += (
             translate(
                 "PurgeDialog",
-                "It also deletes the kept history of this workspace: 1 earlier deleted record or earlier "
+                " It also deletes the kept history of this workspace: 1 earlier deleted record or earlier "
                 "version you could otherwise still restore.",
             )
             if q.history_entries == 1
             else translate(
                 "PurgeDialog",
-                "It also deletes the kept history of this workspace: %n earlier deleted records or earlier "
+                " It also deletes the kept history of this workspace: %n earlier deleted records or earlier "
                 "versions you could otherwise still restore.",
                 "",
                 q.history_entries,
             )
         )
-    text += " " + translate("PurgeDialog", "This cannot be undone.")
+    text += translate("PurgeDialog", " This cannot be undone.")  # the leading space is English's
     prompt = (
         translate(
             "PurgeDialog", "Type the full key “{key}” of its folder to confirm (its scope.json could not be read):"

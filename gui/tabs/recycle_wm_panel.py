@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout
 
 from core.errors import ConflictError, DshMemoryError, NotFoundError
@@ -69,6 +69,7 @@ class WorkspaceMemoryBinPanel(QGroupBox):
         setup_table(self.view, row_height=None)
         self.view.setSortingEnabled(False)
         self.view.setModel(self.model)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # folders differ at their end
         header = self.view.horizontalHeader()
         for col in range(len(WorkspaceMemoryBinModel.HEADERS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
