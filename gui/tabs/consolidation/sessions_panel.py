@@ -67,13 +67,15 @@ class SessionsPanel(QWidget):
         # middle, not its end (the full title is the tooltip). The rest are sized to their text.
         self.sessions_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.setSectionResizeMode(SessionTableModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        for col in (SessionTableModel.TURNS, SessionTableModel.SIZE, SessionTableModel.STATE):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # Short columns at fixed widths (their header tips say more), so the title keeps the room.
+        for col, width in ((SessionTableModel.TURNS, 48), (SessionTableModel.SIZE, 64), (SessionTableModel.STATE, 56)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
         # Date and Last review: as wide as a date, never wider (their full text is in the tooltip).
         date_width = self.sessions_view.fontMetrics().horizontalAdvance("2026-12-31 23:59") + 14
         for col in (SessionTableModel.DATE, SessionTableModel.LAST):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, date_width if col == SessionTableModel.DATE else 96)
+            header.resizeSection(col, date_width if col == SessionTableModel.DATE else 110)
         # The log format version is a diagnostic: it is in the title's tooltip, not a column.
         self.sessions_view.setColumnHidden(SessionTableModel.VERSION, True)
         self.empty_label = QLabel()

@@ -129,7 +129,7 @@ class ConsolidationTab(Tab):
         splitter.addWidget(self.review_panel)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([580, 700])
+        splitter.setSizes([640, 640])
         splitter.setChildrenCollapsible(False)
         self.splitter = splitter
         layout = QVBoxLayout(self)
