@@ -63,8 +63,12 @@ class WorkspaceChoiceModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         c = self._rows[index.row()]
-        if role == _DISPLAY:
-            return c.label
+        if role == _DISPLAY:  # the label from its fields, in the user's language
+            title = c.title if c.key is not None else self.tr("Unassigned")
+            n = c.session_count
+            return (self.tr("{title} (1 session)") if n == 1 else self.tr("{title} (%n sessions)", "", n)).format(
+                title=title
+            )
         if role == Qt.ItemDataRole.ToolTipRole:
             return c.cwd or self.tr("Sessions started without a working directory")
         if role == KEY_ROLE:

@@ -101,6 +101,7 @@ class ChangeDiffPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._shown: tuple[str, str | None, str | None, str, str] = ("", None, None, "", "")
+        self._has_change = False
         self.caption = QLabel()
         self.caption.setObjectName("diffCaption")
         self.caption.setWordWrap(True)
@@ -137,6 +138,7 @@ class ChangeDiffPanel(QWidget):
         layout.addWidget(self.stack, 1)
 
     def show_change(self, caption: str, before: str | None, after: str | None, diff: str, label: str = "") -> None:
+        self._has_change = True
         self._shown = (caption, before, after, diff, label)
         hidden = has_hidden(before, after, diff)
         self.reveal_button.blockSignals(True)
@@ -156,10 +158,12 @@ class ChangeDiffPanel(QWidget):
         if not self.revealed:
             diff = masked_diff(before, after, diff, label)
             before, after = mask_secrets(before), mask_secrets(after)
-        self.unified.set_diff(diff, self.tr("This change writes nothing new."))
+        empty = self.tr("This change writes nothing new.") if self._has_change else ""
+        self.unified.set_diff(diff, empty)
         self.side_by_side.set_texts(before, after)
 
     def clear(self) -> None:
+        self._has_change = False
         self._shown = (self.tr("Select a change to see what it does to memory."), "", "", "", "")
         self.reveal_button.hide()
         self._render()

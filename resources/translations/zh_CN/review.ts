@@ -1990,6 +1990,20 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
     <context>
         <name>WorkspaceChoiceModel</name>
         <message>
+            <source>Unassigned</source>
+            <translation>未归属</translation>
+        </message>
+        <message>
+            <source>{title} (1 session)</source>
+            <translation>{title}（1 个会话）</translation>
+        </message>
+        <message numerus="yes">
+            <source>{title} (%n sessions)</source>
+            <translation>
+                <numerusform>{title}（%n 个会话）</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>Sessions started without a working directory</source>
             <translation>没有工作目录的会话</translation>
         </message>
