@@ -194,6 +194,9 @@ class RecycleBinTab(Tab):
         layout.addWidget(splitter, 1)
 
     # --- tab protocol ----------------------------------------------------------------------------
+    def tab_title(self) -> str:
+        return self.tr("Recycle Bin")
+
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.proposals import Receipt, Review
 from core.consolidation.review_sources import PendingListing, ReviewHandler, read_pending
 from core.consolidation.review_state import (
     ConsolidatorKind,
@@ -30,12 +30,11 @@ from core.consolidation.review_state import (
 )
 from core.errors import CancelledError, ProposalMismatchError
 from core.mcp.proposals import AgentProposals, ReviewSource
-from core.models import Record
 from core.sessions.stability import LiveSessionProtection, live_session_protection
-from core.settings import load_settings, save_settings
 from gui.context import AppContext
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
+from gui.tabs.consolidation.choice_actions import ConsolidatorChoice, EditActions
 from gui.tabs.consolidation.import_actions import ImportActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
@@ -63,19 +62,6 @@ def _refresh_all(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
     return listing, read_pending(pipeline.service, proposals), proposals, protection
 
 
-def _current_consolidator(store: Any) -> str:
-    return load_settings(store).settings.consolidator
-
-
-def _save_consolidator(store: Any, kind: str) -> str:
-    """The tab's consolidator choice is the one in settings.yml (CAS on the revision just read)."""
-    loaded = load_settings(store)
-    if loaded.problem is not None or loaded.settings.consolidator == kind:
-        return loaded.settings.consolidator  # a malformed file is Settings' to replace, not ours
-    save_settings(store, loaded.settings.with_changes(consolidator=kind), loaded.revision)
-    return kind
-
-
 class ConsolidationTab(Tab):
     """``record_requested(workspace_key, name)``: open a record a receipt touched (main window)."""
 
@@ -95,6 +81,8 @@ class ConsolidationTab(Tab):
         self.pending_actions = PendingActions(self)
         self.batch = BatchActions(self)
         self.imports = ImportActions(self)
+        self.choice = ConsolidatorChoice(self)
+        self.edits = EditActions(self)
         self._build()
 
     # --- layout ------------------------------------------------------------------------------
@@ -159,7 +147,7 @@ class ConsolidationTab(Tab):
         self.run_button.clicked.connect(self._run_clicked)
         self.run_all_button = s.run_all_button
         self.run_all_button.clicked.connect(self.batch.run_all_unreviewed)
-        self.consolidator_box.activated.connect(self._consolidator_chosen)
+        self.consolidator_box.activated.connect(lambda _row: self.choice.chosen())
         self.cancel_button.clicked.connect(self.cancel)
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_change())
         self.changes_model.dataChanged.connect(lambda *_: self._update_controls())
@@ -170,8 +158,8 @@ class ConsolidationTab(Tab):
         self.accept_all_button.clicked.connect(lambda: r.set_all(True))
         self.reject_all_button.clicked.connect(lambda: r.set_all(False))
         self.commit_button.clicked.connect(self.commit_selected)
-        self.editor.applied.connect(self._apply_edit)
-        self.editor.reverted.connect(self._revert_edit)
+        self.editor.applied.connect(self.edits.apply)
+        self.editor.reverted.connect(self.edits.revert)
         self.receipts_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_receipt())
         a = self.pending_actions
         self.source_filter.currentIndexChanged.connect(lambda _i: a.source_changed())
@@ -325,42 +313,17 @@ class ConsolidationTab(Tab):
         self.consolidator_box.setItemData(
             1, listing.model_problem or self.tr("Runs the configured chat model"), Qt.ItemDataRole.ToolTipRole
         )
-        if current is None or not self.jobs.running("consolidator"):
-            self._show_consolidator(listing.settings_consolidator)
+        if current is None or not self.choice.saving:
+            self.choice.show(listing.settings_consolidator)
         if listing.settings_problem and not self.banner.text:
             self.banner.show_message("warning", listing.settings_problem)
         else:
             self.banner.clear(topic="listing")
 
-    def _show_consolidator(self, kind: str) -> None:
-        self.consolidator_box.setCurrentIndex(1 if kind == MODEL else 0)
-
-    def _consolidator_chosen(self, _row: int) -> None:
-        """One choice, remembered: the tab's picker writes settings.yml's consolidator."""
-        kind = str(self.consolidator_box.currentData())
-
-        def failed(exc: BaseException) -> None:
-            self.banner.show_message(
-                "warning",
-                self.tr("Could not remember the consolidator in settings.yml: {why}").format(why=describe_error(exc)),
-            )
-
-        self.jobs.start(
-            "consolidator", _save_consolidator, self.ctx.store, kind, done=self._show_consolidator, failed=failed
-        )
-
     def showEvent(self, event: QShowEvent) -> None:
-        """Coming back from Settings: show the consolidator saved there (a cheap read, off the GUI thread)."""
+        """Coming back from Settings: show the consolidator saved there (it is one setting)."""
         super().showEvent(event)
-        if self.jobs.running("consolidator"):
-            return
-        self.jobs.start(
-            "consolidator",
-            _current_consolidator,
-            self.ctx.store,
-            done=self._show_consolidator,
-            failed=lambda _exc: None,
-        )
+        self.choice.reload()
 
     def _session_selection_changed(self) -> None:
         """Another session: the banner and receipt about the previous one no longer apply."""
@@ -390,7 +353,7 @@ class ConsolidationTab(Tab):
     def set_consolidator(self, kind: str) -> None:
         """Choose the consolidator as the picker does (remembered in settings.yml)."""
         self.consolidator_box.setCurrentIndex(0 if kind == OFFLINE else 1)
-        self._consolidator_chosen(self.consolidator_box.currentIndex())
+        self.choice.chosen()
 
     # --- run ------------------------------------------------------------------------------------
     def run_selected(self, *, force: bool = False) -> None:
@@ -485,41 +448,6 @@ class ConsolidationTab(Tab):
 
     def _set_all(self, accepted: bool) -> None:
         self.review_panel.set_all(accepted)
-
-    def _apply_edit(self, record: Record) -> None:
-        row = self.review_panel.current_change_row()
-        review = self.review
-        if row < 0 or review is None or self._job is not None:
-            return
-        cid = self.changes_model.change_row(row).change.id
-
-        def done(change: ReviewChange) -> None:
-            r = self.changes_model.row_of(cid)
-            if r >= 0 and self.review is review:
-                self.changes_model.set_edit(r, change)
-                self.changes_model.set_accepted(r, change.is_actionable)
-                self.review_panel.show_current_change()
-                self.banner.show_message(
-                    "info", self.tr("Edited {target}; it is accepted as edited.").format(target=change.target)
-                )
-
-        self._start("edit", self.handler.edit, review, cid, record, done=done, failed=self._show_error)
-
-    def _revert_edit(self) -> None:
-        """Back to the proposal: the service drops the saved edit (a restored review keeps none)."""
-        row = self.review_panel.current_change_row()
-        review = self.review
-        if row < 0 or review is None or self._job is not None:
-            return
-        cid = self.changes_model.change_row(row).change.id
-
-        def done(original: ReviewChange) -> None:
-            r = self.changes_model.row_of(cid)
-            if r >= 0 and self.review is review:
-                self.changes_model.revert_row(r, original)
-                self.review_panel.show_current_change()
-
-        self._start("edit", self.handler.revert, review, cid, done=done, failed=self._show_error)
 
     # --- commit ----------------------------------------------------------------------------------
     def commit_selected(self) -> None:

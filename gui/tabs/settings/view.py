@@ -139,6 +139,9 @@ class SettingsTab(Tab):
         self._update_state()
 
     # --- tab protocol -------------------------------------------------------------------------
+    def tab_title(self) -> str:
+        return self.tr("Settings")
+
     def has_unsaved_changes(self) -> bool:
         return self._loaded_form is not None and self.fields.form().values() != self._loaded_form
 

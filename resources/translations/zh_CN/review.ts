@@ -1009,6 +1009,10 @@ The current GLOBAL.md is kept in history.</source>
             <translation>预览</translation>
         </message>
         <message>
+            <source>Recycle Bin</source>
+            <translation>回收站</translation>
+        </message>
+        <message>
             <source>Could not read the Recycle Bin: {why}</source>
             <translation>无法读取回收站：{why}</translation>
         </message>
@@ -1708,6 +1712,10 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <message>
             <source>Revert</source>
             <translation>还原</translation>
+        </message>
+        <message>
+            <source>Settings</source>
+            <translation>设置</translation>
         </message>
         <message>
             <source>Not saved: {why}</source>
