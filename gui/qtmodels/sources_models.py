@@ -24,9 +24,15 @@ translate = QCoreApplication.translate
 def problems_text(snap: SourceSnapshot) -> str:
     errors = sum(p.severity == "error" for p in snap.problems)
     notes = len(snap.problems) - errors
-    parts = [translate("SourcesModel", "%n error(s)", "", errors)] if errors else []
+    parts = []
+    if errors:
+        parts.append(
+            translate("SourcesModel", "1 error") if errors == 1 else translate("SourcesModel", "%n errors", "", errors)
+        )
     if notes:
-        parts.append(translate("SourcesModel", "%n note(s)", "", notes))
+        parts.append(
+            translate("SourcesModel", "1 note") if notes == 1 else translate("SourcesModel", "%n notes", "", notes)
+        )
     return translate("SourcesModel", ", ").join(parts) or translate("SourcesModel", "none")
 
 

@@ -417,11 +417,18 @@ class RecycleBinTab(Tab):
             n = info.record_count
             self.banner.show_message(
                 "ok",
-                self.tr(
-                    "Restored “{name}” ({folder}) with its %n record(s). "
-                    "It is back in the Workspace tab exactly as it was.",
-                    "",
-                    n,
+                (
+                    self.tr(
+                        "Restored “{name}” ({folder}) with its record. "
+                        "It is back in the Workspace tab exactly as it was."
+                    )
+                    if n == 1
+                    else self.tr(
+                        "Restored “{name}” ({folder}) with its %n records. "
+                        "It is back in the Workspace tab exactly as it was.",
+                        "",
+                        n,
+                    )
                 ).format(name=name, folder=ws.cwd),
             )
             self.refresh()
@@ -494,8 +501,10 @@ class RecycleBinTab(Tab):
             self._set_busy(False)
             self.banner.show_message(
                 "ok",
-                self.tr(
-                    "Deleted “{name}” forever: the archived workspace and its %n record(s) are gone.", "", n
+                (
+                    self.tr("Deleted “{name}” forever: the archived workspace and its record are gone.")
+                    if n == 1
+                    else self.tr("Deleted “{name}” forever: the archived workspace and its %n records are gone.", "", n)
                 ).format(name=name),
             )
             self.refresh()

@@ -162,11 +162,15 @@ class ImportActions:
             item = PendingItem("import", review.review_id, title, review.receipt.created, review)
             actions.add_import_item(item)
         lines = [
-            translate(
-                "ImportActions",
-                "%n review(s) from {store}; nothing is written until you commit.",
-                "",
-                len(result.reviews),
+            (
+                translate("ImportActions", "1 review from {store}; nothing is written until you commit.")
+                if len(result.reviews) == 1
+                else translate(
+                    "ImportActions",
+                    "%n reviews from {store}; nothing is written until you commit.",
+                    "",
+                    len(result.reviews),
+                )
             ).format(store=result.label)
         ]
         if result.skipped:

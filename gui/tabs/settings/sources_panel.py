@@ -46,7 +46,13 @@ def describe_problems(snap: SourceSnapshot) -> str:
         return translate("SourcesPanel", "{store}: everything in {path} could be read.").format(
             store=snap.label, path=snap.path
         )
-    lines = [translate("SourcesPanel", "{store} — %n problem(s):", "", len(snap.problems)).format(store=snap.label)]
+    n = len(snap.problems)
+    head = (
+        translate("SourcesPanel", "{store} — 1 problem:")
+        if n == 1
+        else translate("SourcesPanel", "{store} — %n problems:", "", n)
+    )
+    lines = [head.format(store=snap.label)]
     for p in snap.problems:
         severity = translate("SourcesPanel", "error") if p.severity == "error" else translate("SourcesPanel", "note")
         lines.append(f"[{severity}] {p.path}: {p.reason}\n    → {_advice(p.severity)}")

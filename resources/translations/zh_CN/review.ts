@@ -466,8 +466,12 @@
             <source>Global</source>
             <translation>全局记忆</translation>
         </message>
+        <message>
+            <source>1 review from {store}; nothing is written until you commit.</source>
+            <translation>来自 {store} 的 1 个审阅；提交之前不会写入任何内容。</translation>
+        </message>
         <message numerus="yes">
-            <source>%n review(s) from {store}; nothing is written until you commit.</source>
+            <source>%n reviews from {store}; nothing is written until you commit.</source>
             <translation>
                 <numerusform>来自 {store} 的 %n 个审阅；提交之前不会写入任何内容。</numerusform>
             </translation>
@@ -1082,10 +1086,24 @@ The current GLOBAL.md is kept in history.</source>
             <source>Restore this version</source>
             <translation>恢复这个版本</translation>
         </message>
+        <message>
+            <source>Restored “{name}” ({folder}) with its record. It is back in the Workspace tab exactly as it was.</source>
+            <translation>已恢复“{name}”（{folder}）及其中的 1 条记忆。它已原样回到“工作区”标签页。</translation>
+        </message>
         <message numerus="yes">
-            <source>Restored “{name}” ({folder}) with its %n record(s). It is back in the Workspace tab exactly as it was.</source>
+            <source>Restored “{name}” ({folder}) with its %n records. It is back in the Workspace tab exactly as it was.</source>
             <translation>
                 <numerusform>已恢复“{name}”（{folder}）及其 %n 条记忆。它已原样回到“工作区”标签页。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Deleted “{name}” forever: the archived workspace and its record are gone.</source>
+            <translation>已永久删除“{name}”：这个已归档工作区及其中的 1 条记忆都已清除。</translation>
+        </message>
+        <message numerus="yes">
+            <source>Deleted “{name}” forever: the archived workspace and its %n records are gone.</source>
+            <translation>
+                <numerusform>已永久删除“{name}”：这个已归档工作区及其 %n 条记忆都已清除。</numerusform>
             </translation>
         </message>
         <message>
@@ -1103,12 +1121,6 @@ The current GLOBAL.md is kept in history.</source>
         <message>
             <source>Nothing was deleted: “{typed}” does not match. To delete, type “{name}” exactly.</source>
             <translation>没有删除任何内容：“{typed}”不匹配。要删除，请准确输入“{name}”。</translation>
-        </message>
-        <message numerus="yes">
-            <source>Deleted “{name}” forever: the archived workspace and its %n record(s) are gone.</source>
-            <translation>
-                <numerusform>已永久删除“{name}”：这个已归档工作区及其 %n 条记忆都已清除。</numerusform>
-            </translation>
         </message>
         <message>
             <source>Nothing was deleted. {why}</source>
@@ -1879,14 +1891,22 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
     </context>
     <context>
         <name>SourcesModel</name>
+        <message>
+            <source>1 error</source>
+            <translation>1 个错误</translation>
+        </message>
         <message numerus="yes">
-            <source>%n error(s)</source>
+            <source>%n errors</source>
             <translation>
                 <numerusform>%n 个错误</numerusform>
             </translation>
         </message>
+        <message>
+            <source>1 note</source>
+            <translation>1 条提示</translation>
+        </message>
         <message numerus="yes">
-            <source>%n note(s)</source>
+            <source>%n notes</source>
             <translation>
                 <numerusform>%n 条提示</numerusform>
             </translation>
@@ -1938,8 +1958,12 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
             <source>{store}: everything in {path} could be read.</source>
             <translation>{store}：{path} 中的内容全部可以读取。</translation>
         </message>
+        <message>
+            <source>{store} — 1 problem:</source>
+            <translation>{store} — 1 个问题：</translation>
+        </message>
         <message numerus="yes">
-            <source>{store} — %n problem(s):</source>
+            <source>{store} — %n problems:</source>
             <translation>
                 <numerusform>{store} — %n 个问题：</numerusform>
             </translation>
