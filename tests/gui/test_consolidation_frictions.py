@@ -161,3 +161,27 @@ def test_open_receipt_selects_it_even_before_the_tab_listed(qtbot: QtBot, ctx: A
     assert tab.right_tabs.currentIndex() == 1
     assert "Release branch and commit style" in tab.receipt_text()
     assert not tab.open_receipt("rv-does-not-exist")
+
+
+def test_open_record_from_a_receipt_shows_it_in_the_workspace_tab(
+    qtbot: QtBot, ctx: AppContext, sessions: Path
+) -> None:
+    from gui.main_window import MainWindow
+
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_tab("consolidation")
+    tab = window.tabs["consolidation"]
+    tab.refresh()
+    run_offline(tab)
+    tab.review_panel.set_all(False)
+    target = tab.changes_model.change_row(row_of_target(tab, "trunk-stable")).change
+    tab.set_accepted(target.id, True)
+    tab.commit_button.click()
+
+    tab.review_panel.open_record_button.click()  # the provenance link, through the main window
+    assert window.current_key() == "workspace"
+    workspace = window.tabs["workspace"]
+    assert workspace.editor.editing_name == target.target.removesuffix(".md")
+    window.shutdown()

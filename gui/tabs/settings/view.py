@@ -150,6 +150,10 @@ class SettingsTab(Tab):
 
     def refresh(self) -> None:
         """Re-read settings.yml and DSH's model list off the GUI thread; unsaved edits are kept."""
+        self._reload_settings()
+        self.sources.refresh()
+
+    def _reload_settings(self) -> None:
         self.jobs.start(
             "load",
             _load,
@@ -159,13 +163,12 @@ class SettingsTab(Tab):
             done=self._apply_loaded,
             failed=self._on_load_error,
         )
-        self.sources.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
         """Back from another tab: the consolidator may have been chosen there (it is one setting)."""
         super().showEvent(event)
         if self._loaded is not None and not self.has_unsaved_changes():
-            self.refresh()
+            self._reload_settings()  # settings.yml only; the other stores are looked for on Refresh
 
     # --- language (per user; applies at the next start) ----------------------------------------
     def save_language(self, language: Language) -> None:
