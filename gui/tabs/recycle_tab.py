@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.display import describe_archived, format_time
+from core.display import format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
 from core.recycle import RecycleBin, read_recycle_bin
@@ -47,6 +47,7 @@ from gui.qtmodels.recycle_models import (
 from gui.tabs.base import Tab
 from gui.tabs.recycle_purge import PurgeQuestion, dialog_title, explain, run_purge_dialog
 from gui.tabs.recycle_restore import RecordRestorer
+from gui.tabs.recycle_text import describe_archived_workspace
 from gui.tabs.recycle_wm_panel import WorkspaceMemoryBinPanel
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
@@ -348,7 +349,7 @@ class RecycleBinTab(Tab):
         self.preview.setPlainText(self.tr("Loading…"))
 
         def done(snap: WorkspaceSnapshot) -> None:
-            self.preview.setPlainText(describe_archived(snap))
+            self.preview.setPlainText(describe_archived_workspace(snap))
 
         def failed(exc: BaseException) -> None:
             self.preview.setPlainText(

@@ -1128,6 +1128,61 @@ The current GLOBAL.md is kept in history.</source>
         </message>
     </context>
     <context>
+        <name>RecycleText</name>
+        <message>
+            <source>(unknown)</source>
+            <translation>（未知）</translation>
+        </message>
+        <message>
+            <source>(this folder no longer exists)</source>
+            <translation>（这个文件夹已不存在）</translation>
+        </message>
+        <message>
+            <source>Folder: {folder}</source>
+            <translation>文件夹：{folder}</translation>
+        </message>
+        <message>
+            <source>Archived: {when}</source>
+            <translation>归档时间：{when}</translation>
+        </message>
+        <message>
+            <source>unknown</source>
+            <translation>未知</translation>
+        </message>
+        <message>
+            <source>Key: {key}</source>
+            <translation>键：{key}</translation>
+        </message>
+        <message>
+            <source>Size: {size}</source>
+            <translation>大小：{size}</translation>
+        </message>
+        <message>
+            <source>No records.</source>
+            <translation>没有记忆。</translation>
+        </message>
+        <message>
+            <source>1 record:</source>
+            <translation>1 条记忆：</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n records:</source>
+            <translation>
+                <numerusform>%n 条记忆：</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Invalid files (kept as they are): %n</source>
+            <translation>
+                <numerusform>无效文件（保持原样）：%n 个</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>invalid</source>
+            <translation>无效</translation>
+        </message>
+    </context>
+    <context>
         <name>ReviewChangesModel</name>
         <message>
             <source>write</source>
