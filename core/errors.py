@@ -103,7 +103,8 @@ class ConsolidationError(DshMemoryError):
 
     ``reason`` says which, for code that decides from it (never from the message): "no-key" (the
     key's environment variable is not set), "timeout", "refused" (nothing answered at the
-    address), "unreachable" (another network error), or "failed" (anything else).
+    address), "dns" (the host name did not resolve), "unreachable" (another network error), or
+    "failed" (anything else).
     """
 
     code = "consolidation_failed"

@@ -601,6 +601,11 @@ def find_secrets(text: str) -> list[SecretFinding]:
     return sorted(findings, key=lambda f: (f.line, f.kind))
 
 
+def secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, kind)`` of every credential-shaped value in ``text``, sorted: what a view masks."""
+    return [(h.start, h.end, h.kind) for h in _scan(text)]
+
+
 def has_secrets(text: str) -> bool:
     return bool(_scan(text))
 

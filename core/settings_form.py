@@ -25,31 +25,62 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ConnectionOutcome:
-    """What the Test connection line shows: a short headline and the full explanation."""
+    """What the Test connection line shows: a short headline and the full explanation.
+
+    ``kind`` is the case a user tells apart ("ok", "key-refused", "http", "no-key", "timeout",
+    "refused", "dns", "unreachable", "cancelled", "invalid", "failed"); a translated view words
+    it from ``kind`` and the report's fields, and falls back to ``headline``/``detail`` (English).
+    """
 
     ok: bool
     headline: str
     detail: str
+    kind: str = "failed"
+    status_code: int | None = None
+    elapsed_ms: float = 0.0
+    model_listed: bool | None = None
+    api_detail: str = ""
 
 
 def summarize_connection(report: ConnectionReport) -> ConnectionOutcome:
-    """Sort a connection report into the cases a user tells apart."""
+    """Sort a connection report into the cases a user tells apart (from its fields, not its text)."""
     msg = report.message
+    fields: dict[str, Any] = {
+        "status_code": report.status_code,
+        "elapsed_ms": report.elapsed_ms,
+        "model_listed": report.model_listed,
+        "api_detail": report.detail,
+    }
     if report.ok:
-        return ConnectionOutcome(True, "Connection OK", msg)  # the detail already gives the time
+        return ConnectionOutcome(True, "Connection OK", msg, "ok", **fields)  # the detail gives the time
+    if report.status_code in (401, 403):
+        return ConnectionOutcome(False, f"HTTP {report.status_code}", msg, "key-refused", **fields)
     if report.status_code is not None:
-        return ConnectionOutcome(False, f"HTTP {report.status_code}", msg)
+        return ConnectionOutcome(False, f"HTTP {report.status_code}", msg, "http", **fields)
     if report.reason == "no-key":
-        return ConnectionOutcome(False, "API key variable not set", msg)
+        return ConnectionOutcome(False, "API key variable not set", msg, "no-key", **fields)
     if report.reason == "timeout":
-        return ConnectionOutcome(False, "Timed out", msg)
+        return ConnectionOutcome(False, "Timed out", msg, "timeout", **fields)
+    if report.reason == "dns":
+        return ConnectionOutcome(
+            False,
+            "Host name not found",
+            msg + " The host name in the base URL could not be resolved: check it for typos, "
+            "and check this computer's network or DNS settings.",
+            "dns",
+            **fields,
+        )
     if report.reason == "refused":
         return ConnectionOutcome(
             False,
             "Connection refused",
             msg + " Nothing is listening there: check the base URL and that the server is running.",
+            "refused",
+            **fields,
         )
-    return ConnectionOutcome(False, "Could not connect", msg)
+    if report.reason == "unreachable":
+        return ConnectionOutcome(False, "Could not connect", msg, "unreachable", **fields)
+    return ConnectionOutcome(False, "Could not connect", msg, "failed", **fields)
 
 
 def readable_problem(text: str) -> str:
@@ -85,6 +116,7 @@ class SettingsForm:
     pending_review_max_count: int = 50
     model_input_budget_bytes: int = 256_000
     tool_rounds: int = 6
+    load_warning_tokens: int = 8000  # the load meter's warning threshold (issue 14)
 
     @property
     def custom(self) -> bool:
@@ -104,6 +136,7 @@ class SettingsForm:
             "pending_review_max_count": self.pending_review_max_count,
             "model_input_budget_bytes": self.model_input_budget_bytes,
             "tool_rounds": self.tool_rounds,
+            "load_warning_tokens": self.load_warning_tokens,
         }
 
     def custom_problems(self) -> list[str]:

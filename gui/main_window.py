@@ -276,6 +276,8 @@ class MainWindow(QMainWindow):
             connect(self, tab)
         if self.read_only:
             tab.set_read_only(True)
+        if hasattr(tab, "record_requested"):  # review: a receipt's "Open record" (provenance)
+            tab.record_requested.connect(self.open_record)
         title = tab.tab_title()
         if title:
             self.tab_widget.setTabText(self.tab_widget.indexOf(host), title)
@@ -286,6 +288,15 @@ class MainWindow(QMainWindow):
 
     def show_tab(self, key: str) -> None:
         self.tab_widget.setCurrentWidget(self.tabs.hosts[key])
+
+    def open_record(self, workspace_key: str, name: str) -> None:
+        """Show a record (``GLOBAL.md``: the Global tab) that a receipt says it wrote."""
+        from gui.tabs.workspace import WorkspaceTab
+
+        self.show_tab("global" if name == "GLOBAL.md" else "workspace")
+        ws = self.tabs["workspace"]
+        if name != "GLOBAL.md" and isinstance(ws, WorkspaceTab) and ws.select_workspace(workspace_key):
+            ws.select_record(name)
 
     def import_memory(self) -> None:
         """File → Import…: read another memory store; its changes are reviewed in the Consolidation tab."""

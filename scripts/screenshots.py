@@ -80,6 +80,7 @@ class Shot:
     window: MainWindow
     ctx: AppContext
     dialogs: QuietDialogs
+    grab_target: QWidget | None = None  # a step that opens a dialog grabs it instead of the window
 
     def tab(self, key: str) -> Any:
         self.window.show_tab(key)
@@ -301,6 +302,14 @@ def consolidation_review(shot: Shot) -> None:
     tab.detail_tabs.setCurrentIndex(0)
 
 
+def consolidation_masked_secret(shot: Shot) -> None:
+    """The refused change holding a token: its diff shows dots, with "Show hidden values" (issue 14)."""
+    tab = shot.tab("consolidation")
+    secret = next((i for i, r in enumerate(tab.changes_model.change_rows()) if r.current.problems), 0)
+    tab.diff_panel.unified_button.setChecked(True)
+    tab.changes_view.selectRow(secret)
+
+
 def consolidation_side_by_side(shot: Shot) -> None:
     tab = shot.tab("consolidation")
     secret = next((i for i, r in enumerate(tab.changes_model.change_rows()) if r.current.problems), 0)
@@ -343,6 +352,26 @@ def recycle_purge_wrong_name(shot: Shot) -> None:
         tab.purge_selected()
 
 
+_OPEN_DIALOGS: list[QWidget] = []
+
+
+def recycle_purge_dialog(shot: Shot) -> None:
+    """The purge dialog itself, a typo typed: "Delete forever" stays off (issue 14)."""
+    from gui.tabs.recycle_purge import PurgeDialog
+
+    tab = shot.tab("recycle")
+    recycle_archived(shot)
+    ws = tab.selected_workspace()
+    if ws is None:
+        return
+    dialog = PurgeDialog(tab.purge_question(ws), tab)
+    dialog.name_edit.setText(ws.display_name[:-1])
+    dialog.show()
+    settle(120)
+    _OPEN_DIALOGS.append(dialog)
+    shot.grab_target = dialog
+
+
 def recycle_workspace_memory(shot: Shot) -> None:
     """Another store's archived scope beside ours (issue 12)."""
     tab = shot.tab("recycle")
@@ -357,6 +386,8 @@ def recycle_workspace_memory(shot: Shot) -> None:
 
 def recycle_reset(shot: Shot) -> None:
     shot.window.tabs["recycle"].banner.clear()
+    while _OPEN_DIALOGS:
+        _OPEN_DIALOGS.pop().close()
 
 
 # --- settings ----------------------------------------------------------------------------------------
@@ -482,12 +513,15 @@ STEPS: list[tuple[str, Step]] = [
     ("_search-other-reset", search_other_reset),
     ("consolidation", plain_tab("consolidation")),
     ("consolidation-review", consolidation_review),
+    ("consolidation-masked-secret", consolidation_masked_secret),
     ("consolidation-side-by-side", consolidation_side_by_side),
     ("consolidation-receipt", consolidation_receipt),
     *review_steps.STEPS,  # agent proposals, merge, what the model saw, batch, restored, import
     ("recycle-bin", recycle_archived),
     ("recycle-bin-deleted-record", recycle_deleted_record),
     ("recycle-bin-purge-wrong-name", recycle_purge_wrong_name),
+    ("_recycle-bin-reset", recycle_reset),
+    ("recycle-bin-purge-dialog", recycle_purge_dialog),
     ("_recycle-bin-reset", recycle_reset),
     ("recycle-bin-workspace-memory", recycle_workspace_memory),
     ("_recycle-bin-reset", recycle_reset),
@@ -558,12 +592,13 @@ def main(argv: list[str] | None = None) -> int:
         saved = []
         try:
             for name, step in STEPS:
-                step(Shot(window, ctx, dialogs))
+                shot = Shot(window, ctx, dialogs)
+                step(shot)
                 if name.startswith("_") or (args.only and name not in args.only):
                     continue
                 settle()
                 path = args.out / f"{name}.png"
-                window.grab().save(str(path))
+                (shot.grab_target or window).grab().save(str(path))
                 saved.append(path)
                 print(f"saved {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
         finally:

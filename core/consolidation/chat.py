@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -210,8 +211,21 @@ class _Endpoint:
             raise ConsolidationError(
                 f"Could not reach {self.choice.base_url} ({type(exc).__name__}: {exc}); nothing was changed. "
                 "Check the base URL in Settings and the network connection.",
-                reason="refused" if isinstance(exc, httpx.ConnectError) else "unreachable",
+                reason=_transport_reason(exc),
             ) from None
+
+
+def _transport_reason(exc: BaseException) -> str:
+    """"dns" when the host name did not resolve (a socket.gaierror under the transport error),
+    "refused" for another failed connect, else "unreachable": decided from exception types."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, socket.gaierror):
+            return "dns"
+        cause = cause.__cause__ or cause.__context__
+    return "refused" if isinstance(exc, httpx.ConnectError) else "unreachable"
 
 
 def _api_error(body: bytes) -> str:
@@ -507,7 +521,8 @@ class ConnectionReport:
     status_code: int | None = None
     elapsed_ms: float = 0.0
     model_listed: bool | None = None  # None: the endpoint does not list models
-    reason: str = ""  # when not ok and no HTTP answer: ConsolidationError.reason ("timeout", ...)
+    reason: str = ""  # when not ok and no HTTP answer: ConsolidationError.reason ("timeout", "dns", ...)
+    detail: str = ""  # the API's own short error message of a failed HTTP answer, if any
 
 
 def check_connection(
@@ -537,6 +552,7 @@ def check_connection(
             f"{choice.base_url} answered HTTP {answer.status}" + (f" ({detail})" if detail else ""),
             answer.status,
             answer.elapsed_ms,
+            detail=detail,
         )
     listed: bool | None = None
     try:

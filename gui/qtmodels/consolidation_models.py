@@ -7,6 +7,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import (
     QAbstractListModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -20,6 +21,7 @@ from core.consolidation.review_state import ChangeRow, ReceiptItem, SessionRow, 
 from core.display import format_size, format_time
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
+from gui.widgets.review_receipt import status_label
 
 Index = QModelIndex | QPersistentModelIndex
 _NO_INDEX = QModelIndex()
@@ -61,10 +63,14 @@ class WorkspaceChoiceModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         c = self._rows[index.row()]
-        if role == _DISPLAY:
-            return c.label
+        if role == _DISPLAY:  # the label from its fields, in the user's language
+            title = c.title if c.key is not None else self.tr("Unassigned")
+            n = c.session_count
+            return (self.tr("{title} (1 session)") if n == 1 else self.tr("{title} (%n sessions)", "", n)).format(
+                title=title
+            )
         if role == Qt.ItemDataRole.ToolTipRole:
-            return c.cwd or "Sessions started without a working directory"
+            return c.cwd or self.tr("Sessions started without a working directory")
         if role == KEY_ROLE:
             return c.key or ""
         if role == ITEM_ROLE:
@@ -82,6 +88,19 @@ class SessionTableModel(RowTableModel[SessionRow]):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._batch: dict[str, str] = {}  # session id -> its status in the batch run shown
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return (
+                self.tr("Title"),
+                self.tr("Date"),
+                self.tr("Turns"),
+                self.tr("Size"),
+                self.tr("Version"),
+                self.tr("State"),
+                self.tr("Last review"),
+            )[section]
+        return super().headerData(section, orientation, role)
 
     def set_batch_status(self, session_id: str, status: str) -> None:
         """Per-session status of a batch run ("queued", "running", "proposed"…), in Last review."""
@@ -127,13 +146,13 @@ class SessionTableModel(RowTableModel[SessionRow]):
         when = s.updated or s.created
         if role == _DISPLAY:
             return (
-                s.title or "(untitled)",
+                s.title or self.tr("(untitled)"),
                 format_time(when),
                 str(s.turns),
                 format_size(s.size),
                 f"v{s.format_version}",
-                "stable" if r.stable else "live",
-                self._batch.get(r.id) or r.last_status or "—",
+                self.tr("stable") if r.stable else self.tr("live"),
+                self._batch.get(r.id) or (status_label(r.last_status) if r.last_status else "—"),
             )[col]
         if role == SORT_ROLE:
             return (
@@ -150,7 +169,9 @@ class SessionTableModel(RowTableModel[SessionRow]):
                 return r.state_reason
             if s.warnings and col in (self.TITLE, self.VERSION):
                 return "\n".join(s.warnings)
-            return f"{s.title}\nsession {s.id}\n{s.cwd or 'no working directory'}"
+            return self.tr("{title}\nsession {id}\n{cwd}\nlog format v{version}").format(
+                title=s.title, id=s.id, cwd=s.cwd or self.tr("no working directory"), version=s.format_version
+            )
         if role == Qt.ItemDataRole.DecorationRole and col == self.TITLE and s.warnings:
             return _warning_icon()
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATE and not r.stable:
@@ -191,7 +212,15 @@ class SessionFilterProxy(QSortFilterProxyModel):
 # --- the review -----------------------------------------------------------------------------------
 
 
-OP_LABELS = {"put": "put", "delete": "delete", "replace_global": "replace Global", "no_change": "no change"}
+def op_label(kind: str) -> str:
+    """The Change column: what the change does, in words."""
+    translate = QCoreApplication.translate
+    return {
+        "put": translate("ReviewChangesModel", "write"),
+        "delete": translate("ReviewChangesModel", "delete"),
+        "replace_global": translate("ReviewChangesModel", "replace Global"),
+        "no_change": translate("ReviewChangesModel", "no change"),
+    }.get(kind, kind)
 
 
 class ReviewChangesModel(RowTableModel[ChangeRow]):
@@ -203,6 +232,13 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._saved_edits: set[str] = set()
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY and orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            return (self.tr("Accept"), self.tr("Change"), self.tr("Target"), self.tr("Reason"), self.tr("Warnings"))[
+                section
+            ]
+        return super().headerData(section, orientation, role)
 
     def set_changes(self, changes: list[ReviewChange] | tuple[ReviewChange, ...], edited: tuple[str, ...] = ()) -> None:
         """``edited``: ids whose record the user edited before a restart (the change holds the edit)."""
@@ -268,23 +304,23 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
         if role == _DISPLAY:
             if col == self.ACCEPT:
                 if not c.is_valid:
-                    return "refused"
+                    return self.tr("refused")
                 if not r.acceptable:
                     return "—"
-                return "edited" if self.is_edited(index.row()) else ""
-            op = OP_LABELS.get(c.kind, c.kind)
-            target = (c.target or "—") + (" (edited)" if self.is_edited(index.row()) else "")
+                return self.tr("edited") if self.is_edited(index.row()) else ""
+            op = op_label(c.kind)
+            target = (c.target or "—") + (self.tr(" (edited)") if self.is_edited(index.row()) else "")
             return (None, op, target, c.reason, "; ".join(r.notes))[col]
         if role == Qt.ItemDataRole.CheckStateRole and col == self.ACCEPT and r.acceptable:
             return Qt.CheckState.Checked if r.accepted else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == self.ACCEPT and not c.is_valid:
-                return "This change cannot be accepted:\n" + "\n".join(c.problems)
+                return self.tr("This change cannot be accepted:") + "\n" + "\n".join(c.problems)
             if col == self.NOTES and r.notes:
                 return "\n".join(r.notes)
             if col == self.REASON:
                 seqs = ", ".join(str(s) for s in c.evidence)
-                return c.reason + (f"\n\nEvidence: seq {seqs}" if seqs else "")
+                return c.reason + ("\n\n" + self.tr("Evidence: seq {seqs}").format(seqs=seqs) if seqs else "")
             return None
         if role == Qt.ItemDataRole.ForegroundRole and (not c.is_valid) and col in (self.ACCEPT, self.NOTES):
             return _REFUSED_FG
@@ -363,6 +399,14 @@ class ReceiptListModel(_ReviewListModel[ReceiptItem]):
             return f"reviews/{r.review_id}.md"
         return None
 
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY and index.isValid() and 0 <= index.row() < len(self._rows):
+            r = self._rows[index.row()]  # the label, with the status in words
+            when = r.updated[:16].replace("T", " ")
+            status = status_label(r.status) if r.status != "unreadable" else self.tr("unreadable")
+            return (r.title or r.review_id) + "\n" + " · ".join(p for p in (when, status) if p)
+        return super().data(index, role)
+
 
 class PendingListModel(_ReviewListModel[PendingItem]):
     """What waits for the user in one source; stale rows carry the "memory changed since" badge."""
@@ -376,11 +420,12 @@ class PendingListModel(_ReviewListModel[PendingItem]):
     def _extra(self, r: PendingItem, role: int) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole:
             stale = (
-                "\nMemory changed since this was proposed: its diffs are shown against memory as it is now."
+                "\n"
+                + self.tr("Memory changed since this was proposed: its diffs are shown against memory as it is now.")
                 if r.stale
                 else ""
             )
-            return f"review {r.review_id}{stale}"
+            return self.tr("review {id}").format(id=r.review_id) + stale
         if role == Qt.ItemDataRole.BackgroundRole and r.stale:
             return _WARN_BG
         return None

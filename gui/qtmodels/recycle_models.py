@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from core.display import format_time, workspace_problems
 from core.keys import workspace_name
@@ -25,6 +25,11 @@ class ArchivedWorkspacesModel(RowTableModel[WorkspaceInfo]):
     HEADERS = ("Workspace", "Folder", "Archived", "Records")
     NAME, FOLDER, ARCHIVED, RECORDS = range(4)
 
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
+            return (self.tr("Workspace"), self.tr("Folder"), self.tr("Archived"), self.tr("Records"))[section]
+        return super().headerData(section, orientation, role)
+
     def set_workspaces(self, workspaces: list[WorkspaceInfo]) -> None:
         self.replace_rows(workspaces, lambda w: w.key)
 
@@ -43,9 +48,9 @@ class ArchivedWorkspacesModel(RowTableModel[WorkspaceInfo]):
             if col == self.NAME:
                 return w.display_name
             if col == self.FOLDER:
-                return w.cwd or "(unknown folder)"
+                return w.cwd or self.tr("(unknown folder)")
             if col == self.ARCHIVED:
-                return format_time(w.archived_at) or "unknown"
+                return format_time(w.archived_at) or self.tr("unknown")
             if col == self.RECORDS:
                 return str(w.record_count)
             return None
@@ -64,7 +69,7 @@ class ArchivedWorkspacesModel(RowTableModel[WorkspaceInfo]):
         if role == ITEM_ROLE:
             return w
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join([w.cwd or w.key, f"Folder key: {w.key}", *workspace_problems(w)])
+            return "\n".join([w.cwd or w.key, self.tr("Folder key: {key}").format(key=w.key), *workspace_problems(w)])
         if role == Qt.ItemDataRole.TextAlignmentRole and col == self.RECORDS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -75,10 +80,30 @@ class DeletedRecordsModel(RowTableModel[HistoryEntry]):
 
     HEADERS = ("Record", "Workspace", "When", "What happened")
     NAME, WORKSPACE, WHEN, REASON = range(4)
-    REASON_TEXT: ClassVar[dict[str, str]] = {"delete": "Deleted", "overwrite": "Earlier version"}
 
-    def set_entries(self, entries: list[HistoryEntry]) -> None:
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.back: frozenset[str] = frozenset()
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
+            return (self.tr("Record"), self.tr("Workspace"), self.tr("When"), self.tr("What happened"))[section]
+        return super().headerData(section, orientation, role)
+
+    def set_entries(self, entries: list[HistoryEntry], back: frozenset[str] = frozenset()) -> None:
+        """``back``: deleted entries whose record exists again (listed only with earlier versions)."""
+        changed = back != self.back
+        self.back = back
         self.replace_rows(entries, lambda e: e.id)
+        if changed and self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(self.HEADERS) - 1))
+
+    def reason_text(self, e: HistoryEntry) -> str:
+        if e.reason == "delete":
+            return self.tr("Deleted, restored since") if e.id in self.back else self.tr("Deleted")
+        if e.reason == "overwrite":
+            return self.tr("Earlier version")
+        return e.reason
 
     def entry(self, row: int) -> HistoryEntry:
         return self._rows[row]
@@ -89,7 +114,7 @@ class DeletedRecordsModel(RowTableModel[HistoryEntry]):
     @staticmethod
     def workspace_label(entry: HistoryEntry) -> str:
         if entry.scope_key == GLOBAL_SCOPE:
-            return "Global"
+            return QCoreApplication.translate("DeletedRecordsModel", "Global")
         return workspace_name(entry.cwd) if entry.cwd else entry.scope_key
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -105,7 +130,7 @@ class DeletedRecordsModel(RowTableModel[HistoryEntry]):
             if col == self.WHEN:
                 return format_time(e.time)
             if col == self.REASON:
-                return self.REASON_TEXT.get(e.reason, e.reason)
+                return self.reason_text(e)
             return None
         if role == SORT_ROLE:
             if col == self.NAME:
@@ -122,12 +147,17 @@ class DeletedRecordsModel(RowTableModel[HistoryEntry]):
         if role == ITEM_ROLE:
             return e
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{e.name} in {e.cwd or e.scope_key}\n{_iso(e.time)} · {e.size} bytes"
+            return self.tr("{name} in {where}\n{when} · {size} bytes").format(
+                name=e.name, where=e.cwd or e.scope_key, when=_iso(e.time), size=e.size
+            )
         return None
 
 
 class DeletedRecordsProxy(QSortFilterProxyModel):
-    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for."""
+    """Filters by text like any proxy, and hides 'earlier version' rows unless asked for.
+
+    A deleted record that is back in its workspace is not deleted any more: it is hidden with the
+    earlier versions (and shown with them as "Deleted, restored since")."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -140,11 +170,10 @@ class DeletedRecordsProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         model = self.sourceModel()
-        hidden = (
-            not self.show_versions
-            and isinstance(model, DeletedRecordsModel)
-            and model.entry(source_row).reason != "delete"
-        )
+        hidden = False
+        if not self.show_versions and isinstance(model, DeletedRecordsModel):
+            entry = model.entry(source_row)
+            hidden = entry.reason != "delete" or entry.id in model.back
         if hidden:
             return False
         return super().filterAcceptsRow(source_row, source_parent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 
 from core.model_catalog import CUSTOM_ID, ModelCatalog, ModelChoice
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE
@@ -35,12 +35,17 @@ class ModelRow:
 
     @property
     def label(self) -> str:
+        translate = QCoreApplication.translate
         if self.kind == "custom":
-            return "Custom OpenAI-compatible endpoint…"
+            return translate("ModelChoicesModel", "Custom OpenAI-compatible endpoint…")
         assert self.choice is not None
-        key = f"  —  key from {self.choice.api_key_env}" if self.choice.api_key_env else "  —  no API key"
+        key = (
+            translate("ModelChoicesModel", "  —  key from {name}").format(name=self.choice.api_key_env)
+            if self.choice.api_key_env
+            else translate("ModelChoicesModel", "  —  no API key")
+        )
         if self.kind == "default":
-            return f"DSH's default model ({self.choice.label})"
+            return translate("ModelChoicesModel", "DSH's default model ({label})").format(label=self.choice.label)
         return self.choice.label + key
 
 
@@ -87,10 +92,14 @@ class ModelChoicesModel(QAbstractListModel):
             return row.label
         if role == Qt.ItemDataRole.ToolTipRole:
             if row.choice is None:
-                return "Any OpenAI-compatible chat-completions endpoint: base URL, model and key variable name"
+                return self.tr("Any OpenAI-compatible chat-completions endpoint: base URL, model and key variable name")
             c = row.choice
-            key = f"API key read from the environment variable {c.api_key_env}" if c.api_key_env else "no API key"
-            return f"{c.model} at {c.base_url}\n{key}"
+            key = (
+                self.tr("API key read from the environment variable {name}").format(name=c.api_key_env)
+                if c.api_key_env
+                else self.tr("no API key")
+            )
+            return self.tr("{model} at {url}").format(model=c.model, url=c.base_url) + "\n" + key
         if role == KEY_ROLE:
             return row.key
         if role == ITEM_ROLE:

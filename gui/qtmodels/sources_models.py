@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
 
 from core.display import format_size, format_time
@@ -18,13 +18,22 @@ _WARN = "#a12a1c"
 _MUTED = "#777777"
 
 
+translate = QCoreApplication.translate
+
+
 def problems_text(snap: SourceSnapshot) -> str:
     errors = sum(p.severity == "error" for p in snap.problems)
     notes = len(snap.problems) - errors
-    parts = [f"{errors} error{'s' * (errors != 1)}"] if errors else []
+    parts = []
+    if errors:
+        parts.append(
+            translate("SourcesModel", "1 error") if errors == 1 else translate("SourcesModel", "%n errors", "", errors)
+        )
     if notes:
-        parts.append(f"{notes} note{'s' * (notes != 1)}")
-    return ", ".join(parts) or "none"
+        parts.append(
+            translate("SourcesModel", "1 note") if notes == 1 else translate("SourcesModel", "%n notes", "", notes)
+        )
+    return translate("SourcesModel", ", ").join(parts) or translate("SourcesModel", "none")
 
 
 class SourcesModel(RowTableModel[SourceSnapshot]):
@@ -32,6 +41,13 @@ class SourcesModel(RowTableModel[SourceSnapshot]):
 
     HEADERS = ("Store", "Location", "Scopes", "Entries", "Problems")
     STORE, PATH, SCOPES, ENTRIES, PROBLEMS = range(5)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
+            return (self.tr("Store"), self.tr("Location"), self.tr("Scopes"), self.tr("Entries"), self.tr("Problems"))[
+                section
+            ]
+        return super().headerData(section, orientation, role)
 
     def set_sources(self, sources: list[SourceSnapshot]) -> None:
         self.replace_rows(sources, lambda s: (s.kind, s.path))
@@ -57,7 +73,9 @@ class SourcesModel(RowTableModel[SourceSnapshot]):
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
             archived = len(s.scopes) - len(s.active_scopes)
-            return f"{s.label}\n{s.path}\n{len(s.active_scopes)} active scope(s), {archived} archived"
+            return f"{s.label}\n{s.path}\n" + self.tr("{active} active, {archived} archived").format(
+                active=len(s.active_scopes), archived=archived
+            )
         if role == KEY_ROLE:
             return f"{s.kind}:{s.path}"
         if role == ITEM_ROLE:
@@ -65,13 +83,14 @@ class SourcesModel(RowTableModel[SourceSnapshot]):
         return None
 
 
-STATUS_TEXT: dict[str, str] = {
-    "active": "active",
-    "conflict": "conflict",
-    "superseded": "superseded",
-    "deleted": "deleted",
-    "unknown": "unknown",
-}
+def status_text(status: str) -> str:
+    return {
+        "active": translate("ForeignEntriesModel", "active"),
+        "conflict": translate("ForeignEntriesModel", "conflict"),
+        "superseded": translate("ForeignEntriesModel", "superseded"),
+        "deleted": translate("ForeignEntriesModel", "deleted"),
+        "unknown": translate("ForeignEntriesModel", "unknown"),
+    }.get(status, status)
 
 
 class ForeignEntriesModel(RowTableModel[ForeignEntry]):
@@ -83,11 +102,21 @@ class ForeignEntriesModel(RowTableModel[ForeignEntry]):
 
     HEADERS = ("Title", "Status", "Store")
     TITLE, STATUS, STORE = range(3)
-    HEADER_TIPS: ClassVar[tuple[str, ...]] = (
-        "",
-        "What that store says about the entry: superseded, conflicting and deleted entries are shown too",
-        "Which memory store holds the entry (read-only here)",
-    )
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < 3:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (self.tr("Title"), self.tr("Status"), self.tr("Store"))[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return (
+                "",
+                self.tr(
+                    "What that store says about the entry: superseded, conflicting and deleted entries are shown too"
+                ),
+                self.tr("Which memory store holds the entry (read-only here)"),
+            )[section] or None
+        return None
 
     def set_entries(self, entries: list[ForeignEntry]) -> None:
         self.replace_rows(entries, lambda e: (e.source, e.scope, e.id))
@@ -100,7 +129,7 @@ class ForeignEntriesModel(RowTableModel[ForeignEntry]):
             return None
         e = self._rows[index.row()]
         col = index.column()
-        values = (e.title, STATUS_TEXT.get(e.status, e.status), SOURCE_LABELS[e.source])
+        values = (e.title, status_text(e.status), SOURCE_LABELS[e.source])
         if role == Qt.ItemDataRole.DisplayRole:
             return values[col] if 0 <= col < len(values) else None
         if role == SORT_ROLE:
@@ -108,7 +137,7 @@ class ForeignEntriesModel(RowTableModel[ForeignEntry]):
         if role == Qt.ItemDataRole.ForegroundRole and e.status != "active":
             return QColor(_WARN if e.status == "conflict" else _MUTED)
         if role == Qt.ItemDataRole.ToolTipRole:
-            when = f" · updated {format_time(e.updated)}" if e.updated else ""
+            when = " · " + self.tr("updated {when}").format(when=format_time(e.updated)) if e.updated else ""
             detail = f"\n{e.status}: {e.status_detail}" if e.status_detail else ""
             return f"{SOURCE_LABELS[e.source]} · {e.kind} · {e.id}{when}{detail}\n{e.path}"
         if role == KEY_ROLE:
@@ -124,6 +153,17 @@ class WorkspaceMemoryBinModel(RowTableModel[BinScope]):
     HEADERS = ("Workspace memory", "Folder", "State", "Entries", "Size")
     NAME, FOLDER, STATE, ENTRIES, SIZE = range(5)
 
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
+            return (
+                self.tr("Workspace memory"),
+                self.tr("Folder"),
+                self.tr("State"),
+                self.tr("Entries"),
+                self.tr("Size"),
+            )[section]
+        return super().headerData(section, orientation, role)
+
     def set_scopes(self, scopes: list[BinScope]) -> None:
         self.replace_rows(scopes, lambda s: (s.archived, s.key))
 
@@ -136,9 +176,10 @@ class WorkspaceMemoryBinModel(RowTableModel[BinScope]):
     @staticmethod
     def state(s: BinScope) -> str:
         if not s.archived:
-            return "active, folder gone"
+            return translate("WorkspaceMemoryBinModel", "active, folder gone")
         when = format_time(s.changed) if s.changed else ""
-        return f"archived {when}".strip() + (" (also active)" if s.active_exists else "")
+        text = translate("WorkspaceMemoryBinModel", "archived {when}").format(when=when).strip()
+        return text + (translate("WorkspaceMemoryBinModel", " (also active)") if s.active_exists else "")
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
@@ -153,7 +194,7 @@ class WorkspaceMemoryBinModel(RowTableModel[BinScope]):
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.ENTRIES, self.SIZE):
             return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
-            return "\n".join([s.cwd, f"Scope key: {s.key}", str(s.path), *s.problems])
+            return "\n".join([s.cwd, self.tr("Scope key: {key}").format(key=s.key), str(s.path), *s.problems])
         if role == KEY_ROLE:
             return f"{'archived' if s.archived else 'scopes'}/{s.key}"
         if role == ITEM_ROLE:

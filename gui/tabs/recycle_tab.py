@@ -1,10 +1,13 @@
 """The Recycle Bin tab: archived workspaces and deleted records; preview, Restore, and Purge.
 
-Every store call runs on ``ctx.runner``; every question goes through ``ctx.dialogs``. Purge needs
-the workspace name typed exactly and is only ever offered for an archived workspace (never Global).
+Every store call runs on ``ctx.runner``; every question goes through ``ctx.dialogs`` (the purge
+question through ``ask_purge``, :mod:`gui.tabs.recycle_purge`). Purge needs the workspace name typed
+exactly and is only ever offered for an archived workspace (never Global).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -27,13 +30,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.display import describe_archived, format_time
-from core.errors import ConflictError, DshMemoryError, NotFoundError, SecretRefusedError
-from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
-from core.recycle import RecycleBin, RestoreTarget, global_version, read_recycle_bin, restore_entry, restore_target
+from core.display import format_time
+from core.errors import ConflictError, DshMemoryError, NotFoundError
+from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
+from core.recycle import RecycleBin, read_recycle_bin
 from core.store.api import MemoryStore
-from core.store.base import GLOBAL_SCOPE, HISTORY_MAX_AGE
+from core.store.base import HISTORY_MAX_AGE
 from gui.context import AppContext
+from gui.dialogs import Dialogs
 from gui.qtmodels.recycle_models import (
     ArchivedWorkspacesModel,
     DeletedRecordsModel,
@@ -41,6 +45,9 @@ from gui.qtmodels.recycle_models import (
     filter_proxy,
 )
 from gui.tabs.base import Tab
+from gui.tabs.recycle_purge import PurgeQuestion, dialog_title, explain, run_purge_dialog
+from gui.tabs.recycle_restore import RecordRestorer
+from gui.tabs.recycle_text import describe_archived_workspace
 from gui.tabs.recycle_wm_panel import WorkspaceMemoryBinPanel
 from gui.widgets.banner import Banner
 from gui.widgets.fonts import monospace_font
@@ -67,19 +74,25 @@ class RecycleBinTab(Tab):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self._busy = False
+        self._contents = RecycleBin([], [])
+        # (parent, question) -> the typed name after "Delete forever", or None; tests replace it.
+        self.ask_purge: Callable[[QWidget, PurgeQuestion], str | None] = self._ask_purge
+        self.restorer = RecordRestorer(self)
 
         self.banner = Banner()
 
         self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("Filter by workspace, folder or record name…")
+        self.filter_edit.setPlaceholderText(self.tr("Filter by workspace, folder or record name…"))
         self.filter_edit.setClearButtonEnabled(True)
-        self.show_versions_box = QCheckBox("Also show earlier versions of edited records")
-        self.refresh_button = QPushButton("Refresh")
+        self.show_versions_box = QCheckBox(self.tr("Also show earlier versions of edited records"))
+        self.refresh_button = QPushButton(self.tr("Refresh"))
 
         self.archived_model = ArchivedWorkspacesModel(self)
         self.archived_proxy = filter_proxy(QSortFilterProxyModel(self), self.archived_model)
         self.archived_view = _table(self.archived_proxy, "archivedWorkspaces")
         header = self.archived_view.horizontalHeader()
+        # Folders differ at their end (…/client-a/web vs …/client-b/web): elide in the middle.
+        self.archived_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.setSectionResizeMode(ArchivedWorkspacesModel.NAME, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(ArchivedWorkspacesModel.FOLDER, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(ArchivedWorkspacesModel.ARCHIVED, QHeaderView.ResizeMode.ResizeToContents)
@@ -90,6 +103,7 @@ class RecycleBinTab(Tab):
         self.deleted_proxy = DeletedRecordsProxy(self)
         filter_proxy(self.deleted_proxy, self.deleted_model)
         self.deleted_view = _table(self.deleted_proxy, "deletedRecords")
+        self.deleted_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.deleted_view.horizontalHeader()
         header.setSectionResizeMode(DeletedRecordsModel.NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(DeletedRecordsModel.WORKSPACE, QHeaderView.ResizeMode.ResizeToContents)
@@ -100,7 +114,7 @@ class RecycleBinTab(Tab):
         self.archived_count_label = QLabel()
         self.deleted_count_label = QLabel()
 
-        self.preview_title = QLabel("Select an archived workspace or a deleted record to preview it.")
+        self.preview_title = QLabel(self.tr("Select an archived workspace or a deleted record to preview it."))
         self.preview_title.setWordWrap(True)
         self.preview_title.setTextFormat(Qt.TextFormat.PlainText)
         font = self.preview_title.font()
@@ -111,10 +125,10 @@ class RecycleBinTab(Tab):
         self.preview.setReadOnly(True)
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.preview.setFont(monospace_font())  # record files are Markdown source; columns line up
-        self.restore_button = QPushButton("Restore")
-        self.restore_button.setToolTip("Put the selected workspace or record back exactly as it was")
-        self.purge_button = QPushButton("Purge…")
-        self.purge_button.setToolTip("Delete the selected archived workspace for good (asks for its name)")
+        self.restore_button = QPushButton(self.tr("Restore"))
+        self.restore_button.setToolTip(self.tr("Put the selected workspace or record back exactly as it was"))
+        self.purge_button = QPushButton(self.tr("Delete forever…"))
+        self.purge_button.setToolTip(self.tr("Delete the selected archived workspace for good (asks for its name)"))
 
         # Another store's archive, beside ours (issue 12); it shows its previews in this tab's pane.
         self.wm_panel = WorkspaceMemoryBinPanel(ctx, self.jobs, self.banner, self._show_foreign_preview)
@@ -135,12 +149,12 @@ class RecycleBinTab(Tab):
 
     # --- layout --------------------------------------------------------------------------------
     def _build_layout(self) -> None:
-        archived_box = QGroupBox("Archived workspaces")
+        archived_box = QGroupBox(self.tr("Archived workspaces"))
         a_layout = QVBoxLayout(archived_box)
         a_layout.addWidget(self.archived_view)
         a_layout.addWidget(self.archived_count_label)
 
-        deleted_box = QGroupBox("Deleted records")
+        deleted_box = QGroupBox(self.tr("Deleted records"))
         d_layout = QVBoxLayout(deleted_box)
         d_layout.addWidget(self.deleted_view)
         bottom = QHBoxLayout()
@@ -154,7 +168,7 @@ class RecycleBinTab(Tab):
         lists.addWidget(self.wm_panel)
         lists.setChildrenCollapsible(False)
 
-        preview_box = QGroupBox("Preview")
+        preview_box = QGroupBox(self.tr("Preview"))
         p_layout = QVBoxLayout(preview_box)
         p_layout.addWidget(self.preview_title)
         p_layout.addWidget(self.preview, 1)
@@ -181,6 +195,9 @@ class RecycleBinTab(Tab):
         layout.addWidget(splitter, 1)
 
     # --- tab protocol ----------------------------------------------------------------------------
+    def tab_title(self) -> str:
+        return self.tr("Recycle Bin")
+
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 
@@ -196,12 +213,15 @@ class RecycleBinTab(Tab):
         self.wm_panel.refresh()
 
     def _on_load_error(self, exc: BaseException) -> None:
-        self.banner.show_message("error", "Could not read the Recycle Bin: " + describe_error(exc), topic="load")
+        self.banner.show_message(
+            "error", self.tr("Could not read the Recycle Bin: {why}").format(why=describe_error(exc)), topic="load"
+        )
 
     def _apply_refresh(self, contents: RecycleBin) -> None:
         kind, ident = self._selected_identity()
+        self._contents = contents
         self.archived_model.set_workspaces(contents.workspaces)
-        self.deleted_model.set_entries(contents.history)
+        self.deleted_model.set_entries(contents.history, contents.back)
         self.banner.clear(topic="load")
         self._update_counts()
         if not (kind and ident and self._reselect(kind, ident)):
@@ -211,17 +231,29 @@ class RecycleBinTab(Tab):
     def _update_counts(self) -> None:
         n = self.archived_model.rowCount()
         self.archived_count_label.setText(
-            "The Recycle Bin holds no archived workspaces." if n == 0 else f"{n} archived workspace{'s' * (n != 1)}"
+            self.tr("The Recycle Bin holds no archived workspaces.")
+            if n == 0
+            else self.tr("1 archived workspace")
+            if n == 1
+            else self.tr("%n archived workspaces", "", n)
         )
         shown = self.deleted_proxy.rowCount()
-        if self.deleted_proxy.show_versions:
-            what = "entry" if shown == 1 else "entries"
-        else:
-            what = "deleted record" if shown == 1 else "deleted records"
         days = HISTORY_MAX_AGE.days
-        self.deleted_count_label.setText(
-            "Nothing in the kept history." if shown == 0 else f"{shown} {what} (kept for {days} days)"
-        )
+        if shown == 0:
+            text = self.tr("Nothing in the kept history.")
+        elif self.deleted_proxy.show_versions:
+            text = (
+                self.tr("1 entry (kept for {days} days)")
+                if shown == 1
+                else self.tr("%n entries (kept for {days} days)", "", shown)
+            ).format(days=days)
+        else:
+            text = (
+                self.tr("1 deleted record (kept for {days} days)")
+                if shown == 1
+                else self.tr("%n deleted records (kept for {days} days)", "", shown)
+            ).format(days=days)
+        self.deleted_count_label.setText(text)
 
     # --- selection and preview -----------------------------------------------------------------
     def _selected_row(self, view: QTableView) -> int:
@@ -309,32 +341,38 @@ class RecycleBinTab(Tab):
 
     def _show_empty_preview(self) -> None:
         self.jobs.cancel("preview")
-        self.preview_title.setText("Select an archived workspace or a deleted record to preview it.")
+        self.preview_title.setText(self.tr("Select an archived workspace or a deleted record to preview it."))
         self.preview.setPlainText("")
 
     def _preview_workspace(self, ws: WorkspaceInfo) -> None:
-        self.preview_title.setText(f"Archived workspace “{ws.display_name}”")
-        self.preview.setPlainText("Loading…")
+        self.preview_title.setText(self.tr("Archived workspace “{name}”").format(name=ws.display_name))
+        self.preview.setPlainText(self.tr("Loading…"))
 
         def done(snap: WorkspaceSnapshot) -> None:
-            self.preview.setPlainText(describe_archived(snap))
+            self.preview.setPlainText(describe_archived_workspace(snap))
 
         def failed(exc: BaseException) -> None:
-            self.preview.setPlainText("Could not read this archived workspace: " + describe_error(exc))
+            self.preview.setPlainText(
+                self.tr("Could not read this archived workspace: {why}").format(why=describe_error(exc))
+            )
 
         self.jobs.start("preview", _read_archived, self.ctx.store, ws.key, done=done, failed=failed)
 
     def _preview_entry(self, entry: HistoryEntry) -> None:
-        what = "Deleted record" if entry.reason == "delete" else "Earlier version of"
         where = DeletedRecordsModel.workspace_label(entry)
-        self.preview_title.setText(f"{what} “{entry.name}” from {where}, {format_time(entry.time)}")
-        self.preview.setPlainText("Loading…")
+        template = (
+            self.tr("Deleted record “{name}” from {where}, {when}")
+            if entry.reason == "delete"
+            else self.tr("Earlier version of “{name}” from {where}, {when}")
+        )
+        self.preview_title.setText(template.format(name=entry.name, where=where, when=format_time(entry.time)))
+        self.preview.setPlainText(self.tr("Loading…"))
 
         def done(data: bytes) -> None:
             self.preview.setPlainText(data.decode("utf-8", errors="replace"))
 
         def failed(exc: BaseException) -> None:
-            self.preview.setPlainText("Could not read this record: " + describe_error(exc))
+            self.preview.setPlainText(self.tr("Could not read this record: {why}").format(why=describe_error(exc)))
 
         self.jobs.start("preview", self.ctx.store.read_history, entry.id, done=done, failed=failed)
 
@@ -343,10 +381,10 @@ class RecycleBinTab(Tab):
         self.restore_button.setEnabled(not self._busy and (ws is not None or entry is not None))
         # Purge exists only for archived workspaces: Global and single records are never offered.
         self.purge_button.setEnabled(not self._busy and ws is not None)
-        if entry is not None and entry.reason == "overwrite":
-            self.restore_button.setText("Restore this version")
+        if entry is not None and (entry.reason == "overwrite" or entry.id in self.deleted_model.back):
+            self.restore_button.setText(self.tr("Restore this version"))
         else:
-            self.restore_button.setText("Restore")
+            self.restore_button.setText(self.tr("Restore"))
 
     def _set_busy(self, busy: bool) -> None:
         self._busy = busy
@@ -369,216 +407,113 @@ class RecycleBinTab(Tab):
         if ws is not None:
             self._restore_workspace(ws)
         elif entry is not None:
-            self._restore_entry(entry)
+            self.restorer.restore_entry(entry)
 
     def _restore_workspace(self, ws: WorkspaceInfo) -> None:
         self._set_busy(True)
+        name = ws.display_name
 
         def done(info: WorkspaceInfo) -> None:
             self._set_busy(False)
             n = info.record_count
             self.banner.show_message(
                 "ok",
-                f"Restored “{ws.display_name}” ({ws.cwd}) with its {n} record{'s' * (n != 1)}. "
-                "It is back in the Workspace tab exactly as it was.",
+                (
+                    self.tr(
+                        "Restored “{name}” ({folder}) with its record. "
+                        "It is back in the Workspace tab exactly as it was."
+                    )
+                    if n == 1
+                    else self.tr(
+                        "Restored “{name}” ({folder}) with its %n records. "
+                        "It is back in the Workspace tab exactly as it was.",
+                        "",
+                        n,
+                    )
+                ).format(name=name, folder=ws.cwd),
             )
             self.refresh()
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)
             if isinstance(exc, ConflictError):
-                text = (
-                    f"Could not restore “{ws.display_name}”: an active workspace for {ws.cwd} exists again "
+                text = self.tr(
+                    "Could not restore “{name}”: an active workspace for {folder} exists again "
                     "(an agent may have started writing to it). Nothing was changed. Archive or clear the "
                     "active one first, then restore this one."
-                )
+                ).format(name=name, folder=ws.cwd)
             elif isinstance(exc, NotFoundError):
-                text = (
-                    f"“{ws.display_name}” is no longer in the Recycle Bin (it was restored or purged "
+                text = self.tr(
+                    "“{name}” is no longer in the Recycle Bin (it was restored or purged "
                     "elsewhere). The list has been refreshed."
-                )
+                ).format(name=name)
             else:
-                text = f"Could not restore “{ws.display_name}”: " + describe_error(exc)
+                text = self.tr("Could not restore “{name}”: {why}").format(name=name, why=describe_error(exc))
             self.banner.show_message("error", text)
             self.refresh()
 
         self.jobs.start("action", self.ctx.store.restore, ws.key, done=done, failed=failed)
 
-    def _restore_entry(self, entry: HistoryEntry) -> None:
-        if entry.scope_key == GLOBAL_SCOPE:
-            self._restore_global_version(entry)
-            return
-        label = DeletedRecordsModel.workspace_label(entry)
-        self._set_busy(True)
-
-        def looked(target: RestoreTarget) -> None:
-            self._set_busy(False)
-            if target.state == "archived":
-                self.banner.show_message(
-                    "error",
-                    f"Cannot restore “{entry.name}”: its workspace “{label}” is itself in the Recycle Bin. "
-                    "Restore the workspace first, then restore this record.",
-                )
-                return
-            if target.state == "missing":
-                if not entry.cwd:
-                    self.banner.show_message(
-                        "error",
-                        f"Cannot restore “{entry.name}”: its workspace no longer exists and its folder is "
-                        "unknown. Open the record here, copy its text and add it in the Workspace tab.",
-                    )
-                    return
-                if not self.ctx.dialogs.confirm(
-                    self,
-                    "Restore record",
-                    f"The workspace “{label}” ({entry.cwd}) no longer exists.\n\n"
-                    f"Create it again and restore “{entry.name}” into it?",
-                    "Create and restore",
-                ):
-                    return
-                self._do_restore_entry(entry, None, create=True)
-                return
-            if target.record_exists and not self.ctx.dialogs.confirm(
-                self,
-                "Replace record",
-                f"“{label}” has a record named “{entry.name}” now.\n\n"
-                "Replace it with the version shown here? The current version is kept in history.",
-                "Replace",
-            ):
-                return
-            self._do_restore_entry(entry, target.revision, create=False)
-
-        def failed(exc: BaseException) -> None:
-            self._set_busy(False)
-            self.banner.show_message("error", f"Could not restore “{entry.name}”: " + describe_error(exc))
-
-        self.jobs.start("action", restore_target, self.ctx.store, entry, done=looked, failed=failed)
-
-    def _do_restore_entry(
-        self, entry: HistoryEntry, expect: Revision | None, *, create: bool, allow_secrets: bool = False
-    ) -> None:
-        label = DeletedRecordsModel.workspace_label(entry)
-        self._set_busy(True)
-
-        def done(_snap: WorkspaceSnapshot) -> None:
-            self._set_busy(False)
-            self.banner.show_message("ok", f"Restored “{entry.name}” into “{label}”. It is in the Workspace tab again.")
-            self.refresh()
-
-        def failed(exc: BaseException) -> None:
-            self._set_busy(False)
-            if isinstance(exc, SecretRefusedError) and not allow_secrets:
-                # The same explicit allow as a manual save of a credential-shaped value.
-                if self.ctx.dialogs.confirm(
-                    self,
-                    "Restore a version with a credential",
-                    f"This version of “{entry.name}” holds what looks like a credential ({exc.message})\n\n"
-                    "Agents that load this workspace will see it. Restore it anyway?",
-                    "Restore anyway",
-                ):
-                    self._do_restore_entry(entry, expect, create=False, allow_secrets=True)
-                else:
-                    self.banner.show_message("info", f"Nothing was restored; “{entry.name}” stays in the Recycle Bin.")
-                return
-            if isinstance(exc, ConflictError):
-                text = (
-                    f"“{label}” changed while you were deciding (an agent or another window wrote to it). "
-                    "Nothing was restored. The list has been refreshed: look again and restore "
-                    f"“{entry.name}” if you still want it."
-                )
-            else:
-                text = f"Could not restore “{entry.name}”: " + describe_error(exc)
-            self.banner.show_message("error", text)
-            self.refresh()
-
-        self.jobs.start(
-            "action", restore_entry, self.ctx.store, entry, expect, create, allow_secrets, done=done, failed=failed
+    # --- purge -------------------------------------------------------------------------------------
+    def purge_question(self, ws: WorkspaceInfo) -> PurgeQuestion:
+        """What the purge dialog asks for ``ws``, with what else it deletes (its kept history)."""
+        # The store confirms by the name shown in the list; a scope whose scope.json can't be read
+        # has no trustworthy name (its cwd could say "/etc"), so only its full key confirms it.
+        return PurgeQuestion(
+            display_name=ws.display_name,
+            folder=ws.cwd,
+            records=ws.record_count,
+            history_entries=len(self._contents.history_of(ws.key)),
+            confirm_text=ws.key if ws.scope_problem else ws.display_name,
+            by_key=bool(ws.scope_problem),
         )
 
-    def _restore_global_version(self, entry: HistoryEntry) -> None:
-        """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
-        store = self.ctx.store
-        self._set_busy(True)
+    def _ask_purge(self, parent: QWidget, question: PurgeQuestion) -> str | None:
+        dialogs = self.ctx.dialogs
+        if type(dialogs) is Dialogs:  # the real seam: the purge dialog itself
+            return run_purge_dialog(parent, question)
+        text, prompt = explain(question)  # a double answers it as any typed question
+        return dialogs.ask_text(parent, dialog_title(), f"{text}\n\n{prompt}")
 
-        def looked(result: tuple[str, Revision]) -> None:
-            self._set_busy(False)
-            text, revision = result
-            if not self.ctx.dialogs.confirm(
-                self,
-                "Restore Global",
-                f"Replace GLOBAL.md with this earlier version from {format_time(entry.time)}?\n\n"
-                "The current GLOBAL.md is kept in history.",
-                "Replace",
-            ):
-                return
-            self._set_busy(True)
-
-            def written(_result: object) -> None:
-                self._set_busy(False)
-                self.banner.show_message("ok", "GLOBAL.md is back to the version shown here.")
-                self.refresh()
-
-            def refused(exc: BaseException) -> None:
-                self._set_busy(False)
-                text = (
-                    "GLOBAL.md changed while you were deciding. Nothing was restored; look again."
-                    if isinstance(exc, ConflictError)
-                    else "Could not restore GLOBAL.md: " + describe_error(exc)
-                )
-                self.banner.show_message("error", text)
-                self.refresh()
-
-            self.jobs.start("action", store.replace_global, text, revision, done=written, failed=refused)
-
-        def failed(exc: BaseException) -> None:
-            self._set_busy(False)
-            if isinstance(exc, UnicodeDecodeError):
-                msg = "that version is not valid UTF-8 text."
-            else:
-                msg = describe_error(exc)
-            self.banner.show_message("error", "Could not restore GLOBAL.md: " + msg)
-
-        self.jobs.start("action", global_version, store, entry.id, done=looked, failed=failed)
-
-    # --- purge -------------------------------------------------------------------------------------
     def purge_selected(self) -> None:
         ws = self.selected_workspace()
         if ws is None:  # Purge is for archived workspaces only; Global is never offered
             return
-        # The store confirms by the name shown in the list; a scope whose scope.json can't be read
-        # has no trustworthy name (its cwd could say "/etc"), so only its full key confirms it.
-        name = ws.key if ws.scope_problem else ws.display_name
-        what = "its full key" if ws.scope_problem else "the workspace name"
-        n = ws.record_count
-        typed = self.ctx.dialogs.ask_text(
-            self,
-            "Purge archived workspace",
-            f"This permanently deletes the archived workspace “{ws.display_name}” ({ws.cwd or 'folder unknown'}) "
-            f"and its {n} record{'s' * (n != 1)}. It cannot be undone.\n\n"
-            f"Type {what} “{name}” to confirm:",
-        )
+        question = self.purge_question(ws)
+        name = question.confirm_text
+        typed = self.ask_purge(self, question)
         if typed is None:
-            self.banner.show_message("info", f"Purge cancelled. “{name}” is still in the Recycle Bin.")
+            self.banner.show_message(
+                "info", self.tr("Nothing was deleted. “{name}” is still in the Recycle Bin.").format(name=name)
+            )
             return
-        if typed != name:
+        if typed != name:  # the dialog only returns a match; a replaced ask_purge might not
             self.banner.show_message(
                 "error",
-                f"Nothing was deleted: “{typed}” is not {what}. To purge, type “{name}” exactly.",
+                self.tr("Nothing was deleted: “{typed}” does not match. To delete, type “{name}” exactly.").format(
+                    typed=typed, name=name
+                ),
             )
             return
         self._set_busy(True)
+        n = ws.record_count
 
         def done(_result: None) -> None:
             self._set_busy(False)
             self.banner.show_message(
-                "ok", f"Purged “{name}”: the archived workspace and its {n} record{'s' * (n != 1)} are gone."
+                "ok",
+                (
+                    self.tr("Deleted “{name}” forever: the archived workspace and its record are gone.")
+                    if n == 1
+                    else self.tr("Deleted “{name}” forever: the archived workspace and its %n records are gone.", "", n)
+                ).format(name=name),
             )
             self.refresh()
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)
             msg = exc.message if isinstance(exc, DshMemoryError) else describe_error(exc)
-            self.banner.show_message("error", f"Nothing was deleted. {msg}")
+            self.banner.show_message("error", self.tr("Nothing was deleted. {why}").format(why=msg))
             self.refresh()
 
         self.jobs.start("action", self.ctx.store.purge, ws.key, typed, done=done, failed=failed)

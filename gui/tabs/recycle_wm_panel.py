@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout
 
 from core.errors import ConflictError, DshMemoryError, NotFoundError
@@ -25,17 +25,27 @@ from gui.widgets.messages import describe_error
 from gui.widgets.tables import setup_table
 
 Preview = Callable[[str, str], None]
+translate = QCoreApplication.translate
 
 
 def describe_scope(scope: ScopeFolder) -> str:
-    lines = [f"Folder: {scope.cwd}", f"Scope: {scope.path}", f"{len(scope.entries)} entries", ""]
+    lines = [
+        translate("WorkspaceMemoryBinPanel", "Folder: {folder}").format(folder=scope.cwd),
+        translate("WorkspaceMemoryBinPanel", "Scope: {path}").format(path=scope.path),
+        translate("WorkspaceMemoryBinPanel", "%n entries", "", len(scope.entries)),
+        "",
+    ]
     for e in scope.entries:
         status = "" if e.status == "active" else f"  [{e.status}{': ' + e.status_detail if e.status_detail else ''}]"
         lines.append(f"- ({e.kind}) {e.title}{status}\n  {' '.join(e.text.split())[:200]}")
     if scope.summary.strip():
-        lines += ["", "Summary:", scope.summary.strip()]
+        lines += ["", translate("WorkspaceMemoryBinPanel", "Summary:"), scope.summary.strip()]
     if scope.problems:
-        lines += ["", "Problems:", *(f"- {p.path}: {p.reason}" for p in scope.problems)]
+        lines += [
+            "",
+            translate("WorkspaceMemoryBinPanel", "Problems:"),
+            *(f"- {p.path}: {p.reason}" for p in scope.problems),
+        ]
     return "\n".join(lines)
 
 
@@ -45,7 +55,8 @@ class WorkspaceMemoryBinPanel(QGroupBox):
     selected = Signal()  # a row here was selected: the tab clears its own selection
 
     def __init__(self, ctx: AppContext, jobs: Jobs, banner: Banner, preview: Preview) -> None:
-        super().__init__("DSH workspace memory (another store)")
+        super().__init__()
+        self.setTitle(self.tr("DSH workspace memory (another store)"))
         self.ctx = ctx
         self.jobs = jobs
         self.banner = banner
@@ -58,6 +69,7 @@ class WorkspaceMemoryBinPanel(QGroupBox):
         setup_table(self.view, row_height=None)
         self.view.setSortingEnabled(False)
         self.view.setModel(self.model)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # folders differ at their end
         header = self.view.horizontalHeader()
         for col in range(len(WorkspaceMemoryBinModel.HEADERS)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
@@ -65,10 +77,10 @@ class WorkspaceMemoryBinPanel(QGroupBox):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setStyleSheet("color:#555;")
-        self.restore_button = QPushButton("Restore")
-        self.archive_button = QPushButton("Archive")
-        self.archive_button.setToolTip("Move an active scope whose folder no longer exists into its archive")
-        self.purge_button = QPushButton("Purge…")
+        self.restore_button = QPushButton(self.tr("Restore"))
+        self.archive_button = QPushButton(self.tr("Archive"))
+        self.archive_button.setToolTip(self.tr("Move an active scope whose folder no longer exists into its archive"))
+        self.purge_button = QPushButton(self.tr("Delete forever…"))
         row = QHBoxLayout()
         row.addWidget(self.note, 1)
         for b in (self.restore_button, self.archive_button, self.purge_button):
@@ -90,19 +102,25 @@ class WorkspaceMemoryBinPanel(QGroupBox):
         current = self.current()
         self.model.set_scopes(contents.rows)
         a, s = len(contents.archived), len(contents.stale)
-        parts = [f"{a} archived scope{'s' * (a != 1)}"]
+        parts = [self.tr("1 archived scope") if a == 1 else self.tr("%n archived scopes", "", a)]
         if s:
-            parts.append(f"{s} active scope{'s' * (s != 1)} whose folder is gone (Archive offered)")
-        text = "; ".join(parts) + "."
+            parts.append(
+                self.tr("1 active scope whose folder is gone (Archive offered)")
+                if s == 1
+                else self.tr("%n active scopes whose folder is gone (Archive offered)", "", s)
+            )
+        text = self.tr("; ").join(parts) + self.tr(".")
         if contents.interrupted:
-            text += f" {contents.interrupted} interrupted purge(s) left behind: the next Purge finishes them."
+            text += " " + self.tr(
+                "%n interrupted purge(s) left behind: the next Delete forever finishes them.", "", contents.interrupted
+            )
         self.note.setText(text)
         if current is not None and (row := self.model.row_of(current.key, current.archived)) >= 0:
             self.view.selectRow(row)
         self._update_buttons()
 
     def _failed(self, exc: BaseException) -> None:
-        self.note.setText("Could not read workspace memory's archive: " + describe_error(exc))
+        self.note.setText(self.tr("Could not read workspace memory's archive: {why}").format(why=describe_error(exc)))
 
     def current(self) -> BinScope | None:
         rows = self.view.selectionModel().selectedRows()
@@ -121,17 +139,24 @@ class WorkspaceMemoryBinPanel(QGroupBox):
         if scope is None:
             return
         self.selected.emit()
-        title = f"{'Archived' if scope.archived else 'Active'} workspace memory of “{scope.name}”"
+        title = (
+            self.tr("Archived workspace memory of “{name}”")
+            if scope.archived
+            else self.tr("Active workspace memory of “{name}”")
+        ).format(name=scope.name)
         if not scope.archived:
-            self.preview(title, f"{scope.cwd}\nThis folder no longer exists. {scope.entries} entries.")
+            self.preview(
+                title,
+                scope.cwd + "\n" + self.tr("This folder no longer exists. %n entries.", "", scope.entries),
+            )
             return
-        self.preview(title, "Loading…")
+        self.preview(title, self.tr("Loading…"))
 
         def done(folder: ScopeFolder) -> None:
             self.preview(title, describe_scope(folder))
 
         def failed(exc: BaseException) -> None:
-            self.preview(title, "Could not read this scope: " + describe_error(exc))
+            self.preview(title, self.tr("Could not read this scope: {why}").format(why=describe_error(exc)))
 
         self.jobs.start("wm-preview", self.bin.preview, scope.key, done=done, failed=failed)
 
@@ -167,18 +192,22 @@ class WorkspaceMemoryBinPanel(QGroupBox):
 
         def why(exc: BaseException) -> str:
             if isinstance(exc, ConflictError):
-                return (
-                    f"Could not restore the workspace memory of “{s.name}”: that store has an active scope "
-                    f"for {s.cwd} again. Nothing was moved. Archive or purge one of them first."
-                )
+                return self.tr(
+                    "Could not restore the workspace memory of “{name}”: that store has an active scope "
+                    "for {folder} again. Nothing was moved. Archive or delete one of them first."
+                ).format(name=s.name, folder=s.cwd)
             if isinstance(exc, NotFoundError):
-                return f"“{s.name}” is no longer in workspace memory's archive. The list has been refreshed."
-            return f"Could not restore “{s.name}”: " + describe_error(exc)
+                return self.tr(
+                    "“{name}” is no longer in workspace memory's archive. The list has been refreshed."
+                ).format(name=s.name)
+            return self.tr("Could not restore “{name}”: {why}").format(name=s.name, why=describe_error(exc))
 
-        ok = (
-            f"Restored the workspace memory of “{s.name}” ({s.entries} entries) into DSH workspace memory. "
-            "A running DSH sees it after a restart."
-        )
+        ok = self.tr(
+            "Restored the workspace memory of “{name}” (%n entries) into DSH workspace memory. "
+            "A running DSH sees it after a restart.",
+            "",
+            s.entries,
+        ).format(name=s.name)
         self._run(self.bin.restore, (s.key,), ok, why)
 
     def archive_selected(self) -> None:
@@ -187,14 +216,22 @@ class WorkspaceMemoryBinPanel(QGroupBox):
             return
         if not self.ctx.dialogs.confirm(
             self,
-            "Archive workspace memory",
-            f"{s.cwd} no longer exists.\n\nMove its DSH workspace memory ({s.entries} entries) into that "
-            "store's archive? It can be restored from here.",
-            "Archive",
+            self.tr("Archive workspace memory"),
+            self.tr(
+                "{folder} no longer exists.\n\nMove its DSH workspace memory (%n entries) into that "
+                "store's archive? It can be restored from here.",
+                "",
+                s.entries,
+            ).format(folder=s.cwd),
+            self.tr("Archive"),
         ):
             return
-        ok = f"Archived the workspace memory of “{s.name}”; it is listed here and can be restored."
-        self._run(self.bin.archive, (s.key,), ok, lambda exc: "Could not archive: " + _message(exc))
+        ok = self.tr("Archived the workspace memory of “{name}”; it is listed here and can be restored.").format(
+            name=s.name
+        )
+        self._run(
+            self.bin.archive, (s.key,), ok, lambda exc: self.tr("Could not archive: {why}").format(why=_message(exc))
+        )
 
     def purge_selected(self) -> None:
         s = self.current()
@@ -202,20 +239,34 @@ class WorkspaceMemoryBinPanel(QGroupBox):
             return
         typed = self.ctx.dialogs.ask_text(
             self,
-            "Purge archived workspace memory",
-            f"This permanently deletes DSH workspace memory's archived scope for {s.cwd} and its "
-            f"{s.entries} entries. It cannot be undone.\n\nType the folder name “{s.name}” to confirm:",
+            self.tr("Delete archived workspace memory forever"),
+            self.tr(
+                "This permanently deletes DSH workspace memory's archived scope for {folder} and its "
+                "%n entries. It cannot be undone.\n\nType the folder name “{name}” to confirm:",
+                "",
+                s.entries,
+            ).format(folder=s.cwd, name=s.name),
         )
         if typed is None:
-            self.banner.show_message("info", f"Purge cancelled. “{s.name}” is still in workspace memory's archive.")
+            self.banner.show_message(
+                "info",
+                self.tr("Nothing was deleted. “{name}” is still in workspace memory's archive.").format(name=s.name),
+            )
             return
         if typed != s.name:
             self.banner.show_message(
-                "error", f"Nothing was deleted: “{typed}” is not the folder name. To purge, type “{s.name}” exactly."
+                "error",
+                self.tr(
+                    "Nothing was deleted: “{typed}” is not the folder name. To delete it, type “{name}” exactly."
+                ).format(typed=typed, name=s.name),
             )
             return
-        ok = f"Purged the archived workspace memory of “{s.name}” ({s.entries} entries)."
-        self._run(self.bin.purge, (s.key, typed), ok, lambda exc: "Purge failed: " + _message(exc))
+        ok = self.tr("Purged the archived workspace memory of “{name}” (%n entries).", "", s.entries).format(
+            name=s.name
+        )
+        self._run(
+            self.bin.purge, (s.key, typed), ok, lambda exc: self.tr("Purge failed: {why}").format(why=_message(exc))
+        )
 
 
 def _message(exc: BaseException) -> str:

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
+    QPushButton,
     QRadioButton,
     QSplitter,
     QStackedWidget,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from gui.widgets.diff_view import DiffView
 from gui.widgets.fonts import monospace_font
+from gui.widgets.review_mask import has_hidden, mask_secrets, masked_diff
 
 _COLOURS = {"delete": "#ffebe9", "insert": "#e6ffec", "replace": "#fff5d6", "pad": "#f3f3f3"}
 
@@ -84,21 +86,35 @@ class SideBySideView(QSplitter):
         self.left.show_lines([(lt, kind) for lt, _, kind in rows], "left")
         self.right.show_lines([(rt, kind) for _, rt, kind in rows], "right")
         if before is None:
-            self.left.setPlainText("(does not exist yet)")
+            self.left.setPlainText(self.tr("(does not exist yet)"))
         if after is None:
-            self.right.setPlainText("(deleted)")
+            self.right.setPlainText(self.tr("(deleted)"))
 
 
 class ChangeDiffPanel(QWidget):
-    """A caption, a Unified / Side by side switch, and the two views."""
+    """A caption, a Unified / Side by side switch, and the two views.
+
+    Credential-shaped values are masked (:mod:`gui.widgets.review_mask`) until "Show hidden
+    values" is clicked; the next change shown is masked again.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._shown: tuple[str, str | None, str | None, str, str] = ("", None, None, "", "")
+        self._has_change = False
         self.caption = QLabel()
         self.caption.setObjectName("diffCaption")
         self.caption.setWordWrap(True)
-        self.unified_button = QRadioButton("Unified")
-        self.side_button = QRadioButton("Side by side")
+        self.reveal_button = QPushButton(self.tr("Show hidden values"))
+        self.reveal_button.setObjectName("revealSecrets")
+        self.reveal_button.setCheckable(True)
+        self.reveal_button.setToolTip(
+            self.tr("This change holds what looks like a credential; it is hidden. Click to show it.")
+        )
+        self.reveal_button.hide()
+        self.reveal_button.toggled.connect(lambda _on: self._render())
+        self.unified_button = QRadioButton(self.tr("Unified"))
+        self.side_button = QRadioButton(self.tr("Side by side"))
         self.unified_button.setChecked(True)
         group = QButtonGroup(self)
         group.addButton(self.unified_button)
@@ -113,6 +129,7 @@ class ChangeDiffPanel(QWidget):
 
         top = QHBoxLayout()
         top.addWidget(self.caption, 1)
+        top.addWidget(self.reveal_button)
         top.addWidget(self.unified_button)
         top.addWidget(self.side_button)
         layout = QVBoxLayout(self)
@@ -120,12 +137,33 @@ class ChangeDiffPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.stack, 1)
 
-    def show_change(self, caption: str, before: str | None, after: str | None, diff: str) -> None:
+    def show_change(self, caption: str, before: str | None, after: str | None, diff: str, label: str = "") -> None:
+        self._has_change = True
+        self._shown = (caption, before, after, diff, label)
+        hidden = has_hidden(before, after, diff)
+        self.reveal_button.blockSignals(True)
+        self.reveal_button.setChecked(False)  # every change starts masked
+        self.reveal_button.blockSignals(False)
+        self.reveal_button.setVisible(hidden)
+        self._render()
+
+    @property
+    def revealed(self) -> bool:
+        return self.reveal_button.isChecked()
+
+    def _render(self) -> None:
+        caption, before, after, diff, label = self._shown
         self.caption.setText(caption)
-        self.unified.set_diff(diff, "This change writes nothing new.")
+        self.reveal_button.setText(self.tr("Hide values") if self.revealed else self.tr("Show hidden values"))
+        if not self.revealed:
+            diff = masked_diff(before, after, diff, label)
+            before, after = mask_secrets(before), mask_secrets(after)
+        empty = self.tr("This change writes nothing new.") if self._has_change else ""
+        self.unified.set_diff(diff, empty)
         self.side_by_side.set_texts(before, after)
 
     def clear(self) -> None:
-        self.caption.setText("Select a change to see what it does to memory.")
-        self.unified.set_diff("", "")
-        self.side_by_side.set_texts("", "")
+        self._has_change = False
+        self._shown = (self.tr("Select a change to see what it does to memory."), "", "", "", "")
+        self.reveal_button.hide()
+        self._render()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from core.models import RECORD_TYPES, Record
 from gui.widgets.fonts import monospace_font
+from gui.widgets.review_mask import has_hidden, mask_secrets
 
 
 def record_problems(record: Record) -> list[str]:
@@ -27,7 +28,11 @@ def record_problems(record: Record) -> list[str]:
     problems = list(validate_record(record, f"{record.name}.md"))
     findings = find_secrets(f"{record.description}\n{record.body}")
     if findings:
-        problems.append("looks like it contains a credential: " + "; ".join(describe(findings)))
+        problems.append(
+            QCoreApplication.translate("ReviewRecordEditor", "looks like it contains a credential: {found}").format(
+                found="; ".join(describe(findings))
+            )
+        )
     return problems
 
 
@@ -40,8 +45,10 @@ class ReviewRecordEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._base: Record | None = None
+        self._editable = True
+        self._masked = False
         self.name_label = QLabel()
-        self.name_label.setToolTip("The name is the file name; it cannot be changed here.")
+        self.name_label.setToolTip(self.tr("The name is the file name; it cannot be changed here."))
         self.description = QLineEdit()
         self.description.setObjectName("editDescription")
         self.type_box = QComboBox()
@@ -53,19 +60,26 @@ class ReviewRecordEditor(QWidget):
         self.problems_label.setObjectName("editProblems")
         self.problems_label.setWordWrap(True)
         self.problems_label.setStyleSheet("color: #8a1c12;")
-        self.apply_button = QPushButton("Use edited record")
+        self.apply_button = QPushButton(self.tr("Use edited record"))
         self.apply_button.setObjectName("applyEdit")
-        self.revert_button = QPushButton("Revert to proposal")
+        self.revert_button = QPushButton(self.tr("Revert to proposal"))
         self.revert_button.setObjectName("revertEdit")
-        self.hint = QLabel("Only put changes can be edited. Select one in the list above.")
+        # A record holding a credential-shaped value is shown masked; editing needs the real text.
+        self.reveal_button = QPushButton(self.tr("Show hidden values"))
+        self.reveal_button.setObjectName("revealEditor")
+        self.reveal_button.setToolTip(self.tr("The record holds what looks like a credential; it is hidden."))
+        self.reveal_button.hide()
+        self.reveal_button.clicked.connect(self.reveal)
+        self.hint = QLabel(self.tr("Only put changes can be edited. Select one in the list above."))
         self.hint.setWordWrap(True)
 
         form = QFormLayout()
-        form.addRow("Name", self.name_label)
-        form.addRow("Description", self.description)
-        form.addRow("Type", self.type_box)
+        form.addRow(self.tr("Name"), self.name_label)
+        form.addRow(self.tr("Description"), self.description)
+        form.addRow(self.tr("Type"), self.type_box)
         buttons = QHBoxLayout()
         buttons.addWidget(self.problems_label, 1)
+        buttons.addWidget(self.reveal_button)
         buttons.addWidget(self.revert_button)
         buttons.addWidget(self.apply_button)
         layout = QVBoxLayout(self)
@@ -83,17 +97,36 @@ class ReviewRecordEditor(QWidget):
         self.set_record(None)
 
     def set_record(self, record: Record | None, *, editable: bool = True) -> None:
-        """Load ``record`` into the fields (None: nothing editable selected)."""
+        """Load ``record`` into the fields (None: nothing editable selected); credentials masked."""
         self._base = record
-        enabled = record is not None and editable
+        self._editable = editable
+        hidden = record is not None and has_hidden(record.description, record.body)
+        self._fill(record, masked=hidden)
+
+    @property
+    def masked(self) -> bool:
+        return self._masked
+
+    def reveal(self) -> None:
+        """Show the real values (an explicit click): only then can a masked record be edited."""
+        self._fill(self._base, masked=False)
+
+    def _fill(self, record: Record | None, *, masked: bool) -> None:
+        self._masked = masked
+        enabled = record is not None and self._editable and not masked
         for w in (self.description, self.type_box, self.body, self.apply_button, self.revert_button):
             w.setEnabled(enabled)
-        self.hint.setVisible(not enabled)
+        self.hint.setVisible(record is None or not self._editable)
+        self.reveal_button.setVisible(masked)
+        description = record.description if record else ""
+        body = record.body.strip("\n") if record else ""
+        if masked:
+            description, body = mask_secrets(description) or "", mask_secrets(body) or ""
         self.blockSignals(True)
         self.name_label.setText(record.name if record else "—")
-        self.description.setText(record.description if record else "")
+        self.description.setText(description)
         self.type_box.setCurrentText(record.type if record else RECORD_TYPES[0])
-        self.body.setPlainText(record.body.strip("\n") if record else "")
+        self.body.setPlainText(body)
         self.blockSignals(False)
         self._validate()
 

@@ -234,7 +234,7 @@ def test_offline_review_reject_one_accept_one_commit(qtbot: QtBot, ctx: AppConte
     assert tab.banner.level == "ok"
     assert tab.right_tabs.currentIndex() == 1  # the receipt view
     assert receipt.review_id in tab.receipt_text()
-    assert "partially-committed" in tab.receipt_text()
+    assert "partly committed" in tab.receipt_text()
 
     kept_name = tab_target_name(targets[keep])
     snap = ctx.store.find_workspace(str(sessions_cwd(ctx)))

@@ -135,7 +135,7 @@ def test_purge_needs_the_exact_workspace_name(
     tab.purge_button.click()
     assert not archived.exists()
     assert tab.archived_model.rowCount() == 0
-    assert tab.banner.level == "ok" and "Purged “alpha”" in tab.banner.text
+    assert tab.banner.level == "ok" and "Deleted “alpha” forever" in tab.banner.text
     assert ctx.store.list_workspaces(archived=True) == []
     assert not tab.purge_button.isEnabled()
 
@@ -192,7 +192,11 @@ def test_restoring_over_a_current_record_asks_and_uses_cas(
     snap = ctx.store.commit(snap.key, [PutOp(record=record("build-steps", "Rewritten"))], snap.revision)
     tab.refresh()
     entry = next(e for e in ctx.store.history() if e.name == "build-steps" and e.reason == "delete")
+    # The record exists again, so it is not listed as deleted; its old version is an earlier version.
+    assert not tab.select_entry(entry.id)
+    tab.show_versions_box.setChecked(True)
     assert tab.select_entry(entry.id)
+    assert tab.restore_button.text() == "Restore this version"
 
     dialogs.push(False)  # "Replace?" -> no
     tab.restore_button.click()

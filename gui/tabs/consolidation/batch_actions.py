@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from core.consolidation.batch import BatchItem, BatchRun, unreviewed
 from core.consolidation.review_state import ConsolidatorKind, Pipeline
 from core.errors import CancelledError
@@ -21,15 +23,22 @@ if TYPE_CHECKING:
     from core.sessions.models import SessionSummary
     from gui.tabs.consolidation.view import ConsolidationTab
 
-_WORDS = {
-    "proposed": "waiting for review",
-    "no-change": "no change",
-    "already-reviewed": "already reviewed",
-    "failed": "failed",
-    "cancelled": "cancelled",
-    "committed": "committed",
-    "conflict": "conflict",
-}
+translate = QCoreApplication.translate
+
+
+def _word(status: str) -> str:
+    """A batch item's status in words (the Last review column, the summary banner)."""
+    return {
+        "proposed": translate("BatchActions", "waiting for review"),
+        "no-change": translate("BatchActions", "no change"),
+        "already-reviewed": translate("BatchActions", "already reviewed"),
+        "failed": translate("BatchActions", "failed"),
+        "cancelled": translate("BatchActions", "cancelled"),
+        "committed": translate("BatchActions", "committed"),
+        "conflict": translate("BatchActions", "conflict"),
+        "queued": translate("BatchActions", "queued"),
+        "running": translate("BatchActions", "running…"),
+    }.get(status, status)
 
 
 @dataclass
@@ -68,7 +77,7 @@ def run_batch(
         stable = [s for s in catalog.list(cwd=cwd) if catalog.is_stable(s, quiet)[0]]
         chosen = unreviewed(service, stable, kind)
     state.sessions = list(chosen)
-    control.report(0, len(chosen), f"0 of {len(chosen)}")
+    control.report(0, len(chosen), translate("BatchActions", "0 of {total}").format(total=len(chosen)))
 
     def progress(done: int, total: int, message: str) -> None:
         control.report(done, total, message)
@@ -76,7 +85,9 @@ def run_batch(
     def on_item(item: BatchItem) -> None:
         state.add(item)
         done = len(state.finished())
-        control.report(done, len(chosen), f"{done} of {len(chosen)} done")
+        control.report(
+            done, len(chosen), translate("BatchActions", "{done} of {total} done").format(done=done, total=len(chosen))
+        )
 
     run = BatchRun(service, chosen, consolidator=kind)
     # Cancel stops the session in flight (nothing written for it) and skips the rest; the reviews
@@ -100,7 +111,9 @@ class BatchActions:
             return
         cwd = self.tab.workspace_model.choice(choice).cwd
         if cwd is None:
-            self.tab.banner.show_message("info", "Sessions without a working directory cannot be consolidated.")
+            self.tab.banner.show_message(
+                "info", translate("BatchActions", "Sessions without a working directory cannot be consolidated.")
+            )
             return
         self._start(None, cwd)
 
@@ -113,9 +126,9 @@ class BatchActions:
         model = tab.session_model
         model.clear_batch()
         for s in chosen or []:
-            model.set_batch_status(s.id, "queued")
+            model.set_batch_status(s.id, _word("queued"))
         tab.banner.clear()
-        tab.sessions.set_running("Starting the batch…")
+        tab.sessions.set_running(translate("BatchActions", "Starting the batch…"))
         tab.run_job(
             "batch",
             run_batch,
@@ -132,43 +145,54 @@ class BatchActions:
     def _progress(self, done: int, total: int, message: str) -> None:
         tab = self.tab
         state = self.state
-        tab.sessions.show_progress(done, total, f"Batch: {message}" if message else "")
+        tab.sessions.show_progress(
+            done, total, translate("BatchActions", "Batch: {progress}").format(progress=message) if message else ""
+        )
         if state is None:
             return
         finished = {i.session_id: i for i in state.finished()}
         for index, s in enumerate(state.sessions):
             item = finished.get(s.id)
             if item is not None:
-                status = _WORDS.get(item.status, item.status)
+                status = _word(item.status)
             elif index == len(finished):
-                status = "running…"
+                status = _word("running")
             else:
-                status = "queued"
+                status = _word("queued")
             tab.session_model.set_batch_status(s.id, status)
 
     def _done(self, items: list[BatchItem]) -> None:
         tab = self.tab
         self._progress(len(items), len(items), "")
         for item in items:
-            tab.session_model.set_batch_status(item.session_id, _WORDS.get(item.status, item.status))
+            tab.session_model.set_batch_status(item.session_id, _word(item.status))
         counts = Counter(i.status for i in items)
         tab.sessions.set_idle("")
         if not items:
-            tab.banner.show_message("info", "Every stable session of this workspace has been reviewed already.")
+            tab.banner.show_message(
+                "info", translate("BatchActions", "Every stable session of this workspace has been reviewed already.")
+            )
             return
-        summary = ", ".join(f"{n} {_WORDS.get(k, k)}" for k, n in counts.most_common())
+        summary = translate("BatchActions", ", ").join(
+            translate("BatchActions", "{n} {status}").format(n=n, status=_word(k)) for k, n in counts.most_common()
+        )
         failed = [i for i in items if i.status == "failed"]
         detail = "".join(f"\n{i.title or i.session_id}: {i.error}" for i in failed[:3])
         level = "warning" if failed else "ok"
         tab.banner.show_message(
             level,
-            f"Batch of {len(items)}: {summary}. Each review waits under “Reviews waiting for you”; "
-            f"nothing was committed.{detail}",
+            translate(
+                "BatchActions",
+                "Batch of {n}: {summary}. Each review waits under “Reviews waiting for you”; nothing was committed.",
+            ).format(n=len(items), summary=summary)
+            + detail,
         )
         tab.request_refresh()
 
     def _failed(self, exc: BaseException) -> None:
         tab = self.tab
-        tab.sessions.set_idle("Cancelled." if isinstance(exc, CancelledError) else "")
-        tab.banner.show_message("error", f"The batch stopped: {describe_error(exc)}")
+        tab.sessions.set_idle(translate("BatchActions", "Cancelled.") if isinstance(exc, CancelledError) else "")
+        tab.banner.show_message(
+            "error", translate("BatchActions", "The batch stopped: {why}").format(why=describe_error(exc))
+        )
         tab.request_refresh()

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from core.consolidation.proposals import Review
 from core.consolidation.review_sources import PendingItem, ReviewHandler
 from core.errors import DshMemoryError
@@ -24,6 +26,9 @@ if TYPE_CHECKING:
     from core.sources.discovery import Discovery
     from core.store.api import MemoryStore
     from gui.tabs.consolidation.view import ConsolidationTab
+
+
+translate = QCoreApplication.translate
 
 
 @dataclass
@@ -97,7 +102,7 @@ class ImportActions:
         if tab.busy is not None:
             return
         ctx = tab.ctx
-        tab.sessions.set_running("Looking for other memory stores…")
+        tab.sessions.set_running(translate("ImportActions", "Looking for other memory stores…"))
         tab.run_job(
             "import",
             lambda *args, control: discover_sources(*args),
@@ -115,18 +120,25 @@ class ImportActions:
         tab.sessions.set_idle("")
         options = importable(discovery)
         if not options:
-            tab.ctx.dialogs.info(tab, "Import", "No other memory store with entries was found on this machine.")
+            tab.ctx.dialogs.info(
+                tab,
+                translate("ImportActions", "Import"),
+                translate("ImportActions", "No other memory store with entries was found on this machine."),
+            )
             return
         choice = tab.ctx.dialogs.choose(
             tab,
-            "Import memory",
-            "Which store should be imported? You review every change before anything is written; "
-            "the other store is only read.",
+            translate("ImportActions", "Import memory"),
+            translate(
+                "ImportActions",
+                "Which store should be imported? You review every change before anything is written; "
+                "the other store is only read.",
+            ),
             list(options),
         )
         if choice is None:
             return
-        tab.sessions.set_running(f"Preparing the import from {choice}…")
+        tab.sessions.set_running(translate("ImportActions", "Preparing the import from {store}…").format(store=choice))
         tab.run_job(
             "import",
             lambda *args, control: prepare_import(*args),
@@ -145,13 +157,28 @@ class ImportActions:
         for service, review in result.reviews:
             handler = ReviewHandler(_constant(service), "import")
             actions.import_handlers[review.review_id] = handler
-            where = "Global" if review.workspace_key == "global" else Path(review.cwd).name
+            where = translate("ImportActions", "Global") if review.workspace_key == "global" else Path(review.cwd).name
             title = f"{review.session_title or result.label} → {where}"
             item = PendingItem("import", review.review_id, title, review.receipt.created, review)
             actions.add_import_item(item)
-        lines = [f"{len(result.reviews)} review(s) from {result.label}; nothing is written until you commit."]
+        lines = [
+            (
+                translate("ImportActions", "1 review from {store}; nothing is written until you commit.")
+                if len(result.reviews) == 1
+                else translate(
+                    "ImportActions",
+                    "%n reviews from {store}; nothing is written until you commit.",
+                    "",
+                    len(result.reviews),
+                )
+            ).format(store=result.label)
+        ]
         if result.skipped:
-            lines.append(f"Skipped {len(result.skipped)}: " + "; ".join(result.skipped[:3]))
+            lines.append(
+                translate("ImportActions", "Skipped %n: {which}", "", len(result.skipped)).format(
+                    which="; ".join(result.skipped[:3])
+                )
+            )
         lines += result.refused
         tab.banner.show_message("warning" if result.refused else "info", "\n".join(lines), topic="import")
         if result.reviews:
@@ -160,4 +187,7 @@ class ImportActions:
 
     def _failed(self, exc: BaseException) -> None:
         self.tab.sessions.set_idle("")
-        self.tab.banner.show_message("error", f"Import failed: {describe_error(exc)}. Nothing was written.")
+        self.tab.banner.show_message(
+            "error",
+            translate("ImportActions", "Import failed: {why}. Nothing was written.").format(why=describe_error(exc)),
+        )

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication
+
 from core.consolidation.proposals import Receipt, Review, ReviewChange
 from core.consolidation.review_sources import AgentHandler, PendingItem, PendingListing, ReviewHandler
 from core.mcp.proposals import AgentProposals, ReviewSource, review_source
 
 if TYPE_CHECKING:
     from gui.tabs.consolidation.view import ConsolidationTab
+
+translate = QCoreApplication.translate
 
 
 def _open_agent(proposals: AgentProposals, proposal_id: str) -> Review:
@@ -37,8 +41,11 @@ class PendingActions:
         self.tab.pending.set_items([i for i in listing.items if i.review_id not in ids] + extra)
         if self.tab.review is not None:
             self.tab.pending.mark(self.tab.review.review_id)
-        lines = [f"Recovered an interrupted commit — {line}" for line in listing.recovered]
-        lines += [f"Not used: {line}" for line in listing.problems]
+        lines = [
+            translate("PendingActions", "Recovered an interrupted commit — {what}").format(what=line)
+            for line in listing.recovered
+        ]
+        lines += [translate("PendingActions", "Not used: {what}").format(what=line) for line in listing.problems]
         if lines:
             self.tab.banner.show_message("warning", "\n".join(lines), topic="pending")
         else:
@@ -96,7 +103,10 @@ class PendingActions:
         notes = list(review.notes)
         if stale and review_source(review.consolidator) == "agent":
             notes.append(
-                "Memory changed since the agent read it: committing will ask you to review the fresh diffs first."
+                translate(
+                    "PendingActions",
+                    "Memory changed since the agent read it: committing will ask you to review the fresh diffs first.",
+                )
             )
         if notes:
             self.tab.banner.show_message("warning", "\n".join(notes), topic="review")
@@ -119,14 +129,21 @@ class PendingActions:
                 return
             review, handler = item.review, self.handler_for(item)
         agent = handler.source == "agent"
-        what = "Reject this agent proposal" if agent else "Delete this pending review"
-        if not self.tab.ctx.dialogs.confirm(
-            self.tab,
-            what + "?",
-            f"{what}? Nothing is written to memory; its receipt records that it was "
-            + ("rejected." if agent else "discarded."),
-            "Reject" if agent else "Delete",
-        ):
+        if agent:
+            title = translate("PendingActions", "Reject this agent proposal?")
+            text = translate(
+                "PendingActions",
+                "Reject this agent proposal? Nothing is written to memory; its receipt records that it was rejected.",
+            )
+            button = translate("PendingActions", "Reject")
+        else:
+            title = translate("PendingActions", "Delete this pending review?")
+            text = translate(
+                "PendingActions",
+                "Delete this pending review? Nothing is written to memory; its receipt records that it was discarded.",
+            )
+            button = translate("PendingActions", "Delete")
+        if not self.tab.ctx.dialogs.confirm(self.tab, title, text, button):
             return
 
         def done(receipt: Receipt) -> None:
@@ -150,7 +167,10 @@ class PendingActions:
                 self.tab.review_panel.show_current_change()
                 self.tab.review_panel.show_merge(change)
                 self.tab.banner.show_message(
-                    "info", f"Merged into {change.target}: review the merged text next to the existing one."
+                    "info",
+                    translate(
+                        "PendingActions", "Merged into {target}: review the merged text next to the existing one."
+                    ).format(target=change.target),
                 )
 
         self.tab._start("edit", self.tab.handler.merge, review, cid, done=done, failed=self.tab._show_error)

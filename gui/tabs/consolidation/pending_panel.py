@@ -8,7 +8,7 @@ filter says which of them the left side lists. Rows come from
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,35 +25,50 @@ from core.mcp.proposals import ReviewSource
 from gui.qtmodels.consolidation_models import PendingListModel
 from gui.widgets.read_only import mark_writes
 
-SOURCES: tuple[tuple[ReviewSource, str], ...] = (
-    ("session", "Sessions"),
-    ("agent", "Agent proposals"),
-    ("import", "Imports"),
-)
-_HEADINGS = {
-    "session": "Reviews waiting for you (kept across restarts)",
-    "agent": "Agent proposals waiting for you",
-    "import": "Imports waiting for you",
-}
-_EMPTY = {
-    "session": "No pending reviews.",
-    "agent": "No agent proposals. An agent connected over MCP in review mode proposes changes here.",
-    "import": "No imports under review. Import… reads another tool's memory for you to review.",
-}
+translate = QCoreApplication.translate
+SOURCES: tuple[ReviewSource, ...] = ("session", "agent", "import")
+
+
+def source_label(source: str) -> str:
+    return {
+        "session": translate("PendingPanel", "Sessions"),
+        "agent": translate("PendingPanel", "Agent proposals"),
+        "import": translate("PendingPanel", "Imports"),
+    }.get(source, source)
+
+
+def _heading(source: str) -> str:
+    return {
+        "session": translate("PendingPanel", "Reviews waiting for you (kept across restarts)"),
+        "agent": translate("PendingPanel", "Agent proposals waiting for you"),
+        "import": translate("PendingPanel", "Imports waiting for you"),
+    }[source]
+
+
+def _empty(source: str) -> str:
+    return {
+        "session": translate("PendingPanel", "No pending reviews."),
+        "agent": translate(
+            "PendingPanel", "No agent proposals. An agent connected over MCP in review mode proposes changes here."
+        ),
+        "import": translate(
+            "PendingPanel", "No imports under review. Import… reads another tool's memory for you to review."
+        ),
+    }[source]
 
 
 class SourceFilter(QComboBox):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("sourceFilter")
-        for key, label in SOURCES:
-            self.addItem(label, key)
+        for key in SOURCES:
+            self.addItem(source_label(key), key)
 
     def source(self) -> ReviewSource:
-        return SOURCES[max(0, self.currentIndex())][0]
+        return SOURCES[max(0, self.currentIndex())]
 
     def set_source(self, source: ReviewSource) -> None:
-        self.setCurrentIndex(next(i for i, (k, _) in enumerate(SOURCES) if k == source))
+        self.setCurrentIndex(SOURCES.index(source))
 
 
 class PendingPanel(QWidget):
@@ -82,14 +97,14 @@ class PendingPanel(QWidget):
         self.empty_label.setObjectName("pendingEmpty")
         self.empty_label.setWordWrap(True)
         self.empty_label.setStyleSheet("color: #666;")
-        self.import_button = QPushButton("Import…")
+        self.import_button = QPushButton(self.tr("Import…"))
         self.import_button.setObjectName("importButton")
-        self.import_button.setToolTip("Read memory kept by another tool and review what it would add")
-        self.delete_button = QPushButton("Delete")
+        self.import_button.setToolTip(self.tr("Read memory kept by another tool and review what it would add"))
+        self.delete_button = QPushButton(self.tr("Delete"))
         # Every one of these writes into the root (receipts, review state, memory): off when read-only.
         mark_writes(self.import_button, self.delete_button)
         self.delete_button.setObjectName("deletePending")
-        self.delete_button.setToolTip("Delete this pending review (nothing is written to memory)")
+        self.delete_button.setToolTip(self.tr("Delete this pending review (nothing is written to memory)"))
         row = QHBoxLayout()
         row.addWidget(self.heading, 1)
         row.addWidget(self.import_button)
@@ -104,9 +119,9 @@ class PendingPanel(QWidget):
 
     def set_source(self, source: ReviewSource) -> None:
         self._source = source
-        self.heading.setText(_HEADINGS[source])
+        self.heading.setText(_heading(source))
         self.import_button.setVisible(source == "import")
-        self.delete_button.setText("Reject" if source == "agent" else "Delete")
+        self.delete_button.setText(self.tr("Reject") if source == "agent" else self.tr("Delete"))
         self._show()
 
     def set_items(self, items: list[PendingItem]) -> None:
@@ -123,7 +138,7 @@ class PendingPanel(QWidget):
         if current is not None and (row := self.model.row_of(current.review_id)) >= 0:
             self.view.setCurrentIndex(self.model.index(row))
         self.view.selectionModel().blockSignals(False)
-        self.empty_label.setText("" if self.model.rowCount() else _EMPTY[self._source])
+        self.empty_label.setText("" if self.model.rowCount() else _empty(self._source))
         self.empty_label.setVisible(not self.model.rowCount())
         self.delete_button.setEnabled(self.current() is not None)
 

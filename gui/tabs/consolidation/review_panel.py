@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QListView,
+    QListWidget,
+    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -19,24 +21,34 @@ from PySide6.QtWidgets import (
 )
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.receipts import parse_receipt
 from core.consolidation.review_state import ReceiptItem, strip_frontmatter
 from core.mcp.proposals import review_source
+from core.provenance import touched
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.read_only import mark_writes
 from gui.widgets.review_diff import ChangeDiffPanel
 from gui.widgets.review_editor import ReviewRecordEditor
+from gui.widgets.review_receipt import kind_label, receipt_markdown
 
 
 class ReviewPanel(QTabWidget):
-    """Two pages: "Review" (one row per proposed change, its diff or editor) and "Receipts"."""
+    """Two pages: "Review" (one row per proposed change, its diff or editor) and "Receipts".
+
+    ``record_requested(workspace_key, name)``: the user asked to open a record a receipt touched
+    (``name`` is ``GLOBAL.md`` for the Global file); the main window shows it.
+    """
+
+    record_requested = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._receipt_texts: dict[str, str] = {}
+        self._receipt_titles: dict[str, str] = {}
         self.review: Review | None = None
         # Page 1: the review.
-        self.review_title = QLabel("Run a consolidator on a session to review what it proposes.")
+        self.review_title = QLabel(self.tr("Run a consolidator on a session to review what it proposes."))
         self.review_title.setObjectName("reviewTitle")
         self.review_title.setWordWrap(True)
         self.review_title.setTextFormat(Qt.TextFormat.PlainText)
@@ -69,7 +81,7 @@ class ReviewPanel(QTabWidget):
         self.editor = ReviewRecordEditor()
         self.detail_tabs = QTabWidget()
         self.detail_tabs.setObjectName("changeDetail")
-        self.detail_tabs.addTab(self.diff_panel, "Diff")
+        self.detail_tabs.addTab(self.diff_panel, self.tr("Diff"))
         # "Edit record": the editor, with the existing record beside it after "Merge into existing".
         self.merge_existing = QPlainTextEdit()
         self.merge_existing.setObjectName("mergeExisting")
@@ -87,34 +99,34 @@ class ReviewPanel(QTabWidget):
         edit_split.addWidget(existing)
         edit_split.addWidget(self.editor)
         edit_split.setChildrenCollapsible(False)
-        self.detail_tabs.addTab(edit_split, "Edit record")
+        self.detail_tabs.addTab(edit_split, self.tr("Edit record"))
         # "What the model saw": the model's transcript, when the consolidator kept one.
         self.transcript_view = QPlainTextEdit()
         self.transcript_view.setObjectName("transcriptView")
         self.transcript_view.setReadOnly(True)
         self.transcript_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.detail_tabs.addTab(self.transcript_view, "What the model saw")
+        self.detail_tabs.addTab(self.transcript_view, self.tr("What the model saw"))
         self.detail_tabs.setTabEnabled(2, False)
 
-        self.accept_all_button = QPushButton("Accept all valid")
+        self.accept_all_button = QPushButton(self.tr("Accept all valid"))
         self.accept_all_button.setObjectName("acceptAll")
-        self.reject_all_button = QPushButton("Reject all")
+        self.reject_all_button = QPushButton(self.tr("Reject all"))
         self.reject_all_button.setObjectName("rejectAll")
-        self.commit_button = QPushButton("Commit selected")
+        self.commit_button = QPushButton(self.tr("Commit selected"))
         self.commit_button.setObjectName("commitButton")
         self.selection_label = QLabel()
         self.selection_label.setObjectName("selectionCount")
-        self.merge_button = QPushButton("Merge into existing")
+        self.merge_button = QPushButton(self.tr("Merge into existing"))
         self.merge_button.setObjectName("mergeButton")
-        self.merge_button.setToolTip("Turn this new record into an update of the similar record it restates")
+        self.merge_button.setToolTip(self.tr("Turn this new record into an update of the similar record it restates"))
         self.merge_button.hide()
-        self.delete_button = QPushButton("Delete review")
+        self.delete_button = QPushButton(self.tr("Delete review"))
         # Every one of these writes into the root (receipts, review state, memory): off when read-only.
         mark_writes(
             self.accept_all_button, self.reject_all_button, self.commit_button, self.merge_button, self.delete_button
         )
         self.delete_button.setObjectName("deleteReview")
-        self.delete_button.setToolTip("Delete this pending review; nothing is written to memory")
+        self.delete_button.setToolTip(self.tr("Delete this pending review; nothing is written to memory"))
         self.delete_button.hide()
         buttons = QHBoxLayout()
         buttons.addWidget(self.accept_all_button)
@@ -147,9 +159,30 @@ class ReviewPanel(QTabWidget):
         self.receipts_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.receipt_view = MarkdownPreview()
         self.receipt_view.setObjectName("receiptView")
+        # Provenance: the records this receipt wrote; double-click or "Open record" shows one.
+        self.touched_label = QLabel(self.tr("Records this review wrote"))
+        self.touched_list = QListWidget()
+        self.touched_list.setObjectName("touchedRecords")
+        self.touched_list.setMaximumHeight(110)
+        self.open_record_button = QPushButton(self.tr("Open record"))
+        self.open_record_button.setObjectName("openTouched")
+        self.open_record_button.setToolTip(self.tr("Show this record in the Workspace tab"))
+        self.open_record_button.clicked.connect(lambda: self.open_touched())
+        self.touched_list.itemDoubleClicked.connect(lambda _item: self.open_touched())
+        self.touched_list.currentRowChanged.connect(lambda row: self.open_record_button.setEnabled(row >= 0))
+        receipt_side = QWidget()
+        rs = QVBoxLayout(receipt_side)
+        rs.setContentsMargins(0, 0, 0, 0)
+        rs.addWidget(self.receipt_view, 1)
+        rs.addWidget(self.touched_label)
+        touched_row = QHBoxLayout()
+        touched_row.addWidget(self.touched_list, 1)
+        touched_row.addWidget(self.open_record_button, 0, Qt.AlignmentFlag.AlignTop)
+        rs.addLayout(touched_row)
+        self._receipt_workspace = ""
         receipts_split = QSplitter(Qt.Orientation.Horizontal)
         receipts_split.addWidget(self.receipts_view)
-        receipts_split.addWidget(self.receipt_view)
+        receipts_split.addWidget(receipt_side)
         receipts_split.setStretchFactor(0, 2)
         receipts_split.setStretchFactor(1, 3)
         receipts_split.setSizes([300, 440])
@@ -158,8 +191,8 @@ class ReviewPanel(QTabWidget):
         self.receipts_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.setObjectName("reviewTabs")
-        self.addTab(review_page, "Review")
-        self.addTab(receipts_split, "Receipts")
+        self.addTab(review_page, self.tr("Review"))
+        self.addTab(receipts_split, self.tr("Receipts"))
 
     # --- the review -------------------------------------------------------------------------------------
     def show_review(self, review: Review | None, *, reason: str = "") -> None:
@@ -173,12 +206,12 @@ class ReviewPanel(QTabWidget):
             review is not None and (review.restored or review_source(review.consolidator) != "session")
         )
         self.delete_button.setText(
-            "Reject proposal"
+            self.tr("Reject proposal")
             if review is not None and review_source(review.consolidator) == "agent"
-            else "Delete review"
+            else self.tr("Delete review")
         )
         if review is None:
-            self.review_title.setText("Run a consolidator on a session to review what it proposes.")
+            self.review_title.setText(self.tr("Run a consolidator on a session to review what it proposes."))
             self.review_summary.setText("")
             self.diff_panel.clear()
             self.editor.set_record(None)
@@ -187,22 +220,25 @@ class ReviewPanel(QTabWidget):
         title = review.session_title or review.session_id
         self.review_title.setText(f"{title} — {review.consolidator}{model}")
         refused = sum(1 for c in review.changes if c.problems)
-        summary = review.proposal.summary or ""
+        # The offline rules' summary is their English tally of what the counts below already say;
+        # a model's summary is its own words about the session (content, shown as it is).
+        summary = "" if review.consolidator == "offline" else (review.proposal.summary or "")
         source = review_source(review.consolidator)
-        parts = [
-            f"{len(review.actionable)} change(s) to review" + (f", {refused} refused by the checks" if refused else ""),
-            f"workspace {review.cwd}",
-        ]
+        n = len(review.actionable)
+        head = self.tr("1 change to review") if n == 1 else self.tr("%n changes to review", "", n)
+        if refused:
+            head += self.tr(", %n refused by the checks", "", refused)
+        parts = [head, self.tr("workspace {cwd}").format(cwd=review.cwd)]
         if source == "session":  # agents and imports bring no session seqs
-            parts.append(f"seqs {review.seq_range[0]}–{review.seq_range[1]}")
-        parts.append(f"review {review.review_id}")
+            parts.append(self.tr("seqs {first}–{last}").format(first=review.seq_range[0], last=review.seq_range[1]))
+        parts.append(self.tr("review {id}").format(id=review.review_id))
         lines = [summary] if summary and summary != reason else []
         if reason:
-            lines.append(f"The agent's reason: {reason}")
+            lines.append(self.tr("The agent's reason: {reason}").format(reason=reason))
         if transcript is not None and transcript.fallback_note:
             lines.append(transcript.fallback_note)
         if review.restored:
-            lines.append("Restored from a saved review; the consolidator was not run again.")
+            lines.append(self.tr("Restored from a saved review; the consolidator was not run again."))
         lines.append(" · ".join(parts))
         self.review_summary.setText("\n".join(lines))
         self.setCurrentIndex(0)
@@ -222,20 +258,22 @@ class ReviewPanel(QTabWidget):
             return
         r = self.changes_model.change_row(row)
         current = r.current
-        caption = f"{current.kind.replace('_', ' ')} {current.target or ''}".strip()
+        caption = f"{kind_label(current.kind)} {current.target or ''}".strip()
         if self.changes_model.is_edited(row):
-            caption += " (edited)"
+            caption += self.tr(" (edited)")
         if current.similar_to and r.edited is None:
-            caption += f" — similar to [[{current.similar_to}]], {current.similarity} %"
+            caption += self.tr(" — similar to [[{name}]], {percent} %").format(
+                name=current.similar_to, percent=current.similarity
+            )
         self.merge_button.setVisible(bool(current.similar_to) and r.edited is None)
         if current.problems:
-            caption += " — refused: " + "; ".join(current.problems)
-        self.diff_panel.show_change(caption, current.before, current.after, current.diff)
+            caption += self.tr(" — refused: {why}").format(why="; ".join(current.problems))
+        self.diff_panel.show_change(caption, current.before, current.after, current.diff, current.target)
         self.editor.set_record(current.record if current.kind == "put" else None, editable=current.is_valid)
 
     def show_merge(self, merged: ReviewChange) -> None:
         """After "Merge into existing": the existing record beside the merged one, in the editor."""
-        self.merge_existing_label.setText(f"Existing {merged.target}")
+        self.merge_existing_label.setText(self.tr("Existing {target}").format(target=merged.target))
         self.merge_existing.setPlainText(merged.before or "")
         self.merge_side.show()
         self.detail_tabs.setCurrentIndex(1)
@@ -258,10 +296,14 @@ class ReviewPanel(QTabWidget):
         self.commit_button.setEnabled(has_review)
         self.merge_button.setEnabled(has_review)
         self.delete_button.setEnabled(has_review)
-        closing_text = "Commit selected" if accepted or self.review is None else "Reject all and close"
+        closing_text = (
+            self.tr("Commit selected") if accepted or self.review is None else self.tr("Reject all and close")
+        )
         self.commit_button.setText(closing_text)
         total = sum(1 for r in self.changes_model.change_rows() if r.acceptable)
-        counts = f"{len(accepted)} of {total} accepted" if self.review is not None else ""
+        counts = (
+            self.tr("{n} of {total} accepted").format(n=len(accepted), total=total) if self.review is not None else ""
+        )
         self.selection_label.setText(counts)
         self.editor.setEnabled(not busy)
 
@@ -279,6 +321,7 @@ class ReviewPanel(QTabWidget):
         from core.consolidation.receipts import render_receipt
 
         self._receipt_texts[receipt.review_id] = render_receipt(receipt)
+        self._receipt_titles[receipt.review_id] = title
         items = [
             self.receipt_model.item(i)
             for i in range(self.receipt_model.rowCount())
@@ -299,11 +342,53 @@ class ReviewPanel(QTabWidget):
 
     def show_current_receipt(self) -> None:
         index: QModelIndex = self.receipts_view.currentIndex()
+        self.touched_list.clear()
+        self.open_record_button.setEnabled(False)
         if not index.isValid():
             self.receipt_view.set_markdown("")
+            self._show_touched([])
             return
-        rid = self.receipt_model.item(index.row()).review_id
-        body = strip_frontmatter(self._receipt_texts.get(rid, ""))
-        # One level down: a receipt's title is a caption here, not a page heading.
-        body = "\n".join("##" + line if line.startswith("# ") else line for line in body.splitlines())
-        self.receipt_view.set_markdown(body)
+        item = self.receipt_model.item(index.row())
+        text = self._receipt_texts.get(item.review_id, "")
+        receipt = parse_receipt(text)
+        if receipt is None:  # not one this app wrote: show the file as it is
+            body = strip_frontmatter(text)
+            body = "\n".join("##" + line if line.startswith("# ") else line for line in body.splitlines())
+            self.receipt_view.set_markdown(body)
+            self._show_touched([])
+            return
+        self._receipt_workspace = receipt.workspace_key
+        self.receipt_view.set_markdown(
+            receipt_markdown(receipt, item.title or self._receipt_titles.get(item.review_id, ""))
+        )
+        self._show_touched(touched(receipt))
+
+    def _show_touched(self, names: list[str]) -> None:
+        for name in names:
+            entry = QListWidgetItem(name if name == "GLOBAL.md" else f"{name}.md")
+            entry.setData(Qt.ItemDataRole.UserRole, name)
+            self.touched_list.addItem(entry)
+        for w in (self.touched_label, self.touched_list, self.open_record_button):
+            w.setVisible(bool(names))
+        if names:
+            self.touched_list.setCurrentRow(0)
+
+    def touched_names(self) -> list[str]:
+        """The records the receipt shown wrote (what the provenance list offers)."""
+        items = (self.touched_list.item(i) for i in range(self.touched_list.count()))
+        return [str(it.data(Qt.ItemDataRole.UserRole)) for it in items if it is not None]
+
+    def open_touched(self, name: str | None = None) -> None:
+        """Ask for record ``name`` (default: the current one in the list) to be shown."""
+        if name is None:
+            item = self.touched_list.currentItem()
+            if item is None:
+                return
+            name = str(item.data(Qt.ItemDataRole.UserRole))
+        self.record_requested.emit(self._receipt_workspace, name)
+
+    def clear_receipt(self) -> None:
+        """No receipt selected: the pane no longer shows one that belongs to another run."""
+        self.receipts_view.selectionModel().clear()
+        self.receipts_view.setCurrentIndex(QModelIndex())
+        self.show_current_receipt()

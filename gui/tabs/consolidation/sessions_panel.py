@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QCoreApplication, QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,10 +23,14 @@ from gui.widgets.read_only import mark_writes
 
 OFFLINE = "offline"
 MODEL = "model"
-UNASSIGNED_HINT = (
-    "Sessions without a working directory belong to no workspace, so they cannot be consolidated. "
-    "They are listed so you can see them."
-)
+
+
+def unassigned_hint() -> str:
+    return QCoreApplication.translate(
+        "SessionsPanel",
+        "Sessions without a working directory belong to no workspace, so they cannot be consolidated. "
+        "They are listed so you can see them.",
+    )
 
 
 class SessionsPanel(QWidget):
@@ -40,7 +44,7 @@ class SessionsPanel(QWidget):
         self.workspace_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("sessionFilter")
-        self.filter_edit.setPlaceholderText("Filter sessions by title…")
+        self.filter_edit.setPlaceholderText(self.tr("Filter sessions by title…"))
         self.filter_edit.setClearButtonEnabled(True)
 
         self.session_model = SessionTableModel(self)
@@ -59,19 +63,21 @@ class SessionsPanel(QWidget):
         self.sessions_view.verticalHeader().setDefaultSectionSize(24)
         header = self.sessions_view.horizontalHeader()
         header.setMinimumSectionSize(40)
+        # The title is what tells sessions apart: it takes the room, and a long one loses its
+        # middle, not its end (the full title is the tooltip). The rest are sized to their text.
+        self.sessions_view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header.setSectionResizeMode(SessionTableModel.TITLE, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(SessionTableModel.DATE, QHeaderView.ResizeMode.ResizeToContents)
-        # Short columns at fixed widths, so the title keeps the room (their header tips say more).
-        for col, width in (
-            (SessionTableModel.TURNS, 48),
-            (SessionTableModel.SIZE, 64),
-            (SessionTableModel.VERSION, 58),
-            (SessionTableModel.STATE, 52),
-        ):
+        # Short columns at fixed widths (their header tips say more), so the title keeps the room.
+        for col, width in ((SessionTableModel.TURNS, 48), (SessionTableModel.SIZE, 64), (SessionTableModel.STATE, 56)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
-        header.setSectionResizeMode(SessionTableModel.LAST, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(SessionTableModel.LAST, 96)
+        # Date and Last review: as wide as a date, never wider (their full text is in the tooltip).
+        date_width = self.sessions_view.fontMetrics().horizontalAdvance("2026-12-31 23:59") + 14
+        for col in (SessionTableModel.DATE, SessionTableModel.LAST):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, date_width if col == SessionTableModel.DATE else 110)
+        # The log format version is a diagnostic: it is in the title's tooltip, not a column.
+        self.sessions_view.setColumnHidden(SessionTableModel.VERSION, True)
         self.empty_label = QLabel()
         self.empty_label.setObjectName("sessionsEmpty")
         self.empty_label.setWordWrap(True)
@@ -79,20 +85,22 @@ class SessionsPanel(QWidget):
 
         self.consolidator_box = QComboBox()
         self.consolidator_box.setObjectName("consolidatorPicker")
-        self.consolidator_box.addItem("Offline extractor", OFFLINE)
-        self.consolidator_box.addItem("Model", MODEL)
-        self.run_button = QPushButton("Run")
+        self.consolidator_box.addItem(self.tr("Offline extractor"), OFFLINE)
+        self.consolidator_box.addItem(self.tr("Model"), MODEL)
+        self.run_button = QPushButton(self.tr("Run"))
         self.run_button.setObjectName("runButton")
         self.run_button.setDefault(True)
-        self.run_all_button = QPushButton("Run all unreviewed")
+        self.run_all_button = QPushButton(self.tr("Run all unreviewed"))
         # Every one of these writes into the root (receipts, review state, memory): off when read-only.
         mark_writes(self.run_button, self.run_all_button)  # a run writes its receipt
         self.run_all_button.setObjectName("runAllButton")
         self.run_all_button.setToolTip(
-            "Consolidate every stable session of this workspace that has no finished review yet; "
-            "each gets its own review, waiting for you"
+            self.tr(
+                "Consolidate every stable session of this workspace that has no finished review yet; "
+                "each gets its own review, waiting for you"
+            )
         )
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("cancelButton")
         self.progress = QProgressBar()
         self.progress.setObjectName("runProgress")
@@ -103,7 +111,7 @@ class SessionsPanel(QWidget):
         self.status_label.setWordWrap(True)
 
         run_row = QHBoxLayout()
-        run_row.addWidget(QLabel("Consolidator"))
+        run_row.addWidget(QLabel(self.tr("Consolidator")))
         run_row.addWidget(self.consolidator_box, 1)
         run_row.addWidget(self.run_button)
         run_row.addWidget(self.run_all_button)
@@ -111,7 +119,7 @@ class SessionsPanel(QWidget):
         left_layout = QVBoxLayout(self)
         left_layout.setContentsMargins(0, 0, 4, 0)
         picker_row = QHBoxLayout()
-        picker_row.addWidget(QLabel("Workspace"))
+        picker_row.addWidget(QLabel(self.tr("Workspace")))
         picker_row.addWidget(self.workspace_box, 1)
         left_layout.addLayout(picker_row)
         left_layout.addWidget(self.filter_edit)
@@ -132,12 +140,14 @@ class SessionsPanel(QWidget):
             self.select_session(keep)
         if not listing.rows:
             self.empty_label.setText(
-                f"No DSH sessions found in {listing.sessions_root}. Change the sessions folder in Settings."
+                self.tr("No DSH sessions found in {folder}. Change the sessions folder in Settings.").format(
+                    folder=listing.sessions_root
+                )
                 if not listing.choices
-                else "No sessions in this workspace."
+                else self.tr("No sessions in this workspace.")
             )
         else:
-            self.empty_label.setText(UNASSIGNED_HINT if listing.selected_key is None else "")
+            self.empty_label.setText(unassigned_hint() if listing.selected_key is None else "")
         self.empty_label.setVisible(bool(self.empty_label.text()))
 
     def selected_session(self) -> SessionRow | None:
@@ -215,24 +225,30 @@ class SessionsPanel(QWidget):
         row = self.selected_session()
         can_run = row is not None and row.summary.cwd is not None and row.stable
         runnable = [r for r in chosen if r.summary.cwd is not None and r.stable]
-        self.run_button.setText(f"Run {len(runnable)} sessions" if len(chosen) > 1 else "Run")
+        self.run_button.setText(
+            self.tr("Run")
+            if len(chosen) <= 1
+            else self.tr("Run 1 session")
+            if len(runnable) == 1
+            else self.tr("Run %n sessions", "", len(runnable))
+        )
         self.run_all_button.setEnabled(not busy and self.session_model.rowCount() > 0)
         if len(chosen) > 1:
             self.run_button.setEnabled(not busy and bool(runnable))
             self.run_button.setToolTip(
-                "Consolidate the selected stable sessions one after another, each with its own review"
+                self.tr("Consolidate the selected stable sessions one after another, each with its own review")
             )
         else:
             self.run_button.setEnabled(not busy and can_run)
         if len(chosen) > 1:
             pass
         elif row is None:
-            self.run_button.setToolTip("Select a session first")
+            self.run_button.setToolTip(self.tr("Select a session first"))
         elif row.summary.cwd is None:
-            self.run_button.setToolTip(UNASSIGNED_HINT)
+            self.run_button.setToolTip(unassigned_hint())
         elif not row.stable:
-            self.run_button.setToolTip(f"The session is live: {row.state_reason}")
+            self.run_button.setToolTip(self.tr("The session is live: {why}").format(why=row.state_reason))
         else:
-            self.run_button.setToolTip("Ask the consolidator what to remember from this session")
+            self.run_button.setToolTip(self.tr("Ask the consolidator what to remember from this session"))
         self.cancel_button.setEnabled(job in ("run", "batch"))
         self.consolidator_box.setEnabled(not busy)

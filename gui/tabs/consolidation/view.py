@@ -13,11 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.proposals import Receipt, Review
 from core.consolidation.review_sources import PendingListing, ReviewHandler, read_pending
 from core.consolidation.review_state import (
     ConsolidatorKind,
@@ -30,19 +30,20 @@ from core.consolidation.review_state import (
 )
 from core.errors import CancelledError, ProposalMismatchError
 from core.mcp.proposals import AgentProposals, ReviewSource
-from core.models import Record
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
+from gui.tabs.consolidation.choice_actions import ConsolidatorChoice, EditActions
 from gui.tabs.consolidation.import_actions import ImportActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
 from gui.tabs.consolidation.review_panel import ReviewPanel
-from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, UNASSIGNED_HINT, SessionsPanel
+from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, SessionsPanel, unassigned_hint
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
+from gui.widgets.review_receipt import counts_in_words, status_label
 
 
 def _run(pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl) -> Review:
@@ -62,6 +63,10 @@ def _refresh_all(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
 
 
 class ConsolidationTab(Tab):
+    """``record_requested(workspace_key, name)``: open a record a receipt touched (main window)."""
+
+    record_requested = Signal(str, str)
+
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.pipeline = Pipeline(ctx.store, Path(ctx.sessions_root), Path(ctx.dsh_home))
@@ -69,13 +74,15 @@ class ConsolidationTab(Tab):
         self._job: str | None = None
         self._refresh_pending = False
         self._selected_key: str | None = None
-        self._consolidator_touched = False
+        self._wanted_receipt: str | None = None
         self.session_handler = ReviewHandler(lambda: self.pipeline.service)
         self.handler: ReviewHandler = self.session_handler  # who settles the review shown
         self.proposals: AgentProposals | None = None  # the instance the pending agent rows came from
         self.pending_actions = PendingActions(self)
         self.batch = BatchActions(self)
         self.imports = ImportActions(self)
+        self.choice = ConsolidatorChoice(self)
+        self.edits = EditActions(self)
         self._build()
 
     # --- layout ------------------------------------------------------------------------------
@@ -94,7 +101,7 @@ class ConsolidationTab(Tab):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         source_row = QHBoxLayout()
-        source_row.addWidget(QLabel("Show"))
+        source_row.addWidget(QLabel(self.tr("Show")))
         source_row.addWidget(self.source_filter, 1)
         ll.addLayout(source_row)
         ll.addWidget(self.lock_note)
@@ -110,7 +117,7 @@ class ConsolidationTab(Tab):
         splitter.addWidget(self.review_panel)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
-        splitter.setSizes([580, 700])
+        splitter.setSizes([640, 640])
         splitter.setChildrenCollapsible(False)
         self.splitter = splitter
         layout = QVBoxLayout(self)
@@ -135,12 +142,12 @@ class ConsolidationTab(Tab):
         # Wiring.
         self.workspace_box.activated.connect(self._workspace_chosen)
         self.filter_edit.textChanged.connect(self.session_proxy.set_filter_text)
-        self.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self._update_controls())
+        self.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self._session_selection_changed())
         self.sessions_view.doubleClicked.connect(lambda _i: self.run_selected())
         self.run_button.clicked.connect(self._run_clicked)
         self.run_all_button = s.run_all_button
         self.run_all_button.clicked.connect(self.batch.run_all_unreviewed)
-        self.consolidator_box.activated.connect(self._mark_consolidator_touched)
+        self.consolidator_box.activated.connect(lambda _row: self.choice.chosen())
         self.cancel_button.clicked.connect(self.cancel)
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_change())
         self.changes_model.dataChanged.connect(lambda *_: self._update_controls())
@@ -151,8 +158,8 @@ class ConsolidationTab(Tab):
         self.accept_all_button.clicked.connect(lambda: r.set_all(True))
         self.reject_all_button.clicked.connect(lambda: r.set_all(False))
         self.commit_button.clicked.connect(self.commit_selected)
-        self.editor.applied.connect(self._apply_edit)
-        self.editor.reverted.connect(self._revert_edit)
+        self.editor.applied.connect(self.edits.apply)
+        self.editor.reverted.connect(self.edits.revert)
         self.receipts_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_receipt())
         a = self.pending_actions
         self.source_filter.currentIndexChanged.connect(lambda _i: a.source_changed())
@@ -161,13 +168,14 @@ class ConsolidationTab(Tab):
         self.pending.import_button.clicked.connect(a.start_import)
         self.review_panel.merge_button.clicked.connect(a.merge_current)
         self.review_panel.delete_button.clicked.connect(a.delete_current)
+        self.review_panel.record_requested.connect(self.record_requested.emit)
         self.diff_panel.clear()
         self.sessions.set_idle("")
         self._update_controls()
 
     # --- the tab protocol ----------------------------------------------------------------------
     def tab_title(self) -> str:
-        return "Session Consolidation"
+        return self.tr("Session Consolidation")
 
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
@@ -297,24 +305,36 @@ class ConsolidationTab(Tab):
         self._selected_key = listing.selected_key
         self.sessions.show_listing(listing)
         self.review_panel.set_receipts(listing.receipts, listing.receipt_texts)
+        if self._wanted_receipt is not None and self.show_receipt(self._wanted_receipt):
+            self._wanted_receipt = None
         # Consolidator choices: the model entry names the configured model (or why it can't run).
         current = self.consolidator_box.currentData() if self.consolidator_box.count() else None
         self.consolidator_box.setItemText(1, listing.model_label)
         self.consolidator_box.setItemData(
-            1, listing.model_problem or "Runs the configured chat model", Qt.ItemDataRole.ToolTipRole
+            1, listing.model_problem or self.tr("Runs the configured chat model"), Qt.ItemDataRole.ToolTipRole
         )
-        if current is None or not self._consolidator_touched:
-            self.consolidator_box.setCurrentIndex(1 if listing.settings_consolidator == MODEL else 0)
+        if current is None or not self.choice.saving:
+            self.choice.show(listing.settings_consolidator)
         if listing.settings_problem and not self.banner.text:
             self.banner.show_message("warning", listing.settings_problem)
         else:
             self.banner.clear(topic="listing")
 
-    def _mark_consolidator_touched(self, _row: int) -> None:
-        self._consolidator_touched = True
+    def showEvent(self, event: QShowEvent) -> None:
+        """Coming back from Settings: show the consolidator saved there (it is one setting)."""
+        super().showEvent(event)
+        self.choice.reload()
+
+    def _session_selection_changed(self) -> None:
+        """Another session: the banner and receipt about the previous one no longer apply."""
+        self.banner.clear(topic="session")
+        self.review_panel.clear_receipt()
+        self._update_controls()
 
     def _listing_failed(self, exc: BaseException) -> None:
-        self.banner.show_message("error", f"Could not list DSH sessions: {describe_error(exc)}", topic="listing")
+        self.banner.show_message(
+            "error", self.tr("Could not list DSH sessions: {why}").format(why=describe_error(exc)), topic="listing"
+        )
 
     # --- selection helpers ---------------------------------------------------------------------
     def selected_session(self) -> SessionRow | None:
@@ -331,8 +351,9 @@ class ConsolidationTab(Tab):
             self._workspace_chosen(row)
 
     def set_consolidator(self, kind: str) -> None:
+        """Choose the consolidator as the picker does (remembered in settings.yml)."""
         self.consolidator_box.setCurrentIndex(0 if kind == OFFLINE else 1)
-        self._consolidator_touched = True
+        self.choice.chosen()
 
     # --- run ------------------------------------------------------------------------------------
     def run_selected(self, *, force: bool = False) -> None:
@@ -340,17 +361,22 @@ class ConsolidationTab(Tab):
         if row is None or self._job is not None:
             return
         if row.summary.cwd is None:
-            self.banner.show_message("info", UNASSIGNED_HINT)
+            self.banner.show_message("info", unassigned_hint(), topic="session")
             return
         if not row.stable:
             self.banner.show_message(
                 "info",
-                f"“{row.summary.title}” is still live ({row.state_reason}). Try again when it is quiet.",
+                self.tr("“{title}” is still live ({why}). Try again when it is quiet.").format(
+                    title=row.summary.title, why=row.state_reason
+                ),
+                topic="session",
             )
             return
         kind: ConsolidatorKind = "model" if self.consolidator_box.currentData() == MODEL else "offline"
         self.banner.clear()
-        self.sessions.set_running(f"Running the {'offline extractor' if kind == OFFLINE else 'model'}…")
+        self.sessions.set_running(
+            self.tr("Running the offline extractor…") if kind == OFFLINE else self.tr("Running the model…")
+        )
         self._start(
             "run",
             _run,
@@ -373,7 +399,7 @@ class ConsolidationTab(Tab):
         job = self.jobs.current("pipeline")
         if job is not None and self._job in ("run", "batch"):
             job.cancel()
-            self.status_label.setText("Cancelling… (nothing will be written)")
+            self.status_label.setText(self.tr("Cancelling… (nothing will be written)"))
             self.cancel_button.setEnabled(False)
 
     def _run_done(self, review: Review) -> None:
@@ -384,9 +410,12 @@ class ConsolidationTab(Tab):
             self.show_review(None)
             self.banner.show_message(
                 "info",
-                f"This session was already reviewed with this consolidator ({review.receipt.status}); "
-                "here is its receipt. Nothing was run again.",
-                [("Run again anyway", lambda: self.run_selected(force=True))],
+                self.tr(
+                    "This session was already reviewed with this consolidator ({status}); "
+                    "here is its receipt. Nothing was run again."
+                ).format(status=status_label(review.receipt.status)),
+                [(self.tr("Run again anyway"), lambda: self.run_selected(force=True))],
+                topic="session",
             )
             self._remember_receipt(review.receipt)
             self.show_receipt(review.review_id)
@@ -394,16 +423,19 @@ class ConsolidationTab(Tab):
         self.show_review(review)
         if not review.actionable:
             self.banner.show_message(
-                "info", "The consolidator found nothing new to remember in this session (no change)."
+                "info", self.tr("The consolidator found nothing new to remember in this session (no change).")
             )
         self._remember_receipt(review.receipt)
 
     def _run_failed(self, exc: BaseException) -> None:
         if isinstance(exc, CancelledError):
-            self.sessions.set_idle("Cancelled. Nothing was written.")
+            self.sessions.set_idle(self.tr("Cancelled. Nothing was written."))
             return
         self.sessions.set_idle("")
-        self.banner.show_message("error", f"Consolidation failed: {describe_error(exc)}")
+        self.review_panel.clear_receipt()  # the receipt shown belongs to an earlier run
+        self.banner.show_message(
+            "error", self.tr("Consolidation failed: {why}").format(why=describe_error(exc)), topic="session"
+        )
 
     # --- review ---------------------------------------------------------------------------------
     def show_review(self, review: Review | None, handler: ReviewHandler | None = None, reason: str = "") -> None:
@@ -417,39 +449,6 @@ class ConsolidationTab(Tab):
     def _set_all(self, accepted: bool) -> None:
         self.review_panel.set_all(accepted)
 
-    def _apply_edit(self, record: Record) -> None:
-        row = self.review_panel.current_change_row()
-        review = self.review
-        if row < 0 or review is None or self._job is not None:
-            return
-        cid = self.changes_model.change_row(row).change.id
-
-        def done(change: ReviewChange) -> None:
-            r = self.changes_model.row_of(cid)
-            if r >= 0 and self.review is review:
-                self.changes_model.set_edit(r, change)
-                self.changes_model.set_accepted(r, change.is_actionable)
-                self.review_panel.show_current_change()
-                self.banner.show_message("info", f"Edited {change.target}; it is accepted as edited.")
-
-        self._start("edit", self.handler.edit, review, cid, record, done=done, failed=self._show_error)
-
-    def _revert_edit(self) -> None:
-        """Back to the proposal: the service drops the saved edit (a restored review keeps none)."""
-        row = self.review_panel.current_change_row()
-        review = self.review
-        if row < 0 or review is None or self._job is not None:
-            return
-        cid = self.changes_model.change_row(row).change.id
-
-        def done(original: ReviewChange) -> None:
-            r = self.changes_model.row_of(cid)
-            if r >= 0 and self.review is review:
-                self.changes_model.revert_row(r, original)
-                self.review_panel.show_current_change()
-
-        self._start("edit", self.handler.revert, review, cid, done=done, failed=self._show_error)
-
     # --- commit ----------------------------------------------------------------------------------
     def commit_selected(self) -> None:
         review = self.review
@@ -458,20 +457,22 @@ class ConsolidationTab(Tab):
         request = commit_request(self.changes_model.change_rows())
         if not request.change_ids and not self.ctx.dialogs.confirm(
             self,
-            "Reject every change?",
-            "No change is selected. Record this review as rejected? Nothing is written to memory.",
-            "Reject all",
+            self.tr("Reject every change?"),
+            self.tr("No change is selected. Record this review as rejected? Nothing is written to memory."),
+            self.tr("Reject all"),
         ):
             return
         if request.touches_global and not self.ctx.dialogs.confirm(
             self,
-            "Change GLOBAL.md?",
-            "You accepted a change to GLOBAL.md, which every workspace loads. "
-            "Commit it only if it is about you in general, not about this project.",
-            "Change GLOBAL.md",
+            self.tr("Change GLOBAL.md?"),
+            self.tr(
+                "You accepted a change to GLOBAL.md, which every workspace loads. "
+                "Commit it only if it is about you in general, not about this project."
+            ),
+            self.tr("Change GLOBAL.md"),
         ):
             return
-        self.status_label.setText("Committing…")
+        self.status_label.setText(self.tr("Committing…"))
         self._start(
             "commit",
             self.handler.commit,
@@ -494,15 +495,19 @@ class ConsolidationTab(Tab):
         self.last_receipt = receipt
         self.show_review(None)
         words = {
-            "committed": "Committed",
-            "partially-committed": "Committed part of the proposal",
-            "rejected": "Rejected every change; nothing was written",
-            "discarded": "Deleted the pending review; nothing was written",
-            "no-change": "Nothing to write",
+            "committed": self.tr("Committed"),
+            "partially-committed": self.tr("Committed part of the proposal"),
+            "rejected": self.tr("Rejected every change; nothing was written"),
+            "discarded": self.tr("Deleted the pending review; nothing was written"),
+            "no-change": self.tr("Nothing to write"),
         }
         self.banner.show_message(
             "ok",
-            f"{words.get(receipt.status, receipt.status)} — {receipt.summary}. Receipt {receipt.review_id}.",
+            self.tr("{what}: {counts}. Receipt {id}.").format(
+                what=words.get(receipt.status, receipt.status),
+                counts=counts_in_words(receipt.changes),
+                id=receipt.review_id,
+            ),
         )
         self.show_receipt(receipt.review_id)
         self._refresh_pending = True
@@ -511,8 +516,10 @@ class ConsolidationTab(Tab):
         self.status_label.setText("")
         actions: list[tuple[str, Callable[[], None]]] = []
         if isinstance(exc, ProposalMismatchError):  # the saved proposal was changed on disk
-            actions.append(("Delete this review", self.pending_actions.delete_current))
-        self.banner.show_message("error", f"Nothing was committed: {describe_error(exc)}", actions)
+            actions.append((self.tr("Delete this review"), self.pending_actions.delete_current))
+        self.banner.show_message(
+            "error", self.tr("Nothing was committed: {why}").format(why=describe_error(exc)), actions
+        )
 
     def _recheck_after_conflict(self) -> None:
         review = self.review
@@ -523,9 +530,11 @@ class ConsolidationTab(Tab):
             self.show_review(fresh)
             self.banner.show_message(
                 "warning",
-                "Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). "
-                "Nothing was written. The proposal has been checked again against the current memory: "
-                "review the diffs and accept again.",
+                self.tr(
+                    "Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). "
+                    "Nothing was written. The proposal has been checked again against the current memory: "
+                    "review the diffs and accept again."
+                ),
             )
 
         self._start("recheck", self.handler.recheck, review, done=done, failed=self._show_error)
@@ -541,6 +550,18 @@ class ConsolidationTab(Tab):
 
     def show_receipt(self, review_id: str, *, switch: bool = True) -> bool:
         return self.review_panel.show_receipt(review_id, switch=switch)
+
+    def open_receipt(self, review_id: str) -> bool:
+        """Select and show receipt ``review_id`` on the Receipts page (from a record's provenance).
+
+        False when it is not listed yet: the tab lists again and shows it once it is there.
+        """
+        if self.show_receipt(review_id):
+            self._wanted_receipt = None
+            return True
+        self._wanted_receipt = review_id
+        self.refresh()
+        return False
 
     def receipt_text(self) -> str:
         return self.receipt_view.toPlainText()

@@ -6,7 +6,7 @@ and, for the selected one, what could not be read and what to do about it. Nothi
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -28,18 +28,34 @@ from gui.tasks import Jobs
 from gui.widgets.messages import describe_error
 from gui.widgets.tables import setup_table
 
-_ADVICE = {
-    "error": "left as it is; fix or remove it in that store (this app never rewrites another store's files)",
-    "note": "skipped on purpose (not a format this app reads)",
-}
+translate = QCoreApplication.translate
+
+
+def _advice(severity: str) -> str:
+    return {
+        "error": translate(
+            "SourcesPanel",
+            "left as it is; fix or remove it in that store (this app never rewrites another store's files)",
+        ),
+        "note": translate("SourcesPanel", "skipped on purpose (not a format this app reads)"),
+    }.get(severity, "")
 
 
 def describe_problems(snap: SourceSnapshot) -> str:
     if not snap.problems:
-        return f"{snap.label}: everything in {snap.path} could be read."
-    lines = [f"{snap.label} — {len(snap.problems)} problem(s):"]
+        return translate("SourcesPanel", "{store}: everything in {path} could be read.").format(
+            store=snap.label, path=snap.path
+        )
+    n = len(snap.problems)
+    head = (
+        translate("SourcesPanel", "{store} — 1 problem:")
+        if n == 1
+        else translate("SourcesPanel", "{store} — %n problems:", "", n)
+    )
+    lines = [head.format(store=snap.label)]
     for p in snap.problems:
-        lines.append(f"[{p.severity}] {p.path}: {p.reason}\n    → {_ADVICE[p.severity]}")
+        severity = translate("SourcesPanel", "error") if p.severity == "error" else translate("SourcesPanel", "note")
+        lines.append(f"[{severity}] {p.path}: {p.reason}\n    → {_advice(p.severity)}")
     return "\n".join(lines)
 
 
@@ -47,7 +63,8 @@ class SourcesPanel(QGroupBox):
     """The stores found, their sizes and problems; Refresh re-reads them (on a worker)."""
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__("Other memory stores on this machine (read-only)", parent)
+        super().__init__(parent)
+        self.setTitle(self.tr("Other memory stores on this machine (read-only)"))
         self.ctx = ctx
         self.jobs = Jobs(self, ctx.runner)
         self.discovery: Discovery | None = None
@@ -63,15 +80,15 @@ class SourcesPanel(QGroupBox):
         header.setSectionResizeMode(SourcesModel.PATH, QHeaderView.ResizeMode.Stretch)
         for col in (SourcesModel.SCOPES, SourcesModel.ENTRIES, SourcesModel.PROBLEMS):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-        self.status = QLabel("Not looked yet.")
+        self.status = QLabel(self.tr("Not looked yet."))
         self.status.setStyleSheet("color:#555;")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.refresh_button = QPushButton("Look again")
+        self.refresh_button = QPushButton(self.tr("Look again"))
         self.problems = QPlainTextEdit()
         self.problems.setObjectName("sourceProblems")
         self.problems.setReadOnly(True)
         self.problems.setMaximumHeight(110)
-        self.problems.setPlaceholderText("Select a store to see what could not be read.")
+        self.problems.setPlaceholderText(self.tr("Select a store to see what could not be read."))
         top = QHBoxLayout()
         top.addWidget(self.status, 1)
         top.addWidget(self.refresh_button)
@@ -85,7 +102,7 @@ class SourcesPanel(QGroupBox):
     def refresh(self) -> None:
         if self.jobs.running("discover"):
             return  # one read at a time: discovery also lists DSH's sessions, which can be many
-        self.status.setText("Looking for memory stores…")
+        self.status.setText(self.tr("Looking for memory stores…"))
         self.refresh_button.setEnabled(False)
         self.jobs.start(
             "discover",
@@ -102,13 +119,15 @@ class SourcesPanel(QGroupBox):
         self.model.set_sources(list(discovery.sources))
         n = len(discovery.sources)
         bad = sum(any(p.severity == "error" for p in s.problems) for s in discovery.sources)
-        text = f"{n} store{'s' * (n != 1)} found"
-        self.status.setText(text + (f"; {bad} with files that could not be read." if bad else "."))
+        text = self.tr("1 store found") if n == 1 else self.tr("%n stores found", "", n)
+        self.status.setText(
+            text + (self.tr("; {bad} with files that could not be read.").format(bad=bad) if bad else self.tr("."))
+        )
         self._on_selected()
 
     def _failed(self, exc: BaseException) -> None:
         self.refresh_button.setEnabled(True)
-        self.status.setText("Could not look for other stores: " + describe_error(exc))
+        self.status.setText(self.tr("Could not look for other stores: {why}").format(why=describe_error(exc)))
 
     def selected(self) -> SourceSnapshot | None:
         rows = self.view.selectionModel().selectedRows()

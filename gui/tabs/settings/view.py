@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from core.consolidation.chat import ConnectionReport, check_connection
@@ -23,9 +24,11 @@ from core.model_catalog import ModelCatalog, ModelChoice, load_model_catalog
 from core.settings import AppSettings, LoadedSettings, load_settings, save_settings
 from core.settings_form import ConnectionOutcome, readable_problem, summarize_connection
 from core.store.api import MemoryStore
+from core.user_prefs import Language, UserPrefs, load_prefs, save_prefs
 from gui.context import AppContext
 from gui.qtmodels.settings_models import ModelRow
 from gui.tabs.base import Tab
+from gui.tabs.settings.connection_text import outcome_text
 from gui.tabs.settings.fields import ERROR_STYLE, HINT_STYLE, SettingsFields, _hint, wrap
 from gui.tabs.settings.sources_panel import SourcesPanel
 from gui.tasks import JobControl
@@ -37,8 +40,20 @@ DirectoryChooser = Callable[[QWidget, str, str], str | None]
 """``(parent, title, start_dir) -> chosen directory or None``; tests replace it."""
 
 
-def _load(store: MemoryStore, home: Path) -> tuple[LoadedSettings, ModelCatalog]:
-    return load_settings(store), load_model_catalog(home)
+Loaded = tuple[LoadedSettings, ModelCatalog, bool, UserPrefs]
+
+
+def _load(store: MemoryStore, home: Path, prefs_file: Path | None) -> Loaded:
+    """settings.yml, DSH's model list (and whether its file exists), the per-user preferences."""
+    catalog = load_model_catalog(home)
+    found = catalog.source is not None and catalog.source.is_file()
+    return load_settings(store), catalog, found, load_prefs(prefs_file)
+
+
+def _save_language(language: Language, prefs_file: Path | None) -> Language:
+    prefs = load_prefs(prefs_file)
+    save_prefs(prefs.model_copy(update={"language": language}), prefs_file)
+    return language
 
 
 def _test(choice: ModelChoice, timeout: float, env: dict[str, str] | None, *, control: JobControl) -> ConnectionReport:
@@ -60,12 +75,15 @@ class SettingsTab(Tab):
         self._saving = False
         self._populating = False
         self.last_connection: ConnectionOutcome | None = None
+        self._tested: ModelChoice | None = None
+        self.prefs_file: Path | None = None  # None: the user's own prefs.yml (core.user_prefs)
+        self._language_at_start: Language | None = None  # what this run shows (applied at start)
 
         self.banner = Banner()
         self.fields = SettingsFields(str(ctx.root), str(self._default_sessions_root()))
-        self.save_button = QPushButton("Save")
+        self.save_button = QPushButton(self.tr("Save"))
         self.save_button.setDefault(True)
-        self.revert_button = QPushButton("Revert")
+        self.revert_button = QPushButton(self.tr("Revert"))
         mark_writes(self.save_button)  # settings.yml lives in the memory root
         self.state_label = _hint("")
         buttons = QHBoxLayout()
@@ -90,6 +108,9 @@ class SettingsTab(Tab):
         self.browse_button, self.default_sessions_button = f.browse_button, f.default_sessions_button
         self.sessions_note = f.sessions_note
 
+        self.language_combo, self.language_note = f.language_combo, f.language_note
+        self.load_warning_spin = f.load_warning_spin
+        self.language_combo.activated.connect(lambda _row: self.save_language(self.fields.language()))
         self.consolidator_combo.currentIndexChanged.connect(self._on_form_changed)
         self.model_combo.currentIndexChanged.connect(self._on_form_changed)
         for edit in (self.base_url_edit, self.custom_model_edit, self.key_env_edit, self.sessions_root_edit):
@@ -118,6 +139,9 @@ class SettingsTab(Tab):
         self._update_state()
 
     # --- tab protocol -------------------------------------------------------------------------
+    def tab_title(self) -> str:
+        return self.tr("Settings")
+
     def has_unsaved_changes(self) -> bool:
         return self._loaded_form is not None and self.fields.form().values() != self._loaded_form
 
@@ -126,10 +150,43 @@ class SettingsTab(Tab):
 
     def refresh(self) -> None:
         """Re-read settings.yml and DSH's model list off the GUI thread; unsaved edits are kept."""
-        self.jobs.start(
-            "load", _load, self.ctx.store, self.ctx.dsh_home, done=self._apply_loaded, failed=self._on_load_error
-        )
+        self._reload_settings()
         self.sources.refresh()
+
+    def _reload_settings(self) -> None:
+        self.jobs.start(
+            "load",
+            _load,
+            self.ctx.store,
+            self.ctx.dsh_home,
+            self.prefs_file,
+            done=self._apply_loaded,
+            failed=self._on_load_error,
+        )
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Back from another tab: the consolidator may have been chosen there (it is one setting)."""
+        super().showEvent(event)
+        if self._loaded is not None and not self.has_unsaved_changes():
+            self._reload_settings()  # settings.yml only; the other stores are looked for on Refresh
+
+    # --- language (per user; applies at the next start) ----------------------------------------
+    def save_language(self, language: Language) -> None:
+        def done(saved: Language) -> None:
+            self._show_language_note(saved)
+
+        def failed(exc: BaseException) -> None:
+            self.language_note.setStyleSheet(ERROR_STYLE)
+            self.language_note.setText(self.tr("Not saved: {why}").format(why=describe_error(exc)))
+
+        self.jobs.start("prefs", _save_language, language, self.prefs_file, done=done, failed=failed)
+
+    def _show_language_note(self, chosen: Language) -> None:
+        changed = self._language_at_start is not None and chosen != self._language_at_start
+        self.language_note.setStyleSheet(HINT_STYLE)
+        self.language_note.setText(
+            self.tr("Saved. The new language is used the next time the app starts.") if changed else ""
+        )
 
     def shutdown(self) -> None:
         super().shutdown()
@@ -143,34 +200,44 @@ class SettingsTab(Tab):
 
     # --- loading ------------------------------------------------------------------------------
     def _on_load_error(self, exc: BaseException) -> None:
-        self.banner.show_message("error", "Could not read settings.yml: " + describe_error(exc), topic="load")
+        self.banner.show_message(
+            "error", self.tr("Could not read settings.yml: {why}").format(why=describe_error(exc)), topic="load"
+        )
 
-    def _apply_loaded(self, result: tuple[LoadedSettings, ModelCatalog]) -> None:
-        loaded, catalog = result
+    def _apply_loaded(self, result: Loaded) -> None:
+        loaded, catalog, catalog_found, prefs = result
+        if self._language_at_start is None:
+            self._language_at_start = prefs.language
+        if not self.jobs.running("prefs"):
+            self.fields.set_language(prefs.language)
+            self._show_language_note(prefs.language)
         previous = self._loaded
         if self.has_unsaved_changes():
             # Never overwrite edits. The old revision stays the CAS base, so Save reports the conflict.
             if previous is None or previous.revision != loaded.revision:
                 self.banner.show_message(
                     "warning",
-                    "settings.yml changed on disk while you were editing. Your edits are kept; "
-                    "Reload shows the file's settings instead.",
-                    [("Reload", self.revert)],
+                    self.tr(
+                        "settings.yml changed on disk while you were editing. Your edits are kept; "
+                        "Reload shows the file's settings instead."
+                    ),
+                    [(self.tr("Reload"), self.revert)],
                 )
             return
         self._loaded = loaded
-        self._populate(loaded.settings, catalog)
+        self._populate(loaded.settings, catalog, catalog_found)
         if loaded.problem:
             self.banner.show_message(
-                "warning", readable_problem(loaded.problem) + " Saving will ask before replacing the file."
+                "warning",
+                readable_problem(loaded.problem) + " " + self.tr("Saving will ask before replacing the file."),
             )
         else:
             self.banner.clear(topic="load")
 
-    def _populate(self, settings: AppSettings, catalog: ModelCatalog) -> None:
+    def _populate(self, settings: AppSettings, catalog: ModelCatalog, catalog_found: bool = True) -> None:
         self._populating = True
         try:
-            known = self.fields.populate(settings, catalog)
+            known = self.fields.populate(settings, catalog, catalog_found)
         finally:
             self._populating = False
         self.fields.set_enabled(True)
@@ -209,26 +276,29 @@ class SettingsTab(Tab):
         if row is None:
             return ""
         if row.kind == "custom":
-            return "Calls the endpoint below."
+            return self.tr("Calls the endpoint below.")
         assert row.choice is not None
         c = row.choice
         env_name = c.api_key_env
         env = os.environ if self.env is None else self.env
         if env_name:
-            state = "is set" if env.get(env_name, "").strip() else "is NOT set in this environment"
-            key = f"API key from ${env_name} ({state})"
+            key = (
+                self.tr("API key from ${name} (is set)")
+                if env.get(env_name, "").strip()
+                else self.tr("API key from ${name} (is NOT set in this environment)")
+            ).format(name=env_name)
         else:
-            key = "no API key"
-        return f"{c.model} at {c.base_url} · {key}"
+            key = self.tr("no API key")
+        return self.tr("{model} at {url} · {key}").format(model=c.model, url=c.base_url, key=key)
 
     def _sessions_text(self) -> str:
         text = self.sessions_root_edit.text().strip()
         path = os.path.abspath(os.path.expanduser(text)) if text else str(self._default_sessions_root())
-        note = "Where DSH keeps its session logs; this app only reads them."
+        note = self.tr("Where DSH keeps its session logs; this app only reads them.")
         if not text:
-            note = f"Default: {path}. " + note
+            note = self.tr("Default: {path}.").format(path=path) + " " + note
         if not os.path.isdir(path):
-            note += "\nThis folder does not exist (yet): no sessions will be listed."
+            note += "\n" + self.tr("This folder does not exist (yet): no sessions will be listed.")
         return note
 
     def _update_state(self) -> None:
@@ -241,13 +311,15 @@ class SettingsTab(Tab):
         self.test_button.setEnabled(loaded and not testing)
         self.cancel_test_button.setEnabled(testing)
         if not loaded:
-            self.state_label.setText("Loading settings…")
+            self.state_label.setText(self.tr("Loading settings…"))
         elif dirty:
-            self.state_label.setText("Unsaved changes.")
+            self.state_label.setText(self.tr("Unsaved changes."))
         elif self._loaded is not None and not self._loaded.exists:
-            self.state_label.setText(f"Defaults in use: {self._settings_path()} does not exist yet.")
+            self.state_label.setText(
+                self.tr("Defaults in use: {path} does not exist yet.").format(path=self._settings_path())
+            )
         else:
-            self.state_label.setText(f"Saved in {self._settings_path()}.")
+            self.state_label.setText(self.tr("Saved in {path}.").format(path=self._settings_path()))
 
     def _default_sessions_root(self) -> Path:
         """``$DSH_HOME/sessions``: where DSH writes sessions when settings name no other folder."""
@@ -258,7 +330,7 @@ class SettingsTab(Tab):
 
     def browse_sessions_root(self) -> None:
         start = self.sessions_root_edit.text().strip() or str(self._default_sessions_root())
-        chosen = self.choose_directory(self, "Choose the DSH sessions folder", os.path.expanduser(start))
+        chosen = self.choose_directory(self, self.tr("Choose the DSH sessions folder"), os.path.expanduser(start))
         if chosen:
             self.sessions_root_edit.setText(chosen)
 
@@ -272,12 +344,12 @@ class SettingsTab(Tab):
             return
         problems = self.fields.form().save_problems()
         if problems:
-            self.banner.show_message("error", "Not saved. " + " ".join(problems))
+            self.banner.show_message("error", self.tr("Not saved.") + " " + " ".join(problems))
             return
         try:
             settings = self.settings_from_form()
         except ValueError as exc:
-            self.banner.show_message("error", f"Not saved: {exc}")
+            self.banner.show_message("error", self.tr("Not saved: {why}").format(why=exc))
             return
         base_revision = expect if expect is not None else self._loaded.revision
         self._saving = True
@@ -293,7 +365,7 @@ class SettingsTab(Tab):
                 if chosen and chosen.strip()
                 else self._default_sessions_root()
             )
-            self.banner.show_message("ok", f"Settings saved to {self._settings_path()}.")
+            self.banner.show_message("ok", self.tr("Settings saved to {path}.").format(path=self._settings_path()))
             self._update_state()
             self.settings_saved.emit(saved.settings)
             self.sources.refresh()  # another sessions root may know other workspaces
@@ -306,15 +378,15 @@ class SettingsTab(Tab):
             elif isinstance(exc, ConfirmationRequiredError):
                 if self.ctx.dialogs.confirm(
                     self,
-                    "Replace settings.yml",
-                    f"{exc.message}\n\nReplace the file with the settings shown here?",
-                    "Replace",
+                    self.tr("Replace settings.yml"),
+                    exc.message + "\n\n" + self.tr("Replace the file with the settings shown here?"),
+                    self.tr("Replace"),
                 ):
                     self.save(replace_malformed=True, expect=base_revision)
                 else:
-                    self.banner.show_message("warning", "Not saved: settings.yml was left as it is.")
+                    self.banner.show_message("warning", self.tr("Not saved: settings.yml was left as it is."))
             else:
-                self.banner.show_message("error", "Not saved: " + describe_error(exc))
+                self.banner.show_message("error", self.tr("Not saved: {why}").format(why=describe_error(exc)))
 
         self.jobs.start(
             "save",
@@ -332,17 +404,19 @@ class SettingsTab(Tab):
         def keep_mine() -> None:
             if self.ctx.dialogs.confirm(
                 self,
-                "Overwrite settings",
-                "Replace the settings on disk (changed by someone else) with the ones shown here?",
-                "Overwrite",
+                self.tr("Overwrite settings"),
+                self.tr("Replace the settings on disk (changed by someone else) with the ones shown here?"),
+                self.tr("Overwrite"),
             ):
                 self.save(expect=current, replace_malformed=True)
 
         self.banner.show_message(
             "warning",
-            "settings.yml was changed by someone else since you opened it. Nothing was saved. "
-            "Reload to see the file's settings (your edits here are discarded), or keep yours.",
-            [("Reload", self.revert), ("Keep mine…", keep_mine)],
+            self.tr(
+                "settings.yml was changed by someone else since you opened it. Nothing was saved. "
+                "Reload to see the file's settings (your edits here are discarded), or keep yours."
+            ),
+            [(self.tr("Reload"), self.revert), (self.tr("Keep mine…"), keep_mine)],
         )
 
     # --- test connection --------------------------------------------------------------------------
@@ -350,7 +424,7 @@ class SettingsTab(Tab):
         """The endpoint the form currently points at; ValueError when the custom fields are unusable."""
         row = self.selected_row()
         if row is None:
-            raise ValueError("Pick a model first.")
+            raise ValueError(self.tr("Pick a model first."))
         if row.kind != "custom":
             assert row.choice is not None
             return row.choice
@@ -359,14 +433,16 @@ class SettingsTab(Tab):
     def test_connection(self) -> None:
         if self.is_testing:
             return
+        self._tested = None
         try:
             choice = self.choice_for_test()
         except ValueError as exc:
-            self._show_test_result(ConnectionOutcome(False, "Cannot test", str(exc)))
+            self._show_test_result(ConnectionOutcome(False, self.tr("Cannot test"), str(exc), "invalid"))
             return
+        self._tested = choice
         env = None if self.env is None else dict(self.env)
         self.test_result.setStyleSheet(HINT_STYLE)
-        self.test_result.setText(f"Connecting to {choice.base_url}…")
+        self.test_result.setText(self.tr("Connecting to {url}…").format(url=choice.base_url))
         self.test_result.show()
 
         def done(report: ConnectionReport) -> None:
@@ -374,9 +450,13 @@ class SettingsTab(Tab):
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, CancelledError):
-                self._show_test_result(ConnectionOutcome(False, "Cancelled", "The connection test was cancelled."))
+                self._show_test_result(
+                    ConnectionOutcome(
+                        False, self.tr("Cancelled"), self.tr("The connection test was cancelled."), "cancelled"
+                    )
+                )
             else:
-                self._show_test_result(ConnectionOutcome(False, "Could not connect", describe_error(exc)))
+                self._show_test_result(ConnectionOutcome(False, self.tr("Could not connect"), describe_error(exc)))
 
         self.jobs.start(
             "test", _test, choice, self.test_timeout_seconds, env, done=done, failed=failed, cancellable=True
@@ -395,7 +475,7 @@ class SettingsTab(Tab):
         if job is None:
             return
         job.cancel()
-        self.test_result.setText("Cancelling…")
+        self.test_result.setText(self.tr("Cancelling…"))
 
     @property
     def is_testing(self) -> bool:
@@ -405,6 +485,7 @@ class SettingsTab(Tab):
         self.last_connection = outcome
         mark = "✔" if outcome.ok else "✘"
         self.test_result.setStyleSheet("color:#1d6b25;" if outcome.ok else ERROR_STYLE)
-        self.test_result.setText(f"{mark} {outcome.headline}.\n{wrap(outcome.detail)}")
+        headline, detail = outcome_text(outcome, self._tested, self.test_timeout_seconds)
+        self.test_result.setText(f"{mark} {headline}.\n{wrap(detail)}")
         self.test_result.show()
         self._update_state()
