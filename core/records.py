@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from core import messages as M
 from core.errors import InvalidRecordError
 from core.layout import INDEX_FILE as INDEX_FILE
 from core.layout import RECORD_SUFFIX as RECORD_SUFFIX
@@ -267,7 +268,7 @@ def _yaml_error(exc: yaml.YAMLError) -> str:
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     where = f" (frontmatter line {mark.line + 1})" if mark is not None else ""
-    return f"its frontmatter is not valid YAML: {problem}{where}"
+    return M.YAML_INVALID.format(problem=f"{problem}{where}")
 
 
 def _parse_yaml(fm: str, body: str, reasons: list[str], file_name: str) -> Record | None:
@@ -287,13 +288,13 @@ def _parse_yaml(fm: str, body: str, reasons: list[str], file_name: str) -> Recor
     desc = data.get("description")
     meta = data.get("metadata")
     if name is None:
-        reasons.append("has no 'name' in its frontmatter")
+        reasons.append(M.NO_NAME.format())
         ok = False
     elif not isinstance(name, str):
         reasons.append(f"its name {name!r} is not text (YAML read it as {type(name).__name__}); quote it")
         ok = False
     if desc is None:
-        reasons.append("has no 'description' in its frontmatter")
+        reasons.append(M.NO_DESCRIPTION.format())
         ok = False
     elif not isinstance(desc, str):
         reasons.append(f"its description is not text (YAML read it as {type(desc).__name__}); quote it")
@@ -387,29 +388,26 @@ def _check_fields(
     if name is None:
         pass
     elif not NAME_RE.match(name):
-        reasons.append(
-            f"name {name!r} is not lower-case kebab-case "
-            "(letters a-z, digits, single dashes, e.g. 'build-tips')"
-        )
+        reasons.append(M.NAME_NOT_KEBAB.format(name=repr(name)))
     elif name.lower() in RESERVED_NAMES:
-        reasons.append(f"name {name!r} is reserved (it would clash with {INDEX_FILE}); pick another name")
+        reasons.append(M.NAME_RESERVED.format(name=repr(name), index=INDEX_FILE))
     if name is not None and file_name is not None and file_name != record_file_name(name):
         if NAME_RE.match(name):
-            reasons.append(f"name {name!r} does not match the file name {file_name!r} (expected {name}.md)")
+            reasons.append(M.NAME_NOT_FILE.format(name=repr(name), file=repr(file_name), expected=f"{name}.md"))
         else:
-            reasons.append(f"name {name!r} does not match the file name {file_name!r}")
+            reasons.append(M.NAME_NOT_FILE_SHORT.format(name=repr(name), file=repr(file_name)))
     if description is None:
         pass
     elif not description.strip():
-        reasons.append("description is empty; write a one-line hook saying when this record matters")
+        reasons.append(M.DESCRIPTION_EMPTY.format())
     elif "\n" in description or "\r" in description:
-        reasons.append("description spans several lines; it must be a single line")
+        reasons.append(M.DESCRIPTION_MULTILINE.format())
     elif _bad_chars(description):
-        reasons.append("description contains control characters")
+        reasons.append(M.DESCRIPTION_CONTROL.format())
     if rtype is not None and rtype not in RECORD_TYPES:
-        reasons.append(f"type {rtype!r} is not one of feedback, project, reference")
+        reasons.append(M.TYPE_UNKNOWN.format(type=repr(rtype)))
     if "\x00" in body:
-        reasons.append("body contains NUL bytes")
+        reasons.append(M.BODY_NUL.format())
     return reasons
 
 
@@ -417,12 +415,12 @@ def validate_record(record: Record, file_name: str | None = None) -> list[str]:
     """Every rule ``record`` breaks (empty list if it may be saved as ``file_name``)."""
     reasons = _check_fields(record.name, record.description, record.type, file_name, record.body)
     if "\r" in record.body:
-        reasons.append("body contains carriage returns (CR); use LF line endings")
+        reasons.append(M.BODY_CR.format())
     reasons.extend(_check_extra(record.extra_frontmatter))
     if not reasons:
         data = render_record(record)
         if len(data) > MAX_RECORD_BYTES:
-            reasons.append(f"is {len(data):,} bytes; a record may be at most {MAX_RECORD_BYTES // 1024} KiB")
+            reasons.append(M.RECORD_TOO_BIG.format(size=f"{len(data):,}", limit=MAX_RECORD_BYTES // 1024))
         else:
             reasons.extend(_check_reads_back(record, data))
     return reasons

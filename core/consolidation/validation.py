@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from pydantic import ValidationError
 
+from core import messages as M
 from core import textdiff
 from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import (
@@ -69,10 +70,7 @@ def secret_problems(text: str, what: str) -> list[str]:
     findings = find_secrets(text)
     if not findings:
         return []
-    return [
-        f"{what} contains what looks like a credential ({'; '.join(describe(findings))}); refused: "
-        "remove it by editing, or reject the change"
-    ]
+    return [M.SECRET_REFUSED.format(what=what, kinds="; ".join(describe(findings)))]
 
 
 def _scope_problem(workspace: str | None, request: ConsolidationInput) -> list[str]:
@@ -85,17 +83,14 @@ def _scope_problem(workspace: str | None, request: ConsolidationInput) -> list[s
         return []
     if os.path.isabs(claimed) and workspace_key(claimed) == request.workspace_key:
         return []
-    return [
-        f"targets workspace {claimed!r}, but a consolidation may only change the source session's "
-        f"workspace ({request.cwd}); refused"
-    ]
+    return [M.OTHER_WORKSPACE.format(claimed=repr(claimed), cwd=request.cwd)]
 
 
 def _evidence_problems(evidence: Sequence[int], request: ConsolidationInput) -> list[str]:
     known = request.evidence.all_seqs()
     unknown = sorted({s for s in evidence if s not in known})
     if unknown:
-        return [f"cites evidence seqs that are not in this session: {', '.join(map(str, unknown[:10]))}"]
+        return [M.UNKNOWN_SEQS.format(seqs=", ".join(map(str, unknown[:10])))]
     return []
 
 
@@ -116,8 +111,8 @@ def _user_seqs(request: ConsolidationInput) -> set[int]:
 def _to_record(proposed: ProposedRecord, existing: Record | None) -> tuple[Record | None, list[str]]:
     rtype = proposed.type.strip()
     if rtype not in RECORD_TYPES:
-        hint = " (facts about the user in general belong to GLOBAL.md)" if rtype == "user" else ""
-        return None, [f"type {rtype!r} is not one of feedback, project, reference{hint}"]
+        template = M.TYPE_USER if rtype == "user" else M.TYPE_UNKNOWN
+        return None, [template.format(type=repr(rtype))]
     try:
         record = Record(
             name=proposed.name.strip(),
@@ -146,7 +141,7 @@ def review_put(
     name = change.record.name.strip()
     problems: list[str] = []
     if "/" in name or "\\" in name or name.startswith("."):
-        problems.append(f"record name {name!r} is a path; records live only in this workspace; refused")
+        problems.append(M.NAME_IS_PATH.format(name=repr(name)))
     problems += _scope_problem(change.workspace, request)
     old = existing.get(name)
     record, reasons = _to_record(change.record, old)
@@ -160,7 +155,7 @@ def review_put(
             after = render_record_text(record)
     warnings: list[str] = []
     if old is not None and record is not None and old != record:
-        warnings.append(f"replaces the existing record {name!r}")
+        warnings.append(M.REPLACES_RECORD.format(name=repr(name)))
     similar = None
     if old is None and record is not None and not problems:
         duplicate = is_exact_duplicate(record, existing.values())
@@ -169,14 +164,11 @@ def review_put(
                 id=change_id,
                 kind="no_change",
                 target="",
-                change=NoChange(reason=f"already in memory as [[{duplicate.name}]]", evidence=change.evidence),
+                change=NoChange(reason=M.ALREADY_IN_MEMORY.format(name=duplicate.name), evidence=change.evidence),
             )
         similar = most_similar(record, existing.values())
         if similar is not None:
-            warnings.append(
-                f"similar to [[{similar.name}]], {similar.score} %: "
-                "merge it into that record instead of adding a near-copy"
-            )
+            warnings.append(M.SIMILAR_TO.format(name=similar.name, score=similar.score))
     return ReviewChange(
         id=change_id,
         kind="put",
@@ -200,7 +192,7 @@ def review_delete(
     problems = _scope_problem(change.workspace, request) + _evidence_problems(change.evidence, request)
     old = existing.get(name)
     if old is None:
-        problems.append(f"there is no record {name!r} in this workspace to delete")
+        problems.append(M.NO_RECORD_TO_DELETE.format(name=repr(name)))
     before = render_record_text(old) if old is not None else None
     return ReviewChange(
         id=change_id,
@@ -211,21 +203,18 @@ def review_delete(
         after=None,
         diff=unified_diff(before, None, f"{name}.md") if before is not None else "",
         problems=tuple(problems),
-        warnings=(f"deletes the record {name!r} (it stays recoverable from history)",) if old else (),
+        warnings=(M.DELETES_RECORD.format(name=repr(name)),) if old else (),
     )
 
 
 def review_global(change_id: str, change: ReplaceGlobal, request: ConsolidationInput) -> ReviewChange:
     problems = _evidence_problems(change.evidence, request)
     if not change.evidence:
-        problems.append("changes GLOBAL.md without citing evidence; refused")
+        problems.append(M.GLOBAL_NO_EVIDENCE.format())
     else:
         not_user = sorted(set(change.evidence) - _user_seqs(request))
         if not_user:
-            problems.append(
-                "changes GLOBAL.md from evidence that is not the user's own words (seqs "
-                f"{', '.join(map(str, not_user[:10]))}); a workspace observation never becomes Global"
-            )
+            problems.append(M.GLOBAL_NOT_USER.format(seqs=", ".join(map(str, not_user[:10]))))
     problems += workspace_mention_problems(change.text, request)
     text = global_text_of(change)
     problems += secret_problems(text, "GLOBAL.md")
@@ -234,13 +223,11 @@ def review_global(change_id: str, change: ReplaceGlobal, request: ConsolidationI
     new_lines = {ln for ln in text.splitlines() if ln.strip()}
     removed = [ln for ln in old_lines if ln not in new_lines]
     if old_lines and len(removed) * 2 > len(old_lines):
-        warnings.append(f"removes {len(removed)} of {len(old_lines)} existing lines of GLOBAL.md")
+        warnings.append(M.GLOBAL_REMOVES.format(removed=len(removed), total=len(old_lines)))
     return global_row(change_id, change, request, problems, warnings)
 
 
-GLOBAL_WARNING = (
-    "changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, not about this project"
-)
+GLOBAL_WARNING = M.GLOBAL_WARNING.format()
 
 
 def global_text_of(change: ReplaceGlobal) -> str:
@@ -252,7 +239,7 @@ def workspace_mention_problems(text: str, request: ConsolidationInput) -> list[s
     mention = _mentions_workspace(text, request)
     if mention is None:
         return []
-    return [f"the new GLOBAL.md mentions this workspace ({mention!r}); project facts belong to the workspace"]
+    return [M.GLOBAL_MENTIONS_WORKSPACE.format(mention=repr(mention))]
 
 
 def global_row(
@@ -298,7 +285,7 @@ def review_proposal(proposal: Proposal, request: ConsolidationInput) -> tuple[Re
             first = seen_targets.get(row.target)
             if first is not None:
                 row = row.model_copy(
-                    update={"problems": (*row.problems, f"{row.target} is already changed by {first}; refused")}
+                    update={"problems": (*row.problems, M.TARGET_TWICE.format(target=row.target, first=first))}
                 )
             else:
                 seen_targets[row.target] = row.id

@@ -1,0 +1,113 @@
+"""The texts core writes for people (validation reasons, refusals, warnings), each made from one
+template here, so the window can show them in the user's language.
+
+Core stays English and Qt-free: a reason is a plain string, because reasons are persisted as text
+(pending reviews, receipts, the CLI's JSON) and compared nowhere. The GUI translates a reason by
+finding the template it was made from — :func:`parse` is the exact inverse of
+:meth:`Template.format` — and formatting the Chinese template with the same values
+(``gui/core_text.py``). Nothing decides anything from these texts; an unknown text (older
+receipts, a template added without a translation) is shown as it is.
+
+``QT_TRANSLATE_NOOP`` marks each template for ``pyside6-lupdate`` (it parses the call by name; this
+is a plain function, not Qt's).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+CONTEXT = "core"
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
+    return text
+
+
+@dataclass(frozen=True)
+class Template:
+    text: str
+    _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parts = re.split(r"\{([a-z_]+)\}", self.text)
+        regex = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+
+    def format(self, **values: object) -> str:
+        return self.text.format(**values)
+
+    def match(self, text: str) -> dict[str, str] | None:
+        found = self._pattern.fullmatch(text)
+        return found.groupdict() if found else None
+
+
+def _t(text: str) -> Template:
+    template = Template(text)
+    ALL.append(template)
+    return template
+
+
+ALL: list[Template] = []
+
+# --- record rules (core.records) ------------------------------------------------------------
+NAME_NOT_KEBAB = _t(QT_TRANSLATE_NOOP(
+    "core", "name {name} is not lower-case kebab-case (letters a-z, digits, single dashes, e.g. 'build-tips')"))
+NAME_RESERVED = _t(QT_TRANSLATE_NOOP(
+    "core", "name {name} is reserved (it would clash with {index}); pick another name"))
+NAME_NOT_FILE = _t(QT_TRANSLATE_NOOP(
+    "core", "name {name} does not match the file name {file} (expected {expected})"))
+NAME_NOT_FILE_SHORT = _t(QT_TRANSLATE_NOOP("core", "name {name} does not match the file name {file}"))
+DESCRIPTION_EMPTY = _t(QT_TRANSLATE_NOOP(
+    "core", "description is empty; write a one-line hook saying when this record matters"))
+DESCRIPTION_MULTILINE = _t(QT_TRANSLATE_NOOP("core", "description spans several lines; it must be a single line"))
+DESCRIPTION_CONTROL = _t(QT_TRANSLATE_NOOP("core", "description contains control characters"))
+TYPE_UNKNOWN = _t(QT_TRANSLATE_NOOP("core", "type {type} is not one of feedback, project, reference"))
+TYPE_USER = _t(QT_TRANSLATE_NOOP(
+    "core", "type {type} is not one of feedback, project, reference "
+    "(facts about the user in general belong to GLOBAL.md)"))
+BODY_NUL = _t(QT_TRANSLATE_NOOP("core", "body contains NUL bytes"))
+BODY_CR = _t(QT_TRANSLATE_NOOP("core", "body contains carriage returns (CR); use LF line endings"))
+RECORD_TOO_BIG = _t(QT_TRANSLATE_NOOP("core", "is {size} bytes; a record may be at most {limit} KiB"))
+NO_NAME = _t(QT_TRANSLATE_NOOP("core", "has no 'name' in its frontmatter"))
+NO_DESCRIPTION = _t(QT_TRANSLATE_NOOP("core", "has no 'description' in its frontmatter"))
+YAML_INVALID = _t(QT_TRANSLATE_NOOP("core", "its frontmatter is not valid YAML: {problem}"))
+
+# --- consolidation review (core.consolidation.validation) -------------------------------------
+SECRET_REFUSED = _t(QT_TRANSLATE_NOOP(
+    "core", "{what} contains what looks like a credential ({kinds}); refused: "
+    "remove it by editing, or reject the change"))
+OTHER_WORKSPACE = _t(QT_TRANSLATE_NOOP(
+    "core", "targets workspace {claimed}, but a consolidation may only change the source session's "
+    "workspace ({cwd}); refused"))
+UNKNOWN_SEQS = _t(QT_TRANSLATE_NOOP("core", "cites evidence seqs that are not in this session: {seqs}"))
+NAME_IS_PATH = _t(QT_TRANSLATE_NOOP(
+    "core", "record name {name} is a path; records live only in this workspace; refused"))
+REPLACES_RECORD = _t(QT_TRANSLATE_NOOP("core", "replaces the existing record {name}"))
+ALREADY_IN_MEMORY = _t(QT_TRANSLATE_NOOP("core", "already in memory as [[{name}]]"))
+SIMILAR_TO = _t(QT_TRANSLATE_NOOP(
+    "core", "similar to [[{name}]], {score} %: merge it into that record instead of adding a near-copy"))
+NO_RECORD_TO_DELETE = _t(QT_TRANSLATE_NOOP("core", "there is no record {name} in this workspace to delete"))
+DELETES_RECORD = _t(QT_TRANSLATE_NOOP("core", "deletes the record {name} (it stays recoverable from history)"))
+GLOBAL_NO_EVIDENCE = _t(QT_TRANSLATE_NOOP("core", "changes GLOBAL.md without citing evidence; refused"))
+GLOBAL_NOT_USER = _t(QT_TRANSLATE_NOOP(
+    "core", "changes GLOBAL.md from evidence that is not the user's own words (seqs {seqs}); "
+    "a workspace observation never becomes Global"))
+GLOBAL_REMOVES = _t(QT_TRANSLATE_NOOP("core", "removes {removed} of {total} existing lines of GLOBAL.md"))
+GLOBAL_WARNING = _t(QT_TRANSLATE_NOOP(
+    "core", "changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, "
+    "not about this project"))
+GLOBAL_MENTIONS_WORKSPACE = _t(QT_TRANSLATE_NOOP(
+    "core", "the new GLOBAL.md mentions this workspace ({mention}); project facts belong to the workspace"))
+TARGET_TWICE = _t(QT_TRANSLATE_NOOP("core", "{target} is already changed by {first}; refused"))
+
+
+def parse(text: str) -> tuple[Template, dict[str, str]] | None:
+    """The template ``text`` was made from and the values that filled it, or None."""
+    for template in ALL:
+        values = template.match(text)
+        if values is not None:
+            return template, values
+    return None
