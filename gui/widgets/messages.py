@@ -1,6 +1,12 @@
-"""Turning errors into words a user understands: what happened and what to do."""
+"""Turning errors into words a user understands: what happened and what to do.
+
+Decided from the error's type and fields, never its text; the templates are translated
+(context "Messages"). A store error's own ``message`` is English free text and is shown as it is.
+"""
 
 from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
 
 from core.errors import (
     ConflictError,
@@ -11,24 +17,35 @@ from core.errors import (
 )
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Messages", text)
+
+
 def describe_error(exc: BaseException) -> str:
     """A one-paragraph message: what happened and what to do."""
     if isinstance(exc, ConflictError):
-        return (
+        return _tr(
             "Someone else changed this memory since you opened it (an agent, the CLI or an editor). "
             "Nothing was written. Reload to see the current version."
         )
     if isinstance(exc, InvalidRecordError):
-        return "Nothing was written: " + "; ".join(exc.reasons)
+        return _tr("Nothing was written: {reasons}").format(reasons="; ".join(exc.reasons))
     if isinstance(exc, SecretRefusedError):
         where = "; ".join(exc.findings)
-        return "Nothing was written: it looks like it contains a credential" + (f" ({where})" if where else "") + "."
+        if where:
+            return _tr("Nothing was written: it looks like it contains a credential ({where}).").format(where=where)
+        return _tr("Nothing was written: it looks like it contains a credential.")
     if isinstance(exc, NotFoundError):
-        return exc.message or "It no longer exists on disk. Refresh to see the current state."
+        return exc.message or _tr("It no longer exists on disk. Refresh to see the current state.")
     if isinstance(exc, DshMemoryError):
         return exc.message
     if isinstance(exc, PermissionError):
-        return f"Permission denied: {exc.filename or exc}. Check the folder's permissions."
+        return _tr("Permission denied: {path}. Check the folder's permissions.").format(path=exc.filename or exc)
     if isinstance(exc, OSError):
-        return f"The file system refused the operation: {exc.strerror or exc}. Memory was left unchanged."
-    return f"Unexpected error: {type(exc).__name__}: {exc}"
+        reason = exc.strerror or str(exc)
+        if exc.filename:
+            return _tr("The file system refused the operation on {path}: {reason}. Memory was left unchanged.").format(
+                path=exc.filename, reason=reason
+            )
+        return _tr("The file system refused the operation: {reason}. Memory was left unchanged.").format(reason=reason)
+    return _tr("Unexpected error: {kind}: {error}").format(kind=type(exc).__name__, error=exc)
