@@ -29,10 +29,6 @@ from gui.widgets.fonts import apply_app_fonts
 APP_NAME = "DSH Memory Manager"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("App", text)
-
-
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="dsh-memory", add_help=False)
     parser.add_argument("--root")
@@ -118,13 +114,14 @@ def choose_root(args: argparse.Namespace, dialogs: Dialogs, *, can_ask: bool = T
         return demo
     if dialogs.confirm(
         None,
-        _tr("No memory yet"),
-        _tr(
+        QCoreApplication.translate("App", "No memory yet"),
+        QCoreApplication.translate(
+            "App",
             "There is no DSH memory at\n{root}\nyet.\n\n"
             "Open a demo memory root (sample workspaces in English and Chinese) to look around? "
-            "Your real root is not touched."
+            "Your real root is not touched.",
         ).format(root=root),
-        _tr("Open demo"),
+        QCoreApplication.translate("App", "Open demo"),
     ):
         return ensure_demo_root()
     return root

@@ -20,10 +20,6 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 Choice = tuple[str, str]  # (key, button label)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Dialogs", text)
-
-
 def question_box(
     parent: QWidget | None,
     title: str,
@@ -61,7 +57,10 @@ class Dialogs:
 
     def confirm(self, parent: QWidget | None, title: str, text: str, ok_label: str = "OK") -> bool:
         box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=parent)
-        ok = box.addButton(ok_label if ok_label != "OK" else _tr("OK"), QMessageBox.ButtonRole.AcceptRole)
+        ok = box.addButton(
+            ok_label if ok_label != "OK" else QCoreApplication.translate("Dialogs", "OK"),
+            QMessageBox.ButtonRole.AcceptRole,
+        )
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.exec()
         return box.clickedButton() is ok

@@ -13,50 +13,60 @@ from PySide6.QtCore import QCoreApplication
 
 from core.models import Problem
 
-
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("Problems", text, "", n)
-
-
 # kind -> template; placeholders are the problem's params (``detail``, ``file``).
 _TEMPLATES: dict[str, Callable[[], str]] = {
-    "global_invalid": lambda: _tr(
-        "GLOBAL.md can't be used: {detail}. Fix it in a text editor; the window leaves it as it is"
+    "global_invalid": lambda: QCoreApplication.translate(
+        "Problems", "GLOBAL.md can't be used: {detail}. Fix it in a text editor; the window leaves it as it is"
     ),
-    "scope_file": lambda: _tr("the workspace's scope.json is damaged: {detail}"),
-    "invalid_record": lambda: _tr("not a valid record: {detail}. Fix it in a text editor; the store never changes it"),
-    "index_missing": lambda: _tr("{file} is missing; the next commit to this workspace rebuilds it"),
-    "index_stale": lambda: _tr("{file} is out of date with the records; the next commit to this workspace rebuilds it"),
-    "archived_key_clash": lambda: _tr(
-        "an active workspace has the same key; restoring this one needs that one archived or purged first"
+    "scope_file": lambda: QCoreApplication.translate("Problems", "the workspace's scope.json is damaged: {detail}"),
+    "invalid_record": lambda: QCoreApplication.translate(
+        "Problems", "not a valid record: {detail}. Fix it in a text editor; the store never changes it"
     ),
-    "root_read_only": lambda: _tr(
-        "the memory root is read-only: it can be read but not edited; make it writable (or copy it) to edit memory"
+    "index_missing": lambda: QCoreApplication.translate(
+        "Problems", "{file} is missing; the next commit to this workspace rebuilds it"
     ),
-    "store_folder_blocked": lambda: _tr(
+    "index_stale": lambda: QCoreApplication.translate(
+        "Problems", "{file} is out of date with the records; the next commit to this workspace rebuilds it"
+    ),
+    "archived_key_clash": lambda: QCoreApplication.translate(
+        "Problems", "an active workspace has the same key; restoring this one needs that one archived or purged first"
+    ),
+    "root_read_only": lambda: QCoreApplication.translate(
+        "Problems",
+        "the memory root is read-only: it can be read but not edited; make it writable (or copy it) to edit memory",
+    ),
+    "store_folder_blocked": lambda: QCoreApplication.translate(
+        "Problems",
         "a symbolic link or file where the store's folder belongs; the store never writes through it. "
-        "Replace it with a real folder (move its contents in)"
+        "Replace it with a real folder (move its contents in)",
     ),
-    "workspace_symlink": lambda: _tr(
+    "workspace_symlink": lambda: QCoreApplication.translate(
+        "Problems",
         "a symbolic link where a workspace folder belongs; the store never reads or writes through it. "
-        "Move the real folder here or delete the link"
+        "Move the real folder here or delete the link",
     ),
-    "stray_file": lambda: _tr("a file where only workspace folders belong; move it elsewhere"),
-    "pending_change": lambda: _tr(
+    "stray_file": lambda: QCoreApplication.translate(
+        "Problems", "a file where only workspace folders belong; move it elsewhere"
+    ),
+    "pending_change": lambda: QCoreApplication.translate(
+        "Problems",
         "an interrupted change is waiting to be settled; open the memory with write access "
-        "(any command that writes) to finish or undo it"
+        "(any command that writes) to finish or undo it",
     ),
-    "quarantined": lambda: _tr(
+    "quarantined": lambda: QCoreApplication.translate(
+        "Problems",
         "a damaged internal file was moved aside and never acted on; memory was settled from what is on "
-        "disk. Look at it (its .why file says why), then delete it"
+        "disk. Look at it (its .why file says why), then delete it",
     ),
-    "scope_file_blocked": lambda: _tr(
+    "scope_file_blocked": lambda: QCoreApplication.translate(
+        "Problems",
         "{file} is a symbolic link or not a regular file; the store never replaces it. Replace it with a "
-        "regular file (the next commit rebuilds MEMORY.md)"
+        "regular file (the next commit rebuilds MEMORY.md)",
     ),
-    "orphaned_history": lambda: _tr(
+    "orphaned_history": lambda: QCoreApplication.translate(
+        "Problems",
         "history of a workspace that no longer exists (purged or deleted by hand); it may hold old secrets. "
-        "Delete this folder if you don't need those versions"
+        "Delete this folder if you don't need those versions",
     ),
 }
 
@@ -76,5 +86,12 @@ def describe_problem(problem: Problem) -> str:
 def problems_report(problems: Sequence[Problem]) -> tuple[str, str]:
     """The problems dialog: its title and text (one line per problem, each with what to do)."""
     lines = [f"• {p.path}: {describe_problem(p)}." for p in problems]
-    head = _tr("check found %n problem(s). Nothing was changed; each line says what to do.", len(problems))
-    return _tr("Problems in this memory root"), head + "\n\n" + "\n".join(lines)
+    n = len(problems)
+    head = (
+        QCoreApplication.translate("Problems", "check found 1 problem. Nothing was changed; it says what to do.")
+        if n == 1
+        else QCoreApplication.translate(
+            "Problems", "check found %n problems. Nothing was changed; each line says what to do.", "", n
+        )
+    )
+    return QCoreApplication.translate("Problems", "Problems in this memory root"), head + "\n\n" + "\n".join(lines)

@@ -281,7 +281,7 @@ class GlobalTab(Tab):
         if self.has_unsaved_changes():
             text = self.tr("{size} (unsaved)").format(size=text)
         self.size_label.setText(text)
-        self.size_label.setToolTip(self.tr("%n byte(s) (UTF-8) — what the agent loads", "", size))
+        self.size_label.setToolTip(self.tr("{bytes} bytes (UTF-8) — what the agent loads").format(bytes=f"{size:,}"))
 
     # --- saving ---------------------------------------------------------------------------------
     def save(self, *, allow_secrets: bool = False, expect: Revision | None = None) -> None:

@@ -17,35 +17,44 @@ from core.errors import (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Messages", text)
-
-
 def describe_error(exc: BaseException) -> str:
     """A one-paragraph message: what happened and what to do."""
     if isinstance(exc, ConflictError):
-        return _tr(
+        return QCoreApplication.translate(
+            "Messages",
             "Someone else changed this memory since you opened it (an agent, the CLI or an editor). "
-            "Nothing was written. Reload to see the current version."
+            "Nothing was written. Reload to see the current version.",
         )
     if isinstance(exc, InvalidRecordError):
-        return _tr("Nothing was written: {reasons}").format(reasons="; ".join(exc.reasons))
+        return QCoreApplication.translate("Messages", "Nothing was written: {reasons}").format(
+            reasons="; ".join(exc.reasons)
+        )
     if isinstance(exc, SecretRefusedError):
         where = "; ".join(exc.findings)
         if where:
-            return _tr("Nothing was written: it looks like it contains a credential ({where}).").format(where=where)
-        return _tr("Nothing was written: it looks like it contains a credential.")
+            return QCoreApplication.translate(
+                "Messages", "Nothing was written: it looks like it contains a credential ({where})."
+            ).format(where=where)
+        return QCoreApplication.translate("Messages", "Nothing was written: it looks like it contains a credential.")
     if isinstance(exc, NotFoundError):
-        return exc.message or _tr("It no longer exists on disk. Refresh to see the current state.")
+        return exc.message or QCoreApplication.translate(
+            "Messages", "It no longer exists on disk. Refresh to see the current state."
+        )
     if isinstance(exc, DshMemoryError):
         return exc.message
     if isinstance(exc, PermissionError):
-        return _tr("Permission denied: {path}. Check the folder's permissions.").format(path=exc.filename or exc)
+        return QCoreApplication.translate(
+            "Messages", "Permission denied: {path}. Check the folder's permissions."
+        ).format(path=exc.filename or exc)
     if isinstance(exc, OSError):
         reason = exc.strerror or str(exc)
         if exc.filename:
-            return _tr("The file system refused the operation on {path}: {reason}. Memory was left unchanged.").format(
-                path=exc.filename, reason=reason
-            )
-        return _tr("The file system refused the operation: {reason}. Memory was left unchanged.").format(reason=reason)
-    return _tr("Unexpected error: {kind}: {error}").format(kind=type(exc).__name__, error=exc)
+            return QCoreApplication.translate(
+                "Messages", "The file system refused the operation on {path}: {reason}. Memory was left unchanged."
+            ).format(path=exc.filename, reason=reason)
+        return QCoreApplication.translate(
+            "Messages", "The file system refused the operation: {reason}. Memory was left unchanged."
+        ).format(reason=reason)
+    return QCoreApplication.translate("Messages", "Unexpected error: {kind}: {error}").format(
+        kind=type(exc).__name__, error=exc
+    )
