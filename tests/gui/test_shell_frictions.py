@@ -62,7 +62,7 @@ def test_save_and_quit_that_conflicts_does_not_quit_and_says_why(
     ctx.dialogs.push("save", "compare")  # save and quit; the conflict question: keep my edits
     main_window.close()
     qtbot.waitUntil(lambda: any(kind == "error" for kind, _t, _x in ctx.dialogs.asked))
-    kind, title, text = ctx.dialogs.asked[-1]
+    kind, _title, text = ctx.dialogs.asked[-1]
     assert kind == "error" and "Not quit" in text and "Global" in text and "changed on disk" in text
     assert main_window.isVisible()
     assert glob.editor.toPlainText() == "# Mine\n"  # nothing lost
@@ -102,7 +102,7 @@ def test_transient_message_never_moves_the_layout(qtbot: Any) -> None:
 
 def test_transient_message_fades_out_by_itself(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(banner_mod, "TRANSIENT_MS", 50)
-    _host_, banner, _rows = _host(qtbot)
+    _, banner, _rows = _host(qtbot)
     banner.show_message("ok", "Archived alpha. It is in the Recycle Bin.")
     qtbot.waitUntil(lambda: banner.text == "")
     assert banner.strip() is None
@@ -110,7 +110,7 @@ def test_transient_message_fades_out_by_itself(qtbot: Any, monkeypatch: pytest.M
 
 def test_transient_message_clears_on_the_next_click(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(banner_mod, "GRACE_MS", 0)
-    _host_, banner, rows = _host(qtbot)
+    _, banner, rows = _host(qtbot)
     banner.show_message("ok", "Committed 1 change.")
     qtbot.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
     qtbot.waitUntil(lambda: banner.text == "")
@@ -119,7 +119,7 @@ def test_transient_message_clears_on_the_next_click(qtbot: Any, monkeypatch: pyt
 def test_errors_stay_until_dismissed(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(banner_mod, "GRACE_MS", 0)
     monkeypatch.setattr(banner_mod, "TRANSIENT_MS", 10)
-    _host_, banner, rows = _host(qtbot)
+    _, banner, rows = _host(qtbot)
     banner.show_message("error", "The file system refused the operation.")
     assert not banner.transient and banner.isVisible()
     qtbot.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(20, 20))
@@ -270,3 +270,50 @@ def test_a_file_is_not_opened_as_a_root(
     main_window.switch_root(not_a_folder)
     assert dialogs.asked[-1][0] == "error" and "notes.txt" in dialogs.asked[-1][2]
     assert main_window.successor is None
+
+
+# --- Chinese -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def chinese(qapp: Any) -> Iterator[None]:
+    from gui.i18n import TRANSLATIONS_DIR, install_translators, remove_translators
+
+    if not (TRANSLATIONS_DIR / "dsh_zh_CN.qm").is_file():
+        pytest.skip("translations not compiled (scripts/setup.sh compiles them)")
+    translators = install_translators(qapp, "zh_CN")
+    yield
+    remove_translators(qapp, translators)
+
+
+def test_chinese_shell_and_problems_by_kind(
+    chinese: None, ctx: AppContext, sample: dict[str, Any], dialogs: ScriptedDialogs, qtbot: Any
+) -> None:
+    (ctx.root / "workspaces" / "stray.txt").write_text("not a workspace\n")
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    try:
+        titles = [window.tab_widget.tabText(i) for i in range(window.tab_widget.count())]
+        assert titles[:2] == ["全局记忆", "工作区"]
+        assert window.file_menu.title() == "文件(&F)"
+        assert "打开记忆根目录(&O)…" in _file_actions(window)
+        assert window.status_bar.workspaces_label.text() == "3 个工作区"
+        window.refresh_status()
+        assert window.status_bar.problems_button.text().endswith(" 个问题")
+        window.show_problems()
+        _kind, title, text = dialogs.asked[-1]
+        assert title == "此记忆根目录中的问题"
+        assert "stray.txt: 这里只应有工作区文件夹，却有一个文件" in text
+        assert "broken.md: 不是有效的记忆条目" in text
+        window.tabs["global"].editor.setPlainText("# 草稿\n")
+        dialogs.push("cancel")
+        window.close()
+        assert dict(dialogs.choices[-1])["save"] == "保存并退出"
+    finally:
+        window.shutdown()
+
+
+def test_every_check_problem_has_a_kind(ctx: AppContext, sample: dict[str, Any]) -> None:
+    (ctx.root / "workspaces" / "stray.txt").write_text("not a workspace\n")
+    problems = ctx.store.check()
+    assert problems and all(p.kind for p in problems)
