@@ -18,7 +18,7 @@ from core.models import RootStatus
 from core.store.api import MemoryStore
 from gui.context import AppContext
 from gui.problems import problems_report
-from gui.root_switch import OpenedRoot, is_demo_root, open_root, recent_roots
+from gui.root_switch import OpenedRoot, display_path, is_demo_root, open_root, recent_roots
 from gui.tab_hosts import BrokenTab, LazyTab, MessageTab, TabSet, shown_message
 from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
@@ -157,9 +157,7 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         """The root (and whether it is the demo or read-only); Qt adds the application's name itself."""
-        root = Path(self.ctx.root)
-        home = Path.home()
-        shown = f"~/{root.relative_to(home)}" if root != home and root.is_relative_to(home) else str(root)
+        shown = display_path(self.ctx.root)
         title = self.tr("Demo memory — {path}").format(path=shown) if self._is_demo else shown
         if self.read_only:
             title = self.tr("{title} (read-only)").format(title=title)
@@ -230,7 +228,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         roots = recent_roots(Path(self.ctx.root))
         for root in roots:
-            action = self.recent_menu.addAction(root)
+            action = self.recent_menu.addAction(display_path(root))
             action.setToolTip(self.tr("Open {path}").format(path=root))
             action.triggered.connect(lambda _=False, r=root: self.switch_root(Path(r)))
         if not roots:

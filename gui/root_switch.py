@@ -38,6 +38,15 @@ def remember_root(root: Path) -> None:
         save_prefs(load_prefs().with_recent_root(root))
 
 
+def display_path(path: Path | str) -> str:
+    """``path`` as a user reads it: under the home folder as ``~/…``."""
+    path = Path(path)
+    home = Path.home()
+    if path != home and path.is_relative_to(home):
+        return f"~/{path.relative_to(home)}"
+    return str(path)
+
+
 def recent_roots(current: Path) -> list[str]:
     """The remembered roots other than ``current`` (most recent first)."""
     return [r for r in load_prefs().recent_roots if Path(r) != Path(current)]

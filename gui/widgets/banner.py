@@ -104,10 +104,13 @@ class _Toast(_Strip):
         if parent is None:
             return
         margin = 12
-        width = max(120, parent.width() - 2 * margin)
+        # A toast, not a second banner: as wide as its text needs, within the parent, centred.
+        room = max(120, parent.width() - 2 * margin)
+        width = min(room, max(self.sizeHint().width(), min(room, 480)))
         height = self.heightForWidth(width) if self.hasHeightForWidth() else self.sizeHint().height()
-        height = max(height, self.sizeHint().height())
-        self.setGeometry(margin, max(0, parent.height() - height - margin), width, height)
+        height = max(height, self.minimumSizeHint().height())
+        x = (parent.width() - width) // 2
+        self.setGeometry(x, max(0, parent.height() - height - margin), width, height)
         self.raise_()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
