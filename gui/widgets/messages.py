@@ -13,6 +13,7 @@ from core.errors import (
     DshMemoryError,
     InvalidRecordError,
     NotFoundError,
+    ReadOnlyRootError,
     SecretRefusedError,
 )
 
@@ -36,6 +37,12 @@ def describe_error(exc: BaseException) -> str:
                 "Messages", "Nothing was written: it looks like it contains a credential ({where})."
             ).format(where=where)
         return QCoreApplication.translate("Messages", "Nothing was written: it looks like it contains a credential.")
+    if isinstance(exc, ReadOnlyRootError):
+        return QCoreApplication.translate(
+            "Messages",
+            "The memory root is read-only (a read-only mount, or files of another user); nothing was "
+            "written. Reading works; to edit, make it writable or copy it.",
+        )
     if isinstance(exc, NotFoundError):
         return exc.message or QCoreApplication.translate(
             "Messages", "It no longer exists on disk. Refresh to see the current state."

@@ -434,6 +434,10 @@ Your edits are still there.</source>
         <translation>没有写入任何内容：看起来包含凭据。</translation>
     </message>
     <message>
+        <source>The memory root is read-only (a read-only mount, or files of another user); nothing was written. Reading works; to edit, make it writable or copy it.</source>
+        <translation>记忆根目录是只读的（只读挂载，或属于其他用户的文件）；没有写入任何内容。可以正常读取；要编辑，请让它可写或复制一份。</translation>
+    </message>
+    <message>
         <source>It no longer exists on disk. Refresh to see the current state.</source>
         <translation>它已不在磁盘上。请刷新查看当前状态。</translation>
     </message>
