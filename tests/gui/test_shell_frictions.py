@@ -52,6 +52,25 @@ def test_quit_with_unsaved_edits_defaults_to_save_and_quit(main_window: MainWind
     assert (ctx.root / "GLOBAL.md").read_text(encoding="utf-8") == "# Draft\n\nKeep this.\n"
 
 
+def test_save_and_quit_waits_for_a_save_on_a_worker(ctx: AppContext, sample: dict[str, Any], qtbot: Any) -> None:
+    from gui.tasks import ThreadPoolTaskRunner
+
+    ctx.runner = ThreadPoolTaskRunner()
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    try:
+        window.show()
+        glob = window.tabs["global"]
+        qtbot.waitUntil(lambda: "Backend developer" in glob.editor.toPlainText(), timeout=10000)
+        glob.editor.setPlainText("# Saved on the way out\n")
+        ctx.dialogs.push("save")
+        assert not window.close()  # not yet: the save runs on a worker first
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=10000)
+        assert (ctx.root / "GLOBAL.md").read_text(encoding="utf-8") == "# Saved on the way out\n"
+    finally:
+        window.shutdown()
+
+
 def test_save_and_quit_that_conflicts_does_not_quit_and_says_why(
     main_window: MainWindow, ctx: Any, qtbot: Any
 ) -> None:
