@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSplitter,
     QToolButton,
     QWidget,
 )
@@ -183,7 +184,8 @@ class Banner(QWidget):
         self._stop()
         self.level, self.topic, self.transient, self._text = level, topic, transient, text
         host = self.parentWidget()
-        if transient and host is not None:
+        # A splitter would take the toast in as a pane: there the message stays in the layout.
+        if transient and host is not None and not isinstance(host, QSplitter):
             self._strip.empty()
             self.hide()
             if self._toast is None or self._toast.parentWidget() is not host:
