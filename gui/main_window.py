@@ -12,7 +12,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
 
 from core.models import RootStatus
 from core.store.api import MemoryStore
@@ -471,7 +471,9 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, proceed)  # not from inside closeEvent
             return
         # Saves run on workers; once nothing is running and the results are in, what is left failed.
-        self._idle_polls = self._idle_polls + 1 if self.ctx.runner.wait_all(0) else 0
+        # A question the save asks (a conflict, a credential) is answered first: it may still save.
+        idle = self.ctx.runner.wait_all(0) and QApplication.activeModalWidget() is None
+        self._idle_polls = self._idle_polls + 1 if idle else 0
         if self._idle_polls < 3:
             self._save_poll.start()
             return
