@@ -6,8 +6,8 @@ Two kinds of message (issue 14):
   the banner is placed and stay until the code that showed them clears them (the condition is
   gone) or the user dismisses them (×).
 - **Transient** messages ("Committed 1 change.", "Archived …") float over the bottom edge of the
-  banner's parent as a toast: showing or hiding one never moves the layout, so a click aimed at
-  a row still lands on that row. A toast fades out after :data:`TRANSIENT_MS`, on the user's next
+  banner's parent as a toast: showing or hiding one never moves the layout, and clicks pass
+  through a toast without buttons, so a click aimed at a row still lands on that row. A toast fades out after :data:`TRANSIENT_MS`, on the user's next
   click or key press in the window (after a short grace, so the click that caused it does not
   also hide it), and when its tab is switched away.
 
@@ -191,6 +191,10 @@ class Banner(QWidget):
             if self._toast is None or self._toast.parentWidget() is not host:
                 self._toast = _Toast(self, host)
             self._toast.fill(level, text, actions)
+            # Without buttons a toast is only news: clicks go through it to whatever it covers
+            # (the row the user aimed at), and it fades by itself, so it needs no close button.
+            self._toast.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, not actions)
+            self._toast.close_button.setVisible(bool(actions))
             self._toast.effect.setOpacity(1.0)
             self._toast.show()
             self._toast.place()

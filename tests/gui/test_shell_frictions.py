@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QListWidget, QVBoxLayout, QWidget
 
 from core.models import EMPTY_REVISION
@@ -115,6 +116,14 @@ def test_transient_message_never_moves_the_layout(qtbot: Any) -> None:
     assert strip is not None and strip.isVisible()
     assert rows.geometry() == before  # the rows stay where the pointer is
     assert strip.geometry().bottom() <= host.height()  # floats over the bottom edge, inside the tab
+    # a click where the toast is lands on the row underneath it (dispatched like a real click)
+    target = strip.geometry().center()
+    item = rows.itemAt(rows.viewport().mapFrom(host, target))
+    assert item is not None
+    hit = host.childAt(target)
+    assert hit is not None and rows.isAncestorOf(hit)
+    QTest.mouseClick(host.windowHandle(), Qt.MouseButton.LeftButton, pos=host.mapTo(host.window(), target))
+    assert rows.currentItem() is item
     banner.clear()
     assert rows.geometry() == before
 
