@@ -341,7 +341,7 @@ class MainWindow(QMainWindow):
         after the watcher's debounce (``changed``), when the burst of events is over."""
         if not self._raw_seen:
             self._raw_seen = True
-            QTimer.singleShot(100, lambda: self.refresh_status(check=False))
+            QTimer.singleShot(100, self, lambda: self.refresh_status(check=False))
 
     def _on_disk_changed(self) -> None:
         self._raw_seen = False
@@ -468,7 +468,7 @@ class MainWindow(QMainWindow):
         left = [t for t in tabs if shiboken6.isValid(t) and t.has_unsaved_changes()]
         if not left:
             self._saving = None
-            QTimer.singleShot(0, proceed)  # not from inside closeEvent
+            QTimer.singleShot(0, self, proceed)  # not from inside closeEvent
             return
         # Saves run on workers; once nothing is running and the results are in, what is left failed.
         # A question the save asks (a conflict, a credential) is answered first: it may still save.
