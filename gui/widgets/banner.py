@@ -7,9 +7,10 @@ Two kinds of message (issue 14):
   gone) or the user dismisses them (×).
 - **Transient** messages ("Committed 1 change.", "Archived …") float over the bottom edge of the
   banner's parent as a toast: showing or hiding one never moves the layout, and clicks pass
-  through a toast without buttons, so a click aimed at a row still lands on that row. A toast fades out after :data:`TRANSIENT_MS`, on the user's next
-  click or key press in the window (after a short grace, so the click that caused it does not
-  also hide it), and when its tab is switched away.
+  through a toast without buttons, so a click aimed at a row still lands on that row. A toast
+  fades out after :data:`TRANSIENT_MS`, on the user's next click or key press in the window
+  (after a short grace, so the click that caused it does not also hide it), and when its tab is
+  switched away.
 
 ``show_message(level, text, actions, topic=..., transient=None)``: ``transient`` None means
 "ok" messages without actions are transient and everything else lasts, which is what the tabs
