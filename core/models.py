@@ -137,11 +137,18 @@ class HistoryEntry(_Frozen):
 
 
 class Problem(_Frozen):
-    """One thing ``check`` found wrong in the root."""
+    """One thing ``check`` found wrong in the root.
+
+    ``reason`` is the English sentence (with what to do); ``kind`` names the finding so a front
+    end can say it in its own words (the window translates by kind), ``params`` its fields
+    (``file``: a file name, ``detail``: a nested free-text reason). "" = a finding without a kind.
+    """
 
     path: str
     reason: str
     scope_key: str | None = None
+    kind: str = ""
+    params: tuple[tuple[str, str], ...] = ()
 
 
 class RootStatus(_Frozen):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 from html import escape
 
-from PySide6.QtCore import Qt, qVersion
+from PySide6.QtCore import QCoreApplication, Qt, qVersion
 from PySide6.QtGui import QIcon, QPixmap
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -30,22 +30,23 @@ def app_icon() -> QIcon:
 def about_html(ctx: AppContext) -> str:
     """The dialog's text, also handy for tests and the self-test report."""
     rows = [
-        ("Version", __version__),
-        ("Memory root", str(ctx.root)),
-        ("Sessions root", str(ctx.sessions_root)),
-        ("Licence", LICENCE),
+        (QCoreApplication.translate("AboutDialog", "Version"), __version__),
+        (QCoreApplication.translate("AboutDialog", "Memory root"), str(ctx.root)),
+        (QCoreApplication.translate("AboutDialog", "Sessions root"), str(ctx.sessions_root)),
+        (QCoreApplication.translate("AboutDialog", "Licence"), LICENCE),
         ("Python", platform.python_version()),
         ("Qt", qVersion()),
     ]
     table = "".join(
         f"<tr><td style='padding-right:12px'><b>{escape(k)}</b></td><td>{escape(v)}</td></tr>" for k, v in rows
     )
+    intro = QCoreApplication.translate(
+        "AboutDialog",
+        "Browse, edit and consolidate the long-term memory DeepSeek Harness agents keep on this machine as Markdown.",
+    )
+    licence = QCoreApplication.translate("AboutDialog", "Released under the {licence} licence.").format(licence=LICENCE)
     return (
-        f"<h3>{APP_NAME} {escape(__version__)}</h3>"
-        "<p>Browse, edit and consolidate the long-term memory DeepSeek Harness agents keep "
-        "on this machine as Markdown.</p>"
-        f"<table>{table}</table>"
-        f"<p>Released under the {LICENCE} licence.</p>"
+        f"<h3>{APP_NAME} {escape(__version__)}</h3><p>{escape(intro)}</p><table>{table}</table><p>{escape(licence)}</p>"
     )
 
 
@@ -53,7 +54,7 @@ class AboutDialog(QDialog):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("aboutDialog")
-        self.setWindowTitle(f"About {APP_NAME}")
+        self.setWindowTitle(self.tr("About {app}").format(app=APP_NAME))
         self.setWindowIcon(app_icon())
         logo = QLabel()
         pixmap = QPixmap(str(icon_png_paths()[-1])) if icon_png_paths() else QPixmap()

@@ -9,6 +9,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import shiboken6
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from core.errors import DshMemoryError
@@ -112,11 +114,14 @@ def choose_root(args: argparse.Namespace, dialogs: Dialogs, *, can_ask: bool = T
         return demo
     if dialogs.confirm(
         None,
-        "No memory yet",
-        f"There is no DSH memory at\n{root}\nyet.\n\n"
-        "Open a demo memory root (sample workspaces in English and Chinese) to look around? "
-        "Your real root is not touched.",
-        "Open demo",
+        QCoreApplication.translate("App", "No memory yet"),
+        QCoreApplication.translate(
+            "App",
+            "There is no DSH memory at\n{root}\nyet.\n\n"
+            "Open a demo memory root (sample workspaces in English and Chinese) to look around? "
+            "Your real root is not touched.",
+        ).format(root=root),
+        QCoreApplication.translate("App", "Open demo"),
     ):
         return ensure_demo_root()
     return root
@@ -138,8 +143,12 @@ def run(argv: Sequence[str]) -> int:
     dialogs = Dialogs()
     root = choose_root(args, dialogs, can_ask=QApplication.platformName() != "offscreen")
     ctx = build_context(root, dialogs=dialogs)
+    if not args.self_test:
+        from gui.root_switch import remember_root
 
-    from gui.main_window import MainWindow
+        remember_root(root)  # File ▸ Recent Roots
+
+    from gui.main_window import OPEN_WINDOWS, MainWindow
 
     window = MainWindow(ctx)
     window.setWindowIcon(app_icon())
@@ -151,7 +160,9 @@ def run(argv: Sequence[str]) -> int:
             return run_self_test(window, ctx)
         return int(app.exec())
     finally:
-        window.shutdown()
+        for opened in [window, *OPEN_WINDOWS]:  # File ▸ Open may have replaced the first window
+            if shiboken6.isValid(opened):
+                opened.shutdown()
         ctx.runner.wait_all(10000)
         window.deleteLater()
         del translators

@@ -1,27 +1,34 @@
-"""The main window: five tabs, the status line, shortcuts, live refresh and a guarded close."""
+"""The main window: the tabs, the status line, menus and shortcuts, live refresh, a guarded close
+and File ▸ Open (another memory root, the demo root, a recent root) in a new window."""
 
 from __future__ import annotations
 
 import importlib
-import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
-from PySide6.QtWidgets import QLabel, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
 
 from core.models import RootStatus
 from core.store.api import MemoryStore
 from gui.context import AppContext
+from gui.problems import problems_report
+from gui.root_switch import OpenedRoot, display_path, is_demo_root, open_root, recent_roots
+from gui.tab_hosts import BrokenTab, LazyTab, MessageTab, TabSet, shown_message
 from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
-from gui.tasks import Jobs
+from gui.tasks import Jobs, SyncTaskRunner, TaskRunner, ThreadPoolTaskRunner
 from gui.watcher import RootWatcher
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 from gui.widgets.status_bar import RootStatusBar
+
+__all__ = ["LAZY_TABS", "TAB_CLASSES", "BrokenTab", "LazyTab", "MainWindow", "MessageTab", "TabSet", "pending_counts"]
 
 # key -> (module, class) of tabs written in their own modules; a missing module shows a placeholder.
 TAB_CLASSES: dict[str, tuple[str, str]] = {
@@ -32,20 +39,6 @@ TAB_CLASSES: dict[str, tuple[str, str]] = {
     "settings": ("gui.tabs.settings", "SettingsTab"),
     "maintenance": ("gui.tabs.maintenance", "MaintenanceTab"),
 }
-
-
-class MessageTab(Tab):
-    """A tab that only shows a message (used in place of a tab that could not be built)."""
-
-    def __init__(self, ctx: AppContext, message: str, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, parent)
-        layout = QVBoxLayout(self)
-        label = QLabel(message)
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        label.setStyleSheet("color: #666; font-size: 13pt;")
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        self.message = message
 
 
 def _load_tab(key: str, ctx: AppContext) -> Tab:
@@ -59,108 +52,9 @@ def _load_tab(key: str, ctx: AppContext) -> Tab:
 # start-up time (the consolidation tab alone imports core.consolidation, httpx and asyncio).
 LAZY_TABS = frozenset({"consolidation", "recycle", "settings", "maintenance"})
 FIRST_CHECK_DELAY_MS = 8000  # after the first workspace list: the window is in use by then
-
-
-class BrokenTab(MessageTab):
-    """Stands in for a tab whose construction failed: says so in the tab (and to the self-test)."""
-
-    def __init__(self, ctx: AppContext, title: str, exc: BaseException, parent: QWidget | None = None) -> None:
-        super().__init__(ctx, f"{title} could not be opened: {describe_error(exc)}", parent)
-
-    def error_text(self) -> str:
-        return self.message
-
-
-class LazyTab(Tab):
-    """Keeps a tab's place in the tab bar and builds the real tab inside it on first use.
-
-    It forwards the tab protocol (refresh, unsaved changes, save, search, shutdown, errors), so the
-    window and the self-test treat it like the tab itself. Before it is built there is nothing to
-    refresh, save or lose; building it runs its first load.
-    """
-
-    def __init__(
-        self, ctx: AppContext, key: str, title: str, factory: Callable[[], Tab], parent: QWidget | None = None
-    ) -> None:
-        super().__init__(ctx, parent)
-        self.key = key
-        self.title = title
-        self._factory = factory
-        self.tab: Tab | None = None
-        self.on_built: Callable[[LazyTab, Tab], None] | None = None
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-
-    def ensure(self) -> Tab:
-        if self.tab is None:
-            try:
-                tab = self._factory()
-            except Exception as exc:  # a broken tab must not take the window down; show why instead
-                sys.excepthook(type(exc), exc, exc.__traceback__)  # reported, never hidden
-                tab = BrokenTab(self.ctx, self.title, exc)
-            tab.setObjectName(f"{self.key}_tab")
-            self.tab = tab
-            self._layout.addWidget(tab)
-            if self.on_built is not None:
-                self.on_built(self, tab)
-            tab.refresh()  # the first load (constructors don't load)
-        return self.tab
-
-    def refresh(self) -> None:
-        if self.tab is not None:
-            self.tab.refresh()
-
-    def has_unsaved_changes(self) -> bool:
-        return self.tab is not None and self.tab.has_unsaved_changes()
-
-    def save(self) -> None:
-        if self.tab is not None:
-            self.tab.save()
-
-    def focus_search(self) -> bool:
-        return self.tab is not None and self.tab.focus_search()
-
-    def warm_up(self) -> None:
-        if self.tab is not None:
-            self.tab.warm_up()
-
-    def shutdown(self) -> None:
-        if self.tab is not None:
-            self.tab.shutdown()
-
-    def error_text(self) -> str:
-        return (self.tab.error_text() if self.tab is not None else None) or ""
-
-    def showEvent(self, event: QShowEvent) -> None:
-        self.ensure()
-        super().showEvent(event)
-
-
-class TabSet(Mapping[str, Tab]):
-    """The window's tabs by key; looking a lazy tab up builds it (``built()`` never does)."""
-
-    def __init__(self) -> None:
-        self.hosts: dict[str, Tab] = {}  # what sits in the tab bar
-
-    def __getitem__(self, key: str) -> Tab:
-        host = self.hosts[key]
-        return host.ensure() if isinstance(host, LazyTab) else host
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.hosts)
-
-    def __len__(self) -> int:
-        return len(self.hosts)
-
-    def built(self) -> dict[str, Tab]:
-        out: dict[str, Tab] = {}
-        for key, host in self.hosts.items():
-            if isinstance(host, LazyTab):
-                if host.tab is not None:
-                    out[key] = host.tab
-            else:
-                out[key] = host
-        return out
+CHECK_AFTER_CHANGE_MS = 2000  # a tab changed memory: counts at once, the full check a little later
+# Windows opened by File ▸ Open: nothing else holds them (the first window is held by gui.app).
+OPEN_WINDOWS: list[MainWindow] = []
 
 
 def pending_counts(store: MemoryStore) -> tuple[int, int]:
@@ -174,17 +68,26 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.ctx = ctx
         self.setObjectName("MainWindow")
-        self.setWindowTitle(f"DSH Memory Manager — {ctx.root}")
         self.resize(1280, 800)
         self._closing = False
+        self._discard_on_close = False  # the user already chose to discard (or saved): close without asking
         self._deferred_tabs: list[str] | None = None
+        self._saving: tuple[list[Tab], Callable[[], None], str] | None = None  # save, then go on
+        self._idle_polls = 0
+        self._raw_seen = False  # a change on disk arrived since the last debounced refresh
+        self.successor: MainWindow | None = None  # the window File ▸ Open opened in place of this one
         self.last_status: RootStatus | None = None
         self.jobs = Jobs(self, ctx.runner)
+        self.read_only = False
+        self._is_demo = is_demo_root(Path(ctx.root))
+        self._update_title()
 
         self.tab_widget = QTabWidget()
         self.tab_widget.setDocumentMode(True)
         self.tabs = TabSet()
-        for key, title in TAB_ORDER:
+        names = self.tab_names()
+        for key, fallback in TAB_ORDER:
+            title = names.get(key, fallback)
             host: Tab
             if key in LAZY_TABS:
                 host = LazyTab(ctx, key, title, lambda k=key: _load_tab(k, ctx))  # type: ignore[misc]
@@ -195,9 +98,10 @@ class MainWindow(QMainWindow):
                 host = _load_tab(key, ctx)
                 host.setObjectName(f"{key}_tab")
                 label = host.tab_title() or title
+                host.memory_changed.connect(self._memory_changed)
             self.tabs.hosts[key] = host
             index = self.tab_widget.addTab(host, label)
-            self.tab_widget.setTabToolTip(index, f"{label} (Ctrl+{index + 1})")
+            self.tab_widget.setTabToolTip(index, self.tr("{tab} (Ctrl+{n})").format(tab=label, n=index + 1))
         self.root_banner = Banner()  # the window-wide banner (read-only root)
         self.root_banner.setObjectName("rootBanner")
         central = QWidget()
@@ -207,12 +111,13 @@ class MainWindow(QMainWindow):
         central_layout.addWidget(self.root_banner)
         central_layout.addWidget(self.tab_widget, 1)
         self.setCentralWidget(central)
-        self.read_only = False
         from gui.tabs.workspace import WorkspaceTab
 
         workspace = self.tabs["workspace"]
         if isinstance(workspace, WorkspaceTab):
             workspace.open_global_requested.connect(lambda: self.show_tab("global"))
+            # An archive, a commit or a new workspace reloads the list: the counts follow at once.
+            workspace.workspaces_loaded.connect(self._workspaces_reloaded)
 
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))
@@ -222,52 +127,114 @@ class MainWindow(QMainWindow):
         self._build_actions()
 
         self.watcher = RootWatcher(Path(ctx.root), parent=self)
-        self.watcher.changed.connect(self.refresh_all)
+        self.watcher.changed.connect(self._on_disk_changed)
+        self.watcher.raw_event.connect(self._on_raw_event)
         self._watch = watch  # the watcher starts when the first status line is in
         # A root that does not exist yet (a fresh machine, the demo declined) can't be watched: look
         # for it now and then, and start watching (and refresh) once the first save creates it.
         self.root_poll = QTimer(self)
         self.root_poll.setInterval(2000)
         self.root_poll.timeout.connect(self._poll_root)
+        self._check_later = QTimer(self)
+        self._check_later.setSingleShot(True)
+        self._check_later.setInterval(CHECK_AFTER_CHANGE_MS)
+        self._check_later.timeout.connect(self._first_check)
+        self._save_poll = QTimer(self)
+        self._save_poll.setSingleShot(True)
+        self._save_poll.setInterval(100)
+        self._save_poll.timeout.connect(self._check_saved)
         self._initial_load()
+
+    def tab_names(self) -> dict[str, str]:
+        """The tab bar's names in the interface language, by key."""
+        return {
+            "global": self.tr("Global"),
+            "workspace": self.tr("Workspace"),
+            "consolidation": self.tr("Session Consolidation"),
+            "recycle": self.tr("Recycle Bin"),
+            "settings": self.tr("Settings"),
+            "maintenance": self.tr("Maintenance"),
+        }
+
+    def _update_title(self) -> None:
+        """The root (and whether it is the demo or read-only); Qt adds the application's name itself."""
+        shown = display_path(self.ctx.root)
+        title = self.tr("Demo memory — {path}").format(path=shown) if self._is_demo else shown
+        if self.read_only:
+            title = self.tr("{title} (read-only)").format(title=title)
+        self.setWindowTitle(title)
 
     # --- actions and shortcuts -----------------------------------------------------------
     def _build_actions(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.save_action = QAction("&Save", self)
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
+        file_menu.setObjectName("fileMenu")
+        self.file_menu = file_menu
+        self.save_action = QAction(self.tr("&Save"), self)
         self.save_action.setShortcut(QKeySequence.StandardKey.Save)
         self.save_action.triggered.connect(self.save_current)
         file_menu.addAction(self.save_action)
-        self.refresh_action = QAction("&Refresh", self)
+        self.refresh_action = QAction(self.tr("&Refresh"), self)
         self.refresh_action.setShortcut(QKeySequence.StandardKey.Refresh)
         self.refresh_action.triggered.connect(self.refresh_all)
         file_menu.addAction(self.refresh_action)
-        self.import_action = QAction("&Import…", self)  # reviewed in the Consolidation tab (Imports)
+        file_menu.addSeparator()
+        self.open_root_action = QAction(self.tr("&Open Memory Root…"), self)
+        self.open_root_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_root_action.setToolTip(self.tr("Open another memory root (a folder) in this window"))
+        self.open_root_action.triggered.connect(self.choose_root)
+        file_menu.addAction(self.open_root_action)
+        self.open_demo_action = QAction(self.tr("Open the &Demo Root"), self)
+        self.open_demo_action.setToolTip(
+            self.tr("Sample workspaces in English and Chinese to look around; your real memory is not touched")
+        )
+        self.open_demo_action.triggered.connect(lambda: self.switch_root(None))
+        self.open_demo_action.setEnabled(not self._is_demo)
+        file_menu.addAction(self.open_demo_action)
+        self.recent_menu = QMenu(self.tr("Recent &Roots"), self)
+        self.recent_menu.setObjectName("recentRootsMenu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addMenu(self.recent_menu)
+        self._fill_recent()
+        file_menu.addSeparator()
+        self.import_action = QAction(self.tr("&Import…"), self)  # reviewed in the Consolidation tab (Imports)
         self.import_action.triggered.connect(self.import_memory)
         file_menu.addAction(self.import_action)
         file_menu.addSeparator()
-        quit_action = QAction("&Quit", self)
+        quit_action = QAction(self.tr("&Quit"), self)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
 
-        view_menu = self.menuBar().addMenu("&View")
-        self.search_action = QAction("&Find", self)
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        self.search_action = QAction(self.tr("&Find"), self)
         self.search_action.setShortcut(QKeySequence.StandardKey.Find)
         self.search_action.triggered.connect(self.focus_search)
         view_menu.addAction(self.search_action)
         view_menu.addSeparator()
-        for index, (key, title) in enumerate(TAB_ORDER):
-            action = QAction(title, self)
+        names = self.tab_names()
+        for index, (key, fallback) in enumerate(TAB_ORDER):
+            action = QAction(names.get(key, fallback), self)
             action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
             action.triggered.connect(lambda _=False, k=key: self.show_tab(k))
             view_menu.addAction(action)
             self.addAction(action)
 
-        help_menu = self.menuBar().addMenu("&Help")
-        self.about_action = QAction("&About DSH Memory Manager", self)
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self.about_action = QAction(self.tr("&About DSH Memory Manager"), self)
         self.about_action.triggered.connect(self.show_about)
         help_menu.addAction(self.about_action)
+
+    def _fill_recent(self) -> None:
+        """File ▸ Recent Roots: the per-user list (read when the menu opens: another window may have added one)."""
+        self.recent_menu.clear()
+        roots = recent_roots(Path(self.ctx.root))
+        for root in roots:
+            action = self.recent_menu.addAction(display_path(root))
+            action.setToolTip(self.tr("Open {path}").format(path=root))
+            action.triggered.connect(lambda _=False, r=root: self.switch_root(Path(r)))
+        if not roots:
+            empty = self.recent_menu.addAction(self.tr("(no other roots opened yet)"))
+            empty.setEnabled(False)
 
     def _lazy_tab_built(self, host: LazyTab, tab: Tab) -> None:
         if host.key == "maintenance":  # Edit → Workspace tab; imported zip → Session Consolidation
@@ -278,6 +245,7 @@ class MainWindow(QMainWindow):
             tab.set_read_only(True)
         if hasattr(tab, "record_requested"):  # review: a receipt's "Open record" (provenance)
             tab.record_requested.connect(self.open_record)
+        tab.memory_changed.connect(self._memory_changed)
         title = tab.tab_title()
         if title:
             self.tab_widget.setTabText(self.tab_widget.indexOf(host), title)
@@ -362,15 +330,38 @@ class MainWindow(QMainWindow):
         if self._closing:
             return
         self._deferred_tabs = None  # a full refresh supersedes a pending first load
+        # The status line first: on two worker threads it would otherwise wait behind every tab's load.
+        self.refresh_status()
         for tab in self.tabs.built().values():
             tab.refresh()
-        self.refresh_status()
 
     def refresh_status(self, *, check: bool = True) -> None:
+        if self._closing:
+            return
         self.jobs.start("status", self.ctx.store.status, done=self._show_status, failed=self._status_failed)
         if check:
             self._start_check()
         self.jobs.start("pending", pending_counts, self.ctx.store, done=self._show_pending, failed=lambda _exc: None)
+
+    def _memory_changed(self) -> None:
+        """A tab wrote memory (archive, purge, restore, commit): the counts now, the check soon."""
+        self.refresh_status(check=False)
+        self._check_later.start()
+
+    def _workspaces_reloaded(self) -> None:
+        if self._deferred_tabs is None and self.last_status is not None:  # not the first list
+            self.refresh_status(check=False)
+
+    def _on_raw_event(self) -> None:
+        """The first change on disk after a quiet spell updates the counts at once; the tabs reload
+        after the watcher's debounce (``changed``), when the burst of events is over."""
+        if not self._raw_seen:
+            self._raw_seen = True
+            QTimer.singleShot(100, self, lambda: self.refresh_status(check=False))
+
+    def _on_disk_changed(self) -> None:
+        self._raw_seen = False
+        self.refresh_all()
 
     def _first_check(self) -> None:
         if not self._closing:
@@ -396,11 +387,14 @@ class MainWindow(QMainWindow):
 
     def _apply_read_only(self, read_only: bool) -> None:
         self.read_only = read_only
+        self._update_title()
         if read_only:
             self.root_banner.show_message(
                 "warning",
-                f"This memory root is read-only ({self.ctx.root}): you can read and search it, but "
-                "editing is disabled. Make it writable (or copy it) and refresh to edit memory.",
+                self.tr(
+                    "This memory root is read-only ({root}): you can read and search it, but editing is "
+                    "disabled. Make it writable (or copy it) and refresh to edit memory."
+                ).format(root=self.ctx.root),
                 topic="read-only",
             )
         else:
@@ -410,14 +404,8 @@ class MainWindow(QMainWindow):
 
     def show_problems(self) -> None:
         """The problems check found, each with what to do (from the status line)."""
-        problems = self.status_bar.problems
-        lines = [f"• {p.path}: {p.reason}." for p in problems]
-        self.ctx.dialogs.info(
-            self,
-            "Problems in this memory root",
-            f"check found {len(problems)} problem(s). Nothing was changed; each line says what to do.\n\n"
-            + "\n".join(lines),
-        )
+        title, text = problems_report(self.status_bar.problems)
+        self.ctx.dialogs.info(self, title, text)
 
     def _warm_up(self) -> None:
         """Start-up is done: let tabs prepare what they will need later (see gui/tabs/__init__.py)."""
@@ -446,28 +434,158 @@ class MainWindow(QMainWindow):
         self.status_bar.show_problem(describe_error(exc))
         self._start_watcher()
 
-    # --- closing ---------------------------------------------------------------------------
+    # --- unsaved edits: quitting and switching roots ----------------------------------------
     def unsaved_tabs(self) -> list[str]:
         out = []
         built = self.tabs.built()
-        for key, title in TAB_ORDER:
+        names = self.tab_names()
+        for key, fallback in TAB_ORDER:
             tab = built.get(key)
             if tab is not None and tab.has_unsaved_changes():
-                out.append(title)
+                out.append(names.get(key, fallback))
         return out
 
-    def closeEvent(self, event: QCloseEvent) -> None:
-        unsaved = [] if self._closing else self.unsaved_tabs()
-        if unsaved and not self.ctx.dialogs.confirm(
-            self,
-            "Unsaved changes",
-            "You have unsaved changes in: " + ", ".join(unsaved) + ".\nQuit and discard them?",
-            "Discard and quit",
-        ):
-            event.ignore()
+    def _ask_unsaved(self, purpose: str) -> str | None:
+        """The answer: "save" (the default), "discard", or None (stay); "discard" when nothing is unsaved."""
+        unsaved = self.unsaved_tabs()
+        if not unsaved:
+            return "discard"
+        tabs = self.tr(", ").join(unsaved)
+        if purpose == "quit":
+            text = self.tr("You have unsaved changes in: {tabs}.\nSave them before quitting?").format(tabs=tabs)
+            go = [("save", self.tr("Save and quit")), ("discard", self.tr("Discard and quit"))]
+        else:
+            text = self.tr(
+                "You have unsaved changes in: {tabs}.\nSave them before opening another memory root?"
+            ).format(tabs=tabs)
+            go = [("save", self.tr("Save and switch")), ("discard", self.tr("Discard and switch"))]
+        choice = self.ctx.dialogs.ask(
+            self, self.tr("Unsaved changes"), text, [*go, ("cancel", "")], default="save", escape="cancel"
+        )
+        return choice if choice in ("save", "discard") else None
+
+    def _save_then(self, proceed: Callable[[], None], what: str) -> None:
+        """Save every tab with unsaved edits (their normal save: CAS, secret checks), then ``proceed``.
+
+        If one cannot be saved (a conflict, a refused credential, an error) nothing proceeds and the
+        window says which tab and why; the edits stay where they are.
+        """
+        tabs = [t for t in self.tabs.built().values() if t.has_unsaved_changes()]
+        self._saving = (tabs, proceed, what)
+        self._idle_polls = 0
+        for tab in tabs:
+            tab.save()
+        self._check_saved()
+
+    def _check_saved(self) -> None:
+        if self._saving is None:
             return
+        tabs, proceed, what = self._saving
+        left = [t for t in tabs if shiboken6.isValid(t) and t.has_unsaved_changes()]
+        if not left:
+            self._saving = None
+            QTimer.singleShot(0, self, proceed)  # not from inside closeEvent
+            return
+        # Saves run on workers; once nothing is running and the results are in, what is left failed.
+        # A question the save asks (a conflict, a credential) is answered first: it may still save.
+        idle = self.ctx.runner.wait_all(0) and QApplication.activeModalWidget() is None
+        self._idle_polls = self._idle_polls + 1 if idle else 0
+        if self._idle_polls < 3:
+            self._save_poll.start()
+            return
+        self._saving = None
+        names = self.tab_names()
+        keys = [k for k, t in self.tabs.built().items() if t in left]
+        why = "\n".join(f"• {names.get(k, k)}: {shown_message(self.tabs.built()[k])}" for k in keys)
+        if keys:
+            self.show_tab(keys[0])
+        self.ctx.dialogs.error(
+            self,
+            self.tr("Not saved"),
+            self.tr(
+                "{what}: not everything could be saved, so nothing else happened.\n\n{why}\n\n"
+                "Your edits are still there."
+            ).format(what=what, why=why),
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closing and not self._discard_on_close:
+            if self._saving is not None:  # a save-and-quit is under way
+                event.ignore()
+                return
+            choice = self._ask_unsaved("quit")
+            if choice is None:
+                event.ignore()
+                return
+            if choice == "save" and self.unsaved_tabs():
+                event.ignore()
+                self._save_then(self._close_saved, self.tr("Not quit"))
+                return
         self.shutdown()
         event.accept()
+
+    def _close_saved(self) -> None:
+        self._discard_on_close = True
+        self.close()
+
+    def choose_root(self) -> None:
+        """File ▸ Open Memory Root…: pick a folder, open it in place of this one."""
+        start = str(Path(self.ctx.root).parent)
+        folder = self.ctx.dialogs.choose_directory(self, self.tr("Open a memory root"), start)
+        if folder:
+            self.switch_root(Path(folder))
+
+    def switch_root(self, root: Path | None) -> None:
+        """Open ``root`` (None: the demo root) in a new window and close this one; unsaved edits are
+        saved first (the default) or discarded only when the user says so."""
+        if self._saving is not None or self.jobs.running("open-root"):
+            return
+        if root is not None and Path(root) == Path(self.ctx.root):
+            return
+        choice = self._ask_unsaved("switch")
+        if choice is None:
+            return
+        if choice == "save" and self.unsaved_tabs():
+            self._save_then(partial(self._start_open, root), self.tr("Not switched"))
+            return
+        self._start_open(root)
+
+    def _start_open(self, root: Path | None) -> None:
+        shown = str(root) if root is not None else self.tr("the demo root")
+        self.status_bar.showMessage(self.tr("Opening {root}…").format(root=shown))
+        self.jobs.start(
+            "open-root",
+            partial(open_root, with_search=self.ctx.search is not None),
+            root,
+            done=self._root_opened,
+            failed=self._open_failed,
+        )
+
+    def _open_failed(self, exc: BaseException) -> None:
+        self.status_bar.clearMessage()
+        self.ctx.dialogs.error(self, self.tr("Could not open the memory root"), describe_error(exc))
+
+    def _root_opened(self, opened: OpenedRoot) -> None:
+        self.status_bar.clearMessage()
+        runner: TaskRunner = SyncTaskRunner() if isinstance(self.ctx.runner, SyncTaskRunner) else ThreadPoolTaskRunner()
+        ctx = AppContext(
+            store=opened.store,
+            runner=runner,
+            dialogs=self.ctx.dialogs,
+            root=opened.root,
+            sessions_root=opened.sessions_root,
+            dsh_home=self.ctx.dsh_home,
+            search=opened.search,
+        )
+        new = MainWindow(ctx, watch=self._watch)
+        new.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        new.setGeometry(self.geometry())
+        OPEN_WINDOWS.append(new)
+        new.destroyed.connect(lambda _=None, w=new: OPEN_WINDOWS.remove(w) if w in OPEN_WINDOWS else None)
+        self.successor = new
+        new.show()
+        self._discard_on_close = True  # settled above: saved, or discarded by choice
+        self.close()
 
     def shutdown(self) -> None:
         """Stop the watcher, timers and pending work; safe to call twice."""
@@ -475,6 +593,8 @@ class MainWindow(QMainWindow):
             return
         self._closing = True
         self.root_poll.stop()
+        self._check_later.stop()
+        self._save_poll.stop()
         self.watcher.stop()
         self.jobs.cancel_all()
         for tab in self.tabs.built().values():

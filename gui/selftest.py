@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import TextIO
@@ -18,7 +19,7 @@ from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, Qt
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
 from gui.context import AppContext
-from gui.dialogs import Dialogs
+from gui.dialogs import Choice, Dialogs
 from gui.tabs.base import Tab
 from gui.widgets.banner import Banner
 
@@ -35,8 +36,22 @@ class _SelfTestDialogs(Dialogs):
     def ask_text(self, parent: QWidget | None, title: str, label: str) -> str | None:
         return None
 
-    def choose(self, parent: QWidget | None, title: str, text: str, options: list[str]) -> str | None:
+    def choose(
+        self, parent: QWidget | None, title: str, text: str, options: list[str], *, default: str | None = None
+    ) -> str | None:
         return None
+
+    def ask(
+        self,
+        parent: QWidget | None,
+        title: str,
+        text: str,
+        choices: Sequence[Choice],
+        *,
+        default: str,
+        escape: str | None = None,
+    ) -> str | None:
+        return escape
 
     def info(self, parent: QWidget | None, title: str, text: str) -> None:
         pass
@@ -81,7 +96,7 @@ def _shown_error(widget: Tab) -> str | None:
     err = widget.error_text()
     if not err:  # an error banner left showing
         for banner in widget.findChildren(Banner):
-            if banner.level == "error" and not banner.isHidden():
+            if banner.level == "error" and banner.text:
                 err = banner.text or "an error banner is showing"
                 break
     return err or None

@@ -14,7 +14,7 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,11 +24,12 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QCoreApplication, QEventLoop, QPoint, QTimer
+from PySide6.QtGui import QColor, QPainter, QPixmap
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from gui.context import AppContext
-from gui.dialogs import Dialogs
+from gui.dialogs import Choice, Dialogs, question_box
 from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
 from scripts import shots_maintenance as maintenance_steps
@@ -43,6 +44,8 @@ class QuietDialogs(Dialogs):
 
     def __init__(self) -> None:
         self.answers: list[Any] = []
+        self.capture_questions = False  # ``ask`` builds the real message box into ``captured``
+        self.captured: list[QWidget] = []
 
     def _next(self, default: Any) -> Any:
         return self.answers.pop(0) if self.answers else default
@@ -54,9 +57,27 @@ class QuietDialogs(Dialogs):
         answer = self._next(None)
         return None if answer is None else str(answer)
 
-    def choose(self, parent: QWidget | None, title: str, text: str, options: list[str]) -> str | None:
+    def choose(
+        self, parent: QWidget | None, title: str, text: str, options: list[str], *, default: str | None = None
+    ) -> str | None:
         answer = self._next(None)
         return answer if answer in options else None
+
+    def ask(
+        self,
+        parent: QWidget | None,
+        title: str,
+        text: str,
+        choices: Sequence[Choice],
+        *,
+        default: str,
+        escape: str | None = None,
+    ) -> str | None:
+        if self.capture_questions:
+            box, _buttons = question_box(parent, title, text, choices, default=default, escape=escape)
+            self.captured.append(box)
+        answer = self._next(escape)
+        return answer if answer in [k for k, _ in choices] else escape
 
     def info(self, parent: QWidget | None, title: str, text: str) -> None:
         pass
@@ -95,6 +116,9 @@ class Shot:
 
 
 Step = Callable[[Shot], None]
+# A step that renders something other than the window (a dialog over it, an open menu) puts the
+# picture here; the main loop saves it instead of grabbing the window.
+PICTURES: list[QPixmap] = []
 
 
 def settle(ms: int = 60) -> None:
@@ -155,7 +179,7 @@ def global_conflict(shot: Shot) -> None:
 def global_reset(shot: Shot) -> None:
     tab = shot.window.tabs["global"]
     if tab.has_unsaved_changes() or tab.conflict_panel.isVisible():
-        tab.resolve_conflict("Reload")
+        tab.resolve_conflict("reload")
         tab.reload_from_disk()
 
 
@@ -483,6 +507,108 @@ def settings_limits(shot: Shot) -> None:
     settle()
 
 
+# --- shell: Global tab outside change, conflict dialog, quit dialog, File menu (issue 14) ----------
+
+
+def _over_window(window: QWidget, dialog: QWidget) -> QPixmap:
+    """The window, dimmed, with ``dialog`` drawn centred over it (as a modal dialog looks)."""
+    dialog.adjustSize()
+    dialog.show()
+    settle(120)
+    picture = window.grab()
+    shot = dialog.grab()
+    dialog.hide()
+    painter = QPainter(picture)
+    painter.fillRect(picture.rect(), QColor(0, 0, 0, 70))
+    x = max(0, (picture.width() - shot.width()) // 2)
+    y = max(0, (picture.height() - shot.height()) // 3)
+    painter.drawPixmap(x, y, shot)
+    painter.end()
+    return picture
+
+
+def global_reloaded(shot: Shot) -> None:
+    """Another program changed GLOBAL.md while the editor was clean: the tab says it reloaded."""
+    tab = shot.tab("global")
+    store = shot.ctx.store
+    snap = store.read_global()
+    store.replace_global(snap.text.rstrip("\n") + "\n- Prefers pnpm over npm (added by an agent).\n", snap.revision)
+    tab.refresh()
+    settle(300)
+
+
+def global_conflict_dialog(shot: Shot) -> None:
+    """The question a save conflict asks, its safe default (keep my edits) highlighted."""
+    tab = shot.tab("global")
+    tab.editor.setPlainText(tab.editor.toPlainText().replace("Short answers", "Very short answers", 1))
+    store = shot.ctx.store
+    snap = store.read_global()
+    store.replace_global(snap.text + "\n## Added by an agent\n\n- Prefers pnpm over npm.\n", snap.revision)
+    shot.dialogs.capture_questions = True
+    try:
+        tab.save()
+    finally:
+        shot.dialogs.capture_questions = False
+    settle(200)
+    if shot.dialogs.captured:
+        PICTURES.append(_over_window(shot.window, shot.dialogs.captured.pop()))
+
+
+def quit_dialog(shot: Shot) -> None:
+    """Quitting with unsaved edits: Save and quit is the default."""
+    tab = shot.tab("global")
+    tab.editor.setPlainText(tab.editor.toPlainText().rstrip("\n") + "\n- Draft: not saved yet.\n")
+    settle(250)
+    shot.dialogs.capture_questions = True
+    try:
+        shot.window.close()  # asks; the scripted answer is Cancel, so the window stays open
+    finally:
+        shot.dialogs.capture_questions = False
+    if shot.dialogs.captured:
+        PICTURES.append(_over_window(shot.window, shot.dialogs.captured.pop()))
+
+
+def _with_menus(window: QWidget, menus: list[QMenu]) -> QPixmap:
+    picture = window.grab()
+    painter = QPainter(picture)
+    for menu in menus:
+        painter.drawPixmap(window.mapFromGlobal(menu.pos()), menu.grab())
+    painter.end()
+    for menu in reversed(menus):
+        menu.hide()
+    return picture
+
+
+def file_menu_recent(shot: Shot) -> None:
+    """File ▸ Recent Roots open (the list is the per-user preference, here a throwaway one)."""
+    from core.user_prefs import UserPrefs, save_prefs
+
+    config = Path(shot.ctx.root).parent / "config"
+    os.environ["XDG_CONFIG_HOME"] = str(config)  # never the real user's preferences
+    home = Path.home()
+    save_prefs(
+        UserPrefs(
+            recent_roots=(
+                str(home / ".dsh" / "memory"),
+                str(home / "work" / "team-memory"),
+                str(home / "backup" / "memory-2026-11"),
+            )
+        )
+    )
+    window = shot.window
+    shot.tab("workspace")
+    bar = window.menuBar()
+    file_menu = window.file_menu
+    file_menu.popup(bar.mapToGlobal(bar.actionGeometry(file_menu.menuAction()).bottomLeft()))
+    settle(120)
+    recent = window.recent_menu
+    geometry = file_menu.actionGeometry(recent.menuAction())
+    recent.aboutToShow.emit()
+    recent.popup(file_menu.mapToGlobal(QPoint(geometry.right(), geometry.top())))
+    settle(120)
+    PICTURES.append(_with_menus(window, [file_menu, recent]))
+
+
 def plain_tab(key: str) -> Step:
     def step(shot: Shot) -> None:
         shot.tab(key)
@@ -498,6 +624,12 @@ STEPS: list[tuple[str, Step]] = [
     ("_global-reset", global_reset),
     ("global-conflict", global_conflict),
     ("_global-reset", global_reset),
+    ("global-reloaded", global_reloaded),
+    ("global-conflict-dialog", global_conflict_dialog),
+    ("_global-reset", global_reset),
+    ("quit-dialog", quit_dialog),
+    ("_global-reset", global_reset),
+    ("file-menu-recent", file_menu_recent),
     ("workspace", workspace_record),
     ("workspace-chinese", workspace_chinese),
     ("workspace-invalid-file", workspace_invalid_file),
@@ -595,10 +727,13 @@ def main(argv: list[str] | None = None) -> int:
                 shot = Shot(window, ctx, dialogs)
                 step(shot)
                 if name.startswith("_") or (args.only and name not in args.only):
+                    PICTURES.clear()
                     continue
                 settle()
                 path = args.out / f"{name}.png"
-                (shot.grab_target or window).grab().save(str(path))
+                picture = PICTURES.pop() if PICTURES else (shot.grab_target or window).grab()
+                picture.save(str(path))
+                PICTURES.clear()
                 saved.append(path)
                 print(f"saved {path.relative_to(REPO) if path.is_relative_to(REPO) else path}")
         finally:

@@ -1,7 +1,8 @@
 """Screenshot steps of the Maintenance tab (``scripts/screenshots.py`` runs them, last).
 
 The stale-memory queue after a scan of the demo root (its project folders hold no files, so the
-paths records mention are reported missing; one record links to a record that does not exist; one is made 200 days old), the
+paths records mention are reported missing; one record links to a record that does not exist;
+one is made 200 days old), the
 load meter with a warning threshold low enough that the busiest demo workspaces are over it, the
 export page with "include credentials" ticked (its warning shown), and a zip import waiting for
 review in the Session Consolidation tab. Each step leaves the window in the state its PNG shows.

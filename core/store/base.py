@@ -556,7 +556,10 @@ class StoreCore(ABC):
     def check(self) -> list[Problem]:
         problems: list[Problem] = []
         g = self.read_global()
-        problems += [Problem(path="GLOBAL.md", reason=r) for r in g.invalid_reasons]
+        problems += [
+            Problem(path="GLOBAL.md", reason=r, kind="global_invalid", params=(("detail", r),))
+            for r in g.invalid_reasons
+        ]
         active_keys = set(self._scope_keys(False))
         for archived in (False, True):
             top = "archived" if archived else "workspaces"
@@ -568,11 +571,25 @@ class StoreCore(ABC):
                 base = f"{top}/{key}"
                 if snap.info.scope_problem:
                     problems.append(
-                        Problem(path=f"{base}/{SCOPE_FILE}", reason=snap.info.scope_problem, scope_key=key)
+                        Problem(
+                            path=f"{base}/{SCOPE_FILE}",
+                            reason=snap.info.scope_problem,
+                            scope_key=key,
+                            kind="scope_file",
+                            params=(("detail", snap.info.scope_problem),),
+                        )
                     )
                 for e in snap.entries:
                     for r in e.invalid_reasons:
-                        problems.append(Problem(path=f"{base}/{e.file_name}", reason=r, scope_key=key))
+                        problems.append(
+                            Problem(
+                                path=f"{base}/{e.file_name}",
+                                reason=r,
+                                scope_key=key,
+                                kind="invalid_record",
+                                params=(("detail", r),),
+                            )
+                        )
                 expected = render_index(snap.records()).decode("utf-8")
                 if snap.index_text != expected:
                     what = "is missing" if not snap.index_text else "is out of date with the records"
@@ -581,6 +598,8 @@ class StoreCore(ABC):
                             path=f"{base}/{INDEX_FILE}",
                             reason=f"{INDEX_FILE} {what}; the next commit to this workspace rebuilds it",
                             scope_key=key,
+                            kind="index_missing" if not snap.index_text else "index_stale",
+                            params=(("file", INDEX_FILE),),
                         )
                     )
                 if archived and key in active_keys:
@@ -590,6 +609,7 @@ class StoreCore(ABC):
                             reason="an active workspace has the same key; "
                             "restore needs it archived or purged first",
                             scope_key=key,
+                            kind="archived_key_clash",
                         )
                     )
         problems += self._extra_problems()

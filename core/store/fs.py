@@ -815,6 +815,7 @@ class FileStore(StoreCore):
                     path=".",
                     reason="the memory root is read-only: it can be read but not edited; make it "
                     "writable (or copy it) to edit memory",
+                    kind="root_read_only",
                 )
             )
         for top in (ACTIVE_DIR, ARCHIVED_DIR, MANAGER, "reviews", "debug"):
@@ -825,6 +826,7 @@ class FileStore(StoreCore):
                         path=top,
                         reason="a symbolic link or file where the store's folder belongs; the store never "
                         "writes through it. Replace it with a real folder (move its contents in)",
+                        kind="store_folder_blocked",
                     )
                 )
         for top in (ACTIVE_DIR, ARCHIVED_DIR):
@@ -837,6 +839,7 @@ class FileStore(StoreCore):
                                     path=f"{top}/{e.name}",
                                     reason="a symbolic link where a workspace folder belongs; the store never "
                                     "reads or writes through it. Move the real folder here or delete the link",
+                                    kind="workspace_symlink",
                                 )
                             )
                         elif not e.is_dir(follow_symlinks=False):
@@ -844,6 +847,7 @@ class FileStore(StoreCore):
                                 Problem(
                                     path=f"{top}/{e.name}",
                                     reason="a file where only workspace folders belong; move it elsewhere",
+                                    kind="stray_file",
                                 )
                             )
                         else:
@@ -856,6 +860,7 @@ class FileStore(StoreCore):
                     path=f"{MANAGER}/staging/{name}",
                     reason="an interrupted change is waiting to be settled; open the memory with write "
                     "access (any command that writes) to finish or undo it",
+                    kind="pending_change",
                 )
             )
         for name in journal.quarantined(self._root):
@@ -864,6 +869,7 @@ class FileStore(StoreCore):
                     path=f"{MANAGER}/{journal.QUARANTINE}/{name}",
                     reason="a damaged internal file was moved aside and never acted on; memory was "
                     "settled from what is on disk. Look at it (its .why file says why), then delete it",
+                    kind="quarantined",
                 )
             )
         problems += self._orphaned_history()
@@ -880,6 +886,8 @@ class FileStore(StoreCore):
                         reason=f"{fn} is a symbolic link or not a regular file; the store never replaces it. "
                         "Replace it with a regular file (the next commit rebuilds MEMORY.md)",
                         scope_key=key,
+                        kind="scope_file_blocked",
+                        params=(("file", fn),),
                     )
                 )
         return out
@@ -898,6 +906,7 @@ class FileStore(StoreCore):
                 reason="history of a workspace that no longer exists (purged or deleted by hand); it may "
                 "hold old secrets. Delete this folder if you don't need those versions",
                 scope_key=scope,
+                kind="orphaned_history",
             )
             for scope in sorted(scopes)
             if scope not in known

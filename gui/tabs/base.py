@@ -7,6 +7,7 @@ a tab, then on every change on disk (watcher) and on F5.
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from gui.context import AppContext
@@ -14,6 +15,10 @@ from gui.tasks import Jobs
 
 
 class Tab(QWidget):
+    # Emitted by a tab after it wrote memory (archive, purge, restore, commit, save): the window
+    # updates the status line's counts at once instead of waiting for the file watcher.
+    memory_changed = Signal()
+
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx

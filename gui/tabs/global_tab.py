@@ -32,7 +32,10 @@ from gui.widgets.markdown_view import MarkdownPreview, render_markdown
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
 
-CONFLICT_OPTIONS = ["Reload", "Keep mine", "Save a copy"]
+# The ways out of a save conflict, by key. "compare" (keep my edits, look at both) is the default
+# of the question: Enter or Escape must never discard what the user typed.
+CONFLICT_KEYS = ("compare", "overwrite", "copy", "reload")
+_LEGACY_CHOICES = {"Reload": "reload", "Keep mine": "overwrite", "Save a copy": "copy"}
 
 
 def write_copy(path: Path, text: str) -> None:
@@ -63,17 +66,19 @@ class GlobalTab(Tab):
         outer.setSpacing(6)
 
         head = QHBoxLayout()
-        title = QLabel("<b>GLOBAL.md</b> — about you: profile, preferences, general tips. Every agent loads it.")
+        title = QLabel(
+            self.tr("<b>GLOBAL.md</b> — about you: profile, preferences, general tips. Every agent loads it.")
+        )
         head.addWidget(title, 1)
         self.size_label = QLabel()
         self.size_label.setObjectName("global_size")
         head.addWidget(self.size_label)
-        self.reload_button = QPushButton("Reload")
-        self.reload_button.setToolTip("Discard your edits and load GLOBAL.md from disk")
+        self.reload_button = QPushButton(self.tr("Reload"))
+        self.reload_button.setToolTip(self.tr("Discard your edits and load GLOBAL.md from disk"))
         self.reload_button.clicked.connect(self.reload_from_disk)
         head.addWidget(self.reload_button)
-        self.save_button = QPushButton("Save")
-        self.save_button.setToolTip("Save GLOBAL.md (Ctrl+S)")
+        self.save_button = QPushButton(self.tr("Save"))
+        self.save_button.setToolTip(self.tr("Save GLOBAL.md (Ctrl+S)"))
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save)
         head.addWidget(self.save_button)
@@ -86,8 +91,10 @@ class GlobalTab(Tab):
         cp = QVBoxLayout(self.conflict_panel)
         cp.setContentsMargins(0, 0, 0, 0)
         self.conflict_label = QLabel(
-            "GLOBAL.md changed on disk after you opened it. Lines with <b>-</b> are on disk, lines with "
-            "<b>+</b> are yours. Nothing was written."
+            self.tr(
+                "GLOBAL.md changed on disk after you opened it. Lines with <b>-</b> are on disk, lines with "
+                "<b>+</b> are yours. Nothing was written; your edits are still in the editor."
+            )
         )
         self.conflict_label.setWordWrap(True)
         cp.addWidget(self.conflict_label)
@@ -97,11 +104,13 @@ class GlobalTab(Tab):
         row = QHBoxLayout()
         row.addStretch(1)
         self.conflict_buttons: dict[str, QPushButton] = {}
-        for option in CONFLICT_OPTIONS:
-            b = QPushButton(option + ("…" if option == "Keep mine" else ""))  # it asks first
-            b.clicked.connect(lambda _=False, o=option: self.resolve_conflict(o))
+        labels = self._conflict_labels()
+        for key in ("overwrite", "copy", "reload"):
+            b = QPushButton(labels[key])
+            b.setObjectName(f"conflict_{key}")
+            b.clicked.connect(lambda _=False, k=key: self.resolve_conflict(k))
             row.addWidget(b)
-            self.conflict_buttons[option] = b
+            self.conflict_buttons[key] = b
         cp.addLayout(row)
         self.conflict_panel.hide()
 
@@ -109,10 +118,12 @@ class GlobalTab(Tab):
         mark_writes(self.editor, self.save_button)
         self.editor.setObjectName("global_editor")
         self.editor.setFont(monospace_font())
-        self.editor.setPlaceholderText("# User Profile\n\n# User Preferences\n\n# General Tips\n")
+        self.editor.setPlaceholderText(self.tr("# User Profile\n\n# User Preferences\n\n# General Tips\n"))
         self.editor.textChanged.connect(self._on_text_changed)
         self.preview = MarkdownPreview()
         self.preview.setObjectName("global_preview")
+        # The preview follows the editor: whatever line is at the editor's top is at the preview's.
+        self.editor.verticalScrollBar().valueChanged.connect(lambda _v: self.sync_preview())
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.editor)
@@ -156,28 +167,40 @@ class GlobalTab(Tab):
             self.save_button.setEnabled(False)
             self.banner.show_message(
                 "error",
-                "GLOBAL.md can't be edited here: "
-                + "; ".join(snap.invalid_reasons)
-                + ". It is left exactly as it is; fix it in a text editor.",
+                self.tr(
+                    "GLOBAL.md can't be edited here: {reasons}. It is left exactly as it is; fix it in a text editor."
+                ).format(reasons="; ".join(snap.invalid_reasons)),
+                topic="invalid",
             )
         else:
             self.editor.setReadOnly(self.read_only)
             self.save_button.setEnabled(True)
+            self.banner.clear(topic="invalid")
         if snap.revision == self.base_revision:
             return  # nothing new on disk
-        if self.has_unsaved_changes() and self.base_revision is not None:
+        outside = self.base_revision is not None  # not the first load: someone else wrote it
+        if self.has_unsaved_changes() and outside:
             self.banner.show_message(
                 "warning",
-                "GLOBAL.md changed on disk while you were editing. Your edits are kept; saving will ask what to do.",
+                self.tr(
+                    "GLOBAL.md changed on disk (by another program) while you were editing. Your edits are "
+                    "kept and nothing was written. Compare the two versions, or load the disk version."
+                ),
                 [
-                    ("Show differences", self._show_external_diff),
-                    ("Load disk version", self.reload_from_disk),
+                    (self.tr("Compare"), self._show_external_diff),
+                    (self.tr("Load disk version"), self.reload_from_disk),
                 ],
+                topic="external",
             )
             return
         self._set_text(snap.text, snap.revision)
-        if not snap.invalid_reasons and self.banner.level == "warning":
-            self.banner.clear()
+        if outside and not snap.invalid_reasons:
+            self.banner.show_message(
+                "info",
+                self.tr("GLOBAL.md changed on disk (by another program); reloaded."),
+                topic="external",
+                transient=True,
+            )
 
     def _set_text(self, text: str, revision: Revision) -> None:
         self._loaded_text = text
@@ -193,6 +216,21 @@ class GlobalTab(Tab):
         self._update_size()
         self._preview_timer.stop()  # setPlainText started it; render once, now
         self._update_preview()
+
+    def sync_preview(self) -> None:
+        """Scroll the preview to the source line at the top of the editor (fractional, so it glides)."""
+        bar = self.editor.verticalScrollBar()
+        preview_bar = self.preview.verticalScrollBar()
+        if bar.value() >= bar.maximum() > 0:
+            preview_bar.setValue(preview_bar.maximum())  # the end of the text is the end of the page
+            return
+        if bar.value() == 0:
+            preview_bar.setValue(0)
+            return
+        block = self.editor.firstVisibleBlock()
+        rect = self.editor.blockBoundingGeometry(block).translated(self.editor.contentOffset())
+        fraction = min(1.0, max(0.0, -rect.top() / rect.height())) if rect.height() > 0 else 0.0
+        self.preview.scroll_to_source_line(block.blockNumber() + fraction)
 
     def reload_from_disk(self) -> None:
         store = self.ctx.store
@@ -230,24 +268,26 @@ class GlobalTab(Tab):
             if text == self._preview_wanted:
                 self.preview.show_rendered(text, html)
                 self._preview_wanted = None
+                self.sync_preview()
 
         self.jobs.start("preview", render_markdown, text, done=show, failed=self._on_error)
 
     def _update_size(self) -> None:
         if self.base_revision is None and not self.editor.toPlainText():
-            self.size_label.setText("Loading…" if self.snapshot is None else "")
+            self.size_label.setText(self.tr("Loading…") if self.snapshot is None else "")
             return
         size = len(self.editor.toPlainText().encode("utf-8"))
         text = format_size(size)
         if self.has_unsaved_changes():
-            text += " (unsaved)"
+            text = self.tr("{size} (unsaved)").format(size=text)
         self.size_label.setText(text)
-        self.size_label.setToolTip(f"{size} bytes (UTF-8) — what the agent loads")
+        self.size_label.setToolTip(self.tr("{bytes} bytes (UTF-8) — what the agent loads").format(bytes=f"{size:,}"))
 
     # --- saving ---------------------------------------------------------------------------------
     def save(self, *, allow_secrets: bool = False, expect: Revision | None = None) -> None:
         if self._busy or (not self.has_unsaved_changes() and expect is None):
             return
+        self.banner.clear(topic="saved")  # a new action: the last outcome is old news
         if self.snapshot is not None and self.snapshot.invalid_reasons:
             return
         text = self.editor.toPlainText()
@@ -268,7 +308,9 @@ class GlobalTab(Tab):
             self._loaded_text = text
             self.base_revision = snap.revision
             self._update_size()
-            self.banner.show_message("ok", f"Saved GLOBAL.md ({format_size(snap.size)}).")
+            self.banner.show_message(
+                "ok", self.tr("Saved GLOBAL.md ({size}).").format(size=format_size(snap.size)), topic="saved"
+            )
 
         def failed(exc: BaseException) -> None:
             self._busy = False
@@ -279,14 +321,16 @@ class GlobalTab(Tab):
                 where = "\n".join(exc.findings)
                 if self.ctx.dialogs.confirm(
                     self,
-                    "Possible credential",
-                    "GLOBAL.md looks like it contains a credential:\n"
-                    f"{where}\n\nAgents read this file. Save it anyway?",
-                    "Save anyway",
+                    self.tr("Possible credential"),
+                    self.tr(
+                        "GLOBAL.md looks like it contains a credential:\n{where}\n\nAgents read this file. "
+                        "Save it anyway?"
+                    ).format(where=where),
+                    self.tr("Save anyway"),
                 ):
                     self.save(allow_secrets=True, expect=base)
                 else:
-                    self.banner.show_message("warning", "Not saved: remove the credential, then save again.")
+                    self.banner.show_message("warning", self.tr("Not saved: remove the credential, then save again."))
             else:
                 self._on_error(exc)
 
@@ -312,50 +356,65 @@ class GlobalTab(Tab):
     def _show_conflict_panel(self, mine: str, disk: str, disk_rev: Revision) -> None:
         self._conflict = (mine, disk, disk_rev)
         self.conflict_diff.set_diff(
-            unified_diff(disk, mine, "GLOBAL.md (on disk)", "GLOBAL.md (yours)"),
-            "Your text equals the disk version.",
+            unified_diff(disk, mine, self.tr("GLOBAL.md (on disk)"), self.tr("GLOBAL.md (yours)")),
+            self.tr("Your text equals the disk version."),
         )
         self.conflict_panel.show()
+
+    def _conflict_labels(self) -> dict[str, str]:
+        return {
+            "compare": self.tr("Keep my edits and compare"),
+            "overwrite": self.tr("Overwrite with mine"),
+            "copy": self.tr("Save mine as a copy, load theirs"),
+            "reload": self.tr("Discard mine, load theirs"),
+        }
+
+    def conflict_question(self) -> tuple[str, str, list[tuple[str, str]]]:
+        """The conflict question: title, text and ``(key, label)`` choices (the first is the default)."""
+        labels = self._conflict_labels()
+        text = self.tr(
+            "Someone else (an agent, the CLI or an editor) changed GLOBAL.md after you opened it. "
+            "Nothing was written. The differences are shown in the Global tab.\n\n"
+            "Keep my edits and compare: look at both versions first; your edits stay in the editor.\n"
+            "Overwrite with mine: replace the disk version with yours (the store keeps the one you "
+            "replace in its history).\n"
+            "Save mine as a copy: write your version to a separate file, then load the disk version.\n"
+            "Discard mine: load the disk version."
+        )
+        return self.tr("GLOBAL.md changed on disk"), text, [(k, labels[k]) for k in CONFLICT_KEYS]
 
     def _ask_conflict(self, mine: str, disk: GlobalSnapshot) -> None:
         self.snapshot = disk
         self._show_conflict_panel(mine, disk.text, disk.revision)
-        self.banner.show_message("warning", "Not saved: GLOBAL.md changed on disk after you opened it.")
-        choice = self.ctx.dialogs.choose(
-            self,
-            "GLOBAL.md changed on disk",
-            "Someone else (an agent, the CLI or an editor) changed GLOBAL.md after you opened it. "
-            "The differences are shown in the Global tab.\n\n"
-            "Reload: discard your edits and load the disk version.\n"
-            "Keep mine: overwrite the disk version with yours.\n"
-            "Save a copy: save your version to a separate file, then load the disk version.",
-            CONFLICT_OPTIONS,
+        self.banner.show_message(
+            "warning",
+            self.tr("Not saved: GLOBAL.md changed on disk after you opened it. Your edits are kept."),
+            topic="conflict",
         )
-        if choice is not None:
+        title, text, choices = self.conflict_question()
+        choice = self.ctx.dialogs.ask(self, title, text, choices, default="compare", escape="compare")
+        if choice is not None and choice != "compare":
             self.resolve_conflict(choice)
 
     def resolve_conflict(self, choice: str) -> None:
+        """Settle a save conflict: "overwrite", "copy" or "reload" (the old labels are accepted too).
+
+        Overwrite asks nothing more: the question (or the button under the diff) was the answer.
+        """
+        choice = _LEGACY_CHOICES.get(choice, choice)
         if self._conflict is None:
             return
         mine, disk, disk_rev = self._conflict
-        if choice == "Reload":
+        if choice == "reload":
             self.conflict_panel.hide()
             self._conflict = None
             self.banner.clear()
             self._set_text(disk, disk_rev)
-        elif choice == "Keep mine":
-            if not self.ctx.dialogs.confirm(
-                self,
-                "Overwrite GLOBAL.md?",
-                "Replace the version on disk with yours? The other changes shown in the diff will be lost "
-                "(the store keeps the previous version in its history).",
-                "Overwrite",
-            ):
-                return
+        elif choice == "overwrite":
             if self.editor.toPlainText() != mine:
                 self.editor.setPlainText(mine)
             self.save(expect=disk_rev)
-        elif choice == "Save a copy":
+        elif choice == "copy":
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             path = self.copies_dir / f"GLOBAL-{stamp}.md"
             try:
@@ -367,7 +426,9 @@ class GlobalTab(Tab):
             self._conflict = None
             self._set_text(disk, disk_rev)
             self.last_copy_path = path
-            self.banner.show_message("info", f"Your version was saved to {path}. The disk version is loaded.")
+            self.banner.show_message(
+                "info", self.tr("Your version was saved to {path}. The disk version is loaded.").format(path=path)
+            )
 
     def _on_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", describe_error(exc))

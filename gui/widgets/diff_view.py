@@ -47,8 +47,8 @@ class DiffView(QPlainTextEdit):
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self._highlighter = _DiffHighlighter(self.document())
 
-    def set_diff(self, text: str, empty_message: str = "No changes.") -> None:
-        self.setPlainText(text if text else empty_message)
+    def set_diff(self, text: str, empty_message: str | None = None) -> None:
+        self.setPlainText(text if text else empty_message if empty_message is not None else self.tr("No changes."))
 
     def diff_text(self) -> str:
         return self.toPlainText()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from PySide6.QtGui import QResizeEvent, QTextBlock
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 if TYPE_CHECKING:
@@ -37,10 +40,28 @@ def _parser() -> MarkdownIt:
     )
 
 
+# Block tokens whose source line becomes an anchor (``id="L<line>"``) in the HTML, so the preview
+# can scroll to where the editor is (Qt's rich text keeps an ``id`` as an anchor name on the block).
+_ANCHORED = {"paragraph_open", "heading_open", "list_item_open", "blockquote_open", "fence", "code_block", "hr"}
+_CELLS = {"th_open", "td_open"}
+LINE_ANCHOR = re.compile(r"L(\d+)$")
+
+
 @lru_cache(maxsize=4)
 def render_markdown(text: str) -> str:
     """The preview HTML of ``text``. Cached, so a worker can render ahead of the GUI thread."""
-    html = _parser().render(text)
+    md = _parser()
+    tokens = md.parse(text)
+    row_line: int | None = None  # a table row's line goes on its first cell (Qt drops ids on <tr>)
+    for tok in tokens:
+        if tok.type == "tr_open" and tok.map:
+            row_line = tok.map[0]
+        elif tok.type in _CELLS and row_line is not None:
+            tok.attrSet("id", f"L{row_line}")
+            row_line = None
+        elif tok.type in _ANCHORED and tok.map and tok.attrGet("id") is None:
+            tok.attrSet("id", f"L{tok.map[0]}")
+    html = md.renderer.render(tokens, md.options, {})
     # Qt's rich-text engine has no <input>: draw task-list boxes as characters instead.
     html = html.replace(
         '<input class="task-list-item-checkbox" checked="checked" disabled="disabled" type="checkbox">', "☑"
@@ -54,6 +75,7 @@ class MarkdownPreview(QTextBrowser):
         self.setOpenExternalLinks(False)
         self.setOpenLinks(False)
         self._shown: str | None = None
+        self._anchors: list[tuple[int, float]] | None = None  # (source line, y), built on first use
 
     @property
     def shown_text(self) -> str | None:
@@ -72,4 +94,52 @@ class MarkdownPreview(QTextBrowser):
         bar = self.verticalScrollBar()
         pos = bar.value()
         self.setHtml(html)
+        self._anchors = None
         bar.setValue(pos)
+
+    def _line_positions(self) -> list[tuple[int, float]]:
+        """Where each anchored source line starts in the rendered document, in line order."""
+        doc = self.document()
+        if doc.textWidth() <= 0:
+            return []  # not laid out yet (never shown): nothing to follow
+        if self._anchors is None:
+            layout = doc.documentLayout()
+            found: dict[int, float] = {}
+            block = doc.begin()
+            while block.isValid():
+                for name in block.charFormat().anchorNames() or self._fragment_anchors(block):
+                    m = LINE_ANCHOR.match(name)
+                    if m:
+                        found.setdefault(int(m.group(1)), layout.blockBoundingRect(block).top())
+                block = block.next()
+            self._anchors = sorted(found.items())
+        return self._anchors
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._anchors = None  # a new width re-wraps the text: positions change
+
+    @staticmethod
+    def _fragment_anchors(block: QTextBlock) -> list[str]:
+        names: list[str] = []
+        it = block.begin()
+        while not it.atEnd():
+            names += it.fragment().charFormat().anchorNames()
+            it += 1
+        return names
+
+    def scroll_to_source_line(self, line: float) -> None:
+        """Scroll so that what source line ``line`` (0-based, fractional) renders to is at the top."""
+        anchors = self._line_positions()
+        bar = self.verticalScrollBar()
+        if not anchors:
+            return
+        i = bisect_right([a for a, _ in anchors], line) - 1
+        if i < 0:
+            y = 0.0
+        elif i + 1 < len(anchors):
+            (l0, y0), (l1, y1) = anchors[i], anchors[i + 1]
+            y = y0 + (y1 - y0) * (line - l0) / max(1, l1 - l0)
+        else:
+            y = anchors[i][1]
+        bar.setValue(min(bar.maximum(), int(y)))

@@ -1,12 +1,19 @@
-"""Turning errors into words a user understands: what happened and what to do."""
+"""Turning errors into words a user understands: what happened and what to do.
+
+Decided from the error's type and fields, never its text; the templates are translated
+(context "Messages"). A store error's own ``message`` is English free text and is shown as it is.
+"""
 
 from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
 
 from core.errors import (
     ConflictError,
     DshMemoryError,
     InvalidRecordError,
     NotFoundError,
+    ReadOnlyRootError,
     SecretRefusedError,
 )
 
@@ -14,21 +21,47 @@ from core.errors import (
 def describe_error(exc: BaseException) -> str:
     """A one-paragraph message: what happened and what to do."""
     if isinstance(exc, ConflictError):
-        return (
+        return QCoreApplication.translate(
+            "Messages",
             "Someone else changed this memory since you opened it (an agent, the CLI or an editor). "
-            "Nothing was written. Reload to see the current version."
+            "Nothing was written. Reload to see the current version.",
         )
     if isinstance(exc, InvalidRecordError):
-        return "Nothing was written: " + "; ".join(exc.reasons)
+        return QCoreApplication.translate("Messages", "Nothing was written: {reasons}").format(
+            reasons="; ".join(exc.reasons)
+        )
     if isinstance(exc, SecretRefusedError):
         where = "; ".join(exc.findings)
-        return "Nothing was written: it looks like it contains a credential" + (f" ({where})" if where else "") + "."
+        if where:
+            return QCoreApplication.translate(
+                "Messages", "Nothing was written: it looks like it contains a credential ({where})."
+            ).format(where=where)
+        return QCoreApplication.translate("Messages", "Nothing was written: it looks like it contains a credential.")
+    if isinstance(exc, ReadOnlyRootError):
+        return QCoreApplication.translate(
+            "Messages",
+            "The memory root is read-only (a read-only mount, or files of another user); nothing was "
+            "written. Reading works; to edit, make it writable or copy it.",
+        )
     if isinstance(exc, NotFoundError):
-        return exc.message or "It no longer exists on disk. Refresh to see the current state."
+        return exc.message or QCoreApplication.translate(
+            "Messages", "It no longer exists on disk. Refresh to see the current state."
+        )
     if isinstance(exc, DshMemoryError):
         return exc.message
     if isinstance(exc, PermissionError):
-        return f"Permission denied: {exc.filename or exc}. Check the folder's permissions."
+        return QCoreApplication.translate(
+            "Messages", "Permission denied: {path}. Check the folder's permissions."
+        ).format(path=exc.filename or exc)
     if isinstance(exc, OSError):
-        return f"The file system refused the operation: {exc.strerror or exc}. Memory was left unchanged."
-    return f"Unexpected error: {type(exc).__name__}: {exc}"
+        reason = exc.strerror or str(exc)
+        if exc.filename:
+            return QCoreApplication.translate(
+                "Messages", "The file system refused the operation on {path}: {reason}. Memory was left unchanged."
+            ).format(path=exc.filename, reason=reason)
+        return QCoreApplication.translate(
+            "Messages", "The file system refused the operation: {reason}. Memory was left unchanged."
+        ).format(reason=reason)
+    return QCoreApplication.translate("Messages", "Unexpected error: {kind}: {error}").format(
+        kind=type(exc).__name__, error=exc
+    )

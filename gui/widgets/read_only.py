@@ -9,11 +9,15 @@ anyway (``ReadOnlyRootError``); this only keeps the window from offering what ca
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtWidgets import QAbstractButton, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 WRITES = "dshWrites"
-READ_ONLY_TIP = "The memory root is read-only: nothing can be changed here."
+READ_ONLY_TIP = "The memory root is read-only: nothing can be changed here."  # English, for tests
+
+
+def read_only_tip() -> str:
+    return QCoreApplication.translate("ReadOnly", "The memory root is read-only: nothing can be changed here.")
 
 
 def mark_writes(*widgets: QWidget) -> None:
@@ -44,5 +48,6 @@ def set_read_only(container: QWidget, read_only: bool) -> list[QWidget]:
                 w.removeEventFilter(guard)
         elif isinstance(w, (QLineEdit, QPlainTextEdit, QTextEdit)):
             w.setReadOnly(read_only)
-        w.setToolTip(READ_ONLY_TIP if read_only else w.toolTip().replace(READ_ONLY_TIP, ""))
+        tip = read_only_tip()
+        w.setToolTip(tip if read_only else w.toolTip().replace(tip, ""))
     return marked

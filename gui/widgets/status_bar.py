@@ -20,7 +20,7 @@ class RootStatusBar(QStatusBar):
         self.problems_button.setObjectName("problemsButton")
         self.problems_button.setFlat(True)
         self.problems_button.setStyleSheet("color:#a12a1c; padding: 0 6px;")
-        self.problems_button.setToolTip("What check found wrong in this memory root, and what to do")
+        self.problems_button.setToolTip(self.tr("What check found wrong in this memory root, and what to do"))
         self.problems_button.hide()
         self.problems: list[Problem] = []
         self.pending_label.setObjectName("pendingCount")
@@ -31,32 +31,41 @@ class RootStatusBar(QStatusBar):
             self.addPermanentWidget(label)
 
     def show_root(self, root: str) -> None:
-        self.root_label.setText(f"Root: {root}")
+        self.root_label.setText(self.tr("Root: {root}").format(root=root))
         self.root_label.setToolTip(root)
 
     def show_status(self, status: RootStatus) -> None:
         self.show_root(status.root)
         self.bytes_label.setText(format_size(status.total_bytes))
         self.bytes_label.setToolTip(
-            f"{status.total_bytes:,} bytes of memory in this root (Global, workspaces, archived)"
+            self.tr("{bytes} bytes of memory in this root (Global, workspaces, archived)").format(
+                bytes=f"{status.total_bytes:,}"
+            )
         )
+        # English plurals as two messages (no English .qm is shipped); Chinese translates both alike.
         n = status.workspace_count
-        self.workspaces_label.setText(f"{n} workspace{'s' if n != 1 else ''}")
-        self.archived_label.setText(f"{status.archived_count} archived")
+        self.workspaces_label.setText(self.tr("%n workspace", "", n) if n == 1 else self.tr("%n workspaces", "", n))
+        self.archived_label.setText(self.tr("%n archived", "", status.archived_count))
 
     def show_pending(self, reviews: int, proposals: int) -> None:
         """Consolidation reviews and agent proposals waiting for a decision ("" when none)."""
         n = reviews + proposals
-        self.pending_label.setText(f"{n} pending" if n else "")
+        self.pending_label.setText(self.tr("%n pending", "", n) if n else "")
         self.pending_label.setToolTip(
-            f"{reviews} consolidation review{'s' * (reviews != 1)} and {proposals} agent "
-            f"proposal{'s' * (proposals != 1)} wait for a decision (Session Consolidation tab)"
+            self.tr("{reviews} and {proposals} wait for a decision (Session Consolidation tab)").format(
+                reviews=self.tr("%n consolidation review", "", reviews)
+                if reviews == 1
+                else self.tr("%n consolidation reviews", "", reviews),
+                proposals=self.tr("%n agent proposal", "", proposals)
+                if proposals == 1
+                else self.tr("%n agent proposals", "", proposals),
+            )
         )
 
     def show_problems(self, problems: list[Problem]) -> None:
         self.problems = list(problems)
         n = len(problems)
-        self.problems_button.setText(f"⚠ {n} problem{'s' * (n != 1)}")
+        self.problems_button.setText(self.tr("⚠ %n problem", "", n) if n == 1 else self.tr("⚠ %n problems", "", n))
         self.problems_button.setVisible(n > 0)
 
     def show_problem(self, text: str) -> None:

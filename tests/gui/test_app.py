@@ -121,5 +121,9 @@ def test_run_self_test_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtb
     root = tmp_path / "memory"
     assert app.run(["--root", str(root), "--self-test"]) == 3
     assert seen["root"] == root
-    assert str(root) in seen["title"] and "DSH Memory Manager" in seen["title"]
+    # The title is the root; the platform appends the application's display name (set once here).
+    assert str(root) in seen["title"] and "DSH Memory Manager" not in seen["title"]
+    from PySide6.QtWidgets import QApplication
+
+    assert QApplication.applicationDisplayName() == "DSH Memory Manager"
     assert seen["tabs"] == ["global", "workspace", "consolidation", "recycle", "settings", "maintenance"]

@@ -74,20 +74,66 @@ def test_external_change_reloads_clean_editor_and_warns_dirty_one(ctx: AppContex
     tab.refresh()
     assert tab.editor.toPlainText() == "# Mine\n"  # never overwritten
     assert tab.banner.level == "warning" and "changed on disk" in tab.banner.text
-    tab.banner.button("Show differences").click()
+    assert "nothing was written" in tab.banner.text
+    tab.banner.button("Compare").click()
     assert tab.conflict_panel.isVisibleTo(tab)
     assert "+# Mine" in tab.conflict_diff.diff_text()
 
 
-def test_conflict_keep_mine_overwrites_after_confirmation(ctx: AppContext, qtbot: Any) -> None:
+def test_outside_change_says_it_reloaded_instead_of_a_stale_saved_banner(ctx: AppContext, qtbot: Any) -> None:
+    """Friction: a silent reload under "Saved GLOBAL.md" — the banner must say what happened."""
+    ctx.store.replace_global(GLOBAL_TEXT, EMPTY_REVISION)
+    tab = _tab(ctx, qtbot)
+    tab.editor.setPlainText(GLOBAL_TEXT + "\nmine\n")
+    tab.save()
+    assert tab.banner.text.startswith("Saved GLOBAL.md")
+    _external_write(ctx, "# From an agent\n")
+    tab.refresh()
+    assert tab.editor.toPlainText() == "# From an agent\n"
+    assert tab.banner.text == "GLOBAL.md changed on disk (by another program); reloaded."
+    assert "Saved" not in tab.banner.text
+    tab.refresh()  # nothing new: the message is not repeated, nothing reloads
+    assert tab.editor.toPlainText() == "# From an agent\n"
+
+
+def test_conflict_question_defaults_to_keeping_my_edits(ctx: AppContext, qtbot: Any) -> None:
+    """Friction: the conflict dialog's default button discarded the edits."""
     ctx.store.replace_global(GLOBAL_TEXT, EMPTY_REVISION)
     tab = _tab(ctx, qtbot)
     tab.editor.setPlainText("# Mine\n")
     _external_write(ctx, "# Theirs\n")
-    ctx.dialogs.push("Keep mine", True)  # choose, then "Overwrite?" -> yes
+    ctx.dialogs.push(None)  # Enter/Escape: what the default does
     tab.save()
-    kinds = [a[0] for a in ctx.dialogs.asked]
-    assert kinds == ["choose", "confirm"]
+    assert ctx.dialogs.defaults == ["compare"]
+    assert tab.editor.toPlainText() == "# Mine\n" and tab.has_unsaved_changes()
+    assert _disk(ctx) == "# Theirs\n"
+    assert tab.conflict_panel.isVisibleTo(tab)  # compare: both versions side by side in the diff
+    assert "Not saved" in tab.banner.text
+
+
+def test_conflict_dialog_default_button_is_the_safe_one(ctx: AppContext, qtbot: Any) -> None:
+    """The real message box: its default (Enter) and escape buttons keep the edits."""
+    from gui.dialogs import question_box
+
+    tab = _tab(ctx, qtbot)
+    title, text, choices = tab.conflict_question()
+    box, buttons = question_box(tab, title, text, choices, default="compare", escape="compare")
+    qtbot.addWidget(box)
+    assert box.defaultButton() is buttons["compare"]
+    assert box.escapeButton() is buttons["compare"]
+    assert "Reload" not in [b.text() for b in box.buttons()]
+    assert "Keep my edits" in buttons["compare"].text()
+
+
+def test_conflict_overwrite_asks_only_once(ctx: AppContext, qtbot: Any) -> None:
+    """Friction: "Keep mine" asked twice; overwriting is one answer now (history keeps theirs)."""
+    ctx.store.replace_global(GLOBAL_TEXT, EMPTY_REVISION)
+    tab = _tab(ctx, qtbot)
+    tab.editor.setPlainText("# Mine\n")
+    _external_write(ctx, "# Theirs\n")
+    ctx.dialogs.push("overwrite")
+    tab.save()
+    assert [a[0] for a in ctx.dialogs.asked] == ["ask"]
     diff = tab.conflict_diff.diff_text()
     assert "-# Theirs" in diff and "+# Mine" in diff
     assert _disk(ctx) == "# Mine\n"
@@ -95,18 +141,16 @@ def test_conflict_keep_mine_overwrites_after_confirmation(ctx: AppContext, qtbot
     assert not tab.conflict_panel.isVisibleTo(tab)
 
 
-def test_conflict_keep_mine_declined_writes_nothing(ctx: AppContext, qtbot: Any) -> None:
+def test_conflict_panel_overwrite_button_asks_nothing(ctx: AppContext, qtbot: Any) -> None:
     ctx.store.replace_global(GLOBAL_TEXT, EMPTY_REVISION)
     tab = _tab(ctx, qtbot)
     tab.editor.setPlainText("# Mine\n")
     _external_write(ctx, "# Theirs\n")
-    ctx.dialogs.push("Keep mine", False)
+    ctx.dialogs.push("compare")
     tab.save()
     assert _disk(ctx) == "# Theirs\n"
-    assert tab.editor.toPlainText() == "# Mine\n"
-    assert tab.conflict_panel.isVisibleTo(tab)  # still there to decide later
-    ctx.dialogs.push(True)
-    tab.conflict_buttons["Keep mine"].click()
+    tab.conflict_buttons["overwrite"].click()  # decided after comparing: no second question
+    assert len(ctx.dialogs.asked) == 1
     assert _disk(ctx) == "# Mine\n"
 
 
@@ -115,7 +159,7 @@ def test_conflict_reload_takes_disk_version(ctx: AppContext, qtbot: Any) -> None
     tab = _tab(ctx, qtbot)
     tab.editor.setPlainText("# Mine\n")
     _external_write(ctx, "# Theirs\n")
-    ctx.dialogs.push("Reload")
+    ctx.dialogs.push("reload")
     tab.save()
     assert tab.editor.toPlainText() == "# Theirs\n"
     assert not tab.has_unsaved_changes()
@@ -127,7 +171,7 @@ def test_conflict_save_a_copy_keeps_both(ctx: AppContext, qtbot: Any) -> None:
     tab = _tab(ctx, qtbot)
     tab.editor.setPlainText("# Mine\n")
     _external_write(ctx, "# Theirs\n")
-    ctx.dialogs.push("Save a copy")
+    ctx.dialogs.push("copy")
     tab.save()
     copies = list(tab.copies_dir.glob("GLOBAL-*.md"))
     assert len(copies) == 1 and copies[0].read_text(encoding="utf-8") == "# Mine\n"
@@ -145,8 +189,37 @@ def test_conflict_dismissed_leaves_panel_with_buttons(ctx: AppContext, qtbot: An
     tab.save()
     assert tab.conflict_panel.isVisibleTo(tab)
     assert "Not saved" in tab.banner.text
-    tab.conflict_buttons["Reload"].click()
+    tab.conflict_buttons["reload"].click()
     assert tab.editor.toPlainText() == "# Theirs\n"
+
+
+def test_preview_follows_the_editor_position(ctx: AppContext, qtbot: Any) -> None:
+    """Friction: the preview stayed at the top while the editor was scrolled to the end."""
+    text = "".join(f"## Section {i}\n\nParagraph {i} with some words.\n\n" for i in range(120))
+    ctx.store.replace_global(text, EMPTY_REVISION)
+    tab = _tab(ctx, qtbot)
+    tab.resize(900, 500)
+    tab.show()
+    qtbot.waitExposed(tab)
+    assert tab.preview.shown_text == text
+    preview_bar = tab.preview.verticalScrollBar()
+    assert preview_bar.maximum() > 0 and preview_bar.value() == 0
+    cursor = tab.editor.textCursor()
+    block = tab.editor.document().findBlockByNumber(4 * 60)  # "## Section 60"
+    cursor.setPosition(block.position())
+    tab.editor.setTextCursor(cursor)
+    tab.editor.verticalScrollBar().setValue(tab.editor.verticalScrollBar().maximum() // 2)
+    top_line = tab.editor.firstVisibleBlock().blockNumber()
+    middle = preview_bar.value()
+    assert 0.3 * preview_bar.maximum() < middle < 0.7 * preview_bar.maximum()
+    # what is at the preview's top is the section the editor's top shows
+    shown = tab.preview.cursorForPosition(tab.preview.viewport().rect().topLeft()).block().text()
+    section = top_line // 4
+    assert any(f"Section {n}" in shown or f"Paragraph {n} " in shown for n in (section - 1, section, section + 1))
+    tab.editor.verticalScrollBar().setValue(tab.editor.verticalScrollBar().maximum())
+    assert preview_bar.value() == preview_bar.maximum()
+    tab.editor.verticalScrollBar().setValue(0)
+    assert preview_bar.value() == 0
 
 
 def test_credential_in_global_asks_before_saving(ctx: AppContext, qtbot: Any) -> None:

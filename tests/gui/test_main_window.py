@@ -77,13 +77,14 @@ def test_close_with_unsaved_edits_asks(main_window: MainWindow, ctx: Any, qtbot:
     glob = main_window.tabs["global"]
     glob.editor.setPlainText("# Draft\n")
     assert main_window.unsaved_tabs() == ["Global"]
-    ctx.dialogs.push(False)  # "Discard and quit?" -> no
+    ctx.dialogs.push(None)  # dismissed: stay
     assert not main_window.close()
     assert main_window.isVisible()
-    assert ctx.dialogs.asked[-1][0] == "confirm"
-    ctx.dialogs.push(True)
+    assert ctx.dialogs.asked[-1][0] == "ask"
+    ctx.dialogs.push("discard")
     assert main_window.close()
     assert not main_window.watcher.running
+    assert not (ctx.root / "GLOBAL.md").exists()
 
 
 def test_close_without_edits_does_not_ask(main_window: MainWindow, ctx: Any) -> None:
@@ -142,9 +143,9 @@ def test_unsaved_edits_in_a_lazily_built_tab_are_guarded(main_window: MainWindow
     settings.debug_box.setChecked(not settings.debug_box.isChecked())
     assert main_window.unsaved_tabs() == ["Settings"]
     assert main_window.tabs.hosts["settings"].has_unsaved_changes()  # the host forwards to the tab
-    ctx.dialogs.push(False)
+    ctx.dialogs.push("cancel")
     assert not main_window.close()
-    ctx.dialogs.push(True)
+    ctx.dialogs.push("discard")
     assert main_window.close()
 
 
