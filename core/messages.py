@@ -102,6 +102,8 @@ GLOBAL_WARNING = _t(QT_TRANSLATE_NOOP(
 GLOBAL_MENTIONS_WORKSPACE = _t(QT_TRANSLATE_NOOP(
     "core", "the new GLOBAL.md mentions this workspace ({mention}); project facts belong to the workspace"))
 TARGET_TWICE = _t(QT_TRANSLATE_NOOP("core", "{target} is already changed by {first}; refused"))
+# Last: it matches any text that starts with "record ", so every longer template is tried first.
+RECORD_NAMED = _t(QT_TRANSLATE_NOOP("core", "record {name}"))
 
 
 def parse(text: str) -> tuple[Template, dict[str, str]] | None:

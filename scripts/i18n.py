@@ -36,6 +36,8 @@ AREAS: list[tuple[str, tuple[str, ...]]] = [
                 "gui/qtmodels/settings_models.py", "gui/qtmodels/sources_models.py", "gui/widgets/review_*")),
     ("maintenance", ("gui/tabs/maintenance/*",)),
     ("shell", ("gui/*",)),
+    # Core's reasons (core/messages.py): translated in the window by gui/core_text.py.
+    ("core", ("core/messages.py",)),
 ]
 
 
@@ -48,7 +50,7 @@ def area_of(rel: str) -> str:
 
 def gui_files() -> dict[str, list[str]]:
     files: dict[str, list[str]] = {area: [] for area, _ in AREAS}
-    for path in sorted((REPO / "gui").rglob("*.py")):
+    for path in [*sorted((REPO / "gui").rglob("*.py")), REPO / "core" / "messages.py"]:
         rel = path.relative_to(REPO).as_posix()
         files[area_of(rel)].append(rel)
     return files

@@ -150,7 +150,7 @@ def review_put(
     before = render_record_text(old) if old is not None else None
     after: str | None = None
     if record is not None:
-        problems += secret_problems(f"{record.description}\n{record.body}", f"record {name!r}")
+        problems += secret_problems(f"{record.description}\n{record.body}", M.RECORD_NAMED.format(name=repr(name)))
         if not reasons:
             after = render_record_text(record)
     warnings: list[str] = []

@@ -19,6 +19,7 @@ from core.consolidation.proposals import ReviewChange
 from core.consolidation.review_sources import PendingItem
 from core.consolidation.review_state import ChangeRow, ReceiptItem, SessionRow, WorkspaceChoice
 from core.display import format_size, format_time
+from gui.core_text import core_note, core_text, core_texts
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 from gui.widgets.review_receipt import status_label
@@ -310,14 +311,14 @@ class ReviewChangesModel(RowTableModel[ChangeRow]):
                 return self.tr("edited") if self.is_edited(index.row()) else ""
             op = op_label(c.kind)
             target = (c.target or "—") + (self.tr(" (edited)") if self.is_edited(index.row()) else "")
-            return (None, op, target, c.reason, "; ".join(r.notes))[col]
+            return (None, op, target, core_text(c.reason), "; ".join(map(core_note, r.notes)))[col]
         if role == Qt.ItemDataRole.CheckStateRole and col == self.ACCEPT and r.acceptable:
             return Qt.CheckState.Checked if r.accepted else Qt.CheckState.Unchecked
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == self.ACCEPT and not c.is_valid:
-                return self.tr("This change cannot be accepted:") + "\n" + "\n".join(c.problems)
+                return self.tr("This change cannot be accepted:") + "\n" + "\n".join(core_texts(c.problems))
             if col == self.NOTES and r.notes:
-                return "\n".join(r.notes)
+                return "\n".join(map(core_note, r.notes))
             if col == self.REASON:
                 seqs = ", ".join(str(s) for s in c.evidence)
                 return c.reason + ("\n\n" + self.tr("Evidence: seq {seqs}").format(seqs=seqs) if seqs else "")

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.models import RECORD_TYPES, Record
+from gui.core_text import core_texts
 from gui.widgets.fonts import monospace_font
 from gui.widgets.review_mask import has_hidden, mask_secrets
 
@@ -25,7 +26,7 @@ def record_problems(record: Record) -> list[str]:
     from core.records import validate_record
     from core.secrets import describe, find_secrets
 
-    problems = list(validate_record(record, f"{record.name}.md"))
+    problems = core_texts(validate_record(record, f"{record.name}.md"))
     findings = find_secrets(f"{record.description}\n{record.body}")
     if findings:
         problems.append(

@@ -25,6 +25,7 @@ from core.consolidation.receipts import parse_receipt
 from core.consolidation.review_state import ReceiptItem, strip_frontmatter
 from core.mcp.proposals import review_source
 from core.provenance import touched
+from gui.core_text import core_texts
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.read_only import mark_writes
@@ -267,7 +268,7 @@ class ReviewPanel(QTabWidget):
             )
         self.merge_button.setVisible(bool(current.similar_to) and r.edited is None)
         if current.problems:
-            caption += self.tr(" — refused: {why}").format(why="; ".join(current.problems))
+            caption += self.tr(" — refused: {why}").format(why="; ".join(core_texts(current.problems)))
         self.diff_panel.show_change(caption, current.before, current.after, current.diff, current.target)
         self.editor.set_record(current.record if current.kind == "put" else None, editable=current.is_valid)
 

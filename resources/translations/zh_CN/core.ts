@@ -1,0 +1,131 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>core</name>
+    <message>
+        <source>name {name} is not lower-case kebab-case (letters a-z, digits, single dashes, e.g. 'build-tips')</source>
+        <translation>名称 {name} 不是小写连字符格式（只用字母 a-z、数字和单个短横线，例如 'build-tips'）</translation>
+    </message>
+    <message>
+        <source>name {name} is reserved (it would clash with {index}); pick another name</source>
+        <translation>名称 {name} 是保留名（会与 {index} 冲突），请换一个名称</translation>
+    </message>
+    <message>
+        <source>name {name} does not match the file name {file} (expected {expected})</source>
+        <translation>名称 {name} 与文件名 {file} 不一致（应为 {expected}）</translation>
+    </message>
+    <message>
+        <source>name {name} does not match the file name {file}</source>
+        <translation>名称 {name} 与文件名 {file} 不一致</translation>
+    </message>
+    <message>
+        <source>description is empty; write a one-line hook saying when this record matters</source>
+        <translation>描述为空：请用一行话写明这条记忆在什么时候有用</translation>
+    </message>
+    <message>
+        <source>description spans several lines; it must be a single line</source>
+        <translation>描述跨了多行，只能写一行</translation>
+    </message>
+    <message>
+        <source>description contains control characters</source>
+        <translation>描述里含有控制字符</translation>
+    </message>
+    <message>
+        <source>type {type} is not one of feedback, project, reference</source>
+        <translation>类型 {type} 不是 feedback、project、reference 之一</translation>
+    </message>
+    <message>
+        <source>type {type} is not one of feedback, project, reference (facts about the user in general belong to GLOBAL.md)</source>
+        <translation>类型 {type} 不是 feedback、project、reference 之一（关于用户本人的通用信息应写进 GLOBAL.md）</translation>
+    </message>
+    <message>
+        <source>body contains NUL bytes</source>
+        <translation>正文含有 NUL 字节</translation>
+    </message>
+    <message>
+        <source>body contains carriage returns (CR); use LF line endings</source>
+        <translation>正文含有回车符（CR），请使用 LF 换行</translation>
+    </message>
+    <message>
+        <source>is {size} bytes; a record may be at most {limit} KiB</source>
+        <translation>大小为 {size} 字节，一条记忆最多 {limit} KiB</translation>
+    </message>
+    <message>
+        <source>has no 'name' in its frontmatter</source>
+        <translation>frontmatter 中缺少 'name'</translation>
+    </message>
+    <message>
+        <source>has no 'description' in its frontmatter</source>
+        <translation>frontmatter 中缺少 'description'</translation>
+    </message>
+    <message>
+        <source>its frontmatter is not valid YAML: {problem}</source>
+        <translation>frontmatter 不是有效的 YAML：{problem}</translation>
+    </message>
+    <message>
+        <source>{what} contains what looks like a credential ({kinds}); refused: remove it by editing, or reject the change</source>
+        <translation>{what} 含有疑似凭据的内容（{kinds}），已拒绝：请编辑删掉它，或拒绝这项更改</translation>
+    </message>
+    <message>
+        <source>targets workspace {claimed}, but a consolidation may only change the source session's workspace ({cwd}); refused</source>
+        <translation>目标是工作区 {claimed}，但一次整理只能修改来源会话所在的工作区（{cwd}），已拒绝</translation>
+    </message>
+    <message>
+        <source>cites evidence seqs that are not in this session: {seqs}</source>
+        <translation>引用的证据序号不在本会话中：{seqs}</translation>
+    </message>
+    <message>
+        <source>record name {name} is a path; records live only in this workspace; refused</source>
+        <translation>记忆名称 {name} 是一个路径；记忆只能放在本工作区，已拒绝</translation>
+    </message>
+    <message>
+        <source>replaces the existing record {name}</source>
+        <translation>将替换现有记忆 {name}</translation>
+    </message>
+    <message>
+        <source>already in memory as [[{name}]]</source>
+        <translation>记忆中已有：[[{name}]]</translation>
+    </message>
+    <message>
+        <source>similar to [[{name}]], {score} %: merge it into that record instead of adding a near-copy</source>
+        <translation>与 [[{name}]] 相似度 {score} %：建议合并到那条记忆，而不是再加一条近似副本</translation>
+    </message>
+    <message>
+        <source>there is no record {name} in this workspace to delete</source>
+        <translation>本工作区没有名为 {name} 的记忆可删除</translation>
+    </message>
+    <message>
+        <source>deletes the record {name} (it stays recoverable from history)</source>
+        <translation>将删除记忆 {name}（仍可从历史记录中恢复）</translation>
+    </message>
+    <message>
+        <source>changes GLOBAL.md without citing evidence; refused</source>
+        <translation>修改 GLOBAL.md 却没有引用证据，已拒绝</translation>
+    </message>
+    <message>
+        <source>changes GLOBAL.md from evidence that is not the user's own words (seqs {seqs}); a workspace observation never becomes Global</source>
+        <translation>修改 GLOBAL.md 的依据不是用户本人说的话（序号 {seqs}）；工作区里的观察不会升级为全局记忆</translation>
+    </message>
+    <message>
+        <source>removes {removed} of {total} existing lines of GLOBAL.md</source>
+        <translation>将删除 GLOBAL.md 现有 {total} 行中的 {removed} 行</translation>
+    </message>
+    <message>
+        <source>changes GLOBAL.md, which every workspace sees: accept only if this is about you in general, not about this project</source>
+        <translation>将修改 GLOBAL.md，所有工作区都会读到它：只有当内容是关于你本人、而不是这个项目时才接受</translation>
+    </message>
+    <message>
+        <source>the new GLOBAL.md mentions this workspace ({mention}); project facts belong to the workspace</source>
+        <translation>新的 GLOBAL.md 提到了本工作区（{mention}）；项目相关的事实应写在工作区里</translation>
+    </message>
+    <message>
+        <source>{target} is already changed by {first}; refused</source>
+        <translation>{target} 已被 {first} 修改，已拒绝</translation>
+    </message>
+    <message>
+        <source>record {name}</source>
+        <translation>记忆 {name}</translation>
+    </message>
+</context>
+</TS>

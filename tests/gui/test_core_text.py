@@ -1,0 +1,53 @@
+"""Core's reasons shown in Chinese: matched back to their template, translated, filled with the same values."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtCore import QTranslator
+from PySide6.QtWidgets import QApplication
+
+from core import messages
+from core.models import Record
+from core.records import validate_record
+from gui.core_text import core_note, core_text
+from gui.i18n import TRANSLATIONS_DIR
+
+
+def test_every_template_reads_back_to_itself_with_its_values() -> None:
+    """parse() must be the exact inverse of format(), or the window would fill a translation wrongly."""
+    for template in messages.ALL:
+        names = re.findall(r"\{([a-z_]+)\}", template.text)
+        values = {n: f"'v-{n} (x)'" for n in names}
+        found = messages.parse(template.format(**values))
+        assert found is not None and found[0] is template and found[1] == values, template.text
+
+
+@pytest.fixture
+def chinese() -> Iterator[None]:
+    app = QApplication.instance()
+    assert app is not None
+    translator = QTranslator()
+    assert translator.load(str(TRANSLATIONS_DIR / "dsh_zh_CN.qm")), "setup compiles the translations"
+    app.installTranslator(translator)
+    yield
+    app.removeTranslator(translator)
+
+
+def test_a_record_rule_reads_in_chinese_with_its_values(chinese: None, qapp: object) -> None:
+    record = Record(name="Build Tips", description="", type="project", body="\nx\n")
+    reasons = [core_text(r) for r in validate_record(record, "Build Tips.md")]
+    assert any("名称 'Build Tips' 不是小写连字符格式" in r for r in reasons), reasons
+    assert any("描述为空" in r for r in reasons), reasons
+
+
+def test_a_refusal_with_a_nested_reason_is_translated_whole(chinese: None, qapp: object) -> None:
+    text = messages.SECRET_REFUSED.format(what=messages.RECORD_NAMED.format(name="'deploy'"), kinds="AWS key")
+    shown = core_note("✖ " + text)
+    assert shown.startswith("✖ 记忆 'deploy' 含有疑似凭据的内容（AWS key）")
+
+
+def test_text_that_no_template_made_is_shown_as_it_is(chinese: None, qapp: object) -> None:
+    assert core_text("the model said something odd") == "the model said something odd"
