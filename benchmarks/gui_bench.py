@@ -54,11 +54,14 @@ def make_root(base: Path) -> tuple[Path, str]:
     return root, key
 
 
-def child(root: Path, big_key: str) -> dict[str, Any]:
-    """Runs in a fresh process: open the window, measure, print one JSON line."""
-    import psutil
+def child(root: Path, big_key: str, started: float) -> dict[str, Any]:
+    """Runs in a fresh process: open the window, measure, print one JSON line.
 
-    started = psutil.Process().create_time()
+    ``started`` is the parent's ``time.time()`` just before it spawned this process. (Not
+    ``psutil.Process().create_time()``: Linux gives the boot time in whole seconds, so that is off
+    by up to a second, the same amount for every run since boot; here it was 1.0 s on 2026-12-02.)
+    """
+    import psutil
     from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -157,10 +160,10 @@ def child(root: Path, big_key: str) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--child", nargs=2, metavar=("ROOT", "KEY"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=3, metavar=("ROOT", "KEY", "STARTED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(child(Path(args.child[0]), args.child[1])))
+        print(json.dumps(child(Path(args.child[0]), args.child[1], float(args.child[2]))))
         return 0
 
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
@@ -172,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         for i in range(args.runs):
             proc = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--child", str(root), big_key],
+                [sys.executable, str(Path(__file__).resolve()), "--child", str(root), big_key, repr(time.time())],
                 capture_output=True,
                 text=True,
                 env=env,
