@@ -46,10 +46,10 @@ class IndexFreshness:
                 first = self.done == 0
                 self.building = first
                 try:
-                    # deep: the window learned that something changed (watcher, F5, commit, start-up);
-                    # a file an agent rewrote in place keeps its folder's mtime, so compare every
-                    # file's stat too (tens of ms at 10k records, on this worker).
-                    index.refresh(deep=True, progress=progress)
+                    # A file an agent rewrote in place keeps its folder's mtime: the first refresh
+                    # compares every file's stat (1.8 s at 100k); later ones only the folders the
+                    # watcher saw change (index.note_changed), or every file again without one.
+                    index.refresh(deep=first or not index.watched, progress=progress)
                     if first:
                         # Build the lazy phrase tables now, on this worker, so the first typed
                         # queries don't pay for them.
