@@ -672,7 +672,11 @@ class SearchIndex:
             else:
                 archived = snapshot.info.archived_at is not None
                 sid = _segment_id(snapshot.key, archived)
-                segments[sid] = self._workspace_segment(sid, snapshot, archived, None, segments.get(sid), counters)
+                # Not compacted into row form here (half of apply's time at 10k): one scope's
+                # weight dicts are small, and the next save encodes its row either way.
+                segments[sid] = self._workspace_segment(
+                    sid, snapshot, archived, None, segments.get(sid), counters, compact=False
+                )
             self._state = IndexState(segments)  # persisted by the next refresh() or save_cache()
             return counters.stats(self._state.doc_count, t0)
 
@@ -731,6 +735,8 @@ class SearchIndex:
         counters: _Counters,
         info: WorkspaceInfo | None = None,
         stamp: Stamp | None = None,
+        *,
+        compact: bool = True,
     ) -> Segment:
         # ``info`` is kept only when the store listed it (a store without a root is compared by it).
         cwd = (info or snap.info).cwd
@@ -771,7 +777,8 @@ class SearchIndex:
         counters.removed += len(previous)
         if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs, strict=True)):
             return replace(old, revision=snap.revision, fingerprint=fp, info=info, stamp=stamp)  # nothing to re-index
-        return _compact(_build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp))
+        built = _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp)
+        return _compact(built) if compact else built
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
         fp = file_fingerprint(self._root / GLOBAL_FILE, now_ns) if self._root is not None else None
