@@ -268,11 +268,12 @@ def test_search_finds_a_record_rewritten_in_place_by_another_program(
     ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
 ) -> None:
     """The folder's mtime stays the same; the watcher's note makes the index look at its files."""
-    import os
     import time
 
     from core.search import SearchIndex
+    from tests.core.search.search_support import age_files, set_mtime
 
+    age_files(ctx.root / "workspaces")  # written a while ago: folder stamps are trusted
     ctx.search = SearchIndex(ctx.store, cache_dir=False)
     window = _live_window(ctx, qtbot)
     try:
@@ -283,14 +284,12 @@ def test_search_finds_a_record_rewritten_in_place_by_another_program(
         folder = ctx.root / "workspaces" / sample["alpha"].key
         path = folder / "code-style.md"
         before = folder.stat()
-        old = time.time() - 3600  # out of the racy window, so only a look at the file finds it
-        os.utime(path, (old, old))
         with path.open("r+", encoding="utf-8") as f:  # in place: no rename, folder mtime kept
             text = f.read().replace("description:", "description: zanzibarish", 1)
             f.seek(0)
             f.write(text)
             f.truncate()
-        os.utime(path, (old + 1, old + 1))
+        set_mtime(path, time.time() - 1800)  # out of the racy window: only a look at the file finds it
         assert folder.stat().st_mtime_ns == before.st_mtime_ns
         tab.search_box.setText("zanzibarish")
         qtbot.waitUntil(lambda: ctx.search is not None and ctx.search.watched, timeout=10000)
