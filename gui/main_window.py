@@ -129,6 +129,8 @@ class MainWindow(QMainWindow):
         self.watcher = RootWatcher(Path(ctx.root), parent=self)
         self.watcher.changed.connect(self._on_disk_changed)
         self.watcher.raw_event.connect(self._on_raw_event)
+        if ctx.search is not None:  # the index looks at the folders the watcher saw change (issue 15)
+            self.watcher.scopes_changed.connect(ctx.search.note_changed)
         self._watch = watch  # the watcher starts when the first status line is in
         # A root that does not exist yet (a fresh machine, the demo declined) can't be watched: look
         # for it now and then, and start watching (and refresh) once the first save creates it.

@@ -1,7 +1,9 @@
 """Live refresh: a watchdog observer on the memory root, debounced on the GUI thread.
 
 The watchdog thread only emits a Qt signal (queued to the GUI thread); a single-shot QTimer there
-coalesces bursts of file events into one ``changed`` signal about a second after the last one.
+coalesces bursts of file events into one ``changed`` signal about a second after the last one,
+preceded by ``scopes_changed`` with the workspace keys whose files were touched (the search index
+looks at those folders' files, and trusts the others' folder stamps: issue 15).
 The root itself is watched non-recursively and only the folders that hold memory recursively, so
 the store's busy internal folder (``.manager/``: locks, journal, history) costs no inotify watches.
 """
@@ -49,6 +51,17 @@ EVENT_FILTER: list[type[FileSystemEvent]] = [
 ]
 
 
+def scope_key_of(root: Path, path: str) -> str | None:
+    """The workspace key of a path under ``workspaces/`` or ``archived/`` (None for anything else)."""
+    try:
+        parts = Path(os.path.relpath(path, root)).parts
+    except ValueError:
+        return None
+    if len(parts) >= 2 and parts[0] in ("workspaces", "archived"):
+        return parts[1]
+    return None
+
+
 def is_interesting(root: Path, path: str) -> bool:
     """False for our internal folder (locks, journal, history) and editor/atomic-write temp files."""
     try:
@@ -83,7 +96,9 @@ class _Handler(FileSystemEventHandler):
                 self._watcher.watch_subdir(Path(p))  # e.g. workspaces/ appears after the first commit
             if any(Path(p).name in (*IGNORED_DIRS, *PRIVATE_WATCHED) for p in paths):
                 self._watcher.watch_private()  # .manager/ or one of its watched folders appeared
-        if any(is_interesting(self._watcher.root, p) for p in paths):
+        interesting = [p for p in paths if is_interesting(self._watcher.root, p)]
+        if interesting:
+            self._watcher.touch(interesting)
             self._watcher.raw_event.emit()  # crosses to the GUI thread (queued connection)
 
 
@@ -91,6 +106,7 @@ class RootWatcher(QObject):
     """Emits ``changed`` ~``debounce_ms`` after the last change under ``root`` (ignoring .manager/)."""
 
     raw_event = Signal()
+    scopes_changed = Signal(object)  # set[str]: workspace keys touched since the last ``changed``
     changed = Signal()
 
     def __init__(self, root: Path, debounce_ms: int = 1000, parent: QObject | None = None) -> None:
@@ -99,14 +115,28 @@ class RootWatcher(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
-        self._timer.timeout.connect(self.changed)
+        self._timer.timeout.connect(self._flush)
         self.raw_event.connect(self._timer.start)
         self._observer: Observer | None = None  # type: ignore[valid-type]
         self._handler: _Handler | None = None
         self._scheduled: set[str] = set()
         self._lock = threading.Lock()
+        self._touched: set[str] = set()
         self.event_count = 0
         self.raw_event.connect(self._count)
+
+    def touch(self, paths: list[str]) -> None:
+        """Note the workspaces these paths belong to (called on the watchdog thread)."""
+        keys = {k for p in paths if (k := scope_key_of(self.root, p)) is not None}
+        if keys:
+            with self._lock:
+                self._touched |= keys
+
+    def _flush(self) -> None:
+        with self._lock:
+            touched, self._touched = self._touched, set()
+        self.scopes_changed.emit(touched)  # empty too: it says a watcher is reporting
+        self.changed.emit()
 
     def poke(self) -> None:
         """Emit ``changed`` after the debounce, as if something had changed (GUI thread only)."""

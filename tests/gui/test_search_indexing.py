@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from core.search import SearchIndex
@@ -49,3 +50,32 @@ def test_indexing_progress_is_shown_and_search_does_not_wait(ctx: AppContext, sa
         release.set()
         tab.shutdown()
         runner.wait_all(10000)
+
+
+def test_edit_made_while_the_window_was_closed_is_found_at_start_up(ctx: AppContext, sample: Any, qtbot: Any) -> None:
+    """The persisted index is searchable first; the start-up pass then looks at every file's stat,
+    so a record rewritten in place (its folder's mtime unchanged) while closed is found."""
+    from tests.core.search.search_support import age_files, set_mtime
+
+    age_files(ctx.root / "workspaces")  # written a while ago: folder stamps are trusted
+    earlier = SearchIndex(ctx.store)  # a previous session: persists its index under .manager/
+    earlier.refresh()
+    assert earlier.save_cache()
+    folder = ctx.root / "workspaces" / sample["alpha"].key
+    path = folder / "code-style.md"
+    before = folder.stat().st_mtime_ns
+    with path.open("r+", encoding="utf-8") as f:  # in place: no rename, folder mtime kept
+        text = f.read().replace("Keep functions short.", "Keep functions quokka-short.")
+        f.seek(0)
+        f.write(text)
+        f.truncate()
+    set_mtime(path, time.time() - 1800)
+    assert folder.stat().st_mtime_ns == before
+    ctx.search = SearchIndex(ctx.store)  # this session: loads the persisted index
+    tab = WorkspaceTab(ctx)
+    qtbot.addWidget(tab)
+    tab.refresh()
+    tab.warm_up()  # the first refresh (synchronous runner in tests)
+    tab.search_box.setText("quokka")
+    tab.run_search_now()
+    assert [h.name for h in tab.last_search_hits] == ["code-style"]

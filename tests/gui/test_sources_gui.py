@@ -81,6 +81,7 @@ def test_foreign_entries_shown_beside_a_workspace_with_every_status(
     key = next(i.key for i in wctx.store.list_workspaces() if i.cwd == world.alpha)
     assert tab.select_workspace(key)
     panel = tab.foreign
+    tab.detail.setCurrentWidget(panel)  # the other stores are read when their page is shown
     qtmodeltester.check(panel.model)
     rows = _rows(panel.model)
     stores = {r[ForeignEntriesModel.STORE] for r in rows}
@@ -99,6 +100,36 @@ def test_foreign_entries_shown_beside_a_workspace_with_every_status(
     assert tab.select_workspace(other)
     assert "Use pnpm" not in [r[ForeignEntriesModel.TITLE] for r in _rows(panel.model)]
     assert world.foreign_state() == before  # read-only
+
+
+def test_other_stores_are_read_only_when_their_page_is_shown(
+    wctx: AppContext, world: World, qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up and every refresh leave other stores unread until the user opens their page (issue 15)."""
+    import gui.tabs.workspace.foreign_panel as foreign_panel
+
+    reads: list[object] = []
+    real = foreign_panel.discover_sources
+    monkeypatch.setattr(foreign_panel, "discover_sources", lambda *a: reads.append(a) or real(*a))
+    tab = WorkspaceTab(wctx)
+    qtbot.addWidget(tab)
+    tab.refresh()
+    key = next(i.key for i in wctx.store.list_workspaces() if i.cwd == world.alpha)
+    assert tab.select_workspace(key)
+    tab.refresh()
+    panel = tab.foreign
+    assert reads == [] and panel.model.rowCount() == 0
+    assert tab.detail.tabText(tab.detail.indexOf(panel)) == "Other stores"
+    tab.detail.setCurrentWidget(panel)
+    assert len(reads) == 1 and panel.model.rowCount() > 0
+    assert tab.detail.tabText(tab.detail.indexOf(panel)) == f"Other stores ({panel.model.rowCount()})"
+    tab.refresh()  # shown: a refresh reads them again
+    assert len(reads) == 2
+    tab.detail.setCurrentIndex(0)
+    tab.refresh()  # hidden again: only marked stale, read when shown next
+    assert len(reads) == 2
+    tab.detail.setCurrentWidget(panel)
+    assert len(reads) == 3
 
 
 def test_search_includes_other_stores_only_when_asked(wctx: AppContext, world: World, qtbot: Any) -> None:

@@ -246,3 +246,58 @@ def test_changes_made_during_the_first_load_are_caught_up(
         qtbot.waitUntil(lambda: tab.rec_model.row_of("written-meanwhile") >= 0, timeout=5000)
     finally:
         window.shutdown()
+
+
+def test_watcher_reports_the_workspaces_whose_files_changed(tmp_path: Path, qtbot: Any) -> None:
+    watcher = RootWatcher(tmp_path, debounce_ms=50)
+    handler = _Handler(watcher)
+    reported: list[set[str]] = []
+    watcher.scopes_changed.connect(reported.append)
+    handler.on_any_event(FileModifiedEvent(str(tmp_path / "workspaces" / "k1" / "a.md")))
+    handler.on_any_event(FileMovedEvent(str(tmp_path / "archived" / "k2"), str(tmp_path / "workspaces" / "k2")))
+    handler.on_any_event(FileModifiedEvent(str(tmp_path / "GLOBAL.md")))
+    handler.on_any_event(FileModifiedEvent(str(tmp_path / ".manager" / "journal" / "x")))
+    qtbot.waitUntil(lambda: reported == [{"k1", "k2"}], timeout=3000)
+    handler.on_any_event(FileModifiedEvent(str(tmp_path / "GLOBAL.md")))
+    qtbot.waitUntil(lambda: len(reported) == 2, timeout=3000)
+    assert reported[1] == set()  # only Global: no workspace to look at
+    watcher.stop()
+
+
+def test_search_finds_a_record_rewritten_in_place_by_another_program(
+    ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtbot: Any
+) -> None:
+    """The folder's mtime stays the same; the watcher's note makes the index look at its files."""
+    import time
+
+    from core.search import SearchIndex
+    from tests.core.search.search_support import age_files, set_mtime
+
+    age_files(ctx.root / "workspaces")  # written a while ago: folder stamps are trusted
+    ctx.search = SearchIndex(ctx.store, cache_dir=False)
+    window = _live_window(ctx, qtbot)
+    try:
+        tab = window.tabs["workspace"]
+        tab.search_box.setText("code")
+        tab.run_search_now()
+        qtbot.waitUntil(lambda: any(h.name == "code-style" for h in tab.last_search_hits), timeout=10000)
+        folder = ctx.root / "workspaces" / sample["alpha"].key
+        path = folder / "code-style.md"
+        before = folder.stat()
+        with path.open("r+", encoding="utf-8") as f:  # in place: no rename, folder mtime kept
+            text = f.read().replace("description:", "description: zanzibarish", 1)
+            f.seek(0)
+            f.write(text)
+            f.truncate()
+        set_mtime(path, time.time() - 1800)  # out of the racy window: only a look at the file finds it
+        assert folder.stat().st_mtime_ns == before.st_mtime_ns
+        tab.search_box.setText("zanzibarish")
+        qtbot.waitUntil(lambda: ctx.search is not None and ctx.search.watched, timeout=10000)
+
+        def found() -> bool:
+            tab.run_search_now()
+            return any(h.name == "code-style" for h in tab.last_search_hits)
+
+        qtbot.waitUntil(found, timeout=10000)
+    finally:
+        window.shutdown()

@@ -2,11 +2,18 @@
 
 Read-only (house rule 6): the entries of DSH workspace memory, cross-workspace notes, project
 memory and Claude Code for this cwd, each row labelled by its store, every status shown (a
-superseded, conflicting or deleted entry is a row with its status, never hidden). Discovery reads
-those stores on a worker once per refresh; which entries belong to the folder is a job too.
+superseded, conflicting or deleted entry is a row with its status, never hidden).
+
+Discovery reads those stores on a worker, and only when something needs them (issue 15): this page
+is shown, or the search's "Include other stores" box is ticked. A refresh while neither is the case
+only marks what was read as stale, so the window's start-up (and every refresh the watcher causes)
+does not read DSH's sessions and every other store under the same interpreter lock as the first
+workspace list and the search index build. Which entries belong to the folder is a job too.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -30,6 +37,9 @@ from gui.tasks import Jobs
 from gui.widgets.fonts import monospace_font
 from gui.widgets.messages import describe_error
 from gui.widgets.tables import setup_table
+
+if TYPE_CHECKING:
+    from gui.tabs.workspace.search_panel import SearchPanel
 
 TITLE = "Other stores"
 
@@ -67,7 +77,9 @@ class ForeignPanel(QWidget):
         tabs.setUsesScrollButtons(False)
         tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self.discovery: Discovery | None = None
+        self.stale = True  # what was read (if anything) may be out of date: read again when needed
         self.cwd: str | None = None
+        self._search: SearchPanel | None = None
         self.label = QLabel("Entries other memory stores hold for this folder. Read-only: nothing here changes them.")
         self.label.setWordWrap(True)
         self.label.setStyleSheet("color:#555;")
@@ -93,18 +105,40 @@ class ForeignPanel(QWidget):
         layout.addWidget(self.label)
         layout.addWidget(split, 1)
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._on_selected())
+        tabs.currentChanged.connect(lambda _index: self._discover_if_needed())
+
+    def attach_search(self, search: SearchPanel) -> None:
+        """Serve "Include other stores" for ``search``: ticking the box reads the stores if needed."""
+        self._search = search
+        search.foreign_entries = self.all_entries
+        search.include_others.toggled.connect(lambda _checked: self._discover_if_needed())
 
     def refresh(self) -> None:
-        """Read the other stores again (a worker); the shown folder's entries follow."""
+        """The other stores may have changed: read them again now if they are needed, else later."""
+        self.stale = True
+        self._discover_if_needed()
+
+    def needed(self) -> bool:
+        """Whether something on screen uses the other stores' entries now."""
+        shown = self._tabs.currentWidget() is self
+        searching = self._search is not None and self._search.include_others.isChecked()
+        return shown or searching
+
+    def _discover_if_needed(self) -> None:
+        if self.stale and self.needed():
+            self._discover()
+
+    def _discover(self) -> None:
         if self.jobs.running("foreign-discover"):
             return  # one read at a time: discovery also lists DSH's sessions, which can be many
+        self.stale = False  # a refresh from here on marks it stale again, and is read after this one
         self.jobs.start(
             "foreign-discover",
             discover_sources,
             source_paths(self.ctx),
             self.ctx.store,
             done=self._discovered,
-            failed=self._failed,
+            failed=self._discovery_failed,
         )
 
     def all_entries(self) -> list[ForeignEntry]:
@@ -132,6 +166,14 @@ class ForeignPanel(QWidget):
     def _discovered(self, discovery: Discovery) -> None:
         self.discovery = discovery
         self._filter()
+        search = self._search
+        if search is not None and search.include_others.isChecked() and search.box.text().strip():
+            search.run_now()  # the hits shown meanwhile had no other stores' entries
+        self._discover_if_needed()  # a refresh came while this read ran
+
+    def _discovery_failed(self, exc: BaseException) -> None:
+        self.stale = True  # try again the next time it is needed
+        self._failed(exc)
 
     def _failed(self, exc: BaseException) -> None:
         self.label.setText("Could not read the other memory stores: " + describe_error(exc))

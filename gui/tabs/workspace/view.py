@@ -92,7 +92,7 @@ class WorkspaceTab(Tab):
         self.foreign = ForeignPanel(self.ctx, self.jobs, self.detail)  # other stores' entries, read-only
         self.detail.addTab(self.foreign, TITLE)
         self.search.foreign_activated.connect(self.foreign.reveal)
-        self.search.foreign_entries = self.foreign.all_entries  # "Include other stores"
+        self.foreign.attach_search(self.search)  # "Include other stores"
         self.splitter.addWidget(self.detail)
 
         self.splitter.setStretchFactor(0, 0)

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from search_support import age_files, make_store, put, rec, set_mtime
 
 from core.models import DeleteOp, PutOp
@@ -141,6 +142,64 @@ def test_in_place_edit_is_found_by_a_keyed_or_deep_refresh(tmp_path: Path) -> No
     set_mtime(path, time.time() - 3600)
     assert index.refresh(deep=True).docs_reindexed == 1
     assert names(index, "redone") == ["a"]
+
+
+def test_in_place_edit_a_watcher_noted_is_found_by_a_plain_refresh(tmp_path: Path) -> None:
+    """The window's watcher notes the folders it saw change; a plain refresh then looks at their
+    files only, and an unnoted in-place edit elsewhere waits for a keyed or deep refresh."""
+    inner = FileStore(tmp_path / "memory")
+    snap = put(inner, CWD, [rec("a", "original words"), rec("b", "other words")])
+    other = put(inner, "/w/untouched", [rec("c", "more words")])
+    age_files(tmp_path / "memory")
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    assert not index.watched
+    store.workspace_reads.clear()
+    for key, name, old, new in [(snap.key, "a", "original", "edited"), (other.key, "c", "more", "unseen")]:
+        path = tmp_path / "memory" / "workspaces" / key / f"{name}.md"
+        path.write_text(path.read_text().replace(old, new))  # in place: folder mtime kept
+        set_mtime(path, time.time() - 7200)
+    index.note_changed({snap.key})
+    assert index.watched
+    stats = index.refresh()
+    assert store.workspace_reads == [snap.key] and stats.docs_reindexed == 1
+    assert names(index, "edited") == ["a"] and names(index, "original") == []
+    assert names(index, "unseen") == []  # not noted: its folder's stamp is trusted
+    index.refresh()
+    assert store.workspace_reads == [snap.key]  # the note was used up
+    index.note_changed({other.key})
+    index.refresh(keys=[snap.key])  # a keyed refresh of other keys leaves the note for later
+    assert names(index, "unseen") == []
+    index.refresh()
+    assert names(index, "unseen") == ["c"]
+
+
+def test_a_note_survives_a_failed_refresh(tmp_path: Path) -> None:
+    inner = FileStore(tmp_path / "memory")
+    snap = put(inner, CWD, [rec("a", "original words")])
+    age_files(tmp_path / "memory")
+    store = CountingStore(inner)
+    index = SearchIndex(store, cache_dir=False)  # type: ignore[arg-type]
+    index.refresh()
+    path = tmp_path / "memory" / "workspaces" / snap.key / "a.md"
+    path.write_text(path.read_text().replace("original", "edited"))
+    set_mtime(path, time.time() - 7200)
+    index.note_changed({snap.key})
+    calls = 0
+
+    def failing_read(key: str, *, archived: bool = False) -> Any:
+        nonlocal calls
+        calls += 1
+        raise OSError("disk went away")
+
+    store.read_workspace = failing_read  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        index.refresh()
+    assert calls == 1
+    del store.read_workspace
+    index.refresh()
+    assert names(index, "edited") == ["a"]
 
 
 def test_external_new_and_deleted_files_and_scopes(tmp_path: Path) -> None:
