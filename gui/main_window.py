@@ -212,6 +212,7 @@ class MainWindow(QMainWindow):
         workspace = self.tabs["workspace"]
         if isinstance(workspace, WorkspaceTab):
             workspace.open_global_requested.connect(lambda: self.show_tab("global"))
+            workspace.open_global_section.connect(self._reveal_global_section)  # ws: a Global hit's section
 
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))
@@ -278,6 +279,14 @@ class MainWindow(QMainWindow):
     def current_key(self) -> str:
         widget = self.tab_widget.currentWidget()
         return next((k for k, w in self.tabs.hosts.items() if w is widget), "")
+
+    def _reveal_global_section(self, heading: str) -> None:
+        from gui.tabs.global_tab import GlobalTab
+        from gui.tabs.workspace.global_link import reveal_heading
+
+        tab = self.tabs["global"]
+        if isinstance(tab, GlobalTab):
+            reveal_heading(tab.editor, heading)
 
     def show_tab(self, key: str) -> None:
         self.tab_widget.setCurrentWidget(self.tabs.hosts[key])
