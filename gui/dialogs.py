@@ -74,6 +74,10 @@ class ScriptedDialogs(Dialogs):
         assert answer is None or answer in options, f"{answer!r} not among {options}"
         return answer  # type: ignore[no-any-return]
 
+    def choose_directory(self, parent: QWidget, title: str, start: str) -> str | None:
+        answer = self._next("choose_directory", title, start)  # never the real, blocking folder picker
+        return None if answer is None else str(answer)
+
     def info(self, parent: QWidget | None, title: str, text: str) -> None:
         self.asked.append(("info", title, text))
 

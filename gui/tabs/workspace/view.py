@@ -514,6 +514,7 @@ class WorkspaceTab(Tab):
         else:
             self.editor.clear()  # a staged new record: just dropped
         self.after_staging_changed()
+        self.editor.check()  # Revert can now undo the staged delete
 
     def discard_staged(self) -> None:
         if self.changes is not None:
