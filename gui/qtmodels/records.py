@@ -45,7 +45,7 @@ def status_text(r: RecordRow) -> str:
     """The Status cell in the interface language, from the row's fields."""
     if r.staged:
         return _tr(_STATUS.get(r.staged, r.staged))
-    return _tr("invalid") if r.invalid_reasons else ""
+    return QCoreApplication.translate("RecordTableModel", "invalid") if r.invalid_reasons else ""
 
 
 class RecordTableModel(RowTableModel[RecordRow]):
@@ -152,9 +152,9 @@ class RecordTableModel(RowTableModel[RecordRow]):
             return _RIGHT if col == 3 else None
         if role == _TOOLTIP:
             if r.invalid_reasons:
-                return _tr("{file} is invalid and is not loaded by the agent:").format(file=r.file_name) + (
-                    "\n" + "\n".join(f"• {x}" for x in r.invalid_reasons)
-                )
+                return QCoreApplication.translate(
+                    "RecordTableModel", "{file} is invalid and is not loaded by the agent:"
+                ).format(file=r.file_name) + ("\n" + "\n".join(f"• {x}" for x in r.invalid_reasons))
             return f"{r.file_name}\n{r.description}"
         if role == KEY_ROLE:
             return r.name

@@ -21,8 +21,8 @@ from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 _Index = QModelIndex | QPersistentModelIndex
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("WorkspaceTableModel", text, "", n)
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("WorkspaceTableModel", text)
 
 
 def problems_text(info: WorkspaceInfo, *, short: bool = False) -> list[str]:
@@ -30,10 +30,14 @@ def problems_text(info: WorkspaceInfo, *, short: bool = False) -> list[str]:
     (a bad ``scope.json``'s reason is the store's own text, shown as it is)."""
     out = []
     if not info.cwd_exists:
-        out.append(_tr("folder missing"))
+        out.append(QCoreApplication.translate("WorkspaceTableModel", "folder missing"))
     if info.invalid_count:
         n = info.invalid_count
-        out.append(_tr("%n invalid", n) if short else _tr("%n invalid file(s)", n))
+        out.append(
+            QCoreApplication.translate("WorkspaceTableModel", "%n invalid", "", n)
+            if short
+            else QCoreApplication.translate("WorkspaceTableModel", "%n invalid file(s)", "", n)
+        )
     if info.scope_problem and not short:
         out.append(info.scope_problem)
     return out
@@ -92,8 +96,8 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
         elif role == Qt.ItemDataRole.ToolTipRole:
             lines = [
                 info.cwd or info.key,
-                _tr("key: {key}").format(key=info.key),
-                _tr("%n record(s)", info.record_count),
+                QCoreApplication.translate("WorkspaceTableModel", "key: {key}").format(key=info.key),
+                QCoreApplication.translate("WorkspaceTableModel", "%n record(s)", "", info.record_count),
             ]
             lines += problems
             return "\n".join(lines)

@@ -319,14 +319,15 @@ class RecordEditor(QWidget):
             self.links_label.setText("")
             return
         known = self._known_names()
+        no_such, missing = self.tr("no such record"), self.tr("(missing)")
         parts = []
         for link in links:
             if link in known:
                 parts.append(f'<a href="{html.escape(link)}">[[{html.escape(link)}]]</a>')
             else:
                 parts.append(
-                    f'<span style="color:#b3261e;text-decoration:line-through" title="{self.tr("no such record")}">'
-                    f"[[{html.escape(link)}]]</span> <span style='color:#b3261e'>{self.tr('(missing)')}</span>"
+                    f'<span style="color:#b3261e;text-decoration:line-through" title="{no_such}">'
+                    f"[[{html.escape(link)}]]</span> <span style='color:#b3261e'>{missing}</span>"
                 )
         self.links_label.setText(self.tr("Links: ") + " · ".join(parts))
 

@@ -17,9 +17,8 @@ if TYPE_CHECKING:
 
 def create_workspace_for_folder(tab: WorkspaceTab) -> None:
     """Create (idempotently) the workspace of a folder the user picks, through the store, and show it."""
-    tr = QCoreApplication.translate
     folder = tab.ctx.dialogs.choose_directory(
-        tab, tr("EmptyRootPanel", "Create a workspace for a folder"), os.path.expanduser("~")
+        tab, QCoreApplication.translate("EmptyRootPanel", "Create a workspace for a folder"), os.path.expanduser("~")
     )
     if not folder:
         return
@@ -27,9 +26,9 @@ def create_workspace_for_folder(tab: WorkspaceTab) -> None:
     def done(snap: WorkspaceSnapshot) -> None:
         tab.banner.show_message(
             "ok",
-            tr("EmptyRootPanel", "Created the workspace {name} for {folder}. Add records with New record.").format(
-                name=snap.info.display_name, folder=snap.info.cwd
-            ),
+            QCoreApplication.translate(
+                "EmptyRootPanel", "Created the workspace {name} for {folder}. Add records with New record."
+            ).format(name=snap.info.display_name, folder=snap.info.cwd),
         )
         tab.select_after_listing(snap.key)
         tab.refresh()

@@ -24,23 +24,28 @@ from gui.widgets.read_only import mark_writes
 
 def describe_undo_refusal(exc: UndoRefusedError) -> str:
     """The refusal in the interface language, from its kind and fields (English text as fallback)."""
-    tr = QCoreApplication.translate
     if exc.kind == "nothing":
-        return tr("UndoCommitButton", "Nothing to undo: no commit of this scope is recorded yet.")
+        return QCoreApplication.translate(
+            "UndoCommitButton", "Nothing to undo: no commit of this scope is recorded yet."
+        )
     if exc.kind == "changed":
-        what = tr("UndoCommitButton", "GLOBAL.md") if exc.scope == GLOBAL else tr("UndoCommitButton", "This workspace")
-        return tr(
+        what = (
+            QCoreApplication.translate("UndoCommitButton", "GLOBAL.md")
+            if exc.scope == GLOBAL
+            else QCoreApplication.translate("UndoCommitButton", "This workspace")
+        )
+        return QCoreApplication.translate(
             "UndoCommitButton",
             "{what} changed after that commit (an agent, another program or another edit wrote to it), so "
             "it can't be undone safely. Nothing was written; its earlier versions are in the Recycle Bin.",
         ).format(what=what)
     if exc.kind == "history-missing":
-        return tr(
+        return QCoreApplication.translate(
             "UndoCommitButton",
             "The previous version of {name} is no longer in history (it expired); nothing was undone.",
         ).format(name=exc.name)
     if exc.kind == "not-found":
-        return tr(
+        return QCoreApplication.translate(
             "UndoCommitButton", "This workspace is not active any more (archived or removed); nothing was undone."
         )
     return exc.message
