@@ -34,9 +34,25 @@ class SearchHit:
         return f"{self.scope_key or 'GLOBAL'}/{self.name}"
 
 
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
 def terms_of(query: str) -> list[str]:
-    """The words of a query to highlight (longest first, so "build-steps" wins over "build")."""
-    words = {w.strip("\"'“”()[]") for w in query.split()}
+    """The words of a query to highlight (longest first, so "build-steps" wins over "build").
+
+    Chinese has no spaces: a run of Han characters also gives its two-character pieces, the way the
+    search index matches it (so "打包为什么慢" highlights "打包" in a hit)."""
+    words = {w.strip("\"'“”()[]？?。，,") for w in query.split()}
+    for w in list(words):
+        run = ""
+        for ch in w + " ":
+            if _is_cjk(ch):
+                run += ch
+                continue
+            if len(run) > 2:
+                words.update(run[i : i + 2] for i in range(len(run) - 1))
+            run = ""
     return sorted((w for w in words if w), key=len, reverse=True)
 
 

@@ -5,7 +5,7 @@ shows in Staged changes with its diff and is written by one Commit, like a singl
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.models import RECORD_TYPES
 from gui.widgets.read_only import mark_writes
@@ -20,8 +20,14 @@ class BulkBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("bulk_bar")
-        h = QHBoxLayout(self)
-        h.setContentsMargins(0, 0, 0, 0)
+        # Two short rows, so the bar never widens the records pane (and squeezes the editor's tabs).
+        v = QVBoxLayout(self)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(4)
+        h = QHBoxLayout()
+        row2 = QHBoxLayout()
+        v.addLayout(h)
+        v.addLayout(row2)
         self.label = QLabel()
         self.label.setObjectName("bulk_count")
         h.addWidget(self.label)
@@ -37,26 +43,29 @@ class BulkBar(QWidget):
             self.type_combo.addItem(t, t)
         self.type_combo.activated.connect(self._on_type)
         h.addWidget(self.type_combo)
+        h.addStretch(1)
+        self.to_label = QLabel(self.tr("To workspace:"))
+        row2.addWidget(self.to_label)
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("bulk_target")
         self.target_combo.setToolTip(self.tr("The workspace to move or copy the selected records to"))
         self.target_combo.setMinimumContentsLength(10)
         self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        h.addWidget(self.target_combo, 1)
+        row2.addWidget(self.target_combo, 1)
         self.move_button = QPushButton(self.tr("Move"))
         self.move_button.setToolTip(self.tr("Stage putting the selected records there and deleting them here"))
         self.move_button.clicked.connect(lambda: self._transfer(True))
-        h.addWidget(self.move_button)
+        row2.addWidget(self.move_button)
         self.copy_button = QPushButton(self.tr("Copy"))
         self.copy_button.setToolTip(self.tr("Stage putting a copy of the selected records there"))
         self.copy_button.clicked.connect(lambda: self._transfer(False))
-        h.addWidget(self.copy_button)
+        row2.addWidget(self.copy_button)
         self.export_button = QPushButton(self.tr("Export…"))
         self.export_button.setToolTip(
             self.tr("Write the selected records, as they are on disk, to a zip of Markdown files")
         )
         self.export_button.clicked.connect(self.export_requested.emit)
-        h.addWidget(self.export_button)
+        h.insertWidget(h.count() - 1, self.export_button)
         mark_writes(self.delete_button, self.type_combo, self.move_button, self.copy_button)
         self.hide()
 

@@ -391,6 +391,7 @@ class WorkspaceTab(Tab):
     def _update_workspace_header(self) -> None:
         any_workspace, info = self.workspaces.model.rowCount() > 0, self.workspace_info()
         self.records.show_header(info, listed=self._listed, any_workspace=any_workspace)
+        self.undo_button.setVisible(info is not None)
         self.foreign.show_cwd(info.cwd if info is not None else None)
 
     # --- records table ------------------------------------------------------------------------------------

@@ -78,6 +78,10 @@
         <translation>类型…</translation>
     </message>
     <message>
+        <source>To workspace:</source>
+        <translation>目标工作区：</translation>
+    </message>
+    <message>
         <source>The workspace to move or copy the selected records to</source>
         <translation>要把选中记忆移动或复制到的工作区</translation>
     </message>
