@@ -19,7 +19,6 @@ import contextlib
 import json
 import os
 import re
-import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -1279,7 +1278,7 @@ class StoreCore(ABC):
         if before == after:
             return
         entry = CommitLogEntry(
-            id=uuid.uuid4().hex[:16], scope=scope, time=self._clock(), origin=origin,
+            id=content_hash(f"{scope}\n{before}\n{after}\n{self._clock().isoformat()}".encode()), scope=scope, time=self._clock(), origin=origin,
             before=before, after=after, changes=tuple(changes),
         )
         with contextlib.suppress(StorageError, OSError):

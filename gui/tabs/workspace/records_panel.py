@@ -133,7 +133,7 @@ class RecordsPanel(QWidget):
     def show_header(self, info: WorkspaceInfo | None, *, listed: bool, any_workspace: bool) -> None:
         empty_root = info is None and listed and not any_workspace
         self.empty.setVisible(empty_root)
-        for w in (self.view, self.count_label, self.filter, self.type_filter, self.new_button, self.archive_button):
+        for w in (self.view, self.count_label, self.archive_button):  # the filter row stays (Ctrl+F)
             w.setVisible(not empty_root)
         if info is None:
             if not listed:
