@@ -1277,9 +1277,15 @@ class StoreCore(ABC):
         missing entry only makes that commit not undoable (an undo checks the revision first)."""
         if before == after:
             return
+        when = self._clock()
         entry = CommitLogEntry(
-            id=content_hash(f"{scope}\n{before}\n{after}\n{self._clock().isoformat()}".encode()), scope=scope, time=self._clock(), origin=origin,
-            before=before, after=after, changes=tuple(changes),
+            id=content_hash(f"{scope}\n{before}\n{after}\n{when.isoformat()}".encode()),
+            scope=scope,
+            time=when,
+            origin=origin,
+            before=before,
+            after=after,
+            changes=tuple(changes),
         )
         with contextlib.suppress(StorageError, OSError):
             rel = log_rel(scope)
