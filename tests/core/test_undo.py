@@ -180,3 +180,15 @@ def test_purge_drops_the_log(tmp_path: Path) -> None:
     store.archive(key, snap.revision)
     store.purge(key, snap.info.display_name)
     assert not (tmp_path / "memory" / log_rel(key)).exists()
+
+
+def test_a_crashed_log_write_leaves_no_temp_file_after_reopen(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "memory")
+    key = _ws(store)
+    store.commit(key, [PutOp(record=rec("a"))], None)
+    log_dir = (tmp_path / "memory" / log_rel(key)).parent
+    temp = log_dir / f".dshtmp-0123456789ab-{key}.json"  # what a SIGKILL mid-write leaves
+    temp.write_text("{partial")
+    FileStore(tmp_path / "memory")  # the next open settles it
+    assert not temp.exists()
+    assert len(store.commit_log(key)) == 1
