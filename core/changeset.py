@@ -85,12 +85,25 @@ class RecordRow:
         return self.haystack or f"{self.name}\n{self.description}".lower()
 
 
+@dataclass
+class Outgoing:
+    """Records staged to be written into another workspace (a bulk move or copy), as it was read."""
+
+    target: LoadedWorkspace
+    records: dict[str, Record] = field(default_factory=dict)
+
+    @property
+    def ops(self) -> list[Op]:
+        return [PutOp(record=r) for r in self.records.values()]
+
+
 class ChangeSet:
-    """Staged puts and deletes over one loaded workspace."""
+    """Staged puts and deletes over one loaded workspace (plus records going to other workspaces)."""
 
     def __init__(self, loaded: LoadedWorkspace) -> None:
         self.loaded = loaded
         self.staged: dict[str, Op] = {}
+        self.outgoing: dict[str, Outgoing] = {}  # target key -> records to put there
 
     def __repr__(self) -> str:
         return f"ChangeSet({self.key!r}, base={self.base_revision[:12]}, staged={sorted(self.staged)})"
@@ -109,10 +122,10 @@ class ChangeSet:
         return self.snapshot.revision
 
     def __bool__(self) -> bool:
-        return bool(self.staged)
+        return bool(self.staged) or any(o.records for o in self.outgoing.values())
 
     def __len__(self) -> int:
-        return len(self.staged)
+        return len(self.staged) + sum(len(o.records) for o in self.outgoing.values())
 
     @property
     def ops(self) -> list[Op]:
@@ -141,8 +154,65 @@ class ChangeSet:
         self.staged[name] = DeleteOp(name=name)
         return True
 
+    def unstage(self, name: str) -> bool:
+        """Drop the one staged change to ``name`` (a put or a delete); False when none was staged."""
+        return self.staged.pop(name, None) is not None
+
+    def current_record(self, name: str) -> Record | None:
+        """``name`` as the batch would leave it: the staged put, else the valid record on disk
+        (None when it is staged for deletion, invalid or absent)."""
+        op = self.staged.get(name)
+        if isinstance(op, PutOp):
+            return op.record
+        if isinstance(op, DeleteOp):
+            return None
+        entry = self.snapshot.get(name)
+        return entry.record if entry is not None and entry.is_valid else None
+
+    def stage_type(self, names: list[str], rtype: str) -> list[str]:
+        """Stage changing the type of every record in ``names``; returns the names staged."""
+        done = []
+        for name in names:
+            record = self.current_record(name)
+            if record is not None and record.type != rtype:
+                self.stage_put(record.model_copy(update={"type": rtype}))
+                done.append(name)
+        return done
+
+    def stage_transfer(self, target: LoadedWorkspace, names: list[str], *, move: bool) -> tuple[list[str], list[str]]:
+        """Stage copying (or moving: also deleting here) ``names`` into ``target``.
+
+        Returns ``(staged, refused)``: a name that already exists in the target with other content is
+        refused (never overwritten by a bulk action); an identical one needs no copy.
+        """
+        if target.snapshot.key == self.key:
+            return [], list(names)
+        out = self.outgoing.get(target.snapshot.key)
+        if out is None or out.target.snapshot.revision != target.snapshot.revision:
+            out = self.outgoing[target.snapshot.key] = Outgoing(target, dict(out.records) if out else {})
+        staged: list[str] = []
+        refused: list[str] = []
+        for name in names:
+            record = self.current_record(name)
+            if record is None:
+                refused.append(name)
+                continue
+            there = target.snapshot.get(name)
+            if there is not None and not (there.is_valid and there.record == record):
+                refused.append(name)
+                continue
+            if there is None:
+                out.records[name] = record
+            if move:
+                self.stage_delete(name)
+            staged.append(name)
+        if not out.records:
+            self.outgoing.pop(target.snapshot.key, None)
+        return staged, refused
+
     def discard(self) -> None:
         self.staged.clear()
+        self.outgoing.clear()
 
     def rebase(self, loaded: LoadedWorkspace) -> None:
         """Keep the staged operations over a newer read of the same workspace (review them again)."""
@@ -223,12 +293,43 @@ class ChangeSet:
                 records.pop(name, None)
         new_index = render_index(records.values()).decode("utf-8")
         chunks.append(unified_diff(self.snapshot.index_text, new_index, "a/MEMORY.md", "b/MEMORY.md"))
+        for out in self.outgoing.values():
+            chunks.extend(_outgoing_diff(out))
         return "\n".join(c for c in chunks if c)
 
 
+def _outgoing_diff(out: Outgoing) -> list[str]:
+    """The target workspace's files as the transfer leaves them, labelled ``<workspace>/<file>``."""
+    snap = out.target.snapshot
+    where = snap.info.display_name
+    chunks = [
+        unified_diff("", render_record(r).decode("utf-8"), "/dev/null", f"b/{where}/{name}.md")
+        for name, r in sorted(out.records.items())
+    ]
+    records = {r.name: r for r in snap.records()}
+    records.update(out.records)
+    new_index = render_index(records.values()).decode("utf-8")
+    chunks.append(unified_diff(snap.index_text, new_index, f"a/{where}/MEMORY.md", f"b/{where}/MEMORY.md"))
+    return chunks
+
+
 def commit_changes(
-    store: MemoryStore, key: str, ops: list[Op], expect: Revision, allow_secrets: bool = False
+    store: MemoryStore,
+    key: str,
+    ops: list[Op],
+    expect: Revision,
+    allow_secrets: bool = False,
+    outgoing: tuple[Outgoing, ...] = (),
 ) -> LoadedWorkspace:
-    """One compare-and-swap commit of a batch (runs on a worker); ConflictError when ``expect`` is stale."""
-    store.commit(key, ops, expect, origin="manual", allow_secrets=allow_secrets)
+    """One compare-and-swap commit of a batch (runs on a worker); ConflictError when ``expect`` is stale.
+
+    Records going to other workspaces (a bulk move or copy) are committed first, each with its own
+    CAS against the target as it was read when staged, and only then this workspace's batch (which
+    holds a move's deletes). So a failure part-way leaves a record in both places, never in neither.
+    """
+    for out in outgoing:
+        if out.records:
+            store.commit(out.target.snapshot.key, out.ops, out.target.snapshot.revision, allow_secrets=allow_secrets)
+    if ops:
+        store.commit(key, ops, expect, origin="manual", allow_secrets=allow_secrets)
     return load_workspace(store, key)

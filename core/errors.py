@@ -123,3 +123,21 @@ class ProposalMismatchError(DshMemoryError):
     (edited or damaged on disk). Nothing was written; the review must be run again."""
 
     code = "proposal_mismatch"
+
+
+class UndoRefusedError(DshMemoryError):
+    """An undo of a scope's last commit was refused; nothing was written.
+
+    ``kind`` says why, for code that decides or translates from it (never from the message):
+    "nothing" (no commit of this scope is logged), "changed" (the files changed since that commit;
+    ``scope`` names it), "history-missing" (the saved version of ``name`` expired from history),
+    "not-found" (the workspace is no longer active).
+    """
+
+    code = "undo_refused"
+
+    def __init__(self, message: str, *, kind: str, scope: str = "", name: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.scope = scope
+        self.name = name

@@ -18,7 +18,7 @@ import io
 import json
 import os
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -71,8 +71,10 @@ def export_zip(
     keys: Sequence[str] | None = None,
     include_global: bool = True,
     include_secrets: bool = False,
+    records: Mapping[str, Collection[str]] | None = None,
 ) -> ExportSummary:
-    """Write the export to ``dest``. ``keys``: the workspaces (active ones; None = every active one)."""
+    """Write the export to ``dest``. ``keys``: the workspaces (active ones; None = every active one).
+    ``records``: per workspace key, only these record names (a selection); other keys export whole."""
     dest = Path(os.path.abspath(dest))
     if store.root is not None and _inside(dest.parent, store.root):
         raise UsageError(f"{dest} is inside the memory root; choose a folder outside {store.root} for the export")
@@ -93,7 +95,10 @@ def export_zip(
         snap = store.read_workspace(key)
         names: list[str] = []
         kept = []
+        only = records.get(key) if records is not None else None
         for entry in snap.entries:
+            if only is not None and entry.name not in only:
+                continue
             rel = f"workspaces/{key}/{entry.file_name}"
             if entry.record is None or not entry.is_valid:
                 summary.skipped.append({"path": rel, "reason": "invalid record: " + "; ".join(entry.invalid_reasons)})

@@ -172,10 +172,12 @@ class ScriptedDialogs(Dialogs):
         return escape if answer is None else str(answer)
 
     def choose_directory(self, parent: QWidget, title: str, start: str) -> str | None:
-        self.asked.append(("choose_directory", title, start))
-        if not self.directories:
-            raise AssertionError(f"unexpected folder dialog: {title}")
-        return self.directories.popleft()
+        # Never the real, blocking folder picker: answers from ``directories``, else the common queue.
+        if self.directories:
+            self.asked.append(("choose_directory", title, start))
+            return self.directories.popleft()
+        answer = self._next("choose_directory", title, start)
+        return None if answer is None else str(answer)
 
     def info(self, parent: QWidget | None, title: str, text: str) -> None:
         self.asked.append(("info", title, text))

@@ -118,6 +118,9 @@ class MainWindow(QMainWindow):
             workspace.open_global_requested.connect(lambda: self.show_tab("global"))
             # An archive, a commit or a new workspace reloads the list: the counts follow at once.
             workspace.workspaces_loaded.connect(self._workspaces_reloaded)
+            workspace.open_global_section.connect(self._reveal_global_section)  # ws: a Global hit's section
+            workspace.demo_requested.connect(lambda: self.switch_root(None))  # the empty root's "Open the demo"
+            workspace.receipt_requested.connect(self.open_receipt)  # a record's provenance link
 
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))
@@ -256,6 +259,14 @@ class MainWindow(QMainWindow):
         widget = self.tab_widget.currentWidget()
         return next((k for k, w in self.tabs.hosts.items() if w is widget), "")
 
+    def _reveal_global_section(self, heading: str) -> None:
+        from gui.tabs.global_tab import GlobalTab
+        from gui.tabs.workspace.global_link import reveal_heading
+
+        tab = self.tabs["global"]
+        if isinstance(tab, GlobalTab):
+            reveal_heading(tab.editor, heading)
+
     def show_tab(self, key: str) -> None:
         self.tab_widget.setCurrentWidget(self.tabs.hosts[key])
 
@@ -267,6 +278,15 @@ class MainWindow(QMainWindow):
         ws = self.tabs["workspace"]
         if name != "GLOBAL.md" and isinstance(ws, WorkspaceTab) and ws.select_workspace(workspace_key):
             ws.select_record(name)
+
+    def open_receipt(self, review_id: str) -> None:
+        """Show the receipt of the consolidation that wrote a record (its provenance link)."""
+        from gui.tabs.consolidation import ConsolidationTab
+
+        self.show_tab("consolidation")
+        tab = self.tabs["consolidation"]
+        if isinstance(tab, ConsolidationTab):
+            tab.open_receipt(review_id)
 
     def import_memory(self) -> None:
         """File → Import…: read another memory store; its changes are reviewed in the Consolidation tab."""

@@ -34,6 +34,7 @@ from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
+from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]
 WINDOW_SIZE = (1360, 820)
@@ -643,6 +644,7 @@ STEPS: list[tuple[str, Step]] = [
     ("workspace-other-stores-chinese", workspace_other_stores_chinese),
     ("workspace-search-other-stores", workspace_search_other_stores),
     ("_search-other-reset", search_other_reset),
+    *workspace_steps.STEPS,  # highlighted hits, bulk selection, undo, provenance, empty root (issue 14)
     ("consolidation", plain_tab("consolidation")),
     ("consolidation-review", consolidation_review),
     ("consolidation-masked-secret", consolidation_masked_secret),

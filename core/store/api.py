@@ -22,6 +22,7 @@ from core.models import (
     WorkspaceInfo,
     WorkspaceSnapshot,
 )
+from core.store.commit_log import CommitLogEntry
 
 
 class MemoryStore(Protocol):
@@ -126,6 +127,18 @@ class MemoryStore(Protocol):
 
         Old bytes holding a credential-shaped value need ``allow_secrets`` (as a manual write does).
         A restore never prunes history, so restoring several versions in a row loses none of them."""
+        ...
+
+    # --- commit log: undo of a scope's last commit (core/undo.py) ----------------------------
+    def commit_log(self, scope: str) -> list[CommitLogEntry]:
+        """Recent commits of a workspace key or ``global`` (newest first): what each changed."""
+        ...
+
+    def commit_versions(
+        self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
+        allow_secrets: bool = False,
+    ) -> WorkspaceSnapshot:
+        """Put exact bytes back as records (None: delete the record) in one manual CAS commit."""
         ...
 
     # --- files this app owns next to the memory ------------------------------------------

@@ -15,6 +15,7 @@ files (directories named ``*.md``, symlinks) are never written or deleted by the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -63,6 +64,7 @@ from core.records import (
     render_record,
     validate_record,
 )
+from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
 from core.store.journal import DisplacedError
 
 HISTORY_MAX_VERSIONS = 20
@@ -676,7 +678,9 @@ class StoreCore(ABC):
                 now = self._global_snapshot(self._global_bytes())
                 raise self._conflict("GLOBAL.md", current.revision, now, now.revision) from None
             self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
-            return self._after_write(lambda: self._global_snapshot(self._global_bytes()))
+            snap = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
+            self._log_global(current.revision, snap.revision, history, origin)
+            return snap
 
     def create_workspace(self, cwd: str) -> WorkspaceSnapshot:
         cwd = normalize_cwd(cwd)
@@ -778,9 +782,11 @@ class StoreCore(ABC):
                 raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
             if prune:
                 self._prune_history(key, [h.entry.name for h in change.history])
-            if after is not None:
-                return self._snapshot(after)
-            return self._after_write(lambda: self._snapshot(self._must_load(key)))
+            snap = self._snapshot(after) if after is not None else None
+            if snap is None:
+                snap = self._after_write(lambda: self._snapshot(self._must_load(key)))
+            self._log_commit(key, scope_revision(files.entries, files.scope_json), snap.revision, change, origin)
+            return snap
 
     def _displaced(self, key: str, expect: Revision) -> ConflictError:
         """A direct writer changed a file between our read and our write: a conflict, with the fresh scope."""
@@ -941,6 +947,11 @@ class StoreCore(ABC):
                 self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
             ws = self._after_write(lambda: self._snapshot(self._must_load(key)))
             g = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
+            if plan is not None:
+                self._log_commit(key, scope_revision(files.entries, files.scope_json), ws.revision, plan[0], origin)
+            if g_history is not None:
+                g_before = self._global_snapshot(g_old).revision
+                self._log_global(g_before, g.revision, g_history, origin)
             return ws, g
 
     def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
@@ -1004,6 +1015,8 @@ class StoreCore(ABC):
             # One journaled operation: the folder, its history and its archive stamp, finished on the
             # next open if interrupted.
             self._purge_archived(key)
+            with contextlib.suppress(StorageError, OSError):
+                self._aux_delete(log_rel(key))  # nothing left to undo into
 
     # --- history ------------------------------------------------------------------------------
     def _history_item(
@@ -1244,3 +1257,76 @@ class StoreCore(ABC):
     def _aux_write_private(self, rel: str, data: bytes) -> None:
         """``_aux_write`` for private state (the file store makes it owner-only)."""
         self._aux_write(rel, data)
+
+    # --- commit log (undo of the last commit; see core/store/commit_log.py) ------------------
+    def commit_log(self, scope: str) -> list[CommitLogEntry]:
+        """The scope's recent commits (a workspace key or ``global``), newest first."""
+        if scope != GLOBAL_SCOPE:
+            check_key(scope)
+        return list(reversed(parse_log(self._aux_read(log_rel(scope)), scope)))
+
+    def commit_versions(
+        self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
+        allow_secrets: bool = False,
+    ) -> WorkspaceSnapshot:
+        """Put exact bytes back as records (None: delete that record) in one manual CAS commit.
+
+        What an undo writes: the versions come from history, byte for byte (never re-rendered), and
+        like ``restore_history`` it never prunes. A version that is not a valid record is refused.
+        """
+        check_key(key)
+        pairs: list[tuple[Op, bytes | None]] = []
+        for name, data in versions:
+            if data is None:
+                pairs.append((DeleteOp(name=name), None))
+                continue
+            try:
+                record = parse_record(record_file_name(name), data)
+            except InvalidRecordError as exc:
+                raise InvalidRecordError(
+                    f"The saved version of {name} is not a valid record, so it can't be put back: "
+                    + "; ".join(exc.reasons),
+                    exc.reasons,
+                ) from exc
+            pairs.append((PutOp(record=record), data))
+        return self._commit(key, pairs, expect, "manual", allow_secrets, prune=False)
+
+    def _log_commit(self, key: str, before: Revision, after: Revision, change: ScopeChange, origin: str) -> None:
+        displaced = {h.source: h.entry.id for h in change.history}
+        changes = [
+            LoggedChange(
+                name=fn.removesuffix(".md"),
+                before=displaced.get(fn),
+                after=content_hash(data) if data is not None else None,
+            )
+            for fn, data in sorted(change.files.items())
+            if fn not in (SCOPE_FILE, INDEX_FILE)
+        ]
+        if changes:
+            self._append_log(key, before, after, changes, origin)
+
+    def _log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
+        old = history[0].entry.id if history else None
+        self._append_log(GLOBAL_SCOPE, before, after, [LoggedChange(name=GLOBAL_NAME, before=old, after=after)], origin)
+
+    def _append_log(
+        self, scope: str, before: Revision, after: Revision, changes: list[LoggedChange], origin: str
+    ) -> None:
+        """Under the scope's lock, after the write. Best effort: the commit happened either way, and a
+        missing entry only makes that commit not undoable (an undo checks the revision first)."""
+        if before == after:
+            return
+        when = self._clock()
+        entry = CommitLogEntry(
+            id=content_hash(f"{scope}\n{before}\n{after}\n{when.isoformat()}".encode()),
+            scope=scope,
+            time=when,
+            origin=origin,
+            before=before,
+            after=after,
+            changes=tuple(changes),
+        )
+        with contextlib.suppress(StorageError, OSError):
+            rel = log_rel(scope)
+            entries = parse_log(self._aux_read(rel), scope)
+            self._aux_write_private(rel, render_log(scope, [*entries, entry]))

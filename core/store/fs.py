@@ -37,7 +37,7 @@ from core.atomic import (
     remove_tree_quietly,
     write_atomic,
 )
-from core.errors import ReadOnlyRootError, StorageError
+from core.errors import DshMemoryError, ReadOnlyRootError, StorageError
 from core.fingerprint import content_hash, is_racy, scope_fingerprint
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
@@ -51,6 +51,7 @@ from core.store.base import (
     ScopeChange,
     ScopeFiles,
     StoreCore,
+    check_key,
     entry_from_bytes,
     mark_case_duplicates,
     parse_scope_json,
@@ -156,6 +157,19 @@ class FileStore(StoreCore):
                     with contextlib.suppress(OSError):
                         if p.lstat().st_mtime < cutoff:
                             p.unlink()
+        self._sweep_commit_log_temps()
+
+    def _sweep_commit_log_temps(self) -> None:
+        """A commit log (``.dshtmp-<hex>-<scope>.json``) is only written under its scope's lock, so
+        a temp file found while holding that lock is a crashed write's, whatever its age."""
+        with contextlib.suppress(OSError):
+            for p in (self._manager / "commit-log").glob(f"{TEMP_PREFIX}*"):
+                scope = p.name[len(TEMP_PREFIX) :].split("-", 1)[-1].removesuffix(".json")
+                with contextlib.suppress(OSError, DshMemoryError):
+                    if scope != GLOBAL_SCOPE:
+                        check_key(scope)
+                    with self._locks.hold(scope):
+                        p.unlink()
 
     def _settle(self, name: str) -> None:
         """Recover one staging folder under the locks of every scope it names (global first)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -28,8 +30,36 @@ _INVALID_BRUSH = QBrush(QColor("#b3261e"))
 _DELETED_BRUSH = QBrush(QColor("#888888"))
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("RecordTableModel", text)
+
+
+_STATUS = {
+    "new": str(QT_TRANSLATE_NOOP("RecordTableModel", "staged: new")),
+    "changed": str(QT_TRANSLATE_NOOP("RecordTableModel", "staged: changed")),
+    "deleted": str(QT_TRANSLATE_NOOP("RecordTableModel", "staged: deleted")),
+}
+
+
+def status_text(r: RecordRow) -> str:
+    """The Status cell in the interface language, from the row's fields."""
+    if r.staged:
+        return _tr(_STATUS.get(r.staged, r.staged))
+    return QCoreApplication.translate("RecordTableModel", "invalid") if r.invalid_reasons else ""
+
+
 class RecordTableModel(RowTableModel[RecordRow]):
-    HEADERS = ("Name", "Type", "Description", "Size", "Status")
+    HEADERS = (
+        str(QT_TRANSLATE_NOOP("RecordTableModel", "Name")),
+        str(QT_TRANSLATE_NOOP("RecordTableModel", "Type")),
+        str(QT_TRANSLATE_NOOP("RecordTableModel", "Description")),
+        str(QT_TRANSLATE_NOOP("RecordTableModel", "Size")),
+        str(QT_TRANSLATE_NOOP("RecordTableModel", "Status")),
+    )
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        value = super().headerData(section, orientation, role)
+        return _tr(value) if isinstance(value, str) else value
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -96,7 +126,9 @@ class RecordTableModel(RowTableModel[RecordRow]):
         r = rows[row]
         col = index.column()
         if role == _DISPLAY:
-            return r.cells[col] if 0 <= col < 5 else None
+            if col == 4:
+                return status_text(r)
+            return r.cells[col] if 0 <= col < 4 else None
         if role == SORT_ROLE:
             if col == 3:
                 return r.size
@@ -120,9 +152,9 @@ class RecordTableModel(RowTableModel[RecordRow]):
             return _RIGHT if col == 3 else None
         if role == _TOOLTIP:
             if r.invalid_reasons:
-                return f"{r.file_name} is invalid and is not loaded by the agent:\n" + "\n".join(
-                    f"• {x}" for x in r.invalid_reasons
-                )
+                return QCoreApplication.translate(
+                    "RecordTableModel", "{file} is invalid and is not loaded by the agent:"
+                ).format(file=r.file_name) + ("\n" + "\n".join(f"• {x}" for x in r.invalid_reasons))
             return f"{r.file_name}\n{r.description}"
         if role == KEY_ROLE:
             return r.name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,64 @@ class SearchHit:
         return f"{self.scope_key or 'GLOBAL'}/{self.name}"
 
 
+def _is_cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def terms_of(query: str) -> list[str]:
+    """The words of a query to highlight (longest first, so "build-steps" wins over "build").
+
+    Chinese has no spaces: a run of Han characters also gives its two-character pieces, the way the
+    search index matches it (so "打包为什么慢" highlights "打包" in a hit)."""
+    words = {w.strip("\"'“”()[]？?。，,") for w in query.split()}
+    for w in list(words):
+        run = ""
+        for ch in w + " ":
+            if _is_cjk(ch):
+                run += ch
+                continue
+            if len(run) > 2:
+                words.update(run[i : i + 2] for i in range(len(run) - 1))
+            run = ""
+    return sorted((w for w in words if w), key=len, reverse=True)
+
+
+def _spans(text: str, terms: list[str]) -> list[tuple[int, int]]:
+    low = text.lower()
+    spans: list[tuple[int, int]] = []
+    for term in terms:
+        t = term.lower()
+        start = low.find(t)
+        while t and start >= 0:
+            end = start + len(t)
+            if not any(a < end and start < b for a, b in spans):
+                spans.append((start, end))
+            start = low.find(t, end)
+    return sorted(spans)
+
+
+def highlight(text: str, terms: list[str]) -> str:
+    """``text`` as HTML with every (case-insensitive) occurrence of ``terms`` marked."""
+    out, pos = [], 0
+    for start, end in _spans(text, terms):
+        out.append(html.escape(text[pos:start]))
+        out.append(f"<span style='background:#ffe58a;color:#000'>{html.escape(text[start:end])}</span>")
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+def excerpt(snippet: str, terms: list[str], before: int = 24) -> str:
+    """One line of ``snippet`` that starts shortly before its first match (so the match shows)."""
+    text = " ".join(snippet.split())
+    spans = _spans(text, terms)
+    if not spans or spans[0][0] <= before:
+        return text
+    cut = text.rfind(" ", 0, spans[0][0] - before // 2)
+    start = cut + 1 if cut > spans[0][0] - 2 * before else spans[0][0] - before
+    return "…" + text[max(start, 0) :]
+
+
 class SearchResultsModel(QAbstractListModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -59,7 +118,7 @@ class SearchResultsModel(QAbstractListModel):
                 snippet = snippet[:89] + "…"
             return f"{h.name}  ·  {h.where}" + (f"\n{snippet}" if snippet else "")
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{h.where}: {h.name}\n{h.snippet}"
+            return f"{h.where}: {h.name}\n{' '.join(h.snippet.split())[:400]}"
         if role == KEY_ROLE:
             return h.ident
         if role == ITEM_ROLE:

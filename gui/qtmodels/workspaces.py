@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -12,7 +14,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from core.display import workspace_problems
 from core.models import WorkspaceInfo
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
@@ -20,9 +21,43 @@ from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 _Index = QModelIndex | QPersistentModelIndex
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("WorkspaceTableModel", text)
+
+
+def problems_text(info: WorkspaceInfo, *, short: bool = False) -> list[str]:
+    """:func:`core.display.workspace_problems` in the interface language, from the info's fields
+    (a bad ``scope.json``'s reason is the store's own text, shown as it is)."""
+    out = []
+    if not info.cwd_exists:
+        out.append(QCoreApplication.translate("WorkspaceTableModel", "folder missing"))
+    if info.invalid_count:
+        n = info.invalid_count
+        out.append(
+            QCoreApplication.translate("WorkspaceTableModel", "%n invalid", "", n)
+            if short
+            else QCoreApplication.translate("WorkspaceTableModel", "%n invalid file(s)", "", n)
+        )
+    if info.scope_problem and not short:
+        out.append(info.scope_problem)
+    return out
+
+
 class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
-    HEADERS = ("Workspace", "Records", "Problems")
-    HEADER_TIPS = ("Workspace folder name (hover for its path)", "Valid records", "Things to look at")
+    HEADERS = (
+        str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Workspace")),
+        str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Records")),
+        str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Problems")),
+    )
+    HEADER_TIPS = (
+        str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Workspace folder name (hover for its path)")),
+        str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Valid records")),
+        str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Things to look at")),
+    )
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        value = super().headerData(section, orientation, role)
+        return _tr(value) if isinstance(value, str) else value
 
     # --- data ---------------------------------------------------------------------------
     def set_workspaces(self, items: list[WorkspaceInfo]) -> None:
@@ -44,7 +79,7 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
             return None
         info = self._rows[index.row()]
         col = index.column()
-        problems = workspace_problems(info)
+        problems = problems_text(info)
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
                 return info.display_name
@@ -59,7 +94,11 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
                 return info.record_count
             return len(problems)
         elif role == Qt.ItemDataRole.ToolTipRole:
-            lines = [info.cwd or info.key, f"key: {info.key}", f"{info.record_count} records"]
+            lines = [
+                info.cwd or info.key,
+                QCoreApplication.translate("WorkspaceTableModel", "key: {key}").format(key=info.key),
+                QCoreApplication.translate("WorkspaceTableModel", "%n record(s)", "", info.record_count),
+            ]
             lines += problems
             return "\n".join(lines)
         elif role == Qt.ItemDataRole.ForegroundRole and col == 2 and problems:

@@ -25,6 +25,7 @@ from core.store.api import MemoryStore
 from core.textdiff import unified_diff
 from gui.context import AppContext
 from gui.tabs.base import Tab
+from gui.tabs.workspace.undo_button import UndoCommitButton
 from gui.widgets.banner import Banner
 from gui.widgets.diff_view import DiffView
 from gui.widgets.fonts import monospace_font
@@ -82,10 +83,16 @@ class GlobalTab(Tab):
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save)
         head.addWidget(self.save_button)
+        self.undo_button = UndoCommitButton(ctx, lambda: "global", self.has_unsaved_changes)  # ws area's widget
+        head.insertWidget(head.indexOf(self.reload_button), self.undo_button)
         outer.addLayout(head)
 
         self.banner = Banner()
         outer.addWidget(self.banner)
+        self.undo_button.undone.connect(lambda text: self.banner.show_message("ok", text))
+        self.undo_button.undone.connect(self.refresh)
+        self.undo_button.refused.connect(lambda text: self.banner.show_message("warning", text))
+        self.undo_button.failed.connect(self._on_error)
 
         self.conflict_panel = QWidget()
         cp = QVBoxLayout(self.conflict_panel)

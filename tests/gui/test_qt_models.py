@@ -61,7 +61,7 @@ def test_workspace_model_shows_counts_and_problems() -> None:
     model.set_workspaces(_infos())
     assert model.index(0, 0).data() == "alpha"
     assert model.index(0, 1).data() == "12"
-    assert model.index(0, 2).data() == "1 invalid file"
+    assert model.index(0, 2).data() == "1 invalid file(s)"
     assert model.index(2, 2).data() == "folder missing"
     assert "/p/gone" in model.index(2, 0).data(Qt.ItemDataRole.ToolTipRole)
 

@@ -64,7 +64,7 @@ def test_workspace_list_with_counts_and_flags(ctx: AppContext, sample: Sample, q
     assert _ws_names(tab) == ["alpha", "gone", "项目-beta"]
     rows = {tab.ws_proxy.index(r, 0).data(): r for r in range(3)}
     assert tab.ws_proxy.index(rows["alpha"], 1).data() == "3"
-    assert tab.ws_proxy.index(rows["alpha"], 2).data() == "1 invalid file"
+    assert tab.ws_proxy.index(rows["alpha"], 2).data() == "1 invalid file(s)"
     assert tab.ws_proxy.index(rows["gone"], 2).data() == "folder missing"
     tab.ws_filter.setText("beta")
     assert _ws_names(tab) == ["项目-beta"]
@@ -99,7 +99,7 @@ def test_records_table_sorts_filters_and_flags_invalid(ctx: AppContext, sample: 
     assert _record_names(tab) == ["broken"]
     tab.type_filter.setCurrentIndex(tab.type_filter.findData("feedback"))
     assert _record_names(tab) == ["code-style"]
-    assert "4 records, 1 invalid" in tab.count_label.text()
+    assert "4 record(s), 1 invalid" in tab.count_label.text()
 
 
 def test_invalid_file_opens_with_its_reason_and_salvaged_fields(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
@@ -229,7 +229,7 @@ def test_stage_review_diff_and_commit(ctx: AppContext, sample: Sample, qtbot: An
     qtbot.mouseClick(tab.commit_button, Qt.MouseButton.LeftButton)
 
     assert not tab.staged and not tab.has_unsaved_changes()
-    assert "Committed 3 changes" in tab.banner.text
+    assert "Committed 3 change(s)" in tab.banner.text
     assert "make test" in _file(ctx, alpha, "build-steps")
     assert parse_record("deploy.md", _file(ctx, alpha, "deploy").encode()).type == "reference"
     assert not (ctx.root / "workspaces" / alpha.key / "code-style.md").exists()

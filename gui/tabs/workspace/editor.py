@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.models import RECORD_TYPES, Record
+from core.provenance import Origin
 from core.records import find_links, validate_record
 from gui.tasks import Jobs, TaskRunner
 from gui.widgets.fonts import monospace_font
@@ -27,6 +28,22 @@ from gui.widgets.read_only import mark_writes
 NEW_BODY = (
     "\nThe durable, self-contained fact.\n\n**Why:** Why it matters.\n\n**How to apply:** When and how to use it.\n"
 )
+
+
+def new_body() -> str:
+    """The template a new record starts with (in the interface language)."""
+    return QCoreApplication.translate(
+        "RecordEditor",
+        "\nThe durable, self-contained fact.\n\n**Why:** Why it matters.\n\n**How to apply:** When and how to use it.\n",  # noqa: E501
+    )
+
+
+def is_template(body: str) -> bool:
+    """True when the body is the untouched template (English or translated): not a fact yet."""
+    text = body.strip()
+    return bool(text) and text in (NEW_BODY.strip(), new_body().strip())
+
+
 Fields = tuple[str, str, str, str]  # name, type, description, body
 
 
@@ -49,6 +66,7 @@ class RecordEditor(QWidget):
     delete_requested = Signal()
     revert_requested = Signal()
     link_activated = Signal(str)
+    receipt_requested = Signal(str)  # review id of a consolidation receipt (provenance link)
 
     def __init__(
         self,
@@ -56,10 +74,12 @@ class RecordEditor(QWidget):
         known_names: Callable[[], set[str]],
         invalid_reasons: Callable[[str], tuple[str, ...]],
         parent: QWidget | None = None,
+        has_staged: Callable[[str], bool] = lambda _name: False,
     ) -> None:
         super().__init__(parent)
         self.jobs = Jobs(self, runner)
         self._known_names = known_names
+        self._has_staged = has_staged  # a staged change to that record exists (Revert can undo it)
         self._invalid_reasons = invalid_reasons  # of the file on disk under that name
         self.editing_name: str | None = None
         self.active = False  # fields hold a record (filling never counts as editing)
@@ -74,18 +94,18 @@ class RecordEditor(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.name_edit = QLineEdit()
         self.name_edit.setObjectName("record_name")
-        self.name_edit.setPlaceholderText("short-kebab-case-name")
+        self.name_edit.setPlaceholderText(self.tr("short-kebab-case-name"))
         self.name_edit.setFont(monospace_font())
-        form.addRow("Name", self.name_edit)
+        form.addRow(self.tr("Name"), self.name_edit)
         self.type_combo = QComboBox()
         self.type_combo.setObjectName("record_type")
         for t in RECORD_TYPES:
             self.type_combo.addItem(t, t)
-        form.addRow("Type", self.type_combo)
+        form.addRow(self.tr("Type"), self.type_combo)
         self.desc_edit = QLineEdit()
         self.desc_edit.setObjectName("record_description")
-        self.desc_edit.setPlaceholderText("One-line relevance hook")
-        form.addRow("Description", self.desc_edit)
+        self.desc_edit.setPlaceholderText(self.tr("One-line relevance hook"))
+        form.addRow(self.tr("Description"), self.desc_edit)
         v.addLayout(form)
         self.body_edit = QPlainTextEdit()
         self.body_edit.setObjectName("record_body")
@@ -102,19 +122,24 @@ class RecordEditor(QWidget):
         self.validation_label.setWordWrap(True)
         self.validation_label.setTextFormat(Qt.TextFormat.RichText)
         v.addWidget(self.validation_label)
+        self.provenance_label = QLabel()
+        self.provenance_label.setObjectName("record_provenance")
+        self.provenance_label.setWordWrap(True)
+        self.provenance_label.setTextFormat(Qt.TextFormat.RichText)
+        self.provenance_label.linkActivated.connect(self.receipt_requested.emit)
+        v.addWidget(self.provenance_label)
         row = QHBoxLayout()
-        self.delete_button = QPushButton("Delete")
-        self.delete_button.setToolTip("Stage deleting this record (nothing is written until you commit)")
+        self.delete_button = QPushButton(self.tr("Delete"))
+        self.delete_button.setToolTip(self.tr("Stage deleting this record (nothing is written until you commit)"))
         self.delete_button.clicked.connect(self.delete_requested.emit)
         row.addWidget(self.delete_button)
         row.addStretch(1)
-        self.revert_button = QPushButton("Revert")
-        self.revert_button.setToolTip("Undo the edits in the editor")
+        self.revert_button = QPushButton(self.tr("Revert"))
         self.revert_button.clicked.connect(self.revert_requested.emit)
         row.addWidget(self.revert_button)
-        self.stage_button = QPushButton("Stage")
+        self.stage_button = QPushButton(self.tr("Stage"))
         mark_writes(self.name_edit, self.desc_edit, self.body_edit, self.delete_button, self.stage_button)
-        self.stage_button.setToolTip("Add this record to the batch of changes to commit")
+        self.stage_button.setToolTip(self.tr("Add this record to the batch of changes to commit"))
         self.stage_button.clicked.connect(self.stage_requested.emit)
         row.addWidget(self.stage_button)
         v.addLayout(row)
@@ -151,8 +176,35 @@ class RecordEditor(QWidget):
         for w in (self.name_edit, self.type_combo, self.desc_edit, self.body_edit):
             w.setEnabled(enabled)
         self.stage_button.setEnabled(enabled)
-        self.revert_button.setEnabled(enabled)
+        self._update_revert(enabled and self.dirty())
         self.delete_button.setEnabled(enabled and self.editing_name is not None)
+
+    def _update_revert(self, dirty: bool) -> None:
+        """Revert undoes the editor's edits; with none, the record's one staged change (a delete too)."""
+        staged = self.editing_name is not None and self._has_staged(self.editing_name)
+        self.revert_button.setEnabled(dirty or staged)
+        self.revert_button.setToolTip(
+            self.tr("Undo the edits in the editor")
+            if dirty or not staged
+            else self.tr("Undo the staged change to this record (it is not written until you commit)")
+        )
+
+    def show_provenance(self, origins: list[Origin]) -> None:
+        """Which consolidations wrote this record, each a link to its receipt (newest first)."""
+        if not origins:
+            self.provenance_label.setText("")
+            return
+        links = []
+        for o in origins[:3]:
+            verb = self.tr("created or changed") if o.kind == "put" else self.tr("deleted")
+            what = self.tr("session {session} · seqs {first}–{last} · {when}").format(
+                session=html.escape(o.session_id[:12]),
+                first=o.seq_range[0],
+                last=o.seq_range[1],
+                when=html.escape(o.when[:16].replace("T", " ")),
+            )
+            links.append(f'<a href="{html.escape(o.review_id)}">{what}</a> ({verb})')
+        self.provenance_label.setText(self.tr("Written by a consolidation: ") + " · ".join(links))
 
     def show_record(self, name: str, record: Record) -> None:
         """Show ``record`` (on disk or staged) under ``name``."""
@@ -165,7 +217,7 @@ class RecordEditor(QWidget):
 
     def new_record(self) -> None:
         """Empty fields for a new record: unsaved from the start."""
-        self._fill(None, ("", "project", "", NEW_BODY), "")
+        self._fill(None, ("", "project", "", new_body()), "")
         self.delete_button.setEnabled(False)
         self.name_edit.setFocus()
 
@@ -195,6 +247,7 @@ class RecordEditor(QWidget):
         self._loaded = self.fields()
         self.validation_label.setText("")
         self.links_label.setText("")
+        self.provenance_label.setText("")
         self.set_enabled(False)
 
     # --- checks ---------------------------------------------------------------------------------------
@@ -207,7 +260,9 @@ class RecordEditor(QWidget):
             return [str(exc)]
         reasons = list(validate_record(record, f"{name}.md" if name else None))
         if name and name != self.editing_name and name in self._known_names():
-            reasons.append(f"a record named {name!r} already exists in this workspace")
+            reasons.append(self.tr("a record named {name} already exists in this workspace").format(name=repr(name)))
+        if is_template(record.body):
+            reasons.append(self.tr("the text is still the template: replace it with the fact to remember"))
         return reasons
 
     def broken_links(self) -> list[str]:
@@ -229,33 +284,33 @@ class RecordEditor(QWidget):
         if self.invalid_file:
             file_reasons = self._invalid_reasons(self.editing_name or "")
             if file_reasons:
-                parts.append(
-                    "<span style='color:#b3261e'><b>This file is invalid</b> (agents skip it): "
-                    + html.escape("; ".join(file_reasons))
-                    + ". The fields show what could be read from it; correct them and stage to replace "
-                    "the file (Staged changes shows the old text against the new).</span>"
-                )
+                text = self.tr(
+                    "<b>This file is invalid</b> (agents skip it): {reasons}. The fields show what could be "
+                    "read from it; correct them and stage to replace the file (Staged changes shows the old "
+                    "text against the new)."
+                ).format(reasons=html.escape("; ".join(file_reasons)))
+                parts.append(f"<span style='color:#b3261e'>{text}</span>")
                 if "\ufffd" in self._loaded[3]:
-                    parts.append(
-                        "<span style='color:#b3261e'>Bytes that are not UTF-8 are shown as �; staging "
-                        "writes them as � (the old file stays in the Recycle Bin's history).</span>"
+                    text = self.tr(
+                        "Bytes that are not UTF-8 are shown as �; staging writes them as � (the old file "
+                        "stays in the Recycle Bin's history)."
                     )
+                    parts.append(f"<span style='color:#b3261e'>{text}</span>")
         if reasons:
             parts.append(
                 "<span style='color:#b3261e'>" + "<br>".join(f"✗ {html.escape(r)}" for r in reasons) + "</span>"
             )
         if secrets:
-            parts.append(
-                "<span style='color:#8a5a00'>⚠ Looks like a credential — agents read memory: "
-                + html.escape("; ".join(secrets))
-                + "</span>"
+            text = self.tr("⚠ Looks like a credential — agents read memory: {where}").format(
+                where=html.escape("; ".join(secrets))
             )
+            parts.append(f"<span style='color:#8a5a00'>{text}</span>")
         if not reasons and not secrets and not self.invalid_file:
-            parts.append("<span style='color:#1b6e20'>✓ Valid record</span>")
+            parts.append("<span style='color:#1b6e20'>" + self.tr("✓ Valid record") + "</span>")
         self.validation_label.setText("<br>".join(parts))
         # An invalid file can be staged as soon as the fields make a valid record, edited or not.
         self.stage_button.setEnabled(not reasons and (self.dirty() or self.invalid_file))
-        self.revert_button.setEnabled(self.dirty())
+        self._update_revert(self.dirty())
         self._show_links(body)
 
     def _show_links(self, body: str) -> None:
@@ -264,16 +319,17 @@ class RecordEditor(QWidget):
             self.links_label.setText("")
             return
         known = self._known_names()
+        no_such, missing = self.tr("no such record"), self.tr("(missing)")
         parts = []
         for link in links:
             if link in known:
                 parts.append(f'<a href="{html.escape(link)}">[[{html.escape(link)}]]</a>')
             else:
                 parts.append(
-                    f'<span style="color:#b3261e;text-decoration:line-through" title="no such record">'
-                    f"[[{html.escape(link)}]]</span> <span style='color:#b3261e'>(missing)</span>"
+                    f'<span style="color:#b3261e;text-decoration:line-through" title="{no_such}">'
+                    f"[[{html.escape(link)}]]</span> <span style='color:#b3261e'>{missing}</span>"
                 )
-        self.links_label.setText("Links: " + " · ".join(parts))
+        self.links_label.setText(self.tr("Links: ") + " · ".join(parts))
 
     def _secret_check(self, text: str) -> list[str]:
         """Credential warnings for the editor text, once the scanner is warm.

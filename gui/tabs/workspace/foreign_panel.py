@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -41,20 +41,29 @@ from gui.widgets.tables import setup_table
 if TYPE_CHECKING:
     from gui.tabs.workspace.search_panel import SearchPanel
 
-TITLE = "Other stores"
+TITLE = str(QT_TRANSLATE_NOOP("ForeignPanel", "Other stores"))  # translated where shown
 
 
 def describe_entry(e: ForeignEntry) -> str:
     status = e.status + (f" ({e.status_detail})" if e.status_detail else "")
     lines = [
         f"{e.title}",
-        f"Store: {SOURCE_LABELS[e.source]} (read-only here)",
-        f"Kind: {e.kind} · Status: {status}" + (f" · Updated: {format_time(e.updated)}" if e.updated else ""),
-        f"Folder: {e.cwd or '(about the user in general)'}",
-        f"Id: {e.id} · File: {e.path}",
+        QCoreApplication.translate("ForeignPanel", "Store: {store} (read-only here)").format(
+            store=SOURCE_LABELS[e.source]
+        ),
+        QCoreApplication.translate("ForeignPanel", "Kind: {kind} · Status: {status}").format(kind=e.kind, status=status)
+        + (
+            QCoreApplication.translate("ForeignPanel", " · Updated: {when}").format(when=format_time(e.updated))
+            if e.updated
+            else ""
+        ),
+        QCoreApplication.translate("ForeignPanel", "Folder: {folder}").format(
+            folder=e.cwd or QCoreApplication.translate("ForeignPanel", "(about the user in general)")
+        ),
+        QCoreApplication.translate("ForeignPanel", "Id: {id} · File: {path}").format(id=e.id, path=e.path),
     ]
     if e.tags:
-        lines.append("Tags: " + ", ".join(e.tags))
+        lines.append(QCoreApplication.translate("ForeignPanel", "Tags: ") + ", ".join(e.tags))
     if e.description and e.description != e.title:
         lines += ["", e.description]
     return "\n".join([*lines, "", e.text])
@@ -66,6 +75,9 @@ def _entries_for(discovery: Discovery, cwd: str) -> list[ForeignEntry]:
 
 class ForeignPanel(QWidget):
     """A read-only table of other stores' entries for one folder, and the selected entry's text."""
+
+    def title(self) -> str:
+        return self.tr("Other stores")
 
     def __init__(self, ctx: AppContext, jobs: Jobs, tabs: QTabWidget) -> None:
         super().__init__()
@@ -80,7 +92,9 @@ class ForeignPanel(QWidget):
         self.stale = True  # what was read (if anything) may be out of date: read again when needed
         self.cwd: str | None = None
         self._search: SearchPanel | None = None
-        self.label = QLabel("Entries other memory stores hold for this folder. Read-only: nothing here changes them.")
+        self.label = QLabel(
+            self.tr("Entries other memory stores hold for this folder. Read-only: nothing here changes them.")
+        )
         self.label.setWordWrap(True)
         self.label.setStyleSheet("color:#555;")
         self.model = ForeignEntriesModel(self)
@@ -176,7 +190,7 @@ class ForeignPanel(QWidget):
         self._failed(exc)
 
     def _failed(self, exc: BaseException) -> None:
-        self.label.setText("Could not read the other memory stores: " + describe_error(exc))
+        self.label.setText(self.tr("Could not read the other memory stores: ") + describe_error(exc))
 
     def _filter(self) -> None:
         if self.discovery is None or not self.cwd:
@@ -190,14 +204,15 @@ class ForeignPanel(QWidget):
         stores = sorted({SOURCE_LABELS[e.source] for e in entries})
         if n:
             self.label.setText(
-                f"{n} entr{'ies' if n != 1 else 'y'} for this folder in {', '.join(stores)}. "
-                "Read-only: nothing here changes them."
+                self.tr("%n entries for this folder in {stores}. Read-only: nothing here changes them.", "", n).format(
+                    stores=", ".join(stores)
+                )
             )
         else:
-            self.label.setText("No other memory store holds entries for this folder.")
+            self.label.setText(self.tr("No other memory store holds entries for this folder."))
         index = self._tabs.indexOf(self)
         if index >= 0:
-            self._tabs.setTabText(index, f"{TITLE} ({n})" if n else TITLE)
+            self._tabs.setTabText(index, self.tr("Other stores (%n)", "", n) if n else self.title())
         if not self.view.selectionModel().hasSelection():
             self.detail.setPlainText("")
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -19,17 +20,21 @@ from PySide6.QtWidgets import (
 )
 
 from core.changeset import RecordRow
-from core.display import workspace_problems
 from core.models import RECORD_TYPES, Revision, WorkspaceInfo
 from gui.context import AppContext
 from gui.qtmodels.records import RecordFilterProxy, RecordTableModel
 from gui.qtmodels.roles import KEY_ROLE
+from gui.qtmodels.workspaces import problems_text
+from gui.tabs.workspace.bulk_bar import BulkBar
+from gui.tabs.workspace.empty_state import EmptyRootPanel
 from gui.tasks import Jobs
 from gui.widgets.banner import Banner
 from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
 
 _FOLDER_MISSING = "folder-missing"  # topic of the banner's missing-folder warning
+INVALID_FILTER = "invalid"  # the type filter's data for "Invalid files"
+_TITLE = '<b>{name}</b>{extra}<br><span style="color:#555">{cwd}</span>'  # markup only: nothing to translate
 
 
 class RecordsPanel(QWidget):
@@ -40,22 +45,26 @@ class RecordsPanel(QWidget):
     archive_requested = Signal()
     archived = Signal(str)  # display name of the workspace just archived
     archive_failed = Signal(str, object)  # key, the exception (nothing was archived)
+    selection_changed = Signal(int)  # how many rows are selected
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.jobs = Jobs(self, ctx.runner)
         self._fitted_for: tuple[str | None, int] | None = None
+        self._widest_name = 120
         cv = QVBoxLayout(self)
         cv.setContentsMargins(4, 0, 4, 0)
         head = QHBoxLayout()
-        self.title = QLabel("No workspace selected")
+        self.title = QLabel(self.tr("No workspace selected"))
         self.title.setObjectName("workspace_title")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title.setWordWrap(True)
         head.addWidget(self.title, 1)
-        self.archive_button = QPushButton("Archive workspace…")
-        self.archive_button.setToolTip("Move this workspace to the Recycle Bin (it can be restored)")
+        self.undo_slot = QHBoxLayout()  # the tab puts its "Undo last commit" button here
+        head.addLayout(self.undo_slot)
+        self.archive_button = QPushButton(self.tr("Archive workspace…"))
+        self.archive_button.setToolTip(self.tr("Move this workspace to the Recycle Bin (it can be restored)"))
         self.archive_button.clicked.connect(self.archive_requested.emit)
         head.addWidget(self.archive_button)
         cv.addLayout(head)
@@ -65,21 +74,26 @@ class RecordsPanel(QWidget):
         frow = QHBoxLayout()
         self.filter = QLineEdit()
         self.filter.setObjectName("record_filter")
-        self.filter.setPlaceholderText("Filter records (name, description, text)")
+        self.filter.setPlaceholderText(self.tr("Filter records (name, description, text)"))
         self.filter.setClearButtonEnabled(True)
         frow.addWidget(self.filter, 1)
         self.type_filter = QComboBox()
         self.type_filter.setObjectName("type_filter")
-        self.type_filter.addItem("All types", "")
+        self.type_filter.addItem(self.tr("All types"), "")
         for t in RECORD_TYPES:
             self.type_filter.addItem(t, t)
-        self.type_filter.addItem("Invalid files", "invalid")
+        self.type_filter.addItem(self.tr("Invalid files"), INVALID_FILTER)
         frow.addWidget(self.type_filter)
-        self.new_button = QPushButton("New record")
+        self.new_button = QPushButton(self.tr("New record"))
         mark_writes(self.archive_button, self.new_button)
         self.new_button.clicked.connect(self.new_requested.emit)
         frow.addWidget(self.new_button)
         cv.addLayout(frow)
+        self.bulk_bar = BulkBar()
+        cv.addWidget(self.bulk_bar)
+        self.empty = EmptyRootPanel()
+        self.empty.hide()
+        cv.addWidget(self.empty, 1)
 
         self.model = RecordTableModel(self)
         self.proxy = RecordFilterProxy(self)
@@ -91,6 +105,8 @@ class RecordsPanel(QWidget):
         self.view = QTableView()
         self.view.setObjectName("records_table")
         setup_table(self.view)
+        # Several rows at once (Ctrl/Shift-click) for the bulk bar; the current row is the one edited.
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setModel(self.proxy)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         # Fixed widths, never ResizeToContents: that measures every row on each filter keystroke.
@@ -102,8 +118,12 @@ class RecordsPanel(QWidget):
         rh.resizeSection(0, 170)
         rh.resizeSection(1, fm.horizontalAdvance("reference") + 14)
         rh.resizeSection(3, fm.horizontalAdvance("00,000") + 14)
-        rh.resizeSection(4, fm.horizontalAdvance("staged: changed") + 16)
+        rh.resizeSection(4, fm.horizontalAdvance(self.tr("staged: changed")) + 16)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
+        self.view.selectionModel().selectionChanged.connect(
+            lambda *_a: self.selection_changed.emit(len(self.selected_names()))
+        )
+        self.view.installEventFilter(self)  # refit the Name column when the table is resized
         cv.addWidget(self.view, 1)
         self.count_label = QLabel()
         self.count_label.setStyleSheet("color:#555;")
@@ -111,33 +131,35 @@ class RecordsPanel(QWidget):
 
     # --- header -------------------------------------------------------------------------------------
     def show_header(self, info: WorkspaceInfo | None, *, listed: bool, any_workspace: bool) -> None:
+        empty_root = info is None and listed and not any_workspace
+        self.empty.setVisible(empty_root)
+        for w in (self.view, self.count_label, self.archive_button):  # the filter row stays (Ctrl+F)
+            w.setVisible(not empty_root)
         if info is None:
             if not listed:
-                self.title.setText("Loading workspaces…")
+                self.title.setText(self.tr("Loading workspaces…"))
             else:
-                self.title.setText("No workspace selected" if any_workspace else "No workspaces yet.")
+                self.title.setText(self.tr("No workspace selected") if any_workspace else self.tr("No workspaces yet."))
             self.archive_button.setEnabled(False)
             self.new_button.setEnabled(False)
             return
-        flags = [f'<span style="color:#b3261e">{p}</span>' for p in workspace_problems(info, short=True)]
+        flags = [f'<span style="color:#b3261e">{html.escape(p)}</span>' for p in problems_text(info, short=True)]
         extra = (" · " + " · ".join(flags)) if flags else ""
-        self.title.setText(
-            f'<b>{html.escape(info.display_name)}</b>{extra}<br><span style="color:#555">{html.escape(info.cwd)}</span>'
-        )
+        self.title.setText(_TITLE.format(name=html.escape(info.display_name), extra=extra, cwd=html.escape(info.cwd)))
         self.archive_button.setEnabled(True)
         self.new_button.setEnabled(True)
 
     def archive(self, info: WorkspaceInfo, expect: Revision | None, *, staged: bool) -> None:
         """Ask, then move the workspace to the Recycle Bin (CAS on ``expect`` when given)."""
-        staged_note = "\n\nYour staged changes will be discarded." if staged else ""
-        missing = "" if info.cwd_exists else "\nIts folder no longer exists.\n"
-        if not self.ctx.dialogs.confirm(
-            self,
-            "Archive workspace?",
-            f"Move the workspace {info.display_name} ({info.cwd}) to the Recycle Bin?\n{missing}\n"
-            "Agents will no longer load its memory. You can restore it from the Recycle Bin." + staged_note,
-            "Archive",
-        ):
+        staged_note = "\n\n" + self.tr("Your staged changes will be discarded.") if staged else ""
+        missing = "" if info.cwd_exists else "\n" + self.tr("Its folder no longer exists.") + "\n"
+        text = self.tr("Move the workspace {name} ({folder}) to the Recycle Bin?").format(
+            name=info.display_name, folder=info.cwd
+        )
+        text += f"\n{missing}\n" + self.tr(
+            "Agents will no longer load its memory. You can restore it from the Recycle Bin."
+        )
+        if not self.ctx.dialogs.confirm(self, self.tr("Archive workspace?"), text + staged_note, self.tr("Archive")):
             return
         self.jobs.start(
             "archive",
@@ -156,9 +178,11 @@ class RecordsPanel(QWidget):
         if self.banner.level in ("", "error"):
             self.banner.show_message(
                 "error",
-                f"The folder {info.cwd} no longer exists. Agents will never load this workspace again; "
-                "archive it to the Recycle Bin (you can restore it later).",
-                [("Archive workspace…", archive)],
+                self.tr(
+                    "The folder {folder} no longer exists. Agents will never load this workspace again; "
+                    "archive it to the Recycle Bin (you can restore it later)."
+                ).format(folder=info.cwd),
+                [(self.tr("Archive workspace…"), archive)],
                 topic=_FOLDER_MISSING,
             )
 
@@ -168,11 +192,11 @@ class RecordsPanel(QWidget):
         self._fit_name_column(rows, key)
         total = len(rows)
         invalid = sum(1 for r in rows if r.invalid_reasons)
-        text = f"{total} record{'s' if total != 1 else ''}"
+        text = self.tr("%n record(s)", "", total)
         if invalid:
-            text += f", {invalid} invalid"
+            text += self.tr(", %n invalid", "", invalid)
         if staged:
-            text += f", {staged} staged"
+            text += self.tr(", %n staged", "", staged)
         self.count_label.setText(text)
 
     def _fit_name_column(self, rows: list[RecordRow], key: str | None) -> None:
@@ -182,8 +206,24 @@ class RecordsPanel(QWidget):
             return
         self._fitted_for = fitted
         fm = self.view.fontMetrics()
-        widest = max((fm.horizontalAdvance(r.name) for r in rows), default=120)
-        self.view.horizontalHeader().resizeSection(0, max(120, min(widest + 16, 235)))
+        self._widest_name = max((fm.horizontalAdvance(r.name) for r in rows), default=120)
+        self._refit()
+
+    def _refit(self) -> None:
+        """Name gets its longest name, but never so much that Description (the stretching column)
+        is squeezed: at most a third of the table, so Description keeps room at any window size."""
+        cap = max(110, self.view.viewport().width() // 3)
+        self.view.horizontalHeader().resizeSection(0, max(110, min(self._widest_name + 16, 235, cap)))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view and event.type() == QEvent.Type.Resize:
+            self._refit()
+        return super().eventFilter(watched, event)
+
+    def selected_names(self) -> list[str]:
+        """The records of the selected rows, in table order."""
+        rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
+        return [str(self.proxy.index(r, 0).data(KEY_ROLE)) for r in rows]
 
     # --- selection ------------------------------------------------------------------------------------
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:

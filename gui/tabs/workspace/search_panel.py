@@ -6,13 +6,14 @@ import gc
 import threading
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit, QListView, QVBoxLayout
 
 from core.search import GLOBAL_SCOPE, SearchIndex
 from core.sources.models import SOURCE_LABELS, ForeignEntry
 from core.sources.search import search_entries
-from gui.qtmodels.search_results import SearchHit, SearchResultsModel
+from gui.qtmodels.search_results import SearchHit, SearchResultsModel, terms_of
+from gui.tabs.workspace.search_delegate import HitDelegate
 from gui.tasks import JobControl, Jobs, TaskRunner
 
 FREEZE_DOCS = 5000  # below this a full garbage collection is quick anyway
@@ -96,7 +97,7 @@ def search_hits(
     hits: list[SearchHit] = []
     for item in index.search(query, limit=limit).hits:
         key = None if item.scope_key == GLOBAL_SCOPE else item.scope_key
-        where = "Global" if key is None else names.get(key, key)
+        where = QCoreApplication.translate("SearchPanel", "Global") if key is None else names.get(key, key)
         hits.append(SearchHit(key, item.name, where, item.snippet or item.description or "", float(item.score)))
     return hits
 
@@ -113,7 +114,7 @@ def search_with_others(
     hits = search_hits(index, query, names, limit, freshness)
     for h in search_entries(others, query, limit=limit):
         e = h.entry
-        where = SOURCE_LABELS[e.source] + ("" if e.status == "active" else f" · {e.status}")
+        where = SOURCE_LABELS[e.source] + ("" if e.status == "active" else f" · {e.status}")  # store names: data
         hits.append(SearchHit(None, e.title, where, e.text, h.score, foreign=e))
     return hits
 
@@ -145,16 +146,18 @@ class SearchPanel(QObject):
         self._workspace_names = workspace_names
         self.percent = 0
         self.foreign_entries = foreign_entries  # other stores' entries (set by the tab)
-        self.include_others = QCheckBox("Include other stores")
+        self.include_others = QCheckBox(self.tr("Include other stores"))
         self.include_others.setObjectName("include_other_stores")
         self.include_others.setToolTip(
-            "Also search DSH workspace memory, cross-workspace notes, project memory and Claude Code (read-only)"
+            self.tr(
+                "Also search DSH workspace memory, cross-workspace notes, project memory and Claude Code (read-only)"
+            )
         )
         self.include_others.toggled.connect(self._rerun)
 
         self.box = QLineEdit()
         self.box.setObjectName("search_box")
-        self.box.setPlaceholderText("Search all memory…")
+        self.box.setPlaceholderText(self.tr("Search all memory…"))
         self.box.setClearButtonEnabled(True)
         self.box.textChanged.connect(self._on_text)
         self.box.installEventFilter(self)  # focus-in: bring the search index up to date
@@ -162,9 +165,11 @@ class SearchPanel(QObject):
         self.view = QListView()
         self.view.setObjectName("search_results")
         self.view.setModel(self.model)
-        self.view.setWordWrap(True)
+        # Two compact lines per hit, the query's words highlighted, so a dozen hits fit.
+        self.delegate = HitDelegate(parent=self.view)
+        self.view.setItemDelegate(self.delegate)
+        self.view.setUniformItemSizes(True)
         self.view.setAlternatingRowColors(True)
-        self.view.setSpacing(2)
         self.view.activated.connect(self._on_activated)
         self.view.clicked.connect(self._on_activated)
         self.status = QLabel()
@@ -182,7 +187,7 @@ class SearchPanel(QObject):
         layout.addWidget(self.box)
         layout.addWidget(self.include_others)
         layout.addWidget(self.status)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.view, 3)  # results get the larger share of the column while shown
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.box and event.type() == QEvent.Type.FocusIn:
@@ -214,7 +219,7 @@ class SearchPanel(QObject):
 
     def _on_progress(self, done: int, total: int, _message: str) -> None:
         self.percent = 100 * done // total if total else 0
-        self.status.setText(f"indexing {self.percent} %…")
+        self.status.setText(self.tr("indexing {percent} %…").format(percent=self.percent))
         self.status.show()
 
     def _indexed(self, _result: object) -> None:
@@ -256,10 +261,11 @@ class SearchPanel(QObject):
 
         def done(hits: list[SearchHit]) -> None:
             self.last_hits = hits
+            self.delegate.terms = terms_of(query)
             self.model.set_hits(hits)
-            text = f"{len(hits)} result{'s' if len(hits) != 1 else ''} for “{query}”"
+            text = self.tr("%n result(s) for “{query}”", "", len(hits)).format(query=query)
             if self.indexing:
-                text = f"indexing {self.percent} %… {text} so far"
+                text = self.tr("indexing {percent} %… {results} so far").format(percent=self.percent, results=text)
             self.status.setText(text)
             self._show_results(True)
 

@@ -21,7 +21,7 @@ class StagedPanel(QWidget):
         super().__init__(parent)
         v = QVBoxLayout(self)
         v.setContentsMargins(6, 6, 6, 6)
-        self.label = QLabel("Nothing staged.")
+        self.label = QLabel(self.tr("Nothing staged."))
         self.label.setWordWrap(True)
         v.addWidget(self.label)
         self.diff_view = DiffView()
@@ -29,13 +29,13 @@ class StagedPanel(QWidget):
         self.diff_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # the pane is narrow
         v.addWidget(self.diff_view, 1)
         row = QHBoxLayout()
-        self.discard_button = QPushButton("Discard all")
+        self.discard_button = QPushButton(self.tr("Discard all"))
         row.addWidget(self.discard_button)
         row.addStretch(1)
-        self.commit_button = QPushButton("Commit")
+        self.commit_button = QPushButton(self.tr("Commit"))
         mark_writes(self.commit_button)
         self.commit_button.setObjectName("commit_button")
-        self.commit_button.setToolTip("Write every staged change at once (Ctrl+S)")
+        self.commit_button.setToolTip(self.tr("Write every staged change at once (Ctrl+S)"))
         row.addWidget(self.commit_button)
         v.addLayout(row)
         self.show_changes(None, busy=False)
@@ -43,15 +43,24 @@ class StagedPanel(QWidget):
     def show_changes(self, changes: ChangeSet | None, *, busy: bool) -> None:
         n = len(changes) if changes is not None else 0
         if changes is None or not n:
-            self.label.setText("Nothing staged. Edit a record and press Stage; changes are written together on Commit.")
+            self.label.setText(
+                self.tr("Nothing staged. Edit a record and press Stage; changes are written together on Commit.")
+            )
             self.diff_view.set_diff("", "")
         else:
-            names = ", ".join(
-                f"{'delete ' if isinstance(op, DeleteOp) else ''}{name}" for name, op in sorted(changes.staged.items())
-            )
+            parts = [
+                self.tr("delete {name}").format(name=name) if isinstance(op, DeleteOp) else name
+                for name, op in sorted(changes.staged.items())
+            ]
+            for out in changes.outgoing.values():
+                where = out.target.snapshot.info.display_name
+                parts += [self.tr("{name} → {workspace}").format(name=n, workspace=where) for n in sorted(out.records)]
             self.label.setText(
-                f"<b>{n} staged change{'s' if n != 1 else ''}</b>: {html.escape(names)}. "
-                "Review the diff, then Commit writes them all at once (or nothing)."
+                self.tr(
+                    "<b>%n staged change(s)</b>: {names}. Review the diff, then Commit writes them all at once (or nothing).",  # noqa: E501
+                    "",
+                    n,
+                ).format(names=html.escape(", ".join(parts)))
             )
             self.diff_view.set_diff(changes.diff())
         self.commit_button.setEnabled(bool(n) and not busy)
@@ -77,13 +86,15 @@ class AgentView(QWidget):
 
     def show_snapshot(self, snap: WorkspaceSnapshot | None) -> None:
         if snap is None:
-            self.label.setText("Select a workspace.")
+            self.label.setText(self.tr("Select a workspace."))
             self.text.setPlainText("")
             return
         size = len(snap.index_text.encode("utf-8"))
         self.label.setText(
-            f"<b>MEMORY.md</b> — {format_size(size)} ({size:,} bytes). This index is what the agent loads "
-            "for this workspace; it opens individual records when one looks relevant. It is rebuilt "
-            "on every commit and never edited by hand."
+            self.tr(
+                "<b>MEMORY.md</b> — {size} ({bytes} bytes). This index is what the agent loads for this "
+                "workspace; it opens individual records when one looks relevant. It is rebuilt on every "
+                "commit and never edited by hand."
+            ).format(size=format_size(size), bytes=f"{size:,}")
         )
-        self.text.setPlainText(snap.index_text or "(MEMORY.md is missing: the next commit writes it)")
+        self.text.setPlainText(snap.index_text or self.tr("(MEMORY.md is missing: the next commit writes it)"))

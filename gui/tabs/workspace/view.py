@@ -12,18 +12,24 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 
-from core.changeset import ChangeSet, LoadedWorkspace, commit_changes, load_workspace
-from core.errors import ConflictError, InvalidRecordError, NotFoundError, SecretRefusedError
+from core.changeset import ChangeSet, LoadedWorkspace, load_workspace
+from core.errors import ConflictError, NotFoundError
 from core.models import Op, Revision, WorkspaceInfo, WorkspaceSnapshot
+from core.provenance import Origin
 from core.records import salvage_fields
 from gui.context import AppContext
 from gui.qtmodels.search_results import SearchHit
 from gui.tabs.base import Tab
+from gui.tabs.workspace.bulk_actions import BulkActions
+from gui.tabs.workspace.commit_flow import CommitFlow
 from gui.tabs.workspace.editor import RecordEditor
-from gui.tabs.workspace.foreign_panel import TITLE, ForeignPanel
+from gui.tabs.workspace.empty_state import create_workspace_for_folder
+from gui.tabs.workspace.foreign_panel import ForeignPanel
+from gui.tabs.workspace.provenance import record_origins
 from gui.tabs.workspace.records_panel import RecordsPanel
 from gui.tabs.workspace.search_panel import SearchPanel
 from gui.tabs.workspace.staged_panel import AgentView, StagedPanel
+from gui.tabs.workspace.undo_button import UndoCommitButton
 from gui.tabs.workspace.workspace_list import WorkspaceList
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
@@ -31,7 +37,10 @@ from gui.widgets.messages import describe_error
 
 class WorkspaceTab(Tab):
     open_global_requested = Signal()
+    open_global_section = Signal(str)  # a Global search hit: the heading of its section
     workspaces_loaded = Signal()  # after every workspace list refresh (the window chains its status on it)
+    demo_requested = Signal()  # the empty-root panel's "Open the demo root" (the window switches roots)
+    receipt_requested = Signal(str)  # a provenance link: open the Consolidation tab on this review id
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
@@ -39,7 +48,12 @@ class WorkspaceTab(Tab):
         self.changes: ChangeSet | None = None  # the workspace shown and what is staged on it
         self.pending: LoadedWorkspace | None = None  # newer disk state not applied yet
         self._listed = False  # the first workspace list has arrived
+        self.origins: dict[str, list[Origin]] = {}  # record -> consolidations that wrote it
+        self._pending_select: str | None = None  # a workspace just created: select it once listed
+        self.commit_flow = CommitFlow(self)
         self._build_ui()
+        self.bulk = BulkActions(self)  # the bulk bar over the records table
+        self.records.empty.create_requested.connect(lambda: create_workspace_for_folder(self))
 
     # --- layout -------------------------------------------------------------------------------------
     def _build_ui(self) -> None:
@@ -58,7 +72,7 @@ class WorkspaceTab(Tab):
         lv.setContentsMargins(0, 0, 4, 0)
         self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self)
         self.search.hit_activated.connect(self.open_hit)
-        self.search.failed.connect(self._on_error)
+        self.search.failed.connect(self.on_error)
         self.search.lay_out(lv)
         self.workspaces = WorkspaceList(self)
         self.workspaces.chosen.connect(self._on_workspace_chosen)
@@ -72,10 +86,19 @@ class WorkspaceTab(Tab):
         self.records.record_chosen.connect(self._on_record_chosen)
         self.records.new_requested.connect(self.new_record)
         self.records.archive_requested.connect(self.archive_workspace)
+        self.records.empty.demo_requested.connect(self.demo_requested.emit)
+        self.undo_button = UndoCommitButton(self.ctx, lambda: self.current_key, self.has_unsaved_changes)
+        self.undo_button.undone.connect(self._undone)
+        self.undo_button.refused.connect(lambda text: self.banner.show_message("warning", text))
+        self.undo_button.failed.connect(self.on_error)
+        self.records.undo_slot.addWidget(self.undo_button)
         self.splitter.addWidget(self.records)
 
         # right: record editor / staged changes / what the agent loads
-        self.editor = RecordEditor(self.ctx.runner, self.known_names, self._file_reasons)
+        self.editor = RecordEditor(
+            self.ctx.runner, self.known_names, self._file_reasons, has_staged=lambda n: n in self.staged
+        )
+        self.editor.receipt_requested.connect(self.receipt_requested.emit)
         self.editor.stage_requested.connect(self.stage_current)
         self.editor.delete_requested.connect(self.stage_delete)
         self.editor.revert_requested.connect(self.revert_editor)
@@ -86,11 +109,15 @@ class WorkspaceTab(Tab):
         self.agent = AgentView()
         self.detail = QTabWidget()
         self.detail.setObjectName("workspace_detail")
-        self.detail.addTab(self.editor, "Record")
-        self.detail.addTab(self.staged_panel, "Staged changes")
-        self.detail.addTab(self.agent, "Agent view")  # what the agent loads
+        self.detail.addTab(self.editor, self.tr("Record"))
+        self.detail.addTab(self.staged_panel, self.tr("Staged changes"))
+        self.detail.addTab(self.agent, self.tr("Agent view"))  # what the agent loads
         self.foreign = ForeignPanel(self.ctx, self.jobs, self.detail)  # other stores' entries, read-only
-        self.detail.addTab(self.foreign, TITLE)
+        self.detail.addTab(self.foreign, self.foreign.title())
+        # Every tab label stays readable at the default window size: no scroll arrows hiding one.
+        self.detail.setUsesScrollButtons(False)
+        self.detail.tabBar().setExpanding(False)
+        self.detail.setElideMode(Qt.TextElideMode.ElideRight)
         self.search.foreign_activated.connect(self.foreign.reveal)
         self.foreign.attach_search(self.search)  # "Include other stores"
         self.splitter.addWidget(self.detail)
@@ -98,8 +125,9 @@ class WorkspaceTab(Tab):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setStretchFactor(2, 1)
-        # The records table gets the room: the workspace list is short and the editor wraps.
-        self.splitter.setSizes([280, 610, 470])
+        # The records table gets the room: the workspace list is short and the editor wraps; the right
+        # pane is wide enough for its four tab labels at the default 1360 px window (also in Chinese).
+        self.splitter.setSizes([270, 560, 530])
         self._update_workspace_header()
 
         # The widgets tests and the screenshot script drive, by their old names.
@@ -160,7 +188,7 @@ class WorkspaceTab(Tab):
 
     def _on_list_failed(self, exc: BaseException) -> None:
         self._listed = True
-        self._on_error(exc)
+        self.on_error(exc)
         self.workspaces_loaded.emit()
 
     def error_text(self) -> str | None:
@@ -211,12 +239,15 @@ class WorkspaceTab(Tab):
             if self.staged:
                 self.ws_banner.show_message(
                     "error",
-                    "This workspace was archived or removed outside this window. Your staged changes "
-                    "can't be committed; restore it from the Recycle Bin to continue.",
+                    self.tr(
+                        "This workspace was archived or removed outside this window. Your staged changes "
+                        "can't be committed; restore it from the Recycle Bin to continue."
+                    ),
                 )
                 return
             self._show_workspace(None)
-        first = self.workspaces.first_key()
+        first = self._pending_select if self._pending_select in keys else self.workspaces.first_key()
+        self._pending_select = None
         if self.current_key is None and first is not None:
             self.select_workspace(first)
             return
@@ -224,6 +255,11 @@ class WorkspaceTab(Tab):
             self.workspaces.select(self.current_key)
             self._load_snapshot(self.current_key)
         self._update_workspace_header()
+
+    def select_after_listing(self, key: str) -> None:
+        """Show ``key`` once the next workspace list has it (a workspace just created)."""
+        self.current_key = None
+        self._pending_select = key
 
     def workspace_info(self) -> WorkspaceInfo | None:
         if self.current_key is None:
@@ -240,9 +276,9 @@ class WorkspaceTab(Tab):
             return True
         if self.has_unsaved_changes() and not self.ctx.dialogs.confirm(
             self,
-            "Discard changes?",
-            "You have changes in this workspace that are not committed. Discard them and switch?",
-            "Discard",
+            self.tr("Discard changes?"),
+            self.tr("You have changes in this workspace that are not committed. Discard them and switch?"),
+            self.tr("Discard"),
         ):
             self.workspaces.select(self.current_key or "")
             return False
@@ -257,7 +293,7 @@ class WorkspaceTab(Tab):
         self.editor.clear()
         self.records.set_rows([], key=key, staged=0)
         self.ws_banner.clear()
-        self._update_staged_view()
+        self.update_staged_view()
         self._update_workspace_header()
         self.agent.show_snapshot(None)
         if key is not None:
@@ -276,9 +312,9 @@ class WorkspaceTab(Tab):
         def failed(exc: BaseException) -> None:
             if isinstance(exc, NotFoundError) and key == self.current_key and not self.staged:
                 self._show_workspace(None)
-                self.ws_banner.show_message("info", "That workspace is no longer there (archived or removed).")
+                self.ws_banner.show_message("info", self.tr("That workspace is no longer there (archived or removed)."))
                 return
-            self._on_error(exc)
+            self.on_error(exc)
 
         self.jobs.start("load", load_workspace, self.ctx.store, key, done=done, failed=failed)
 
@@ -291,17 +327,22 @@ class WorkspaceTab(Tab):
         if self.snapshot is not None and (self.staged or self.editor.dirty()):
             # Never pull the floor from under pending work: keep what the user is working on.
             self.pending = loaded
-            what = "staged changes" if self.staged else "edits"
-            self.ws_banner.show_message(
-                "warning",
-                f"This workspace changed on disk (an agent or another program wrote to it). Your {what} "
-                "are kept; reload to review them against the new version.",
-                [("Reload and re-review", self.rebase_on_disk)],
+            text = (
+                self.tr(
+                    "This workspace changed on disk (an agent or another program wrote to it). Your staged "
+                    "changes are kept; reload to review them against the new version."
+                )
+                if self.staged
+                else self.tr(
+                    "This workspace changed on disk (an agent or another program wrote to it). Your edits "
+                    "are kept; reload to review them against the new version."
+                )
             )
+            self.ws_banner.show_message("warning", text, [(self.tr("Reload and re-review"), self.rebase_on_disk)])
             return
-        self._apply_snapshot(loaded)
+        self.apply_snapshot(loaded)
 
-    def _apply_snapshot(self, loaded: LoadedWorkspace) -> None:
+    def apply_snapshot(self, loaded: LoadedWorkspace) -> None:
         old = self.snapshot
         staged = self.staged
         self.changes = ChangeSet(loaded)
@@ -309,7 +350,7 @@ class WorkspaceTab(Tab):
         self.pending = None
         if self.ws_banner.level == "warning" and not self.staged:
             self.ws_banner.clear()
-        self._show_loaded()
+        self.show_loaded()
         # Keep the editor in step with disk when it holds no edits of its own.
         name = self.editor.editing_name
         snap = loaded.snapshot
@@ -318,51 +359,39 @@ class WorkspaceTab(Tab):
             old_entry = old.get(name) if old else None
             if entry is None and name not in self.staged:
                 self.editor.clear()
-                self.banner.show_message("info", "The record you were viewing was deleted on disk.")
+                self.banner.show_message("info", self.tr("The record you were viewing was deleted on disk."))
             elif entry is not None and (old_entry is None or old_entry.revision != entry.revision):
-                self._load_editor(name)
+                self.load_editor(name)
         if self.editor.editing_name is not None:
             self._select_record_row(self.editor.editing_name)
         elif old is None:
             self.records.select_first()
 
-    def _show_loaded(self) -> None:
+    def show_loaded(self) -> None:
         """Show the workspace in ``changes``: its rows, header, agent view and missing-folder warning."""
-        self._after_staging_changed()
+        self.after_staging_changed()
         self._update_workspace_header()
         self.agent.show_snapshot(self.snapshot)
         self._show_cwd_warning()
+        if self.current_key is not None:
+            self.jobs.start("provenance", record_origins, self.ctx.store, self.current_key, done=self._on_origins)
+
+    def _on_origins(self, origins: dict[str, list[Origin]]) -> None:
+        self.origins = origins
+        name = self.editor.editing_name
+        self.editor.show_provenance(origins.get(name, []) if name else [])
 
     def _show_cwd_warning(self) -> None:
         self.records.show_folder_warning(self.workspace_info(), self.archive_workspace)
 
     def rebase_on_disk(self) -> None:
         """Adopt the newest disk state, keeping staged changes (re-review their diffs) and editor edits."""
-        if self.current_key is None:
-            return
-
-        def adopt(loaded: LoadedWorkspace) -> None:
-            if loaded.snapshot.key != self.current_key:
-                return
-            if self.changes is None:
-                self.changes = ChangeSet(loaded)
-            else:
-                self.changes.rebase(loaded)
-            self.pending = None
-            self.ws_banner.clear()
-            self._show_loaded()
-            self.editor.check()
-            if self.staged:
-                self.detail.setCurrentIndex(1)
-                self.banner.show_message(
-                    "info", "Reloaded. Review the staged changes against the current version, then commit."
-                )
-
-        self.jobs.start("rebase", load_workspace, self.ctx.store, self.current_key, done=adopt, failed=self._on_error)
+        self.commit_flow.rebase_on_disk()
 
     def _update_workspace_header(self) -> None:
         any_workspace, info = self.workspaces.model.rowCount() > 0, self.workspace_info()
         self.records.show_header(info, listed=self._listed, any_workspace=any_workspace)
+        self.undo_button.setVisible(info is not None)
         self.foreign.show_cwd(info.cwd if info is not None else None)
 
     # --- records table ------------------------------------------------------------------------------------
@@ -370,16 +399,19 @@ class WorkspaceTab(Tab):
         if name == self.editor.editing_name and self.editor.active:
             return
         if self.editor.dirty():
+            stage, discard = self.tr("Stage"), self.tr("Discard")
             choice = self.ctx.dialogs.choose(
                 self,
-                "Unstaged edits",
-                f"Your edits to {self.editor.editing_name or 'the new record'} are not staged yet.",
-                ["Stage", "Discard"],
+                self.tr("Unstaged edits"),
+                self.tr("Your edits to {name} are not staged yet.").format(
+                    name=self.editor.editing_name or self.tr("the new record")
+                ),
+                [stage, discard],
             )
-            if choice is None or (choice == "Stage" and not self.stage_current()):
+            if choice is None or (choice == stage and not self.stage_current()):
                 self._select_record_row(self.editor.editing_name)
                 return
-        self._load_editor(name)
+        self.load_editor(name)
 
     def select_record(self, name: str) -> bool:
         """Select ``name`` in the table (clearing filters that hide it) and open it in the editor."""
@@ -398,18 +430,18 @@ class WorkspaceTab(Tab):
             return False
         if current:
             if self.editor.editing_name != name:
-                self._load_editor(name)
+                self.load_editor(name)
             return True
         self.records.move_to(name)
         return True
 
-    def _after_staging_changed(self) -> None:
+    def after_staging_changed(self) -> None:
         rows = self.changes.rows() if self.changes is not None else []
         self.records.set_rows(rows, key=self.current_key, staged=len(self.staged))
-        self._update_staged_view()
+        self.update_staged_view()
 
     # --- record editor ---------------------------------------------------------------------------------
-    def _load_editor(self, name: str) -> None:
+    def load_editor(self, name: str) -> None:
         changes = self.changes
         entry = changes.snapshot.get(name) if changes is not None else None
         staged = changes.staged_record(name) if changes is not None else None
@@ -421,25 +453,37 @@ class WorkspaceTab(Tab):
             self.editor.show_salvaged(name, *salvage_fields(changes.loaded.raw_text(entry)))
         else:
             self.editor.clear()
+        self.editor.show_provenance(self.origins.get(name, []) if self.editor.active else [])
 
     def new_record(self) -> None:
         if self.snapshot is None:
             return
         if self.editor.dirty():
+            stage, discard = self.tr("Stage"), self.tr("Discard")
             choice = self.ctx.dialogs.choose(
-                self, "Unstaged edits", "Your edits in the editor are not staged yet.", ["Stage", "Discard"]
+                self,
+                self.tr("Unstaged edits"),
+                self.tr("Your edits in the editor are not staged yet."),
+                [stage, discard],
             )
-            if choice is None or (choice == "Stage" and not self.stage_current()):
+            if choice is None or (choice == stage and not self.stage_current()):
                 return
         self.records.view.selectionModel().clearCurrentIndex()
         self.detail.setCurrentIndex(0)
         self.editor.new_record()
 
     def revert_editor(self) -> None:
-        if self.editor.editing_name is None:
+        """Undo the editor's edits; with none, undo the record's one staged change (a delete too)."""
+        name = self.editor.editing_name
+        if name is None:
             self.editor.clear()
-        else:
-            self._load_editor(self.editor.editing_name)
+            return
+        if not self.editor.dirty() and self.changes is not None and self.changes.unstage(name):
+            self.after_staging_changed()
+            if self.snapshot is not None and self.snapshot.get(name) is None:
+                self.editor.clear()  # it was a staged new record: nothing left to show
+                return
+        self.load_editor(name)
 
     # --- staging, diff, commit ------------------------------------------------------------------------
     def stage_current(self) -> bool:
@@ -448,14 +492,16 @@ class WorkspaceTab(Tab):
             return False
         reasons = self.editor.reasons()
         if reasons:
-            self.banner.show_message("error", "Can't stage this record: " + "; ".join(reasons))
+            self.banner.show_message(
+                "error", self.tr("Can't stage this record: {reasons}").format(reasons="; ".join(reasons))
+            )
             return False
         record = self.editor.record()
         self.changes.stage_put(record, replacing=self.editor.editing_name)
         self.editor.editing_name = record.name
         self.editor.mark_clean()
         self.banner.clear()
-        self._after_staging_changed()
+        self.after_staging_changed()
         self._select_record_row(record.name)
         self.editor.check()
         return True
@@ -468,97 +514,29 @@ class WorkspaceTab(Tab):
             self.editor.mark_clean()
         else:
             self.editor.clear()  # a staged new record: just dropped
-        self._after_staging_changed()
+        self.after_staging_changed()
+        self.editor.check()  # Revert can now undo the staged delete
 
     def discard_staged(self) -> None:
         if self.changes is not None:
             self.changes.discard()
-        self._after_staging_changed()
+        self.after_staging_changed()
         if self.pending is not None and not self.editor.dirty():
-            self._apply_snapshot(self.pending)
+            self.apply_snapshot(self.pending)
         name = self.editor.editing_name
         if name is not None:
             if self.snapshot is not None and self.snapshot.get(name) is None:
                 self.editor.clear()
             else:
-                self._load_editor(name)
+                self.load_editor(name)
 
-    def _update_staged_view(self) -> None:
-        n = len(self.staged)
-        self.detail.setTabText(1, f"Staged changes ({n})" if n else "Staged changes")
+    def update_staged_view(self) -> None:
+        n = len(self.changes) if self.changes is not None else 0
+        self.detail.setTabText(1, self.tr("Staged changes (%n)", "", n) if n else self.tr("Staged changes"))
         self.staged_panel.show_changes(self.changes, busy=self.jobs.running("commit"))
 
     def commit(self, *, allow_secrets: bool = False) -> None:
-        changes = self.changes
-        if changes is None or not changes or self.current_key is None or self.jobs.running("commit"):
-            return
-        count = len(changes)
-
-        def done(loaded: LoadedWorkspace) -> None:
-            self.changes = None  # force apply even when an external refresh raced us
-            self.current_key = loaded.snapshot.key
-            self._apply_snapshot(loaded)
-            name = self.editor.editing_name
-            if name is not None:
-                if loaded.snapshot.get(name) is None:
-                    self.editor.clear()
-                else:
-                    self._load_editor(name)
-            self.banner.show_message("ok", f"Committed {count} change{'s' if count != 1 else ''}.")
-            self.refresh()
-
-        def failed(exc: BaseException) -> None:
-            self._update_staged_view()
-            if isinstance(exc, ConflictError):
-                self._on_commit_conflict()
-            elif isinstance(exc, SecretRefusedError) and not allow_secrets:
-                where = "\n".join(exc.findings)
-                if self.ctx.dialogs.confirm(
-                    self,
-                    "Possible credential",
-                    f"The staged changes look like they contain a credential:\n{where}\n\n"
-                    "Agents read memory. Commit anyway?",
-                    "Commit anyway",
-                ):
-                    self.commit(allow_secrets=True)
-                else:
-                    self.banner.show_message(
-                        "warning", "Not committed: remove the credential, stage, and commit again."
-                    )
-            elif isinstance(exc, InvalidRecordError):
-                self.banner.show_message("error", describe_error(exc))
-            else:
-                self._on_error(exc)
-
-        self.jobs.start(
-            "commit",
-            commit_changes,
-            self.ctx.store,
-            changes.key,
-            changes.ops,
-            changes.base_revision,
-            allow_secrets,
-            done=done,
-            failed=failed,
-        )
-        self.commit_button.setEnabled(not self.jobs.running("commit") and bool(self.staged))
-
-    def _on_commit_conflict(self) -> None:
-        self.banner.show_message(
-            "warning",
-            "Not committed: this workspace changed on disk after you started (an agent or another program "
-            "wrote to it). Nothing was written; your staged changes are kept.",
-            [("Reload and re-review", self.rebase_on_disk)],
-        )
-        if self.ctx.dialogs.confirm(
-            self,
-            "Workspace changed on disk",
-            "This workspace changed on disk after you staged your changes, so nothing was written.\n\n"
-            "Reload it now? Your staged changes are kept and shown against the current version so you "
-            "can review them again before committing.",
-            "Reload",
-        ):
-            self.rebase_on_disk()
+        self.commit_flow.commit(allow_secrets=allow_secrets)
 
     # --- archive ----------------------------------------------------------------------------------------
     def archive_workspace(self) -> None:
@@ -570,29 +548,44 @@ class WorkspaceTab(Tab):
 
     def _archived(self, display_name: str) -> None:
         self._show_workspace(None)
-        self.banner.show_message("ok", f"Archived {display_name}. It is in the Recycle Bin.")
+        self.banner.show_message("ok", self.tr("Archived {name}. It is in the Recycle Bin.").format(name=display_name))
         self.refresh()
 
     def _archive_failed(self, key: str, exc: BaseException) -> None:
         if isinstance(exc, ConflictError):
             self.banner.show_message(
-                "warning", "Not archived: the workspace changed on disk just now. Look at it again, then archive."
+                "warning",
+                self.tr("Not archived: the workspace changed on disk just now. Look at it again, then archive."),
             )
             self._load_snapshot(key)
         else:
-            self._on_error(exc)
+            self.on_error(exc)
 
     # --- search -----------------------------------------------------------------------------------------
     def open_hit(self, hit: SearchHit) -> None:
+        """Show the hit: its record in the Record pane (whatever page was showing), or Global at its section."""
         if hit.scope_key is None:
             self.open_global_requested.emit()
+            self.open_global_section.emit(hit.name)
             return
         if hit.scope_key != self.current_key and not self.select_workspace(hit.scope_key):
             return
-        if self.snapshot is not None and self.snapshot.key == hit.scope_key:
-            self.select_record(hit.name)
-        else:
-            self._load_snapshot(hit.scope_key, then=lambda: self.select_record(hit.name))
 
-    def _on_error(self, exc: BaseException) -> None:
+        def show() -> None:
+            if self.select_record(hit.name):
+                self.detail.setCurrentIndex(0)
+
+        if self.snapshot is not None and self.snapshot.key == hit.scope_key:
+            show()
+        else:
+            self._load_snapshot(hit.scope_key, then=show)
+
+    # --- undo ------------------------------------------------------------------------------------------
+    def _undone(self, text: str) -> None:
+        self.banner.show_message("ok", text)
+        if self.current_key is not None:
+            self._load_snapshot(self.current_key)
+        self.refresh()
+
+    def on_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", describe_error(exc))

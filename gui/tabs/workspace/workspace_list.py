@@ -19,10 +19,10 @@ class WorkspaceList(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._suppress = False
-        self.title = QLabel("<b>Workspaces</b>")
+        self.title = QLabel("<b>" + self.tr("Workspaces") + "</b>")
         self.filter = QLineEdit()
         self.filter.setObjectName("workspace_filter")
-        self.filter.setPlaceholderText("Filter workspaces")
+        self.filter.setPlaceholderText(self.tr("Filter workspaces"))
         self.filter.setClearButtonEnabled(True)
         self.model = WorkspaceTableModel(self)
         self.proxy = WorkspaceFilterProxy(self)
@@ -38,7 +38,7 @@ class WorkspaceList(QObject):
         hh = self.view.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        hh.resizeSection(1, self.view.fontMetrics().horizontalAdvance("Records") + 14)
+        hh.resizeSection(1, self.view.fontMetrics().horizontalAdvance(self.tr("Records")) + 14)
         hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
 

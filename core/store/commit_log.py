@@ -1,0 +1,90 @@
+"""The commit log: which records each recent commit of a scope changed, so it can be undone.
+
+Per-record history (``.manager/history``) keeps every displaced version, but not which versions one
+commit displaced together. This log adds exactly that, per scope, in a private file
+``.manager/commit-log/<scope>.json`` (``scope`` = a workspace key or ``global``): the newest
+:data:`MAX_ENTRIES` commits, each with the revision before and after and, per record, the history
+id of the bytes it displaced (None: the commit created the record) and the hash of what it wrote
+(None: it deleted the record).
+
+Why it is safe to keep it outside the commit's journal: it is written under the scope's lock right
+after the commit, and an undo acts only when the scope's revision on disk still equals the logged
+``after``. A log left one commit behind by a crash in between, or a damaged log (ignored and started
+afresh), can only make an undo unavailable; it can never make one write over bytes it did not
+check. The file is validated (pydantic, exact format tag and scope) before anything is taken from it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from core.models import Revision
+
+COMMIT_LOG_DIR = ".manager/commit-log"
+FORMAT: Literal["dsh-commit-log/1"] = "dsh-commit-log/1"
+MAX_ENTRIES = 20
+MAX_LOG_BYTES = 1 << 20
+GLOBAL_NAME = "GLOBAL"  # the one "record" of the global scope
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class LoggedChange(_Frozen):
+    """One record a commit changed."""
+
+    name: str
+    before: str | None  # history id of the displaced bytes; None: the commit created the record
+    after: Revision | None  # content hash of the bytes written; None: the commit deleted the record
+
+    @property
+    def kind(self) -> Literal["create", "overwrite", "delete"]:
+        if self.before is None:
+            return "create"
+        return "delete" if self.after is None else "overwrite"
+
+
+class CommitLogEntry(_Frozen):
+    """One commit of one scope."""
+
+    id: str
+    scope: str
+    time: datetime
+    origin: str
+    before: Revision  # the scope's revision just before the commit
+    after: Revision  # and just after: an undo requires the disk to still be here
+    changes: tuple[LoggedChange, ...]
+
+
+class _LogFile(_Frozen):
+    format: Literal["dsh-commit-log/1"]
+    scope: str
+    entries: tuple[CommitLogEntry, ...]  # oldest first
+
+
+def log_rel(scope: str) -> str:
+    """The log's path under the root (``scope`` is already a checked key or ``global``)."""
+    return f"{COMMIT_LOG_DIR}/{scope}.json"
+
+
+def parse_log(data: bytes | None, scope: str) -> list[CommitLogEntry]:
+    """The entries (oldest first); [] for no file or one that does not validate (never acted on)."""
+    if data is None or len(data) > MAX_LOG_BYTES:
+        return []
+    try:
+        doc = _LogFile.model_validate_json(data)
+    except (ValidationError, ValueError):
+        return []
+    if doc.scope != scope or any(e.scope != scope for e in doc.entries):
+        return []
+    return list(doc.entries)
+
+
+def render_log(scope: str, entries: list[CommitLogEntry]) -> bytes:
+    doc = _LogFile(format=FORMAT, scope=scope, entries=tuple(entries[-MAX_ENTRIES:]))
+    return (json.dumps(doc.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
