@@ -1751,7 +1751,7 @@ Conversation text, memory bodies and keys are never logged.</source>
             <source>Chosen when the app starts. To use another root, start the app with “dsh-memory --root PATH”,
 or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
             <translation>在应用启动时确定。要使用其他根目录，请用“dsh-memory --root PATH”启动，
-或设置 DSH_MEMORY_ROOT（或 DSH_HOME：默认使用其中的 memory 文件夹）。</translation>
+或设置 DSH_MEMORY_ROOT（或 DSH_HOME：默认使用其中的 memory/ 文件夹）。</translation>
         </message>
         <message>
             <source>Sessions root:</source>
