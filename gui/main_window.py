@@ -20,6 +20,7 @@ from gui.context import AppContext
 from gui.problems import problems_report
 from gui.root_switch import OpenedRoot, display_path, is_demo_root, open_root, recent_roots
 from gui.tab_hosts import BrokenTab, LazyTab, MessageTab, TabSet, shown_message
+from gui.tab_links import TabLinks
 from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
 from gui.tasks import Jobs, SyncTaskRunner, TaskRunner, ThreadPoolTaskRunner
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
         self.tab_widget = QTabWidget()
         self.tab_widget.setDocumentMode(True)
         self.tabs = TabSet()
+        self.links = TabLinks(self.tabs, self.show_tab)
         names = self.tab_names()
         for key, fallback in TAB_ORDER:
             title = names.get(key, fallback)
@@ -118,9 +120,9 @@ class MainWindow(QMainWindow):
             workspace.open_global_requested.connect(lambda: self.show_tab("global"))
             # An archive, a commit or a new workspace reloads the list: the counts follow at once.
             workspace.workspaces_loaded.connect(self._workspaces_reloaded)
-            workspace.open_global_section.connect(self._reveal_global_section)  # ws: a Global hit's section
+            workspace.open_global_section.connect(self.links.reveal_global_section)  # ws: a Global hit's section
             workspace.demo_requested.connect(lambda: self.switch_root(None))  # the empty root's "Open the demo"
-            workspace.receipt_requested.connect(self.open_receipt)  # a record's provenance link
+            workspace.receipt_requested.connect(self.links.open_receipt)  # a record's provenance link
 
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))
@@ -202,7 +204,7 @@ class MainWindow(QMainWindow):
         self._fill_recent()
         file_menu.addSeparator()
         self.import_action = QAction(self.tr("&Import…"), self)  # reviewed in the Consolidation tab (Imports)
-        self.import_action.triggered.connect(self.import_memory)
+        self.import_action.triggered.connect(self.links.import_memory)
         file_menu.addAction(self.import_action)
         file_menu.addSeparator()
         quit_action = QAction(self.tr("&Quit"), self)
@@ -249,7 +251,7 @@ class MainWindow(QMainWindow):
         if self.read_only:
             tab.set_read_only(True)
         if hasattr(tab, "record_requested"):  # review: a receipt's "Open record" (provenance)
-            tab.record_requested.connect(self.open_record)
+            tab.record_requested.connect(self.links.open_record)
         tab.memory_changed.connect(self._memory_changed)
         title = tab.tab_title()
         if title:
@@ -259,43 +261,8 @@ class MainWindow(QMainWindow):
         widget = self.tab_widget.currentWidget()
         return next((k for k, w in self.tabs.hosts.items() if w is widget), "")
 
-    def _reveal_global_section(self, heading: str) -> None:
-        from gui.tabs.global_tab import GlobalTab
-        from gui.tabs.workspace.global_link import reveal_heading
-
-        tab = self.tabs["global"]
-        if isinstance(tab, GlobalTab):
-            reveal_heading(tab.editor, heading)
-
     def show_tab(self, key: str) -> None:
         self.tab_widget.setCurrentWidget(self.tabs.hosts[key])
-
-    def open_record(self, workspace_key: str, name: str) -> None:
-        """Show a record (``GLOBAL.md``: the Global tab) that a receipt says it wrote."""
-        from gui.tabs.workspace import WorkspaceTab
-
-        self.show_tab("global" if name == "GLOBAL.md" else "workspace")
-        ws = self.tabs["workspace"]
-        if name != "GLOBAL.md" and isinstance(ws, WorkspaceTab) and ws.select_workspace(workspace_key):
-            ws.select_record(name)
-
-    def open_receipt(self, review_id: str) -> None:
-        """Show the receipt of the consolidation that wrote a record (its provenance link)."""
-        from gui.tabs.consolidation import ConsolidationTab
-
-        self.show_tab("consolidation")
-        tab = self.tabs["consolidation"]
-        if isinstance(tab, ConsolidationTab):
-            tab.open_receipt(review_id)
-
-    def import_memory(self) -> None:
-        """File → Import…: read another memory store; its changes are reviewed in the Consolidation tab."""
-        from gui.tabs.consolidation import ConsolidationTab
-
-        self.show_tab("consolidation")
-        tab = self.tabs["consolidation"]
-        if isinstance(tab, ConsolidationTab):
-            tab.start_import()
 
     def save_current(self) -> None:
         tab = self.tab_widget.currentWidget()
