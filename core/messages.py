@@ -73,6 +73,15 @@ BODY_CR = _t(QT_TRANSLATE_NOOP("core", "body contains carriage returns (CR); use
 RECORD_TOO_BIG = _t(QT_TRANSLATE_NOOP("core", "is {size} bytes; a record may be at most {limit} KiB"))
 NO_NAME = _t(QT_TRANSLATE_NOOP("core", "has no 'name' in its frontmatter"))
 NO_DESCRIPTION = _t(QT_TRANSLATE_NOOP("core", "has no 'description' in its frontmatter"))
+NO_TYPE = _t(QT_TRANSLATE_NOOP("core", "has no 'metadata.type' (feedback, project or reference)"))
+TYPE_AT_TOP = _t(QT_TRANSLATE_NOOP(
+    "core", "has 'type' at the top level; it belongs under 'metadata:' (metadata.type)"))
+METADATA_NOT_MAPPING = _t(QT_TRANSLATE_NOOP(
+    "core", "its 'metadata' is not a mapping; it needs 'type: feedback|project|reference'"))
+FILE_TYPE_UNKNOWN = _t(QT_TRANSLATE_NOOP("core", "its type {type} is not one of feedback, project, reference"))
+NAME_NOT_TEXT = _t(QT_TRANSLATE_NOOP("core", "its name {name} is not text (YAML read it as {kind}); quote it"))
+DESCRIPTION_NOT_TEXT = _t(QT_TRANSLATE_NOOP(
+    "core", "its description is not text (YAML read it as {kind}); quote it"))
 YAML_INVALID = _t(QT_TRANSLATE_NOOP("core", "its frontmatter is not valid YAML: {problem}"))
 
 # --- consolidation review (core.consolidation.validation) -------------------------------------

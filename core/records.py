@@ -291,31 +291,31 @@ def _parse_yaml(fm: str, body: str, reasons: list[str], file_name: str) -> Recor
         reasons.append(M.NO_NAME.format())
         ok = False
     elif not isinstance(name, str):
-        reasons.append(f"its name {name!r} is not text (YAML read it as {type(name).__name__}); quote it")
+        reasons.append(M.NAME_NOT_TEXT.format(name=repr(name), kind=type(name).__name__))
         ok = False
     if desc is None:
         reasons.append(M.NO_DESCRIPTION.format())
         ok = False
     elif not isinstance(desc, str):
-        reasons.append(f"its description is not text (YAML read it as {type(desc).__name__}); quote it")
+        reasons.append(M.DESCRIPTION_NOT_TEXT.format(kind=type(desc).__name__))
         ok = False
     rtype: Any = None
     if meta is None:
         if "type" in data:
-            reasons.append("has 'type' at the top level; it belongs under 'metadata:' (metadata.type)")
+            reasons.append(M.TYPE_AT_TOP.format())
         else:
-            reasons.append("has no 'metadata.type' (feedback, project or reference)")
+            reasons.append(M.NO_TYPE.format())
         ok = False
     elif not isinstance(meta, dict):
-        reasons.append("its 'metadata' is not a mapping; it needs 'type: feedback|project|reference'")
+        reasons.append(M.METADATA_NOT_MAPPING.format())
         ok = False
     else:
         rtype = meta.get("type")
         if rtype is None:
-            reasons.append("has no 'metadata.type' (feedback, project or reference)")
+            reasons.append(M.NO_TYPE.format())
             ok = False
         elif rtype not in RECORD_TYPES:
-            reasons.append(f"its type {rtype!r} is not one of feedback, project, reference")
+            reasons.append(M.FILE_TYPE_UNKNOWN.format(type=repr(rtype)))
             ok = False
     extra = _extract_extra(fm, data, reasons)
     if not ok or extra is None:

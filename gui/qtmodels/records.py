@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.changeset import RecordRow
+from gui.core_text import core_texts
 from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
@@ -128,6 +129,8 @@ class RecordTableModel(RowTableModel[RecordRow]):
         if role == _DISPLAY:
             if col == 4:
                 return status_text(r)
+            if col == 2 and r.invalid_reasons:  # an invalid file shows its reasons there
+                return "; ".join(core_texts(r.invalid_reasons))
             return r.cells[col] if 0 <= col < 4 else None
         if role == SORT_ROLE:
             if col == 3:
@@ -154,7 +157,7 @@ class RecordTableModel(RowTableModel[RecordRow]):
             if r.invalid_reasons:
                 return QCoreApplication.translate(
                     "RecordTableModel", "{file} is invalid and is not loaded by the agent:"
-                ).format(file=r.file_name) + ("\n" + "\n".join(f"• {x}" for x in r.invalid_reasons))
+                ).format(file=r.file_name) + ("\n" + "\n".join(f"• {x}" for x in core_texts(r.invalid_reasons)))
             return f"{r.file_name}\n{r.description}"
         if role == KEY_ROLE:
             return r.name

@@ -24,6 +24,7 @@ from core.models import GlobalSnapshot, Revision
 from core.store.api import MemoryStore
 from core.textdiff import unified_diff
 from gui.context import AppContext
+from gui.core_text import core_texts
 from gui.tabs.base import Tab
 from gui.tabs.workspace.undo_button import UndoCommitButton
 from gui.widgets.banner import Banner
@@ -176,7 +177,7 @@ class GlobalTab(Tab):
                 "error",
                 self.tr(
                     "GLOBAL.md can't be edited here: {reasons}. It is left exactly as it is; fix it in a text editor."
-                ).format(reasons="; ".join(snap.invalid_reasons)),
+                ).format(reasons="; ".join(core_texts(snap.invalid_reasons))),
                 topic="invalid",
             )
         else:

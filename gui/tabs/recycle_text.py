@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 
 from core.display import format_size, format_time
 from core.models import WorkspaceSnapshot
+from gui.core_text import core_texts
 
 translate = QCoreApplication.translate
 
@@ -44,6 +45,6 @@ def describe_archived_workspace(snap: WorkspaceSnapshot) -> str:
     if invalid:
         lines += ["", translate("RecycleText", "Invalid files (kept as they are): %n", "", len(invalid))]
         for e in invalid:
-            why = "; ".join(e.invalid_reasons) or translate("RecycleText", "invalid")
+            why = "; ".join(core_texts(e.invalid_reasons)) or translate("RecycleText", "invalid")
             lines.append(f"  • {e.file_name}: {why}")
     return "\n".join(lines)

@@ -16,6 +16,7 @@ from core.errors import (
     ReadOnlyRootError,
     SecretRefusedError,
 )
+from gui.core_text import core_texts
 
 
 def describe_error(exc: BaseException) -> str:
@@ -28,7 +29,7 @@ def describe_error(exc: BaseException) -> str:
         )
     if isinstance(exc, InvalidRecordError):
         return QCoreApplication.translate("Messages", "Nothing was written: {reasons}").format(
-            reasons="; ".join(exc.reasons)
+            reasons="; ".join(core_texts(exc.reasons))
         )
     if isinstance(exc, SecretRefusedError):
         where = "; ".join(exc.findings)

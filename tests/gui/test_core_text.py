@@ -51,3 +51,19 @@ def test_a_refusal_with_a_nested_reason_is_translated_whole(chinese: None, qapp:
 
 def test_text_that_no_template_made_is_shown_as_it_is(chinese: None, qapp: object) -> None:
     assert core_text("the model said something odd") == "the model said something odd"
+
+
+def test_an_invalid_files_reason_reads_in_chinese_in_the_records_table(
+    chinese: None, ctx: object, sample: dict[str, object], qtbot: object
+) -> None:
+    from PySide6.QtCore import Qt
+
+    from gui.tabs.workspace import WorkspaceTab
+
+    tab = WorkspaceTab(ctx)  # type: ignore[arg-type]
+    qtbot.addWidget(tab)  # type: ignore[attr-defined]
+    tab.refresh()
+    assert tab.select_workspace(sample["alpha"].key)  # type: ignore[attr-defined]
+    row = [tab.rec_proxy.index(r, 0).data() for r in range(tab.rec_proxy.rowCount())].index("broken")
+    assert "与文件名 'broken.md' 不一致" in tab.rec_proxy.index(row, 2).data()
+    assert "不一致" in tab.rec_proxy.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from core.models import RECORD_TYPES, Record
 from core.provenance import Origin
 from core.records import find_links, validate_record
+from gui.core_text import core_texts
 from gui.tasks import Jobs, TaskRunner
 from gui.widgets.fonts import monospace_font
 from gui.widgets.read_only import mark_writes
@@ -258,7 +259,7 @@ class RecordEditor(QWidget):
             record = self.record()
         except ValueError as exc:
             return [str(exc)]
-        reasons = list(validate_record(record, f"{name}.md" if name else None))
+        reasons = core_texts(validate_record(record, f"{name}.md" if name else None))
         if name and name != self.editing_name and name in self._known_names():
             reasons.append(self.tr("a record named {name} already exists in this workspace").format(name=repr(name)))
         if is_template(record.body):
@@ -288,7 +289,7 @@ class RecordEditor(QWidget):
                     "<b>This file is invalid</b> (agents skip it): {reasons}. The fields show what could be "
                     "read from it; correct them and stage to replace the file (Staged changes shows the old "
                     "text against the new)."
-                ).format(reasons=html.escape("; ".join(file_reasons)))
+                ).format(reasons=html.escape("; ".join(core_texts(file_reasons))))
                 parts.append(f"<span style='color:#b3261e'>{text}</span>")
                 if "\ufffd" in self._loaded[3]:
                     text = self.tr(

@@ -60,6 +60,30 @@
         <translation>frontmatter 中缺少 'description'</translation>
     </message>
     <message>
+        <source>has no 'metadata.type' (feedback, project or reference)</source>
+        <translation>缺少 'metadata.type'（feedback、project 或 reference）</translation>
+    </message>
+    <message>
+        <source>has 'type' at the top level; it belongs under 'metadata:' (metadata.type)</source>
+        <translation>'type' 写在了顶层；它应放在 'metadata:' 下（metadata.type）</translation>
+    </message>
+    <message>
+        <source>its 'metadata' is not a mapping; it needs 'type: feedback|project|reference'</source>
+        <translation>'metadata' 不是键值映射；它需要 'type: feedback|project|reference'</translation>
+    </message>
+    <message>
+        <source>its type {type} is not one of feedback, project, reference</source>
+        <translation>类型 {type} 不是 feedback、project、reference 之一</translation>
+    </message>
+    <message>
+        <source>its name {name} is not text (YAML read it as {kind}); quote it</source>
+        <translation>名称 {name} 不是文本（YAML 把它读成了 {kind}），请加引号</translation>
+    </message>
+    <message>
+        <source>its description is not text (YAML read it as {kind}); quote it</source>
+        <translation>描述不是文本（YAML 把它读成了 {kind}），请加引号</translation>
+    </message>
+    <message>
         <source>its frontmatter is not valid YAML: {problem}</source>
         <translation>frontmatter 不是有效的 YAML：{problem}</translation>
     </message>
