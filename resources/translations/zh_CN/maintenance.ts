@@ -9,7 +9,7 @@
     </message>
     <message>
         <source>A zip of plain Markdown (GLOBAL.md, each workspace&apos;s records and MEMORY.md) with a JSON manifest of checksums. The app&apos;s internals (.manager/, settings, receipts) are never included.</source>
-        <translation>导出为纯 Markdown 的 zip 包（GLOBAL.md、各工作区的记录和 MEMORY.md），附带记录校验和的 JSON 清单。应用内部数据（.manager/、设置、回执）一律不包含。</translation>
+        <translation>导出为纯 Markdown 的 zip 包（GLOBAL.md、各工作区的记忆和 MEMORY.md），附带记忆校验和的 JSON 清单。应用内部数据（.manager/、设置、回执）一律不包含。</translation>
     </message>
     <message>
         <source>Select all</source>
@@ -25,7 +25,7 @@
     </message>
     <message>
         <source>Include records that look like they contain credentials</source>
-        <translation>包含疑似含有凭据的记录</translation>
+        <translation>包含疑似含有凭据的记忆</translation>
     </message>
     <message>
         <source>⚠ The zip will hold API keys, tokens or passwords in plain text. Anyone who gets the file can use them: keep it private, and don&apos;t share or upload it.</source>
@@ -58,13 +58,13 @@
     <message numerus="yes">
         <source>Exported {records} record(s) from %n workspace(s) to {path}.</source>
         <translation>
-            <numerusform>已从 %n 个工作区导出 {records} 条记录到 {path}。</numerusform>
+            <numerusform>已从 %n 个工作区导出 {records} 条记忆到 {path}。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n file(s) left out (invalid records, or credential-shaped text): </source>
         <translation>
-            <numerusform>有 %n 个文件未导出（无效记录，或含有疑似凭据的文本）：</numerusform>
+            <numerusform>有 %n 个文件未导出（无效记忆，或含有疑似凭据的文本）：</numerusform>
         </translation>
     </message>
     <message>
@@ -114,7 +114,7 @@
     </message>
     <message>
         <source>Records</source>
-        <translation>记录数</translation>
+        <translation>记忆数</translation>
     </message>
     <message>
         <source>Total</source>
@@ -134,7 +134,7 @@
     </message>
     <message>
         <source>Valid records in the workspace</source>
-        <translation>工作区中的有效记录数</translation>
+        <translation>工作区中的有效记忆数</translation>
     </message>
     <message>
         <source>Size of GLOBAL.md: loaded in every workspace</source>
@@ -142,11 +142,11 @@
     </message>
     <message>
         <source>Size of this workspace&apos;s index (one line per record)</source>
-        <translation>此工作区索引的大小（每条记录一行）</translation>
+        <translation>此工作区索引的大小（每条记忆一行）</translation>
     </message>
     <message>
         <source>Bytes an agent loads at start</source>
-        <translation>Agent 启动时加载的字节数</translation>
+        <translation>智能体启动时加载的字节数</translation>
     </message>
     <message>
         <source>Estimated tokens: about 4 characters per token, 1 per Chinese character</source>
@@ -166,7 +166,7 @@
     </message>
     <message>
         <source>{tokens} tokens is over the warning threshold of {limit}. Shorten long descriptions, merge near-duplicates and delete records the agent no longer needs; GLOBAL.md counts in every workspace.</source>
-        <translation>{tokens} 个 token，超过了警告阈值 {limit}。请缩短过长的描述、合并近似重复的记录，并删除 Agent 不再需要的记录；GLOBAL.md 在每个工作区都会计入。</translation>
+        <translation>{tokens} 个 token，超过了警告阈值 {limit}。请缩短过长的描述、合并近似重复的记忆，并删除智能体不再需要的记忆；GLOBAL.md 在每个工作区都会计入。</translation>
     </message>
 </context>
 <context>
@@ -177,11 +177,11 @@
     </message>
     <message>
         <source>Review this workspace&apos;s records</source>
-        <translation>审阅此工作区的记录</translation>
+        <translation>审阅此工作区的记忆</translation>
     </message>
     <message>
         <source>Scan it in the review queue for old and duplicate records</source>
-        <translation>在审阅队列中扫描它，找出过旧和重复的记录</translation>
+        <translation>在审阅队列中扫描它，找出过旧和重复的记忆</translation>
     </message>
     <message>
         <source>Warning above {limit} estimated tokens (change it in Settings).</source>
@@ -207,11 +207,11 @@
     </message>
     <message>
         <source>{folder} loads {tokens} tokens at start ({share} % of it is its own index). Shorten long descriptions, merge near-duplicates and delete records the agent no longer needs; GLOBAL.md counts in every workspace.</source>
-        <translation>{folder} 启动时加载 {tokens} 个 token（其中 {share} % 是它自己的索引）。请缩短过长的描述、合并近似重复的记录，并删除 Agent 不再需要的记录；GLOBAL.md 在每个工作区都会计入。</translation>
+        <translation>{folder} 启动时加载 {tokens} 个 token（其中 {share} % 是它自己的索引）。请缩短过长的描述、合并近似重复的记忆，并删除智能体不再需要的记忆；GLOBAL.md 在每个工作区都会计入。</translation>
     </message>
     <message>
         <source>Rows over the threshold are tinted: the agent starts with a crowded context there. Select one to see what to do.</source>
-        <translation>超过阈值的行以底色标出：Agent 在这些工作区启动时上下文较为拥挤。选中一行查看处理建议。</translation>
+        <translation>超过阈值的行以底色标出：智能体在这些工作区启动时上下文较为拥挤。选中一行查看处理建议。</translation>
     </message>
 </context>
 <context>
@@ -272,7 +272,7 @@
     </message>
     <message>
         <source>links to {links}, which do not exist in this workspace</source>
-        <translation>链接到 {links}，但此工作区中没有这些记录</translation>
+        <translation>链接到 {links}，但此工作区中没有这些记忆</translation>
     </message>
     <message>
         <source>says nearly the same as [[{name}]] ({score} % similar)</source>
@@ -288,7 +288,7 @@
     </message>
     <message>
         <source>Edit the record to fix or remove the links, or create the missing records.</source>
-        <translation>编辑记录，修正或删除这些链接，或者创建缺失的记录。</translation>
+        <translation>编辑记忆，修正或删除这些链接，或者创建缺失的记忆。</translation>
     </message>
     <message>
         <source>Merge the two: edit one to hold both facts, then delete the other.</source>
@@ -296,7 +296,7 @@
     </message>
     <message>
         <source>The files were moved or deleted: update the paths, or delete the record.</source>
-        <translation>这些文件已被移动或删除：请更新路径，或删除这条记录。</translation>
+        <translation>这些文件已被移动或删除：请更新路径，或删除这条记忆。</translation>
     </message>
     <message>
         <source>This file is not a zip file, or it could not be read.</source>
@@ -372,7 +372,7 @@
     </message>
     <message>
         <source>not a valid record</source>
-        <translation>不是有效的记录</translation>
+        <translation>不是有效的记忆</translation>
     </message>
     <message>
         <source>its workspace has no folder path in the manifest</source>
@@ -395,7 +395,7 @@
     </message>
     <message>
         <source>Records not changed for this many days are listed as old</source>
-        <translation>超过这么多天未更新的记录会被列为过旧</translation>
+        <translation>超过这么多天未更新的记忆会被列为过旧</translation>
     </message>
     <message>
         <source>All reasons</source>
@@ -427,7 +427,7 @@
     </message>
     <message>
         <source>Leave the record as it is; hidden until the next scan</source>
-        <translation>保持记录不变；在下次扫描前隐藏</translation>
+        <translation>保持记忆不变；在下次扫描前隐藏</translation>
     </message>
     <message>
         <source>Mark reviewed</source>
@@ -435,7 +435,7 @@
     </message>
     <message>
         <source>Keep the record and leave it out of the queue until it changes (stored outside the record)</source>
-        <translation>保留这条记录，并在它下次改动前不再列入队列（标记保存在记录之外）</translation>
+        <translation>保留这条记忆，并在它下次改动前不再列入队列（标记保存在记忆之外）</translation>
     </message>
     <message>
         <source>Edit in Workspace</source>
@@ -447,7 +447,7 @@
     </message>
     <message>
         <source>Delete the record (kept in history; restore it from there)</source>
-        <translation>删除这条记录（保留在历史中，可从那里恢复）</translation>
+        <translation>删除这条记忆（保留在历史中，可从那里恢复）</translation>
     </message>
     <message numerus="yes">
         <source>All workspaces (%n)</source>
@@ -491,12 +491,12 @@
     </message>
     <message>
         <source>Scan to find records that may be out of date: not changed for a long time, with broken [[links]], near-duplicates, or mentioning files that no longer exist.</source>
-        <translation>扫描以找出可能过时的记录：长期未更新、含有失效的 [[链接]]、近似重复，或提到已不存在的文件。</translation>
+        <translation>扫描以找出可能过时的记忆：长期未更新、含有失效的 [[链接]]、近似重复，或提到已不存在的文件。</translation>
     </message>
     <message numerus="yes">
         <source>Nothing to review in %n record(s). Records you marked reviewed stay hidden until they change.</source>
         <translation>
-            <numerusform>%n 条记录中没有需要审阅的。标记为已审阅的记录在改动前不会再出现。</numerusform>
+            <numerusform>%n 条记忆中没有需要审阅的。标记为已审阅的记忆在改动前不会再出现。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -508,7 +508,7 @@
     <message numerus="yes">
         <source>Marked %n record(s) reviewed.</source>
         <translation>
-            <numerusform>已将 %n 条记录标记为已审阅。</numerusform>
+            <numerusform>已将 %n 条记忆标记为已审阅。</numerusform>
         </translation>
     </message>
     <message>
@@ -517,15 +517,15 @@
     </message>
     <message>
         <source>Select the items of one record to delete it.</source>
-        <translation>请只选择同一条记录的项目再删除。</translation>
+        <translation>请只选择同一条记忆的项目再删除。</translation>
     </message>
     <message>
         <source>Delete record?</source>
-        <translation>删除记录？</translation>
+        <translation>删除记忆？</translation>
     </message>
     <message>
         <source>Delete {name} from {folder}? It is kept in history: you can restore it from the record&apos;s history or the Recycle Bin.</source>
-        <translation>要从 {folder} 删除 {name} 吗？它会保留在历史中：可以从记录的历史或回收站中恢复。</translation>
+        <translation>要从 {folder} 删除 {name} 吗？它会保留在历史中：可以从记忆的历史或回收站中恢复。</translation>
     </message>
     <message>
         <source>Deleted {name}. It is kept in history.</source>
@@ -533,7 +533,7 @@
     </message>
     <message>
         <source>This workspace changed since the scan (an agent, the CLI or an editor). Nothing was deleted. Scan again and review the current version.</source>
-        <translation>扫描后此工作区有改动（来自 Agent、命令行或编辑器）。未删除任何内容。请重新扫描并审阅当前版本。</translation>
+        <translation>扫描后此工作区有改动（来自智能体、命令行或编辑器）。未删除任何内容。请重新扫描并审阅当前版本。</translation>
     </message>
     <message>
         <source>Nothing was changed: {why}</source>
@@ -544,7 +544,7 @@
     <name>StaleQueueModel</name>
     <message>
         <source>Record</source>
-        <translation>记录</translation>
+        <translation>记忆</translation>
     </message>
     <message>
         <source>Workspace</source>
