@@ -122,6 +122,7 @@ class RecordRestorer:
                 ).format(name=entry.name, workspace=label),
             )
             self.tab.refresh()  # the record is back: it leaves the deleted list
+            self.tab.memory_changed.emit()
 
         def failed(exc: BaseException) -> None:
             self.tab._set_busy(False)

@@ -433,6 +433,7 @@ class RecycleBinTab(Tab):
                 ).format(name=name, folder=ws.cwd),
             )
             self.refresh()
+            self.memory_changed.emit()  # the status counts follow at once
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)
@@ -509,6 +510,7 @@ class RecycleBinTab(Tab):
                 ).format(name=name),
             )
             self.refresh()
+            self.memory_changed.emit()  # the status counts follow at once
 
         def failed(exc: BaseException) -> None:
             self._set_busy(False)

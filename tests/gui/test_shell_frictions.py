@@ -197,6 +197,29 @@ def test_status_counts_follow_an_archive_at_once(ctx: AppContext, sample: dict[s
         window.shutdown()
 
 
+def test_status_counts_follow_a_purge_and_a_restore_in_the_recycle_bin_at_once(
+    ctx: AppContext, sample: dict[str, Any], qtbot: Any
+) -> None:
+    ctx.store.archive(sample["gone"].key)
+    ctx.store.archive(sample["beta"].key)
+    window = MainWindow(ctx, watch=False)  # no watcher: only the tab's own report can update the counts
+    qtbot.addWidget(window)
+    try:
+        assert window.status_bar.archived_label.text() == "2 archived"
+        window.show_tab("recycle")
+        bin_tab = window.tabs["recycle"]
+        assert bin_tab.select_workspace(sample["gone"].key)
+        ctx.dialogs.push("gone")
+        bin_tab.purge_button.click()
+        assert window.status_bar.archived_label.text() == "1 archived"
+        assert bin_tab.select_workspace(sample["beta"].key)
+        bin_tab.restore_button.click()
+        assert window.status_bar.archived_label.text() == "0 archived"
+        assert window.status_bar.workspaces_label.text() == "2 workspaces"
+    finally:
+        window.shutdown()
+
+
 def test_status_counts_follow_a_change_on_disk_before_the_debounced_reload(
     ctx: AppContext, sample: dict[str, Any], qtbot: Any
 ) -> None:

@@ -484,6 +484,7 @@ class ConsolidationTab(Tab):
         )
 
     def _commit_done(self, receipt: Receipt) -> None:
+        self.memory_changed.emit()  # the status counts follow at once
         self.status_label.setText("")
         if receipt.status != "conflict":
             self.pending_actions.forget(receipt.review_id)
