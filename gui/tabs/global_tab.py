@@ -58,6 +58,7 @@ class GlobalTab(Tab):
         self.copies_dir = ctx.dsh_home / "memory-conflicts"
         self.snapshot: GlobalSnapshot | None = None
         self._loaded_text = ""  # editor text that matches ``base_revision``
+        self._own_write = False  # the next load shows what this tab itself wrote (an undo)
         self.base_revision: Revision | None = None
         self._conflict: tuple[str, str, Revision] | None = None  # (mine, disk text, disk revision)
         self._busy = False
@@ -90,8 +91,7 @@ class GlobalTab(Tab):
 
         self.banner = Banner()
         outer.addWidget(self.banner)
-        self.undo_button.undone.connect(lambda text: self.banner.show_message("ok", text))
-        self.undo_button.undone.connect(self.refresh)
+        self.undo_button.undone.connect(self._after_undo)
         self.undo_button.refused.connect(lambda text: self.banner.show_message("warning", text))
         self.undo_button.failed.connect(self._on_error)
 
@@ -157,6 +157,12 @@ class GlobalTab(Tab):
     def refresh(self) -> None:
         self.jobs.start("load", _read_global, self.ctx.store, done=self._on_loaded, failed=self._on_error)
 
+    def _after_undo(self, text: str) -> None:
+        """Reload what our own undo wrote, without calling it another program's change."""
+        self._own_write = True
+        self.refresh()
+        self.banner.show_message("ok", text)
+
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
 
@@ -169,6 +175,7 @@ class GlobalTab(Tab):
 
     # --- loading -------------------------------------------------------------------------------
     def _on_loaded(self, snap: GlobalSnapshot) -> None:
+        own_write, self._own_write = self._own_write, False
         self.snapshot = snap
         if snap.invalid_reasons:
             self.editor.setReadOnly(True)
@@ -186,7 +193,8 @@ class GlobalTab(Tab):
             self.banner.clear(topic="invalid")
         if snap.revision == self.base_revision:
             return  # nothing new on disk
-        outside = self.base_revision is not None  # not the first load: someone else wrote it
+        # Not the first load and not our own undo: someone else wrote it.
+        outside = self.base_revision is not None and not own_write
         if self.has_unsaved_changes() and outside:
             self.banner.show_message(
                 "warning",
