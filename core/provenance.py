@@ -22,7 +22,6 @@ class Origin:
 
     review_id: str
     session_id: str
-    session_title: str  # "" for receipts written before titles were kept
     seq_range: tuple[int, int]
     consolidator: str
     when: str  # ISO-8601, the receipt's update time
@@ -33,7 +32,7 @@ def written_by(receipts: Iterable[Receipt], workspace_key: str, name: str) -> li
     """The committed reviews that put or deleted ``name`` in the workspace, newest first."""
     target = f"{name}.md"
     out = [
-        Origin(r.review_id, r.session_id, r.session_title, r.seq_range, r.consolidator, r.updated, c.kind)
+        Origin(r.review_id, r.session_id, r.seq_range, r.consolidator, r.updated, c.kind)
         for r in receipts
         if r.workspace_key == workspace_key and r.status in _COMMITTED
         for c in r.changes

@@ -201,10 +201,6 @@ class Receipt(_Frozen):
     status: ReceiptStatus
     session_id: str
     session_revision: str
-    # The session's title as the Consolidation tab lists it, so a record's provenance can name the
-    # session a person remembers (empty in receipts written before it was kept, or when the title
-    # looked like it held a credential: receipts never hold secrets).
-    session_title: str = ""
     workspace_key: str
     cwd: str
     seq_range: tuple[int, int]

@@ -13,15 +13,6 @@ from pydantic import ValidationError
 from core.consolidation.proposals import Receipt
 
 _HEADER = "---\n"
-TITLE_LIMIT = 120
-
-
-def receipt_title(title: str) -> str:
-    """A session title fit for a receipt: one line, bounded, and never credential-shaped text."""
-    from core.secrets import find_secrets
-
-    line = " ".join(title.split())[:TITLE_LIMIT]
-    return "" if find_secrets(line) else line
 
 
 def render_receipt(receipt: Receipt) -> str:

@@ -19,7 +19,6 @@ from core.consolidation.proposals import (
     Review,
     ReviewChange,
 )
-from core.consolidation.receipts import receipt_title
 from core.consolidation.validation import review_change, review_proposal
 from core.errors import DshMemoryError, NotFoundError, ProposalMismatchError, UsageError
 from core.models import EMPTY_REVISION, Revision
@@ -159,7 +158,6 @@ class PendingReviews:
             status="proposed",
             session_id=state.session_id,
             session_revision=state.session_revision,
-            session_title=receipt_title(state.session_title),
             workspace_key=state.workspace_key,
             cwd=state.cwd,
             seq_range=state.seq_range,

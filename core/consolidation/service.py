@@ -41,7 +41,7 @@ from core.consolidation.proposals import (
     Review,
     ReviewChange,
 )
-from core.consolidation.receipts import parse_receipt, receipt_title, render_receipt
+from core.consolidation.receipts import parse_receipt, render_receipt
 from core.consolidation.restore import NOT_PENDING, PendingReviews, now_iso, state_stamp, summarize
 from core.consolidation.similarity import merged_record
 from core.consolidation.validation import review_change, review_proposal
@@ -428,7 +428,6 @@ class ConsolidationService(PendingReviews):
             status=status,
             session_id=prepared.evidence.session_id,
             session_revision=prepared.evidence.session_revision,
-            session_title=receipt_title(prepared.evidence.title),
             workspace_key=prepared.workspace_key,
             cwd=prepared.cwd,
             seq_range=prepared.evidence.seq_range,

@@ -307,14 +307,6 @@ def test_record_shows_the_consolidation_that_wrote_it(ctx: AppContext, sample: S
     assert asked == ["rev-20261201-abc"]
     _click_record(tab, qtbot, "code-style")
     assert tab.editor.provenance_label.text() == ""
-    # A receipt that kept the session's title names the session as the Consolidation tab lists it.
-    titled = receipt.model_copy(update={"review_id": "rev-20261201-def", "session_title": "Fix the flaky CI job",
-                                        "updated": "2026-12-01T11:00:00+00:00"})
-    ctx.store.write_receipt(titled.review_id, render_receipt(titled))
-    tab.refresh()
-    _open(tab, alpha)
-    _click_record(tab, qtbot, "release-notes")
-    assert "“Fix the flaky CI job”" in tab.editor.provenance_label.text()
 
 
 def test_bulk_stage_keeps_seed_helper_usable(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:

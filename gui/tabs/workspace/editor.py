@@ -198,10 +198,8 @@ class RecordEditor(QWidget):
         links = []
         for o in origins[:3]:
             verb = self.tr("created or changed") if o.kind == "put" else self.tr("deleted")
-            # The session's title when the receipt kept it (older receipts: the id's start).
-            title = o.session_title if len(o.session_title) <= 48 else o.session_title[:47] + "…"
             what = self.tr("session {session} · seqs {first}–{last} · {when}").format(
-                session=html.escape(f"“{title}”" if title else o.session_id[:12]),
+                session=html.escape(o.session_id[:12]),
                 first=o.seq_range[0],
                 last=o.seq_range[1],
                 when=html.escape(o.when[:16].replace("T", " ")),
