@@ -3,6 +3,10 @@
 Receipts never hold memory bodies, but each lists the changes it made with their target file and
 decision, which is enough to link both ways: from a record to the reviews that wrote it, and from
 a receipt to the records it touched.
+
+A record's provenance names its session by id, not by title: the title is the session's first
+prompt, and receipts deliberately hold no conversation text (tests/core/consolidation/
+test_consolidation_privacy.py plants a marker in the title to keep it that way).
 """
 
 from __future__ import annotations
