@@ -4,15 +4,16 @@ Receipts never hold memory bodies, but each lists the changes it made with their
 decision, which is enough to link both ways: from a record to the reviews that wrote it, and from
 a receipt to the records it touched.
 
-A record's provenance names its session by id, not by title: the title is the session's first
-prompt, and receipts deliberately hold no conversation text (tests/core/consolidation/
-test_consolidation_privacy.py plants a marker in the title to keep it that way).
+Receipts name the session by id only: a session's title is its first prompt, and receipts
+deliberately hold no conversation text (tests/core/consolidation/test_consolidation_privacy.py
+plants a marker in the title to keep it that way). The window looks the title up in DSH's
+sessions folder when it shows a record's provenance (:func:`with_session_titles`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.consolidation.proposals import Receipt
 
@@ -30,6 +31,7 @@ class Origin:
     consolidator: str
     when: str  # ISO-8601, the receipt's update time
     kind: str  # "put" or "delete"
+    session_title: str = ""  # from the sessions folder, when the session is still there
 
 
 def written_by(receipts: Iterable[Receipt], workspace_key: str, name: str) -> list[Origin]:
@@ -51,3 +53,11 @@ def touched(receipt: Receipt) -> list[str]:
         return []
     names = [c.target.removesuffix(".md") if c.target != "GLOBAL.md" else c.target for c in receipt.changes]
     return [n for n, c in zip(names, receipt.changes, strict=True) if c.decision in _WRITTEN]
+
+
+def with_session_titles(origins: dict[str, list[Origin]], titles: dict[str, str]) -> dict[str, list[Origin]]:
+    """``origins`` with each session's title filled in from ``titles`` (session id -> title)."""
+    return {
+        name: [replace(o, session_title=titles.get(o.session_id, o.session_title)) for o in items]
+        for name, items in origins.items()
+    }

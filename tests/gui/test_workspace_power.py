@@ -307,6 +307,14 @@ def test_record_shows_the_consolidation_that_wrote_it(ctx: AppContext, sample: S
     assert asked == ["rev-20261201-abc"]
     _click_record(tab, qtbot, "code-style")
     assert tab.editor.provenance_label.text() == ""
+    # While DSH still has the session, the link names it by its title (receipts keep only the id).
+    from tests.gui.test_consolidation_tab import write_session
+
+    write_session(ctx.sessions_root, "sess-7f3a9c21d0e4", alpha.info.cwd, ["Tag releases."], "Fix the flaky CI job")
+    _open(tab, sample["beta"])  # provenance is read each time a workspace is opened
+    _open(tab, alpha)
+    _click_record(tab, qtbot, "release-notes")
+    assert "“Fix the flaky CI job”" in tab.editor.provenance_label.text()
 
 
 def test_bulk_stage_keeps_seed_helper_usable(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:

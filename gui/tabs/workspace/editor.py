@@ -198,8 +198,10 @@ class RecordEditor(QWidget):
         links = []
         for o in origins[:3]:
             verb = self.tr("created or changed") if o.kind == "put" else self.tr("deleted")
+            # The session's title while DSH still has the session (else the start of its id).
+            title = o.session_title if len(o.session_title) <= 48 else o.session_title[:47] + "…"
             what = self.tr("session {session} · seqs {first}–{last} · {when}").format(
-                session=html.escape(o.session_id[:12]),
+                session=html.escape(f"“{title}”" if title else o.session_id[:12]),
                 first=o.seq_range[0],
                 last=o.seq_range[1],
                 when=html.escape(o.when[:16].replace("T", " ")),

@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from core.consolidation.receipts import parse_receipt
-from core.provenance import Origin, written_by
+from core.errors import DshMemoryError
+from core.provenance import Origin, with_session_titles, written_by
 from core.store.api import MemoryStore
 
 
-def record_origins(store: MemoryStore, key: str) -> dict[str, list[Origin]]:
-    """Record name -> the committed reviews that put or deleted it there, newest first."""
+def session_titles(sessions_root: Path, dsh_home: Path | None, cwd: str) -> dict[str, str]:
+    """Session id -> title for the workspace's sessions still in DSH's sessions folder ({} if unreadable)."""
+    from core.sessions import SessionCatalog
+
+    try:
+        return {s.id: s.title for s in SessionCatalog(sessions_root, dsh_home).list(cwd, include_subagents=True)}
+    except (OSError, DshMemoryError):  # a provenance line without titles beats none
+        return {}
+
+
+def record_origins(
+    store: MemoryStore, key: str, sessions_root: Path | None = None, dsh_home: Path | None = None, cwd: str = ""
+) -> dict[str, list[Origin]]:
+    """Record name -> the committed reviews that put or deleted it there, newest first (with the
+    sessions' titles when ``sessions_root`` still holds them)."""
     receipts = []
     for review_id in store.list_receipts():
         text = store.read_receipt(review_id)
@@ -17,4 +33,7 @@ def record_origins(store: MemoryStore, key: str) -> dict[str, list[Origin]]:
             receipts.append(receipt)
     names = {c.target.removesuffix(".md") for r in receipts for c in r.changes if c.target.endswith(".md")}
     out = {name: written_by(receipts, key, name) for name in names}
-    return {name: origins for name, origins in out.items() if origins}
+    found = {name: origins for name, origins in out.items() if origins}
+    if found and sessions_root is not None and cwd:  # only a workspace a consolidation wrote pays for it
+        found = with_session_titles(found, session_titles(sessions_root, dsh_home, cwd))
+    return found

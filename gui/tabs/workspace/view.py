@@ -374,7 +374,9 @@ class WorkspaceTab(Tab):
         self.agent.show_snapshot(self.snapshot)
         self._show_cwd_warning()
         if self.current_key is not None:
-            self.jobs.start("provenance", record_origins, self.ctx.store, self.current_key, done=self._on_origins)
+            cwd = info.cwd if (info := self.workspace_info()) else ""
+            args = (self.ctx.store, self.current_key, self.ctx.sessions_root, self.ctx.dsh_home, cwd)
+            self.jobs.start("provenance", record_origins, *args, done=self._on_origins)
 
     def _on_origins(self, origins: dict[str, list[Origin]]) -> None:
         self.origins = origins
