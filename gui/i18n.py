@@ -42,12 +42,17 @@ def effective_language(choice: Language, locale: QLocale | None = None) -> str:
 def install_translators(app: QApplication, language: str) -> list[QTranslator]:
     """Install the app's and Qt's translators for ``language``; returns them (keep them alive).
 
-    English needs none (the sources are English). A missing ``.qm`` (setup not run) leaves the
-    interface in English rather than failing to start.
+    English needs only its plural forms (``dsh_en.qm``: "1 record", "6 records"; the sources say
+    "record(s)"). A missing ``.qm`` (setup not run) leaves the sources' text rather than failing
+    to start.
     """
-    if language == "en":
-        return []
     installed: list[QTranslator] = []
+    if language == "en":
+        plurals = QTranslator(app)
+        if plurals.load(str(TRANSLATIONS_DIR / "dsh_en.qm")):
+            app.installTranslator(plurals)
+            installed.append(plurals)
+        return installed
     ours = QTranslator(app)
     if ours.load(str(TRANSLATIONS_DIR / f"dsh_{language}.qm")):
         app.installTranslator(ours)

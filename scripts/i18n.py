@@ -3,7 +3,7 @@
     .venv/bin/python scripts/i18n.py extract [AREA ...]   # refresh zh_CN/<area>.ts from the code
     .venv/bin/python scripts/i18n.py todo [AREA ...]      # source strings without a finished translation
     .venv/bin/python scripts/i18n.py lint                 # literal strings handed to widgets untranslated
-    .venv/bin/python scripts/i18n.py compile              # build resources/translations/dsh_zh_CN.qm
+    .venv/bin/python scripts/i18n.py compile              # build dsh_zh_CN.qm and dsh_en.qm (English plurals)
 
 Each area of the window has its own ``.ts`` (``resources/translations/zh_CN/<area>.ts``) so work on
 different tabs never edits the same file. A ``gui/`` file belongs to the first area whose pattern
@@ -148,6 +148,49 @@ def compile_qm() -> None:
     if not sources:
         return
     subprocess.run([str(BIN / "pyside6-lrelease"), "-silent", *map(str, sources), "-qm", str(QM)], check=True)
+    compile_english_plurals()
+
+
+def english_forms(source: str) -> tuple[str, str]:
+    """The singular and plural English of a ``%n`` message: "%n record(s)" -> "%n record", "%n records".
+
+    Sources are written in English with "(s)" where the noun takes a plural; anything else reads
+    the same for one and for many.
+    """
+    return source.replace("(s)", ""), source.replace("(s)", "s")
+
+
+def compile_english_plurals() -> None:
+    """``dsh_en.qm``: only the plural messages, so English says "1 record" and "6 records".
+
+    Derived from the code at every setup (``lupdate -pluralonly``), never committed: there is
+    nothing to translate by hand, only the "(s)" to resolve.
+    """
+    import tempfile
+
+    files = [f for group in gui_files().values() for f in group]
+    with tempfile.TemporaryDirectory(prefix="dsh-i18n-") as tmp:
+        ts = Path(tmp) / "en.ts"
+        subprocess.run(
+            [str(BIN / "pyside6-lupdate"), *files, "-ts", str(ts), "-pluralonly", "-silent",
+             "-target-language", "en", "-locations", "none"],
+            cwd=REPO, check=True,
+        )
+        tree = ET.parse(ts)
+        for message in tree.getroot().iter("message"):
+            tr = message.find("translation")
+            if tr is None or message.get("numerus") != "yes":
+                continue
+            for child in list(tr):
+                tr.remove(child)
+            tr.attrib.pop("type", None)
+            tr.text = None
+            for form in english_forms(message.findtext("source") or ""):
+                ET.SubElement(tr, "numerusform").text = form
+        tree.write(ts, encoding="utf-8", xml_declaration=True)
+        subprocess.run(
+            [str(BIN / "pyside6-lrelease"), "-silent", str(ts), "-qm", str(QM.with_name("dsh_en.qm"))], check=True
+        )
 
 
 def main(argv: list[str]) -> int:
