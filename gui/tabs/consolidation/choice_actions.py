@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
-from core.consolidation.proposals import ReviewChange
+from core.consolidation.proposals import Review, ReviewChange
 from core.models import Record
 from core.settings import load_settings, save_settings
 from gui.tabs.consolidation.sessions_panel import MODEL
@@ -77,13 +77,19 @@ class EditActions:
     def __init__(self, tab: ConsolidationTab) -> None:
         self.tab = tab
 
-    def apply(self, record: Record) -> None:
+    def _selected(self) -> tuple[Review, str] | None:
+        """The review and the id of the change selected in it, when an edit may start now."""
         tab = self.tab
         row = tab.review_panel.current_change_row()
-        review = tab.review
-        if row < 0 or review is None or tab.busy is not None:
+        if row < 0 or tab.review is None or tab.busy is not None:
+            return None
+        return tab.review, tab.changes_model.change_row(row).change.id
+
+    def apply(self, record: Record) -> None:
+        tab = self.tab
+        if (selected := self._selected()) is None:
             return
-        cid = tab.changes_model.change_row(row).change.id
+        review, cid = selected
 
         def done(change: ReviewChange) -> None:
             r = tab.changes_model.row_of(cid)
@@ -103,11 +109,9 @@ class EditActions:
     def revert(self) -> None:
         """Back to the proposal: the service drops the saved edit (a restored review keeps none)."""
         tab = self.tab
-        row = tab.review_panel.current_change_row()
-        review = tab.review
-        if row < 0 or review is None or tab.busy is not None:
+        if (selected := self._selected()) is None:
             return
-        cid = tab.changes_model.change_row(row).change.id
+        review, cid = selected
 
         def done(original: ReviewChange) -> None:
             r = tab.changes_model.row_of(cid)
