@@ -111,6 +111,14 @@ GLOBAL_WARNING = _t(QT_TRANSLATE_NOOP(
 GLOBAL_MENTIONS_WORKSPACE = _t(QT_TRANSLATE_NOOP(
     "core", "the new GLOBAL.md mentions this workspace ({mention}); project facts belong to the workspace"))
 TARGET_TWICE = _t(QT_TRANSLATE_NOOP("core", "{target} is already changed by {first}; refused"))
+# --- sessions (core.sessions): why a session is not stable yet ------------------------------------
+LOCK_UNCHECKED = _t(QT_TRANSLATE_NOOP("core", "session.lock could not be checked ({why})"))
+LOCK_HELD_ELSEWHERE = _t(QT_TRANSLATE_NOOP("core", "session.lock is held by pid {pid} on {host}"))
+LOCK_HELD_PID = _t(QT_TRANSLATE_NOOP("core", "DSH (pid {pid}) holds session.lock (the session is open)"))
+LOCK_HELD = _t(QT_TRANSLATE_NOOP("core", "DSH holds session.lock (the session is open)"))
+SESSION_GONE = _t(QT_TRANSLATE_NOOP("core", "the session log is gone"))
+SESSION_QUIET = _t(QT_TRANSLATE_NOOP("core", "modified {age} ago; waiting for {quiet} without changes"))
+SESSION_CHANGED = _t(QT_TRANSLATE_NOOP("core", "the session changed since it was listed; refresh the list"))
 # Last: it matches any text that starts with "record ", so every longer template is tried first.
 RECORD_NAMED = _t(QT_TRANSLATE_NOOP("core", "record {name}"))
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import keys
+from core import messages as M
 from core.atomic import write_atomic
 from core.errors import NotFoundError, SessionReadError, StorageError, UsageError
 from core.sessions.files import SessionFile, find_session_file
@@ -303,16 +304,16 @@ def check_stability(
     folder = Path(summary.folder)
     found = find_session_file(folder)
     if found is None:
-        return False, "the session log is gone"
+        return False, M.SESSION_GONE.format()
     held = lock_state(folder, now)
     if held is not None:
         return False, held
     current = time.time() if now is None else now
     age = current - found.revision.mtime_ns / 1e9
     if age < quiet_seconds:
-        return False, (f"modified {describe_age(age)} ago; waiting for {describe_age(quiet_seconds)} without changes")
+        return False, M.SESSION_QUIET.format(age=describe_age(age), quiet=describe_age(quiet_seconds))
     if found.revision != summary.revision:
-        return False, "the session changed since it was listed; refresh the list"
+        return False, M.SESSION_CHANGED.format()
     return True, "stable"
 
 

@@ -41,6 +41,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from core import messages as M
+
 LOCK_FILE_NAME = "session.lock"
 DEFAULT_QUIET_SECONDS = 120.0
 LOCK_DIR_STALE_SECONDS = 30.0
@@ -166,34 +168,34 @@ def lock_state(folder: str | os.PathLike[str], now: float | None = None) -> str 
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"session.lock could not be checked ({exc.strerror or exc})"
+        return M.LOCK_UNCHECKED.format(why=exc.strerror or exc)
     if path.is_dir():
         age = (time.time() if now is None else now) - st.st_mtime
         if age < LOCK_DIR_STALE_SECONDS:
-            return "DSH holds session.lock (the session is open)"
+            return M.LOCK_HELD.format()
         return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
-        return f"session.lock could not be checked ({exc.strerror or exc})"
+        return M.LOCK_UNCHECKED.format(why=exc.strerror or exc)
     try:
         raw = os.read(fd, 4096)
         pid, host = _owner_pid(raw.decode("utf-8", "replace"))
         if pid is not None:
             if host is not None and host != socket.gethostname():
-                return f"session.lock is held by pid {pid} on {host}"
+                return M.LOCK_HELD_ELSEWHERE.format(pid=pid, host=host)
             if _pid_alive(pid):
-                return f"DSH (pid {pid}) holds session.lock (the session is open)"
+                return M.LOCK_HELD_PID.format(pid=pid)
             return None
         if os.name != "posix":
             return None
         from_table = _kernel_lock_table_held(os.fstat(fd).st_ino)
         held = from_table if from_table is not None else (_posix_lock_held(fd) or _flock_held(fd))
-        return "DSH holds session.lock (the session is open)" if held else None
+        return M.LOCK_HELD.format() if held else None
     except OSError as exc:
-        return f"session.lock could not be checked ({exc.strerror or exc})"
+        return M.LOCK_UNCHECKED.format(why=exc.strerror or exc)
     finally:
         os.close(fd)
 

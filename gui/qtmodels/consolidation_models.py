@@ -167,7 +167,7 @@ class SessionTableModel(RowTableModel[SessionRow]):
             )[col]
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == self.STATE:
-                return r.state_reason
+                return core_text(r.state_reason)
             if s.warnings and col in (self.TITLE, self.VERSION):
                 return "\n".join(s.warnings)
             return self.tr("{title}\nsession {id}\n{cwd}\nlog format v{version}").format(

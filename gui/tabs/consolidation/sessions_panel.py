@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.consolidation.review_state import Listing, SessionRow
+from gui.core_text import core_text
 from gui.qtmodels.consolidation_models import SessionFilterProxy, SessionTableModel, WorkspaceChoiceModel
 from gui.widgets.read_only import mark_writes
 
@@ -247,7 +248,7 @@ class SessionsPanel(QWidget):
         elif row.summary.cwd is None:
             self.run_button.setToolTip(unassigned_hint())
         elif not row.stable:
-            self.run_button.setToolTip(self.tr("The session is live: {why}").format(why=row.state_reason))
+            self.run_button.setToolTip(self.tr("The session is live: {why}").format(why=core_text(row.state_reason)))
         else:
             self.run_button.setToolTip(self.tr("Ask the consolidator what to remember from this session"))
         self.cancel_button.setEnabled(job in ("run", "batch"))

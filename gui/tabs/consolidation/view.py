@@ -32,6 +32,7 @@ from core.errors import CancelledError, ProposalMismatchError
 from core.mcp.proposals import AgentProposals, ReviewSource
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
+from gui.core_text import core_text
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
 from gui.tabs.consolidation.choice_actions import ConsolidatorChoice, EditActions
@@ -367,7 +368,7 @@ class ConsolidationTab(Tab):
             self.banner.show_message(
                 "info",
                 self.tr("“{title}” is still live ({why}). Try again when it is quiet.").format(
-                    title=row.summary.title, why=row.state_reason
+                    title=row.summary.title, why=core_text(row.state_reason)
                 ),
                 topic="session",
             )

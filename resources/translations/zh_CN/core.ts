@@ -148,6 +148,34 @@
         <translation>{target} 已被 {first} 修改，已拒绝</translation>
     </message>
     <message>
+        <source>session.lock could not be checked ({why})</source>
+        <translation>无法检查 session.lock（{why}）</translation>
+    </message>
+    <message>
+        <source>session.lock is held by pid {pid} on {host}</source>
+        <translation>session.lock 被 {host} 上的进程 {pid} 占用</translation>
+    </message>
+    <message>
+        <source>DSH (pid {pid}) holds session.lock (the session is open)</source>
+        <translation>DSH（进程 {pid}）占用着 session.lock（会话仍在进行）</translation>
+    </message>
+    <message>
+        <source>DSH holds session.lock (the session is open)</source>
+        <translation>DSH 占用着 session.lock（会话仍在进行）</translation>
+    </message>
+    <message>
+        <source>the session log is gone</source>
+        <translation>会话日志已不存在</translation>
+    </message>
+    <message>
+        <source>modified {age} ago; waiting for {quiet} without changes</source>
+        <translation>{age} 前有改动；需等待 {quiet} 没有变化</translation>
+    </message>
+    <message>
+        <source>the session changed since it was listed; refresh the list</source>
+        <translation>列出后会话又有变化，请刷新列表</translation>
+    </message>
+    <message>
         <source>record {name}</source>
         <translation>记忆 {name}</translation>
     </message>
