@@ -111,6 +111,19 @@ GLOBAL_WARNING = _t(QT_TRANSLATE_NOOP(
 GLOBAL_MENTIONS_WORKSPACE = _t(QT_TRANSLATE_NOOP(
     "core", "the new GLOBAL.md mentions this workspace ({mention}); project facts belong to the workspace"))
 TARGET_TWICE = _t(QT_TRANSLATE_NOOP("core", "{target} is already changed by {first}; refused"))
+# --- the offline extractor's reasons (core.consolidation.offline) -----------------------------------
+OFFLINE_STATED = {
+    "remember": _t(QT_TRANSLATE_NOOP("core", "remember stated by the user (seq {seqs})")),
+    "decision": _t(QT_TRANSLATE_NOOP("core", "decision stated by the user (seq {seqs})")),
+    "correction": _t(QT_TRANSLATE_NOOP("core", "correction stated by the user (seq {seqs})")),
+    "preference": _t(QT_TRANSLATE_NOOP("core", "preference stated by the user (seq {seqs})")),
+}
+OFFLINE_GLOBAL = _t(QT_TRANSLATE_NOOP(
+    "core", "the user said this about themselves in every project (seq {seqs}); confirm it belongs to GLOBAL.md"))
+OFFLINE_ALL_KNOWN = _t(QT_TRANSLATE_NOOP("core", "Everything found is already in memory."))
+OFFLINE_NOTHING = _t(QT_TRANSLATE_NOOP(
+    "core", "No explicit remember requests, preferences, corrections or decisions were found."))
+
 # --- sessions (core.sessions): why a session is not stable yet ------------------------------------
 LOCK_UNCHECKED = _t(QT_TRANSLATE_NOOP("core", "session.lock could not be checked ({why})"))
 LOCK_HELD_ELSEWHERE = _t(QT_TRANSLATE_NOOP("core", "session.lock is held by pid {pid} on {host}"))

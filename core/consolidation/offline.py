@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
+from core import messages as M
 from core import pinyin_words
 from core.consolidation.base import (
     CancelCheck,
@@ -513,7 +514,7 @@ class OfflineConsolidator:
             changes.append(
                 PutRecord(
                     record=ProposedRecord.from_record(record),
-                    reason=f"{hit.kind} stated by the user (seq {', '.join(map(str, hit.seqs))})",
+                    reason=M.OFFLINE_STATED[hit.kind].format(seqs=", ".join(map(str, hit.seqs))),
                     evidence=tuple(hit.seqs),
                 )
             )
@@ -522,18 +523,13 @@ class OfflineConsolidator:
             changes.append(
                 ReplaceGlobal(
                     text=global_with(request.global_text, [h.fact for h in global_hits]),
-                    reason="the user said this about themselves in every project "
-                    f"(seq {', '.join(map(str, seqs))}); confirm it belongs to GLOBAL.md",
+                    reason=M.OFFLINE_GLOBAL.format(seqs=", ".join(map(str, seqs))),
                     evidence=tuple(seqs),
                 )
             )
         debug.event("offline", hits=len(hits), proposed=len(changes), already_known=skipped)
         if not changes:
-            reason = (
-                "Everything found is already in memory."
-                if skipped
-                else "No explicit remember requests, preferences, corrections or decisions were found."
-            )
+            reason = M.OFFLINE_ALL_KNOWN.format() if skipped else M.OFFLINE_NOTHING.format()
             return Proposal(changes=(NoChange(reason=reason),), summary=reason)
         counts: dict[str, int] = {}
         for hit in hits:

@@ -148,6 +148,34 @@
         <translation>{target} 已被 {first} 修改，已拒绝</translation>
     </message>
     <message>
+        <source>remember stated by the user (seq {seqs})</source>
+        <translation>用户要求记住（序号 {seqs}）</translation>
+    </message>
+    <message>
+        <source>decision stated by the user (seq {seqs})</source>
+        <translation>用户说明的决定（序号 {seqs}）</translation>
+    </message>
+    <message>
+        <source>correction stated by the user (seq {seqs})</source>
+        <translation>用户给出的纠正（序号 {seqs}）</translation>
+    </message>
+    <message>
+        <source>preference stated by the user (seq {seqs})</source>
+        <translation>用户表达的偏好（序号 {seqs}）</translation>
+    </message>
+    <message>
+        <source>the user said this about themselves in every project (seq {seqs}); confirm it belongs to GLOBAL.md</source>
+        <translation>用户说的是关于自己、适用于所有项目的内容（序号 {seqs}）；请确认它应写进 GLOBAL.md</translation>
+    </message>
+    <message>
+        <source>Everything found is already in memory.</source>
+        <translation>找到的内容都已在记忆中。</translation>
+    </message>
+    <message>
+        <source>No explicit remember requests, preferences, corrections or decisions were found.</source>
+        <translation>没有找到明确的“记住”请求、偏好、纠正或决定。</translation>
+    </message>
+    <message>
         <source>session.lock could not be checked ({why})</source>
         <translation>无法检查 session.lock（{why}）</translation>
     </message>
