@@ -22,7 +22,7 @@ from core.user_prefs import load_prefs
 from gui.about import app_icon
 from gui.context import AppContext
 from gui.dialogs import Dialogs
-from gui.i18n import effective_language, install_translators
+from gui.i18n import effective_language, install_translators, remove_translators
 from gui.tasks import TaskRunner, ThreadPoolTaskRunner
 from gui.widgets.fonts import apply_app_fonts
 
@@ -165,4 +165,4 @@ def run(argv: Sequence[str]) -> int:
                 opened.shutdown()
         ctx.runner.wait_all(10000)
         window.deleteLater()
-        del translators
+        remove_translators(app, translators)  # run() may be called again in one process (tests)
