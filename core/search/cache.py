@@ -43,12 +43,20 @@ if TYPE_CHECKING:
 
 from core.search.documents import Analysis, Doc, analyze
 
-DB_FILE = "search-index-v4.sqlite"
-_OLD_FILES = ("search-index-v2.bin", "search-index-v3.bin", "search-seams-v3.bin")
-MAGIC = b"DSHSRCH4"
-SEAMS_MAGIC = b"DSHSEAM4"
-_VERSION = 5  # 5: fingerprints are core.fingerprint digests
-_DB_VERSION = 5  # 5: fingerprints are core.fingerprint digests
+DB_FILE = "search-index-v5.sqlite"
+_OLD_FILES = (
+    "search-index-v2.bin",
+    "search-index-v3.bin",
+    "search-seams-v3.bin",
+    "search-index-v4.sqlite",
+    "search-index-v4.sqlite-wal",
+    "search-index-v4.sqlite-shm",
+)
+MAGIC = b"DSHSRCH5"
+SEAMS_MAGIC = b"DSHSEAM5"
+# 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use)
+_VERSION = 6
+_DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -281,7 +289,9 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         [getattr(d, f) for d in docs]
         for f in ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
     ]
-    columns += [[getattr(d.analysis, f) for d in docs] for f in ("norm", "name_key", "length")]
+    # The normalized text is not stored: it is the record text again (a fifth of the payload), and
+    # a loaded document recomputes it from its fields when a phrase first needs it (Analysis.norm).
+    columns += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
     return {
         "sid": s.sid,
         "key": s.key,
@@ -391,19 +401,19 @@ def _decode_scope(raw: Any) -> CachedScope:
         and isinstance(terms, list)
         and set(map(type, terms)) <= {str}
         and isinstance(columns, list)
-        and len(columns) == 12
+        and len(columns) == 11
         and all(isinstance(c, list) and len(c) == n for c in columns)
     ):
         raise ValueError("bad cache scope")
-    for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, str, int), strict=True):
+    for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, int), strict=True):
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
+    kinds, names, descs, types, bodies, files, sections, mtimes, revisions, name_keys, lengths = columns
     docs: list[Doc] = []
     for i in range(n):
         weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
-        analysis = Analysis(weights, {}, norms[i], name_keys[i], lengths[i])
+        analysis = Analysis(weights, {}, None, name_keys[i], lengths[i], (names[i], descs[i], types[i], bodies[i]))
         docs.append(
             Doc(
                 key,

@@ -23,15 +23,45 @@ B = 0.75
 AVGDL = 200.0  # tokens in a typical ~1 KB record
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Analysis:
-    """Everything the index needs from a document's text; depends only on the text."""
+    """Everything the index needs from a document's text; depends only on the text.
 
-    weights: dict[str, float]  # term -> BM25 term-frequency component (idf applied per query)
-    points: dict[str, int]  # term -> field points (name/description/type)
-    norm: str  # normalized "name\ndescription\ntype\nbody" (phrase rule)
-    name_key: str  # squashed normalized name (exact-name rule)
-    length: int  # number of tokens
+    ``norm`` (the normalized text, for the phrase rule) is the record's text a second time: a
+    scope loaded from the persisted index does not store it but passes ``source`` (the document's
+    fields), and ``norm`` is recomputed from them on first use (one ``str.lower()`` for ASCII text)
+    and remembered. Hashes by identity."""
+
+    __slots__ = ("_norm", "_source", "length", "name_key", "points", "weights")
+
+    def __init__(
+        self,
+        weights: dict[str, float],
+        points: dict[str, int],
+        norm: str | None,
+        name_key: str,
+        length: int,
+        source: tuple[str, str, str, str] | None = None,
+    ) -> None:
+        if norm is None and source is None:
+            raise ValueError("an analysis needs its normalized text or its source fields")
+        self.weights = weights  # term -> BM25 term-frequency component (idf applied per query)
+        self.points = points  # term -> field points (name/description/type)
+        self._norm = norm
+        self._source = source  # (name, description, type, body) while norm is not computed yet
+        self.name_key = name_key  # squashed normalized name (exact-name rule)
+        self.length = length  # number of tokens
+
+    @property
+    def norm(self) -> str:
+        """Normalized ``"name\ndescription\ntype\nbody"``. (Two threads racing here compute the
+        same string twice, harmlessly.)"""
+        norm = self._norm
+        if norm is None:
+            source = self._source
+            assert source is not None
+            norm = self._norm = normalize("\n".join(source))
+            self._source = None
+        return norm
 
 
 def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
