@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from core.models import WorkspaceInfo
 
-from core.search.documents import Analysis, Doc, analyze
+from core.search.documents import K1P, Analysis, Doc, analyze, bm25_k, tf_weight
 
 DB_FILE = "search-index-v5.sqlite"
 _OLD_FILES = (
@@ -54,8 +54,9 @@ _OLD_FILES = (
 )
 MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
-# 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use)
-_VERSION = 6
+# 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
+# 7: postings keep each term's count in the document instead of its BM25 weight
+_VERSION = 7
 _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
@@ -68,7 +69,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
     range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
     exception in a query."""
 
-    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs", "_weights")
+    __slots__ = ("_docs", "_done", "_ends", "_keys", "_ks", "_pos", "_refs", "_tfs", "_wdone", "_weights")
 
     def __init__(
         self,
@@ -77,14 +78,41 @@ class LazyPostings(Mapping[str, list[Doc]]):
         refs: array[int],
         docs: tuple[Doc, ...],
         weights: array[float] | None = None,
+        tfs: array[int] | None = None,
     ) -> None:
         self._keys = keys
         self._ends = ends
         self._refs = refs
         self._docs = docs
-        self._weights = weights  # BM25 weight of each posting (aligned with refs), for postings tables
+        # For postings tables, each posting's BM25 weight (aligned with refs): either stored as
+        # floats (``weights``) or, as the persisted index keeps them, as the term's count in the
+        # document (``tfs``, 2 bytes instead of 8), turned into the same floats a term at a time.
+        self._weights = weights
+        self._tfs = tfs
+        self._ks: list[float] | None = None  # each document's bm25_k, on first use
+        self._wdone: dict[int, array[float]] = {}
         self._pos: dict[str, int] | None = None  # built on first use
         self._done: dict[str, list[Doc]] = {}
+
+    def _slice_weights(self, i: int) -> array[float]:
+        """The BM25 weights of the postings of term number ``i``."""
+        start = self._ends[i - 1] if i else 0
+        end = self._ends[i]
+        if self._weights is not None:
+            return self._weights[start:end]
+        got = self._wdone.get(i)
+        if got is None:
+            ks = self._ks
+            if ks is None:
+                ks = self._ks = [bm25_k(d.analysis.length) for d in self._docs]
+            refs = self._refs[start:end]
+            tfs = self._tfs[start:end] if self._tfs is not None else array("I")
+            if refs and max(refs) >= len(ks):  # an inconsistent row that passed its checksum
+                got = array("d", bytes(8 * len(refs)))
+            else:
+                got = array("d", map(tf_weight, tfs, map(ks.__getitem__, refs)))
+            self._wdone[i] = got
+        return got
 
     def _positions(self) -> dict[str, int]:
         pos = self._pos
@@ -107,27 +135,23 @@ class LazyPostings(Mapping[str, list[Doc]]):
 
     @property
     def has_weights(self) -> bool:
-        return self._weights is not None
+        return self._weights is not None or self._tfs is not None
 
     def weights_of(self, term: str) -> dict[Doc, float]:
         """``{doc: BM25 weight of term}`` for the documents of ``term``, from the stored arrays (no
         per-document dict is needed: a query reads only the weights of its own terms)."""
         docs = self.get(term)
-        weights = self._weights
-        if not docs or weights is None:
+        if not docs or not self.has_weights:
             return {}
-        i = self._positions()[term]
-        start = self._ends[i - 1] if i else 0
-        return dict(zip(docs, weights[start : start + len(docs)], strict=False))
+        return dict(zip(docs, self._slice_weights(self._positions()[term]), strict=False))
 
     def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
         """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
         i = self._positions().get(term)
-        if i is None or self._weights is None:
+        if i is None or not self.has_weights:
             return None
         start = self._ends[i - 1] if i else 0
-        end = self._ends[i]
-        return self._refs[start:end], self._weights[start:end]
+        return self._refs[start : self._ends[i]], self._slice_weights(i)
 
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
@@ -180,12 +204,14 @@ class PendingWeights:
                 return False
             docs, postings, reps = self._args
             try:  # (document numbers out of range: an inconsistent cache that passed its checksum)
-                weights = postings._weights
-                if weights is None or len(weights) != len(postings._refs):
+                if not postings.has_weights:
                     raise ValueError("no posting weights")
                 start = 0
-                for term, end in zip(postings._keys, postings._ends, strict=True):
-                    for ref, w in zip(postings._refs[start:end], weights[start:end], strict=True):
+                for i, (term, end) in enumerate(zip(postings._keys, postings._ends, strict=True)):
+                    weights = postings._slice_weights(i)
+                    if len(weights) != end - start:
+                        raise ValueError("bad posting weights")
+                    for ref, w in zip(postings._refs[start:end], weights, strict=True):
                         docs[ref].analysis.weights[term] = w
                     start = end
                 start = 0
@@ -247,23 +273,49 @@ def _u32(values: Iterable[int]) -> bytes:
 def _table(
     table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
 ) -> Any:
-    """``(term numbers, end offsets, document numbers[, weights])`` of a term -> documents table;
-    ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
+    """``(term numbers, end offsets, document numbers[, (kind, weights)])`` of a term -> documents
+    table; ``weighted``: with each posting's BM25 weight (the postings table; weights must be
+    filled), as counts (kind ``"H"``/``"I"``: the term's count in the document, from which
+    :func:`tf_weight` gives back the very same float) or, if a weight is not one of its document's
+    count weights, as floats (kind ``"d"``)."""
     ids = _u32(map(term_no.__getitem__, table))
-    if isinstance(table, LazyPostings) and table._docs is docs and (table._weights is not None or not weighted):
+    if isinstance(table, LazyPostings) and table._docs is docs and (table.has_weights or not weighted):
         # As loaded: the arrays are still right.
         out = (ids, table._ends.tobytes(), table._refs.tobytes())
-        return (*out, table._weights.tobytes()) if weighted and table._weights is not None else out
+        if not weighted:
+            return out
+        if table._tfs is not None:
+            return (*out, (table._tfs.typecode, table._tfs.tobytes()))
+        assert table._weights is not None
+        return (*out, ("d", table._weights.tobytes()))
     where = {d: i for i, d in enumerate(docs)}
     lists = list(table.values())
     refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
     out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
     if not weighted:
         return out
-    weights = array("d")
-    for term, term_docs in zip(table, lists, strict=True):
-        weights.extend([d.weights[term] for d in term_docs])
-    return (*out, weights.tobytes())
+    try:
+        # Each document's weights are tf_weight(count, k) for its counts: invert that small table.
+        inverse = {d: _count_of(d) for d in docs}
+        counts = array("I")
+        for term, term_docs in zip(table, lists, strict=True):
+            counts.extend([inverse[d][d.weights[term]] for d in term_docs])
+    except KeyError:  # (not a weight of ours: keep the floats as they are)
+        weights = array("d")
+        for term, term_docs in zip(table, lists, strict=True):
+            weights.extend([d.weights[term] for d in term_docs])
+        return (*out, ("d", weights.tobytes()))
+    if not counts or max(counts) < 1 << 16:
+        counts = array("H", counts)
+    return (*out, (counts.typecode, counts.tobytes()))
+
+
+def _count_of(d: Doc) -> dict[float, int]:
+    """``{weight: count}`` of one document's BM25 term weights."""
+    k = bm25_k(d.analysis.length)
+    top = max(d.weights.values(), default=0.0)
+    most = round(top * k / (K1P - top)) if top < K1P else 0  # the largest count, give or take one
+    return {tf_weight(tf, k): tf for tf in range(1, most + 2)}
 
 
 def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
@@ -364,10 +416,21 @@ def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = Fa
     refs = _arr("I", refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
-    weights = _arr("d", rest[0]) if rest else None
-    if (weights is not None and len(weights) != len(refs)) or (weighted and weights is None):
+    weights = tfs = None
+    if rest:
+        kind, raw_values = rest[0]
+        if kind not in ("d", "H", "I"):
+            raise ValueError("bad cache weights")
+        values = _arr(kind, raw_values)
+        if len(values) != len(refs):
+            raise ValueError("bad cache weights")
+        if kind == "d":
+            weights = values
+        else:
+            tfs = values
+    elif weighted:
         raise ValueError("bad cache weights")
-    return LazyPostings(keys, ends, refs, docs, weights)
+    return LazyPostings(keys, ends, refs, docs, weights, tfs)
 
 
 def _decode_scope(raw: Any) -> CachedScope:
@@ -408,6 +471,8 @@ def _decode_scope(raw: Any) -> CachedScope:
     for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, int), strict=True):
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
+    if min(columns[-1], default=0) < 0:  # (lengths: bm25_k divides by a function of them)
+        raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
     kinds, names, descs, types, bodies, files, sections, mtimes, revisions, name_keys, lengths = columns
     docs: list[Doc] = []

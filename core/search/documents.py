@@ -21,6 +21,18 @@ _TYPE_WORDS = frozenset(("feedback", "project", "reference", "global"))
 K1 = 1.2
 B = 0.75
 AVGDL = 200.0  # tokens in a typical ~1 KB record
+K1P = K1 + 1.0
+
+
+def bm25_k(length: int) -> float:
+    """The length part of a document's BM25 term weights."""
+    return K1 * (1.0 - B + B * length / AVGDL)
+
+
+def tf_weight(tf: int, k: float) -> float:
+    """A term's BM25 weight in a document from its count there (``k = bm25_k(length)``). The one
+    formula for it: the persisted index stores counts and recomputes the very same floats."""
+    return tf * K1P / (tf + k)
 
 
 class Analysis:
@@ -69,11 +81,10 @@ def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
     norm = normalize(raw)
     tokens = tokenize_normalized(norm)
     length = len(tokens)
-    k = K1 * (1.0 - B + B * length / AVGDL)
-    k1p = K1 + 1.0
+    k = bm25_k(length)
     counts = Counter(tokens)
     # tf -> weight from a small table, mapped in C (this runs for every record on a cold start).
-    table = [tf * k1p / (tf + k) for tf in range(max(counts.values(), default=0) + 1)]
+    table = [tf_weight(tf, k) for tf in range(max(counts.values(), default=0) + 1)]
     # Interned terms: 10k records share one copy of each word instead of one per record.
     weights = dict(zip(map(sys.intern, counts.keys()), map(table.__getitem__, counts.values()), strict=True))
     points: dict[str, int] = dict.fromkeys(map(sys.intern, tokenize(name)), NAME_POINTS)
