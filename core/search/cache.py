@@ -33,6 +33,7 @@ import sqlite3
 import sys
 import threading
 from array import array
+from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain
 from pathlib import Path
@@ -294,13 +295,8 @@ def _table(
     out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
     if not weighted:
         return out
-    try:
-        # Each document's weights are tf_weight(count, k) for its counts: invert that small table.
-        inverse = {d: _count_of(d) for d in docs}
-        counts = array("I")
-        for term, term_docs in zip(table, lists, strict=True):
-            counts.extend([inverse[d][d.weights[term]] for d in term_docs])
-    except KeyError:  # (not a weight of ours: keep the floats as they are)
+    counts = _posting_counts(table, docs, out[1])
+    if counts is None:  # (a weight that is not one of ours: keep the floats as they are)
         weights = array("d")
         for term, term_docs in zip(table, lists, strict=True):
             weights.extend([d.weights[term] for d in term_docs])
@@ -308,6 +304,24 @@ def _table(
     if not counts or max(counts) < 1 << 16:
         counts = array("H", counts)
     return (*out, (counts.typecode, counts.tobytes()))
+
+
+def _posting_counts(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...], ends: bytes) -> array[int] | None:
+    """Each posting's count, in the order of ``table``'s postings (term by term, documents in
+    order, as ``_build_segment`` builds them from the documents' weights); None when a weight is
+    not ``tf_weight`` of a count or the table does not have that shape. Document by document, in C."""
+    tf_lists: defaultdict[str, list[int]] = defaultdict(list)
+    try:
+        for d in docs:
+            w = d.weights
+            inv = _count_of(d)  # the document's weights are tf_weight(count, k): invert that table
+            deque(map(list.append, map(tf_lists.__getitem__, w), map(inv.__getitem__, w.values())), maxlen=0)
+    except KeyError:
+        return None
+    lists = list(map(tf_lists.__getitem__, table))
+    if len(tf_lists) != len(table) or _u32(accumulate(map(len, lists))) != ends:
+        return None
+    return array("I", chain.from_iterable(lists))
 
 
 def _count_of(d: Doc) -> dict[float, int]:
@@ -385,6 +399,13 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
 def encode_scope(s: CachedScope) -> bytes:
     """One scope's row payload: ``MAGIC + sha256 + marshal(...)``."""
     return _wrap(MAGIC, _encode_scope(s))
+
+
+def encode_and_reload(s: CachedScope) -> tuple[bytes, CachedScope]:
+    """``(encode_scope(s), decode_scope(encode_scope(s)))`` without decoding the payload again:
+    the scope in the form a loaded row has (what a cold build keeps), and the row to save."""
+    obj = _encode_scope(s)
+    return _wrap(MAGIC, obj), _decode_scope(obj)
 
 
 def encode_seams(s: CachedScope) -> bytes | None:
@@ -685,5 +706,6 @@ __all__ = [
     "LazyPostings",
     "PendingWeights",
     "decode_scope",
+    "encode_and_reload",
     "encode_scope",
 ]

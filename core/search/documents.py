@@ -76,7 +76,10 @@ class Analysis:
         return norm
 
 
-def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
+def analyze(name: str, description: str, type_: str, body: str, *, share: bool = True) -> Analysis:
+    """The analysis of one document's text. ``share``: intern the terms, so that documents kept in
+    memory share one copy of each word (a cold build turns its analyses into a row's arrays right
+    away, whose decoding interns each scope's terms once; interning every posting would be wasted)."""
     raw = f"{name}\n{description}\n{type_}\n{body}"
     norm = normalize(raw)
     tokens = tokenize_normalized(norm)
@@ -86,7 +89,8 @@ def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
     # tf -> weight from a small table, mapped in C (this runs for every record on a cold start).
     table = [tf_weight(tf, k) for tf in range(max(counts.values(), default=0) + 1)]
     # Interned terms: 10k records share one copy of each word instead of one per record.
-    weights = dict(zip(map(sys.intern, counts.keys()), map(table.__getitem__, counts.values()), strict=True))
+    keys = map(sys.intern, counts.keys()) if share else counts.keys()
+    weights = dict(zip(keys, map(table.__getitem__, counts.values()), strict=True))
     points: dict[str, int] = dict.fromkeys(map(sys.intern, tokenize(name)), NAME_POINTS)
     for term in set(map(sys.intern, tokenize(description))):
         points[term] = points.get(term, 0) + DESCRIPTION_POINTS

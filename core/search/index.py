@@ -289,8 +289,7 @@ def _compact(seg: Segment) -> Segment:
     tables as flat arrays (what a scope loaded from the cache looks like). At 100k records the dicts
     were most of the memory; the row's payload is kept until the next save writes it."""
     scope = SearchIndex._cached_scope(seg)
-    payload = cache.encode_scope(scope)
-    c = cache.decode_scope(payload)
+    payload, c = cache.encode_and_reload(scope)
     out = _build_segment(
         c.sid,
         c.key,
@@ -754,7 +753,7 @@ class SearchIndex:
                     continue
                 analysis = prev.analysis
             else:
-                analysis = analyze(record.name, record.description, record.type, record.body)
+                analysis = analyze(record.name, record.description, record.type, record.body, share=not compact)
                 counters.reindexed += 1
             docs.append(
                 Doc(
