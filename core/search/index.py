@@ -177,7 +177,7 @@ class Segment:
         """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
         vocab: list[str] | None = self.lazy.get("vocab")
         if vocab is None:
-            vocab = sorted(t for t in self.postings if t.isascii())
+            vocab = sorted(filter(str.isascii, self.postings))  # (in C: a first query pays it per scope)
             self.lazy["vocab"] = vocab
         lo = bisect.bisect_left(vocab, prefix)
         out: list[str] = []
