@@ -56,8 +56,9 @@ _OLD_FILES = (
 MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
-# 7: postings keep each term's count in the document instead of its BM25 weight
-_VERSION = 7
+# 7: postings keep each term's count in the document instead of its BM25 weight;
+# 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents)
+_VERSION = 8
 _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
@@ -271,6 +272,12 @@ def _u32(values: Iterable[int]) -> bytes:
     return array("I", values).tobytes()
 
 
+def _ref_code(n: int) -> str:
+    """Array type of the document numbers of a scope of ``n`` documents: 2 bytes each below 65,536
+    (every workspace in practice), else 4; known from ``n`` alone, so a row does not say it."""
+    return "H" if n < 1 << 16 else "I"
+
+
 def _table(
     table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
 ) -> Any:
@@ -282,7 +289,7 @@ def _table(
     ids = _u32(map(term_no.__getitem__, table))
     if isinstance(table, LazyPostings) and table._docs is docs and (table.has_weights or not weighted):
         # As loaded: the arrays are still right.
-        out = (ids, table._ends.tobytes(), table._refs.tobytes())
+        out = (ids, table._ends.tobytes(), array(_ref_code(len(docs)), table._refs).tobytes())
         if not weighted:
             return out
         if table._tfs is not None:
@@ -291,7 +298,7 @@ def _table(
         return (*out, ("d", table._weights.tobytes()))
     where = {d: i for i, d in enumerate(docs)}
     lists = list(table.values())
-    refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
+    refs = array(_ref_code(len(docs)), map(where.__getitem__, chain.from_iterable(lists)))
     out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
     if not weighted:
         return out
@@ -434,7 +441,7 @@ def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = Fa
         raise ValueError("missing cache table")
     ids_raw, ends_raw, refs_raw, *rest = raw
     ids = _arr("I", ids_raw)
-    refs = _arr("I", refs_raw)
+    refs = _arr(_ref_code(len(docs)), refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
     weights = tfs = None

@@ -76,10 +76,7 @@ class Analysis:
         return norm
 
 
-def analyze(name: str, description: str, type_: str, body: str, *, share: bool = True) -> Analysis:
-    """The analysis of one document's text. ``share``: intern the terms, so that documents kept in
-    memory share one copy of each word (a cold build turns its analyses into a row's arrays right
-    away, whose decoding interns each scope's terms once; interning every posting would be wasted)."""
+def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
     raw = f"{name}\n{description}\n{type_}\n{body}"
     norm = normalize(raw)
     tokens = tokenize_normalized(norm)
@@ -89,8 +86,8 @@ def analyze(name: str, description: str, type_: str, body: str, *, share: bool =
     # tf -> weight from a small table, mapped in C (this runs for every record on a cold start).
     table = [tf_weight(tf, k) for tf in range(max(counts.values(), default=0) + 1)]
     # Interned terms: 10k records share one copy of each word instead of one per record.
-    keys = map(sys.intern, counts.keys()) if share else counts.keys()
-    weights = dict(zip(keys, map(table.__getitem__, counts.values()), strict=True))
+    # (Also what makes the cold build's table passes fast: equal keys are the same object.)
+    weights = dict(zip(map(sys.intern, counts.keys()), map(table.__getitem__, counts.values()), strict=True))
     points: dict[str, int] = dict.fromkeys(map(sys.intern, tokenize(name)), NAME_POINTS)
     for term in set(map(sys.intern, tokenize(description))):
         points[term] = points.get(term, 0) + DESCRIPTION_POINTS

@@ -753,7 +753,7 @@ class SearchIndex:
                     continue
                 analysis = prev.analysis
             else:
-                analysis = analyze(record.name, record.description, record.type, record.body, share=not compact)
+                analysis = analyze(record.name, record.description, record.type, record.body)
                 counters.reindexed += 1
             docs.append(
                 Doc(
