@@ -25,6 +25,7 @@ still names the payload they were built from; ``warm_up`` reads them, so opening
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import marshal
@@ -57,8 +58,9 @@ MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
 # 7: postings keep each term's count in the document instead of its BM25 weight;
-# 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents)
-_VERSION = 8
+# 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
+# 9: each term table's keys in sorted order (lookups by bisection)
+_VERSION = 9
 _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
@@ -71,7 +73,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
     range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
     exception in a query."""
 
-    __slots__ = ("_docs", "_done", "_ends", "_keys", "_ks", "_pos", "_refs", "_tfs", "_wdone", "_weights")
+    __slots__ = ("_docs", "_done", "_ends", "_keys", "_ks", "_order", "_pos", "_refs", "_tfs", "_wdone", "_weights")
 
     def __init__(
         self,
@@ -81,8 +83,13 @@ class LazyPostings(Mapping[str, list[Doc]]):
         docs: tuple[Doc, ...],
         weights: array[float] | None = None,
         tfs: array[int] | None = None,
+        order: array[int] | None = None,
     ) -> None:
         self._keys = keys
+        # Key positions in sorted key order (persisted with the row): a fresh process finds a term
+        # by bisection instead of first building a dict of every key of every scope (at 100k
+        # records, millions of entries and a quarter of the first query).
+        self._order = order
         self._ends = ends
         self._refs = refs
         self._docs = docs
@@ -122,9 +129,26 @@ class LazyPostings(Mapping[str, list[Doc]]):
             pos = self._pos = dict(zip(self._keys, range(len(self._keys)), strict=True))
         return pos
 
+    def _find(self, term: str) -> int | None:
+        """Position of ``term`` among the keys; None when it is not one."""
+        order = self._order
+        if order is None:
+            return self._positions().get(term)
+        keys = self._keys
+        j = bisect.bisect_left(order, term, key=keys.__getitem__)
+        if j < len(order) and keys[order[j]] == term:
+            return order[j]
+        return None
+
+    def sorted_keys(self) -> list[str]:
+        """The keys in sorted order."""
+        if self._order is None:
+            return sorted(self._keys)
+        return list(map(self._keys.__getitem__, self._order))
+
     def _load(self, term: str) -> list[Doc] | None:
         """The documents of ``term`` (None: not a key), built from the arrays and remembered."""
-        i = self._positions().get(term)
+        i = self._find(term)
         if i is None:
             return None
         start = self._ends[i - 1] if i else 0
@@ -145,11 +169,13 @@ class LazyPostings(Mapping[str, list[Doc]]):
         docs = self.get(term)
         if not docs or not self.has_weights:
             return {}
-        return dict(zip(docs, self._slice_weights(self._positions()[term]), strict=False))
+        i = self._find(term)
+        assert i is not None  # (docs is not empty)
+        return dict(zip(docs, self._slice_weights(i), strict=False))
 
     def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
         """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
-        i = self._positions().get(term)
+        i = self._find(term)
         if i is None or not self.has_weights:
             return None
         start = self._ends[i - 1] if i else 0
@@ -173,7 +199,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
         return got
 
     def __contains__(self, term: object) -> bool:
-        return term in self._done or term in self._positions()
+        return term in self._done or (isinstance(term, str) and self._find(term) is not None)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys)
@@ -313,6 +339,14 @@ def _table(
     return (*out, (counts.typecode, counts.tobytes()))
 
 
+def _key_order(table: Mapping[str, list[Doc]]) -> bytes:
+    """Positions of ``table``'s keys (in its order) sorted by key: see LazyPostings._order."""
+    if isinstance(table, LazyPostings) and table._order is not None:
+        return table._order.tobytes()
+    keys = list(table)
+    return _u32(sorted(range(len(keys)), key=keys.__getitem__))
+
+
 def _posting_counts(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...], ends: bytes) -> array[int] | None:
     """Each posting's count, in the order of ``table``'s postings (term by term, documents in
     order, as ``_build_segment`` builds them from the documents' weights); None when a weight is
@@ -379,6 +413,8 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "terms": list(term_no),
         "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
+        "postings_order": _key_order(postings),
+        "field_reps_order": _key_order(reps),
     }
 
 
@@ -436,7 +472,7 @@ def _ends(raw: Any, count: int, total: int) -> array[int]:
     return ends
 
 
-def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False) -> LazyPostings:
+def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False, order: Any = None) -> LazyPostings:
     if raw is None:
         raise ValueError("missing cache table")
     ids_raw, ends_raw, refs_raw, *rest = raw
@@ -458,7 +494,10 @@ def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = Fa
             tfs = values
     elif weighted:
         raise ValueError("bad cache weights")
-    return LazyPostings(keys, ends, refs, docs, weights, tfs)
+    key_order = _arr("I", order)
+    if len(key_order) != len(keys) or (keys and max(key_order) >= len(keys)):
+        raise ValueError("bad cache key order")
+    return LazyPostings(keys, ends, refs, docs, weights, tfs, key_order)
 
 
 def _decode_scope(raw: Any) -> CachedScope:
@@ -526,8 +565,8 @@ def _decode_scope(raw: Any) -> CachedScope:
             )
         )
     tdocs = tuple(docs)
-    postings = _lazy(raw["postings"], terms, tdocs, weighted=True)
-    field_reps = _lazy(raw["field_reps"], terms, tdocs)
+    postings = _lazy(raw["postings"], terms, tdocs, weighted=True, order=raw["postings_order"])
+    field_reps = _lazy(raw["field_reps"], terms, tdocs, order=raw["field_reps_order"])
     pending = PendingWeights(tdocs, postings, field_reps)
     out = CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
     out.stamp = stamp

@@ -177,7 +177,11 @@ class Segment:
         """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
         vocab: list[str] | None = self.lazy.get("vocab")
         if vocab is None:
-            vocab = sorted(filter(str.isascii, self.postings))  # (in C: a first query pays it per scope)
+            postings = self.postings  # (a fresh process's first query pays this for every scope)
+            if isinstance(postings, cache.LazyPostings):
+                vocab = list(filter(str.isascii, postings.sorted_keys()))
+            else:
+                vocab = sorted(filter(str.isascii, postings))
             self.lazy["vocab"] = vocab
         lo = bisect.bisect_left(vocab, prefix)
         out: list[str] = []

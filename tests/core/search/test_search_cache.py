@@ -261,6 +261,8 @@ def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path)
         obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)  # document numbers out of range
         ids, ends, refs = obj["field_reps"]
         obj["field_reps"] = (b"\xff" * len(ids), ends, refs)  # term numbers out of range
+        order = obj["postings_order"]
+        obj["postings_order"] = order[4:] + order[:4]  # keys no longer in sorted order
 
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
     ix = SearchIndex(FileStore(root))
@@ -450,12 +452,30 @@ def _negative_length(obj: dict[str, Any]) -> None:
     obj["columns"][-1][0] = -500
 
 
+def _short_order(obj: dict[str, Any]) -> None:
+    obj["postings_order"] = obj["postings_order"][:-4]
+
+
+def _order_out_of_range(obj: dict[str, Any]) -> None:
+    obj["field_reps_order"] = b"\xff" * len(obj["field_reps_order"])
+
+
 def _norm_column_back(obj: dict[str, Any]) -> None:  # a row of the layout that stored the normalized text
     obj["columns"].insert(9, [""] * obj["n"])
 
 
 @pytest.mark.parametrize(
-    "edit", [_set_version, _bad_kind, _short_counts, _no_counts, _negative_length, _norm_column_back]
+    "edit",
+    [
+        _set_version,
+        _bad_kind,
+        _short_counts,
+        _no_counts,
+        _negative_length,
+        _short_order,
+        _order_out_of_range,
+        _norm_column_back,
+    ],
 )
 def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Path, edit: Any) -> None:
     # Each edit is re-checksummed, so only the row's own version and shape checks can refuse it.
@@ -523,3 +543,18 @@ def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Pa
     again.refresh()
     for q in (*queries, "okapi"):
         assert reopened.search(q, limit=100) == fresh.search(q, limit=100) == again.search(q, limit=100)
+
+
+def test_a_key_order_that_is_not_sorted_gives_no_exception(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+
+    def edit(obj: dict[str, Any]) -> None:
+        order = obj["postings_order"]
+        obj["postings_order"] = order[4:] + order[:4]  # every position once, no longer sorted by key
+
+    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 4  # in range: the row passes its checks
+    for q in ("zebra", "打包", "zeb", '"use pnpm"', "electron builder", "包"):
+        ix.search(q, limit=100)  # wrong answers are possible for a forged cache; exceptions are not
