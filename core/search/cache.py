@@ -9,14 +9,17 @@ marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal cannot execute 
 magic, checksum or shape means "no cache for that scope", and the next save replaces the row.
 
 Row layout, chosen so that loading is a few C-level calls per document and none per posting: the
-document fields are stored column by column; the scope's terms are one list, and every
-per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a flat
-array of values, cut per document by an array of end offsets. The postings and field repetitions
-(``term -> documents``) are flat arrays of document numbers cut per term, and are turned into
-document lists only when a query first looks a term up (:class:`LazyPostings`); the per-document
-weight dicts are filled in when a query first selects the scope (or by ``warm_up``, see
-:class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad weight
-table is re-derived from the document text, a bad document number gives an empty list.
+document fields are stored column by column (the record text once: the normalized text the phrase
+rule reads is recomputed from it on first use, see ``Analysis.norm``); the scope's terms are one
+list. The postings and field repetitions (``term -> documents``) are flat arrays of document
+numbers (2 bytes each) cut per term by end offsets, with each term table's key positions in sorted
+key order (a term is found by bisection: no dict of every key is built), and are turned into
+document lists only when a query first looks a term up (:class:`LazyPostings`). Each posting keeps
+the term's count in the document (2 bytes), not its BM25 weight (8): ``tf_weight`` turns the counts
+of a queried term into the very floats a fresh build computes. The per-document weight dicts are
+filled in only when the scope is re-indexed (:class:`PendingWeights`). A damaged or inconsistent
+table never raises in a query: a bad weight table is re-derived from the document text, a bad
+document number gives an empty list or zero weights.
 
 The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to a second
 column of the same row, written with the payload or added later to a row whose random ``token``
@@ -59,8 +62,9 @@ SEAMS_MAGIC = b"DSHSEAM5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
 # 7: postings keep each term's count in the document instead of its BM25 weight;
 # 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
-# 9: each term table's keys in sorted order (lookups by bisection)
-_VERSION = 9
+# 9: each term table's keys in sorted order (lookups by bisection); 10: the normalized text of
+# documents that are not all ASCII is stored again
+_VERSION = 10
 _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
@@ -396,8 +400,12 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         [getattr(d, f) for d in docs]
         for f in ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
     ]
-    # The normalized text is not stored: it is the record text again (a fifth of the payload), and
-    # a loaded document recomputes it from its fields when a phrase first needs it (Analysis.norm).
+    # The normalized text of an all-ASCII document is not stored: it is its text lower-cased (the
+    # record text again: most of a fifth of the payload), and a loaded document recomputes it with
+    # one str.lower() when a phrase first needs it (Analysis.norm); "" stands for it (a normalized
+    # text is never empty: it holds three newlines). Other documents keep theirs: NFKC and case
+    # folding of the whole text would cost a fresh process's first phrase queries twice their time.
+    columns.append([_stored_norm(d) for d in docs])
     columns += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
     return {
         "sid": s.sid,
@@ -416,6 +424,12 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "postings_order": _key_order(postings),
         "field_reps_order": _key_order(reps),
     }
+
+
+def _stored_norm(d: Doc) -> str:
+    if d.name.isascii() and d.description.isascii() and d.type.isascii() and d.body.isascii():
+        return ""
+    return d.analysis.norm
 
 
 def _wrap(magic: bytes, obj: dict[str, Any]) -> bytes:
@@ -531,21 +545,23 @@ def _decode_scope(raw: Any) -> CachedScope:
         and isinstance(terms, list)
         and set(map(type, terms)) <= {str}
         and isinstance(columns, list)
-        and len(columns) == 11
+        and len(columns) == 12
         and all(isinstance(c, list) and len(c) == n for c in columns)
     ):
         raise ValueError("bad cache scope")
-    for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, int), strict=True):
+    for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, str, int), strict=True):
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
     if min(columns[-1], default=0) < 0:  # (lengths: bm25_k divides by a function of them)
         raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    kinds, names, descs, types, bodies, files, sections, mtimes, revisions, name_keys, lengths = columns
+    kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
     docs: list[Doc] = []
     for i in range(n):
         weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
-        analysis = Analysis(weights, {}, None, name_keys[i], lengths[i], (names[i], descs[i], types[i], bodies[i]))
+        norm = norms[i] or None  # ("": an all-ASCII text, normalized on first use)
+        source = (names[i], descs[i], types[i], bodies[i]) if norm is None else None
+        analysis = Analysis(weights, {}, norm, name_keys[i], lengths[i], source)
         docs.append(
             Doc(
                 key,
