@@ -69,6 +69,11 @@ _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
+# Term lookups per table answered by bisection before its dict of positions is built: a one-shot
+# search looks up a few terms (bisection: microseconds), a window many (the dict: one C call).
+_BISECTIONS = 16
+
+
 class LazyPostings(Mapping[str, list[Doc]]):
     """``term -> documents`` over flat arrays; a term's list is built on its first lookup.
 
@@ -77,7 +82,20 @@ class LazyPostings(Mapping[str, list[Doc]]):
     range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
     exception in a query."""
 
-    __slots__ = ("_docs", "_done", "_ends", "_keys", "_ks", "_order", "_pos", "_refs", "_tfs", "_wdone", "_weights")
+    __slots__ = (
+        "_docs",
+        "_done",
+        "_ends",
+        "_keys",
+        "_ks",
+        "_lookups",
+        "_order",
+        "_pos",
+        "_refs",
+        "_tfs",
+        "_wdone",
+        "_weights",
+    )
 
     def __init__(
         self,
@@ -94,6 +112,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
         # by bisection instead of first building a dict of every key of every scope (at 100k
         # records, millions of entries and a quarter of the first query).
         self._order = order
+        self._lookups = 0
         self._ends = ends
         self._refs = refs
         self._docs = docs
@@ -122,8 +141,8 @@ class LazyPostings(Mapping[str, list[Doc]]):
             tfs = self._tfs[start:end] if self._tfs is not None else array("I")
             if refs and max(refs) >= len(ks):  # an inconsistent row that passed its checksum
                 got = array("d", bytes(8 * len(refs)))
-            else:
-                got = array("d", map(tf_weight, tfs, map(ks.__getitem__, refs)))
+            else:  # tf_weight(tf, k), inlined (the same expression, so the very same floats)
+                got = array("d", [tf * K1P / (tf + k) for tf, k in zip(tfs, map(ks.__getitem__, refs), strict=False)])
             self._wdone[i] = got
         return got
 
@@ -136,7 +155,10 @@ class LazyPostings(Mapping[str, list[Doc]]):
     def _find(self, term: str) -> int | None:
         """Position of ``term`` among the keys; None when it is not one."""
         order = self._order
-        if order is None:
+        if order is None or self._pos is not None:
+            return self._positions().get(term)
+        self._lookups += 1
+        if self._lookups > _BISECTIONS:  # a long-lived process: the dict pays for itself from here
             return self._positions().get(term)
         keys = self._keys
         j = bisect.bisect_left(order, term, key=keys.__getitem__)
