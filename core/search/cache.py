@@ -166,6 +166,13 @@ class LazyPostings(Mapping[str, list[Doc]]):
             return order[j]
         return None
 
+    def warm(self) -> None:
+        """Build what lookups otherwise build on first use (a window's worker calls this through
+        ``SearchIndex.warm_up``, so its first queries don't pay it)."""
+        self._positions()
+        if self._tfs is not None and self._ks is None:
+            self._ks = [bm25_k(d.analysis.length) for d in self._docs]
+
     def sorted_keys(self) -> list[str]:
         """The keys in sorted order."""
         if self._order is None:

@@ -915,7 +915,12 @@ class SearchIndex:
             seg.seam_docs([""])
             seg.prefix_terms("")
             seg.bigrams_with("")
-            _ = "" in seg.postings, "" in seg.field_reps  # (a cached segment's term lookup tables)
+            for term_table in (seg.postings, seg.field_reps):  # (a cached segment's term lookup tables)
+                if isinstance(term_table, cache.LazyPostings):
+                    term_table.warm()
+            # The normalized texts a loaded row left to recompute (all-ASCII documents, see
+            # cache._stored_norm): the phrase rule reads them for every candidate.
+            deque(map(_NORM, seg.docs), maxlen=0)
         if sum(len(seg.docs) for seg in built) >= AUTO_SAVE_DOCS and self._cache_db is not None:
             # Add the tables to the rows that hold these very segments (others get them with their
             # next row write).
