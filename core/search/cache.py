@@ -13,10 +13,9 @@ document fields are stored column by column (the record text once: the normalize
 rule reads is recomputed from it on first use, see ``Analysis.norm``); the scope's terms are one
 list. The postings and field repetitions (``term -> documents``) are flat arrays of document
 numbers (2 bytes each) cut per term by end offsets, with each term table's key positions in sorted
-key order (a term is found by bisection: no dict of every key is built), and are turned into
-document lists only when a query first looks a term up (:class:`LazyPostings`). Each posting keeps
-the term's count in the document (2 bytes), not its BM25 weight (8): ``tf_weight`` turns the counts
-of a queried term into the very floats a fresh build computes. The per-document weight dicts are
+key order (a term's first lookups bisect: no dict of every key is built), and are turned into
+document lists only when a query first looks a term up (:class:`LazyPostings`); next to each
+posting, its BM25 weight (a float array). The per-document weight dicts are
 filled in only when the scope is re-indexed (:class:`PendingWeights`). A damaged or inconsistent
 table never raises in a query: a bad weight table is re-derived from the document text, a bad
 document number gives an empty list or zero weights.
@@ -37,7 +36,6 @@ import sqlite3
 import sys
 import threading
 from array import array
-from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain
 from pathlib import Path
@@ -46,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from core.models import WorkspaceInfo
 
-from core.search.documents import K1P, Analysis, Doc, analyze, bm25_k, tf_weight
+from core.search.documents import Analysis, Doc, analyze
 
 DB_FILE = "search-index-v5.sqlite"
 _OLD_FILES = (
@@ -60,11 +58,11 @@ _OLD_FILES = (
 MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
-# 7: postings keep each term's count in the document instead of its BM25 weight;
+# 7: postings kept term counts instead of BM25 weights (measured, undone in 11);
 # 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
 # 9: each term table's keys in sorted order (lookups by bisection); 10: the normalized text of
-# documents that are not all ASCII is stored again
-_VERSION = 10
+# documents that are not all ASCII is stored again; 11: BM25 weights as floats again
+_VERSION = 11
 _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
@@ -87,13 +85,10 @@ class LazyPostings(Mapping[str, list[Doc]]):
         "_done",
         "_ends",
         "_keys",
-        "_ks",
         "_lookups",
         "_order",
         "_pos",
         "_refs",
-        "_tfs",
-        "_wdone",
         "_weights",
     )
 
@@ -104,7 +99,6 @@ class LazyPostings(Mapping[str, list[Doc]]):
         refs: array[int],
         docs: tuple[Doc, ...],
         weights: array[float] | None = None,
-        tfs: array[int] | None = None,
         order: array[int] | None = None,
     ) -> None:
         self._keys = keys
@@ -116,35 +110,18 @@ class LazyPostings(Mapping[str, list[Doc]]):
         self._ends = ends
         self._refs = refs
         self._docs = docs
-        # For postings tables, each posting's BM25 weight (aligned with refs): either stored as
-        # floats (``weights``) or, as the persisted index keeps them, as the term's count in the
-        # document (``tfs``, 2 bytes instead of 8), turned into the same floats a term at a time.
+        # For postings tables, each posting's BM25 weight (aligned with refs). (Storing the term's
+        # count instead, 2 bytes rather than 8, and computing the weights of a queried term from it
+        # was measured: a fifth smaller rows, but a fresh process's first queries 30-50 % slower.)
         self._weights = weights
-        self._tfs = tfs
-        self._ks: list[float] | None = None  # each document's bm25_k, on first use
-        self._wdone: dict[int, array[float]] = {}
         self._pos: dict[str, int] | None = None  # built on first use
         self._done: dict[str, list[Doc]] = {}
 
     def _slice_weights(self, i: int) -> array[float]:
         """The BM25 weights of the postings of term number ``i``."""
         start = self._ends[i - 1] if i else 0
-        end = self._ends[i]
-        if self._weights is not None:
-            return self._weights[start:end]
-        got = self._wdone.get(i)
-        if got is None:
-            ks = self._ks
-            if ks is None:
-                ks = self._ks = [bm25_k(d.analysis.length) for d in self._docs]
-            refs = self._refs[start:end]
-            tfs = self._tfs[start:end] if self._tfs is not None else array("I")
-            if refs and max(refs) >= len(ks):  # an inconsistent row that passed its checksum
-                got = array("d", bytes(8 * len(refs)))
-            else:  # tf_weight(tf, k), inlined (the same expression, so the very same floats)
-                got = array("d", [tf * K1P / (tf + k) for tf, k in zip(tfs, map(ks.__getitem__, refs), strict=False)])
-            self._wdone[i] = got
-        return got
+        assert self._weights is not None
+        return self._weights[start : self._ends[i]]
 
     def _positions(self) -> dict[str, int]:
         pos = self._pos
@@ -170,8 +147,6 @@ class LazyPostings(Mapping[str, list[Doc]]):
         """Build what lookups otherwise build on first use (a window's worker calls this through
         ``SearchIndex.warm_up``, so its first queries don't pay it)."""
         self._positions()
-        if self._tfs is not None and self._ks is None:
-            self._ks = [bm25_k(d.analysis.length) for d in self._docs]
 
     def sorted_keys(self) -> list[str]:
         """The keys in sorted order."""
@@ -194,7 +169,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
 
     @property
     def has_weights(self) -> bool:
-        return self._weights is not None or self._tfs is not None
+        return self._weights is not None
 
     def weights_of(self, term: str) -> dict[Doc, float]:
         """``{doc: BM25 weight of term}`` for the documents of ``term``, from the stored arrays (no
@@ -340,19 +315,14 @@ def _ref_code(n: int) -> str:
 def _table(
     table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
 ) -> Any:
-    """``(term numbers, end offsets, document numbers[, (kind, weights)])`` of a term -> documents
-    table; ``weighted``: with each posting's BM25 weight (the postings table; weights must be
-    filled), as counts (kind ``"H"``/``"I"``: the term's count in the document, from which
-    :func:`tf_weight` gives back the very same float) or, if a weight is not one of its document's
-    count weights, as floats (kind ``"d"``)."""
+    """``(term numbers, end offsets, document numbers[, ("d", weights)])`` of a term -> documents
+    table; ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
     ids = _u32(map(term_no.__getitem__, table))
     if isinstance(table, LazyPostings) and table._docs is docs and (table.has_weights or not weighted):
         # As loaded: the arrays are still right.
         out = (ids, table._ends.tobytes(), array(_ref_code(len(docs)), table._refs).tobytes())
         if not weighted:
             return out
-        if table._tfs is not None:
-            return (*out, (table._tfs.typecode, table._tfs.tobytes()))
         assert table._weights is not None
         return (*out, ("d", table._weights.tobytes()))
     where = {d: i for i, d in enumerate(docs)}
@@ -361,15 +331,10 @@ def _table(
     out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
     if not weighted:
         return out
-    counts = _posting_counts(table, docs, out[1])
-    if counts is None:  # (a weight that is not one of ours: keep the floats as they are)
-        weights = array("d")
-        for term, term_docs in zip(table, lists, strict=True):
-            weights.extend([d.weights[term] for d in term_docs])
-        return (*out, ("d", weights.tobytes()))
-    if not counts or max(counts) < 1 << 16:
-        counts = array("H", counts)
-    return (*out, (counts.typecode, counts.tobytes()))
+    weights = array("d")
+    for term, term_docs in zip(table, lists, strict=True):
+        weights.extend([d.weights[term] for d in term_docs])
+    return (*out, ("d", weights.tobytes()))
 
 
 def _key_order(table: Mapping[str, list[Doc]]) -> bytes:
@@ -378,32 +343,6 @@ def _key_order(table: Mapping[str, list[Doc]]) -> bytes:
         return table._order.tobytes()
     keys = list(table)
     return _u32(sorted(range(len(keys)), key=keys.__getitem__))
-
-
-def _posting_counts(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...], ends: bytes) -> array[int] | None:
-    """Each posting's count, in the order of ``table``'s postings (term by term, documents in
-    order, as ``_build_segment`` builds them from the documents' weights); None when a weight is
-    not ``tf_weight`` of a count or the table does not have that shape. Document by document, in C."""
-    tf_lists: defaultdict[str, list[int]] = defaultdict(list)
-    try:
-        for d in docs:
-            w = d.weights
-            inv = _count_of(d)  # the document's weights are tf_weight(count, k): invert that table
-            deque(map(list.append, map(tf_lists.__getitem__, w), map(inv.__getitem__, w.values())), maxlen=0)
-    except KeyError:
-        return None
-    lists = list(map(tf_lists.__getitem__, table))
-    if len(tf_lists) != len(table) or _u32(accumulate(map(len, lists))) != ends:
-        return None
-    return array("I", chain.from_iterable(lists))
-
-
-def _count_of(d: Doc) -> dict[float, int]:
-    """``{weight: count}`` of one document's BM25 term weights."""
-    k = bm25_k(d.analysis.length)
-    top = max(d.weights.values(), default=0.0)
-    most = round(top * k / (K1P - top)) if top < K1P else 0  # the largest count, give or take one
-    return {tf_weight(tf, k): tf for tf in range(1, most + 2)}
 
 
 def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
@@ -523,24 +462,20 @@ def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = Fa
     refs = _arr(_ref_code(len(docs)), refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
-    weights = tfs = None
+    weights = None
     if rest:
         kind, raw_values = rest[0]
-        if kind not in ("d", "H", "I"):
+        if kind != "d":
             raise ValueError("bad cache weights")
-        values = _arr(kind, raw_values)
-        if len(values) != len(refs):
+        weights = _arr(kind, raw_values)
+        if len(weights) != len(refs):
             raise ValueError("bad cache weights")
-        if kind == "d":
-            weights = values
-        else:
-            tfs = values
     elif weighted:
         raise ValueError("bad cache weights")
     key_order = _arr("I", order)
     if len(key_order) != len(keys) or (keys and max(key_order) >= len(keys)):
         raise ValueError("bad cache key order")
-    return LazyPostings(keys, ends, refs, docs, weights, tfs, key_order)
+    return LazyPostings(keys, ends, refs, docs, weights, key_order)
 
 
 def _decode_scope(raw: Any) -> CachedScope:
@@ -581,7 +516,7 @@ def _decode_scope(raw: Any) -> CachedScope:
     for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, str, int), strict=True):
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
-    if min(columns[-1], default=0) < 0:  # (lengths: bm25_k divides by a function of them)
+    if min(columns[-1], default=0) < 0:  # (token counts)
         raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
     kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns

@@ -30,8 +30,7 @@ def bm25_k(length: int) -> float:
 
 
 def tf_weight(tf: int, k: float) -> float:
-    """A term's BM25 weight in a document from its count there (``k = bm25_k(length)``). The one
-    formula for it: the persisted index stores counts and recomputes the very same floats."""
+    """A term's BM25 weight in a document from its count there (``k = bm25_k(length)``)."""
     return tf * K1P / (tf + k)
 
 

@@ -439,12 +439,12 @@ def _bad_kind(obj: dict[str, Any]) -> None:
     obj["postings"] = (ids, ends, refs, ("q", values))
 
 
-def _short_counts(obj: dict[str, Any]) -> None:
+def _short_weights(obj: dict[str, Any]) -> None:
     ids, ends, refs, (kind, values) = obj["postings"]
     obj["postings"] = (ids, ends, refs, (kind, values[:-2]))
 
 
-def _no_counts(obj: dict[str, Any]) -> None:
+def _no_weights(obj: dict[str, Any]) -> None:
     obj["postings"] = obj["postings"][:3]
 
 
@@ -469,8 +469,8 @@ def _norm_column_gone(obj: dict[str, Any]) -> None:  # a row of the layout witho
     [
         _set_version,
         _bad_kind,
-        _short_counts,
-        _no_counts,
+        _short_weights,
+        _no_weights,
         _negative_length,
         _short_order,
         _order_out_of_range,
@@ -491,13 +491,14 @@ def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Pa
 
 
 def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Path) -> None:
-    # The row stores term counts, not BM25 weights, and no normalized text: both are recomputed on
-    # load. Scores, order and phrase matches must be the very same as a build from the files.
+    # The row stores no normalized text for all-ASCII documents (recomputed on first use), keeps it
+    # for the others, and keeps each term table's sorted key order (lookups bisect first). Scores,
+    # order and phrase matches must be the very same as a build from the files.
     root = tmp_path / "memory"
     store = FileStore(root)
     store.replace_global("## Ｔｉｐｓ\nUse ＰＮＰＭ 打包; Straße ﬁle\n", None)
     bodies = [
-        "pnpm " * 300 + "lockfile",  # a count far above a byte
+        "pnpm " * 300 + "lockfile",
         "Electron-Builder ＦＵＬＬ-ＷＩＤＴＨ ﬁle STRASSE straße " * 3,
         "打包用了 electron-builder，打包为什么慢？打包 " * 7,
         "use pnpm to build; the lockfile is committed",
@@ -532,7 +533,7 @@ def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Pa
     reopened = SearchIndex(FileStore(root))
     assert reopened.refresh().from_cache == 4
     assert {q: reopened.search(q, limit=100) for q in queries} == expected
-    # And after a commit re-indexes a scope loaded from those rows (weights filled from the counts).
+    # And after a commit re-indexes a scope loaded from those rows (weights filled from the row).
     snap = store.find_workspace("/w/1")
     assert snap is not None
     new = store.commit(snap.key, [PutOp(record=rec("okapi", "pnpm okapi 打包"))], snap.revision)
