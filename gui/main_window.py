@@ -7,7 +7,6 @@ import importlib
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
@@ -44,8 +43,7 @@ TAB_CLASSES: dict[str, tuple[str, str]] = {
 
 def _load_tab(key: str, ctx: AppContext) -> Tab:
     module_name, class_name = TAB_CLASSES[key]
-    cls: Any = getattr(importlib.import_module(module_name), class_name)
-    widget: Tab = cls(ctx)
+    widget: Tab = getattr(importlib.import_module(module_name), class_name)(ctx)
     return widget
 
 
@@ -131,11 +129,8 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
 
-        self.watcher = RootWatcher(Path(ctx.root), parent=self)
-        self.watcher.changed.connect(self._on_disk_changed)
+        self.watcher = RootWatcher(Path(ctx.root), parent=self, search=ctx.search, on_changed=self._on_disk_changed)
         self.watcher.raw_event.connect(self._on_raw_event)
-        if ctx.search is not None:  # the index looks at the folders the watcher saw change (issue 15)
-            self.watcher.scopes_changed.connect(ctx.search.note_changed)
         self._watch = watch  # the watcher starts when the first status line is in
         # A root that does not exist yet (a fresh machine, the demo declined) can't be watched: look
         # for it now and then, and start watching (and refresh) once the first save creates it.

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
+
+if TYPE_CHECKING:
+    from core.search import SearchIndex
 from watchdog.events import (
     DirCreatedEvent,
     DirDeletedEvent,
@@ -109,8 +114,22 @@ class RootWatcher(QObject):
     scopes_changed = Signal(object)  # set[str]: workspace keys touched since the last ``changed``
     changed = Signal()
 
-    def __init__(self, root: Path, debounce_ms: int = 1000, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        debounce_ms: int = 1000,
+        parent: QObject | None = None,
+        *,
+        search: SearchIndex | None = None,
+        on_changed: Callable[[], None] | None = None,
+    ) -> None:
+        """``search``: the index told which workspaces changed (``note_changed``, issue 15);
+        ``on_changed``: connected to ``changed``."""
         super().__init__(parent)
+        if search is not None:
+            self.scopes_changed.connect(search.note_changed)
+        if on_changed is not None:
+            self.changed.connect(on_changed)
         self.root = Path(root)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)

@@ -21,7 +21,7 @@ Public API (what the GUI and CLI use)::
                                                  # tables the first phrase query would build (~0.1 ms/doc)
 
 Persisted index: ``SearchIndex(store)`` (``cache_dir=True``) keeps one SQLite row per scope in
-``<root>/.manager/cache/search-index-v4.sqlite`` (see ``core.search.cache``). The first refresh
+``<root>/.manager/cache/search-index-v5.sqlite`` (see ``core.search.cache``). The first refresh
 loads the rows and trusts each scope while its folder keeps the (mtime, inode) stamp recorded with it
 (a file rewritten in place needs ``refresh(keys=...)`` or ``deep=True``); every refresh writes the rows
 of the scopes it changed, never the whole cache; ``save_cache()`` writes what ``apply()`` changed.

@@ -9,14 +9,16 @@ marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal cannot execute 
 magic, checksum or shape means "no cache for that scope", and the next save replaces the row.
 
 Row layout, chosen so that loading is a few C-level calls per document and none per posting: the
-document fields are stored column by column; the scope's terms are one list, and every
-per-document table (BM25 weights, field points) is a flat ``array`` of term numbers plus a flat
-array of values, cut per document by an array of end offsets. The postings and field repetitions
-(``term -> documents``) are flat arrays of document numbers cut per term, and are turned into
-document lists only when a query first looks a term up (:class:`LazyPostings`); the per-document
-weight dicts are filled in when a query first selects the scope (or by ``warm_up``, see
-:class:`PendingWeights`). A damaged or inconsistent table never raises in a query: a bad weight
-table is re-derived from the document text, a bad document number gives an empty list.
+document fields are stored column by column (the record text once: the normalized text the phrase
+rule reads is recomputed from it on first use, see ``Analysis.norm``); the scope's terms are one
+list. The postings and field repetitions (``term -> documents``) are flat arrays of document
+numbers (2 bytes each) cut per term by end offsets, with each term table's key positions in sorted
+key order (a term's first lookups bisect: no dict of every key is built), and are turned into
+document lists only when a query first looks a term up (:class:`LazyPostings`); next to each
+posting, its BM25 weight (a float array). The per-document weight dicts are
+filled in only when the scope is re-indexed (:class:`PendingWeights`). A damaged or inconsistent
+table never raises in a query: a bad weight table is re-derived from the document text, a bad
+document number gives an empty list or zero weights.
 
 The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to a second
 column of the same row, written with the payload or added later to a row whose random ``token``
@@ -25,6 +27,7 @@ still names the payload they were built from; ``warm_up`` reads them, so opening
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import marshal
@@ -43,13 +46,30 @@ if TYPE_CHECKING:
 
 from core.search.documents import Analysis, Doc, analyze
 
-DB_FILE = "search-index-v4.sqlite"
-_OLD_FILES = ("search-index-v2.bin", "search-index-v3.bin", "search-seams-v3.bin")
-MAGIC = b"DSHSRCH4"
-SEAMS_MAGIC = b"DSHSEAM4"
-_VERSION = 5  # 5: fingerprints are core.fingerprint digests
-_DB_VERSION = 5  # 5: fingerprints are core.fingerprint digests
+DB_FILE = "search-index-v5.sqlite"
+_OLD_FILES = (
+    "search-index-v2.bin",
+    "search-index-v3.bin",
+    "search-seams-v3.bin",
+    "search-index-v4.sqlite",
+    "search-index-v4.sqlite-wal",
+    "search-index-v4.sqlite-shm",
+)
+MAGIC = b"DSHSRCH5"
+SEAMS_MAGIC = b"DSHSEAM5"
+# 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
+# 7: postings kept term counts instead of BM25 weights (measured, undone in 11);
+# 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
+# 9: each term table's keys in sorted order (lookups by bisection); 10: the normalized text of
+# documents that are not all ASCII is stored again; 11: BM25 weights as floats again
+_VERSION = 11
+_DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
+
+
+# Term lookups per table answered by bisection before its dict of positions is built: a one-shot
+# search looks up a few terms (bisection: microseconds), a window many (the dict: one C call).
+_BISECTIONS = 16
 
 
 class LazyPostings(Mapping[str, list[Doc]]):
@@ -60,7 +80,17 @@ class LazyPostings(Mapping[str, list[Doc]]):
     range (a cache that passed its checksum yet is inconsistent) give an empty list, never an
     exception in a query."""
 
-    __slots__ = ("_docs", "_done", "_ends", "_keys", "_pos", "_refs", "_weights")
+    __slots__ = (
+        "_docs",
+        "_done",
+        "_ends",
+        "_keys",
+        "_lookups",
+        "_order",
+        "_pos",
+        "_refs",
+        "_weights",
+    )
 
     def __init__(
         self,
@@ -69,14 +99,29 @@ class LazyPostings(Mapping[str, list[Doc]]):
         refs: array[int],
         docs: tuple[Doc, ...],
         weights: array[float] | None = None,
+        order: array[int] | None = None,
     ) -> None:
         self._keys = keys
+        # Key positions in sorted key order (persisted with the row): a fresh process finds a term
+        # by bisection instead of first building a dict of every key of every scope (at 100k
+        # records, millions of entries and a quarter of the first query).
+        self._order = order
+        self._lookups = 0
         self._ends = ends
         self._refs = refs
         self._docs = docs
-        self._weights = weights  # BM25 weight of each posting (aligned with refs), for postings tables
+        # For postings tables, each posting's BM25 weight (aligned with refs). (Storing the term's
+        # count instead, 2 bytes rather than 8, and computing the weights of a queried term from it
+        # was measured: a fifth smaller rows, but a fresh process's first queries 30-50 % slower.)
+        self._weights = weights
         self._pos: dict[str, int] | None = None  # built on first use
         self._done: dict[str, list[Doc]] = {}
+
+    def _slice_weights(self, i: int) -> array[float]:
+        """The BM25 weights of the postings of term number ``i``."""
+        start = self._ends[i - 1] if i else 0
+        assert self._weights is not None
+        return self._weights[start : self._ends[i]]
 
     def _positions(self) -> dict[str, int]:
         pos = self._pos
@@ -84,9 +129,34 @@ class LazyPostings(Mapping[str, list[Doc]]):
             pos = self._pos = dict(zip(self._keys, range(len(self._keys)), strict=True))
         return pos
 
+    def _find(self, term: str) -> int | None:
+        """Position of ``term`` among the keys; None when it is not one."""
+        order = self._order
+        if order is None or self._pos is not None:
+            return self._positions().get(term)
+        self._lookups += 1
+        if self._lookups > _BISECTIONS:  # a long-lived process: the dict pays for itself from here
+            return self._positions().get(term)
+        keys = self._keys
+        j = bisect.bisect_left(order, term, key=keys.__getitem__)
+        if j < len(order) and keys[order[j]] == term:
+            return order[j]
+        return None
+
+    def warm(self) -> None:
+        """Build what lookups otherwise build on first use (a window's worker calls this through
+        ``SearchIndex.warm_up``, so its first queries don't pay it)."""
+        self._positions()
+
+    def sorted_keys(self) -> list[str]:
+        """The keys in sorted order."""
+        if self._order is None:
+            return sorted(self._keys)
+        return list(map(self._keys.__getitem__, self._order))
+
     def _load(self, term: str) -> list[Doc] | None:
         """The documents of ``term`` (None: not a key), built from the arrays and remembered."""
-        i = self._positions().get(term)
+        i = self._find(term)
         if i is None:
             return None
         start = self._ends[i - 1] if i else 0
@@ -105,21 +175,19 @@ class LazyPostings(Mapping[str, list[Doc]]):
         """``{doc: BM25 weight of term}`` for the documents of ``term``, from the stored arrays (no
         per-document dict is needed: a query reads only the weights of its own terms)."""
         docs = self.get(term)
-        weights = self._weights
-        if not docs or weights is None:
+        if not docs or not self.has_weights:
             return {}
-        i = self._positions()[term]
-        start = self._ends[i - 1] if i else 0
-        return dict(zip(docs, weights[start : start + len(docs)], strict=False))
+        i = self._find(term)
+        assert i is not None  # (docs is not empty)
+        return dict(zip(docs, self._slice_weights(i), strict=False))
 
     def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
         """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
-        i = self._positions().get(term)
-        if i is None or self._weights is None:
+        i = self._find(term)
+        if i is None or not self.has_weights:
             return None
         start = self._ends[i - 1] if i else 0
-        end = self._ends[i]
-        return self._refs[start:end], self._weights[start:end]
+        return self._refs[start : self._ends[i]], self._slice_weights(i)
 
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
@@ -139,7 +207,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
         return got
 
     def __contains__(self, term: object) -> bool:
-        return term in self._done or term in self._positions()
+        return term in self._done or (isinstance(term, str) and self._find(term) is not None)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys)
@@ -172,12 +240,14 @@ class PendingWeights:
                 return False
             docs, postings, reps = self._args
             try:  # (document numbers out of range: an inconsistent cache that passed its checksum)
-                weights = postings._weights
-                if weights is None or len(weights) != len(postings._refs):
+                if not postings.has_weights:
                     raise ValueError("no posting weights")
                 start = 0
-                for term, end in zip(postings._keys, postings._ends, strict=True):
-                    for ref, w in zip(postings._refs[start:end], weights[start:end], strict=True):
+                for i, (term, end) in enumerate(zip(postings._keys, postings._ends, strict=True)):
+                    weights = postings._slice_weights(i)
+                    if len(weights) != end - start:
+                        raise ValueError("bad posting weights")
+                    for ref, w in zip(postings._refs[start:end], weights, strict=True):
                         docs[ref].analysis.weights[term] = w
                     start = end
                 start = 0
@@ -236,26 +306,43 @@ def _u32(values: Iterable[int]) -> bytes:
     return array("I", values).tobytes()
 
 
+def _ref_code(n: int) -> str:
+    """Array type of the document numbers of a scope of ``n`` documents: 2 bytes each below 65,536
+    (every workspace in practice), else 4; known from ``n`` alone, so a row does not say it."""
+    return "H" if n < 1 << 16 else "I"
+
+
 def _table(
     table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
 ) -> Any:
-    """``(term numbers, end offsets, document numbers[, weights])`` of a term -> documents table;
-    ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
+    """``(term numbers, end offsets, document numbers[, ("d", weights)])`` of a term -> documents
+    table; ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
     ids = _u32(map(term_no.__getitem__, table))
-    if isinstance(table, LazyPostings) and table._docs is docs and (table._weights is not None or not weighted):
+    if isinstance(table, LazyPostings) and table._docs is docs and (table.has_weights or not weighted):
         # As loaded: the arrays are still right.
-        out = (ids, table._ends.tobytes(), table._refs.tobytes())
-        return (*out, table._weights.tobytes()) if weighted and table._weights is not None else out
+        out = (ids, table._ends.tobytes(), array(_ref_code(len(docs)), table._refs).tobytes())
+        if not weighted:
+            return out
+        assert table._weights is not None
+        return (*out, ("d", table._weights.tobytes()))
     where = {d: i for i, d in enumerate(docs)}
     lists = list(table.values())
-    refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
+    refs = array(_ref_code(len(docs)), map(where.__getitem__, chain.from_iterable(lists)))
     out = (ids, _u32(accumulate(map(len, lists))), refs.tobytes())
     if not weighted:
         return out
     weights = array("d")
     for term, term_docs in zip(table, lists, strict=True):
         weights.extend([d.weights[term] for d in term_docs])
-    return (*out, weights.tobytes())
+    return (*out, ("d", weights.tobytes()))
+
+
+def _key_order(table: Mapping[str, list[Doc]]) -> bytes:
+    """Positions of ``table``'s keys (in its order) sorted by key: see LazyPostings._order."""
+    if isinstance(table, LazyPostings) and table._order is not None:
+        return table._order.tobytes()
+    keys = list(table)
+    return _u32(sorted(range(len(keys)), key=keys.__getitem__))
 
 
 def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
@@ -281,7 +368,13 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         [getattr(d, f) for d in docs]
         for f in ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
     ]
-    columns += [[getattr(d.analysis, f) for d in docs] for f in ("norm", "name_key", "length")]
+    # The normalized text of an all-ASCII document is not stored: it is its text lower-cased (the
+    # record text again: most of a fifth of the payload), and a loaded document recomputes it with
+    # one str.lower() when a phrase first needs it (Analysis.norm); "" stands for it (a normalized
+    # text is never empty: it holds three newlines). Other documents keep theirs: NFKC and case
+    # folding of the whole text would cost a fresh process's first phrase queries twice their time.
+    columns.append([_stored_norm(d) for d in docs])
+    columns += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
     return {
         "sid": s.sid,
         "key": s.key,
@@ -296,7 +389,15 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "terms": list(term_no),
         "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
+        "postings_order": _key_order(postings),
+        "field_reps_order": _key_order(reps),
     }
+
+
+def _stored_norm(d: Doc) -> str:
+    if d.name.isascii() and d.description.isascii() and d.type.isascii() and d.body.isascii():
+        return ""
+    return d.analysis.norm
 
 
 def _wrap(magic: bytes, obj: dict[str, Any]) -> bytes:
@@ -325,6 +426,13 @@ def encode_scope(s: CachedScope) -> bytes:
     return _wrap(MAGIC, _encode_scope(s))
 
 
+def encode_and_reload(s: CachedScope) -> tuple[bytes, CachedScope]:
+    """``(encode_scope(s), decode_scope(encode_scope(s)))`` without decoding the payload again:
+    the scope in the form a loaded row has (what a cold build keeps), and the row to save."""
+    obj = _encode_scope(s)
+    return _wrap(MAGIC, obj), _decode_scope(obj)
+
+
 def encode_seams(s: CachedScope) -> bytes | None:
     if s.seams is None:
         return None
@@ -346,18 +454,28 @@ def _ends(raw: Any, count: int, total: int) -> array[int]:
     return ends
 
 
-def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False) -> LazyPostings:
+def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False, order: Any = None) -> LazyPostings:
     if raw is None:
         raise ValueError("missing cache table")
     ids_raw, ends_raw, refs_raw, *rest = raw
     ids = _arr("I", ids_raw)
-    refs = _arr("I", refs_raw)
+    refs = _arr(_ref_code(len(docs)), refs_raw)
     ends = _ends(ends_raw, len(ids), len(refs))
     keys = list(map(terms.__getitem__, ids))
-    weights = _arr("d", rest[0]) if rest else None
-    if (weights is not None and len(weights) != len(refs)) or (weighted and weights is None):
+    weights = None
+    if rest:
+        kind, raw_values = rest[0]
+        if kind != "d":
+            raise ValueError("bad cache weights")
+        weights = _arr(kind, raw_values)
+        if len(weights) != len(refs):
+            raise ValueError("bad cache weights")
+    elif weighted:
         raise ValueError("bad cache weights")
-    return LazyPostings(keys, ends, refs, docs, weights)
+    key_order = _arr("I", order)
+    if len(key_order) != len(keys) or (keys and max(key_order) >= len(keys)):
+        raise ValueError("bad cache key order")
+    return LazyPostings(keys, ends, refs, docs, weights, key_order)
 
 
 def _decode_scope(raw: Any) -> CachedScope:
@@ -398,12 +516,16 @@ def _decode_scope(raw: Any) -> CachedScope:
     for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, str, int), strict=True):
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
+    if min(columns[-1], default=0) < 0:  # (token counts)
+        raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
     kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
     docs: list[Doc] = []
     for i in range(n):
         weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
-        analysis = Analysis(weights, {}, norms[i], name_keys[i], lengths[i])
+        norm = norms[i] or None  # ("": an all-ASCII text, normalized on first use)
+        source = (names[i], descs[i], types[i], bodies[i]) if norm is None else None
+        analysis = Analysis(weights, {}, norm, name_keys[i], lengths[i], source)
         docs.append(
             Doc(
                 key,
@@ -423,8 +545,8 @@ def _decode_scope(raw: Any) -> CachedScope:
             )
         )
     tdocs = tuple(docs)
-    postings = _lazy(raw["postings"], terms, tdocs, weighted=True)
-    field_reps = _lazy(raw["field_reps"], terms, tdocs)
+    postings = _lazy(raw["postings"], terms, tdocs, weighted=True, order=raw["postings_order"])
+    field_reps = _lazy(raw["field_reps"], terms, tdocs, order=raw["field_reps_order"])
     pending = PendingWeights(tdocs, postings, field_reps)
     out = CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
     out.stamp = stamp
@@ -610,5 +732,6 @@ __all__ = [
     "LazyPostings",
     "PendingWeights",
     "decode_scope",
+    "encode_and_reload",
     "encode_scope",
 ]

@@ -21,17 +21,58 @@ _TYPE_WORDS = frozenset(("feedback", "project", "reference", "global"))
 K1 = 1.2
 B = 0.75
 AVGDL = 200.0  # tokens in a typical ~1 KB record
+K1P = K1 + 1.0
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+def bm25_k(length: int) -> float:
+    """The length part of a document's BM25 term weights."""
+    return K1 * (1.0 - B + B * length / AVGDL)
+
+
+def tf_weight(tf: int, k: float) -> float:
+    """A term's BM25 weight in a document from its count there (``k = bm25_k(length)``)."""
+    return tf * K1P / (tf + k)
+
+
 class Analysis:
-    """Everything the index needs from a document's text; depends only on the text."""
+    """Everything the index needs from a document's text; depends only on the text.
 
-    weights: dict[str, float]  # term -> BM25 term-frequency component (idf applied per query)
-    points: dict[str, int]  # term -> field points (name/description/type)
-    norm: str  # normalized "name\ndescription\ntype\nbody" (phrase rule)
-    name_key: str  # squashed normalized name (exact-name rule)
-    length: int  # number of tokens
+    ``norm`` (the normalized text, for the phrase rule) is the record's text a second time: a
+    scope loaded from the persisted index does not store it but passes ``source`` (the document's
+    fields), and ``norm`` is recomputed from them on first use (one ``str.lower()`` for ASCII text)
+    and remembered. Hashes by identity."""
+
+    __slots__ = ("_norm", "_source", "length", "name_key", "points", "weights")
+
+    def __init__(
+        self,
+        weights: dict[str, float],
+        points: dict[str, int],
+        norm: str | None,
+        name_key: str,
+        length: int,
+        source: tuple[str, str, str, str] | None = None,
+    ) -> None:
+        if norm is None and source is None:
+            raise ValueError("an analysis needs its normalized text or its source fields")
+        self.weights = weights  # term -> BM25 term-frequency component (idf applied per query)
+        self.points = points  # term -> field points (name/description/type)
+        self._norm = norm
+        self._source = source  # (name, description, type, body) while norm is not computed yet
+        self.name_key = name_key  # squashed normalized name (exact-name rule)
+        self.length = length  # number of tokens
+
+    @property
+    def norm(self) -> str:
+        """Normalized ``"name\ndescription\ntype\nbody"``. (Two threads racing here compute the
+        same string twice, harmlessly.)"""
+        norm = self._norm
+        if norm is None:
+            source = self._source
+            assert source is not None
+            norm = self._norm = normalize("\n".join(source))
+            self._source = None
+        return norm
 
 
 def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
@@ -39,12 +80,12 @@ def analyze(name: str, description: str, type_: str, body: str) -> Analysis:
     norm = normalize(raw)
     tokens = tokenize_normalized(norm)
     length = len(tokens)
-    k = K1 * (1.0 - B + B * length / AVGDL)
-    k1p = K1 + 1.0
+    k = bm25_k(length)
     counts = Counter(tokens)
     # tf -> weight from a small table, mapped in C (this runs for every record on a cold start).
-    table = [tf * k1p / (tf + k) for tf in range(max(counts.values(), default=0) + 1)]
+    table = [tf_weight(tf, k) for tf in range(max(counts.values(), default=0) + 1)]
     # Interned terms: 10k records share one copy of each word instead of one per record.
+    # (Also what makes the cold build's table passes fast: equal keys are the same object.)
     weights = dict(zip(map(sys.intern, counts.keys()), map(table.__getitem__, counts.values()), strict=True))
     points: dict[str, int] = dict.fromkeys(map(sys.intern, tokenize(name)), NAME_POINTS)
     for term in set(map(sys.intern, tokenize(description))):

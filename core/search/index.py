@@ -177,7 +177,11 @@ class Segment:
         """Indexed words that begin with ``prefix`` (not the word itself), at most MAX_EXPANSIONS."""
         vocab: list[str] | None = self.lazy.get("vocab")
         if vocab is None:
-            vocab = sorted(t for t in self.postings if t.isascii())
+            postings = self.postings  # (a fresh process's first query pays this for every scope)
+            if isinstance(postings, cache.LazyPostings):
+                vocab = list(filter(str.isascii, postings.sorted_keys()))
+            else:
+                vocab = sorted(filter(str.isascii, postings))
             self.lazy["vocab"] = vocab
         lo = bisect.bisect_left(vocab, prefix)
         out: list[str] = []
@@ -289,8 +293,7 @@ def _compact(seg: Segment) -> Segment:
     tables as flat arrays (what a scope loaded from the cache looks like). At 100k records the dicts
     were most of the memory; the row's payload is kept until the next save writes it."""
     scope = SearchIndex._cached_scope(seg)
-    payload = cache.encode_scope(scope)
-    c = cache.decode_scope(payload)
+    payload, c = cache.encode_and_reload(scope)
     out = _build_segment(
         c.sid,
         c.key,
@@ -912,7 +915,12 @@ class SearchIndex:
             seg.seam_docs([""])
             seg.prefix_terms("")
             seg.bigrams_with("")
-            _ = "" in seg.postings, "" in seg.field_reps  # (a cached segment's term lookup tables)
+            for term_table in (seg.postings, seg.field_reps):  # (a cached segment's term lookup tables)
+                if isinstance(term_table, cache.LazyPostings):
+                    term_table.warm()
+            # The normalized texts a loaded row left to recompute (all-ASCII documents, see
+            # cache._stored_norm): the phrase rule reads them for every candidate.
+            deque(map(_NORM, seg.docs), maxlen=0)
         if sum(len(seg.docs) for seg in built) >= AUTO_SAVE_DOCS and self._cache_db is not None:
             # Add the tables to the rows that hold these very segments (others get them with their
             # next row write).

@@ -261,6 +261,8 @@ def test_inconsistent_cache_with_a_valid_checksum_does_not_crash(tmp_path: Path)
         obj["postings"] = (ids, ends, b"\xff" * len(refs), weights)  # document numbers out of range
         ids, ends, refs = obj["field_reps"]
         obj["field_reps"] = (b"\xff" * len(ids), ends, refs)  # term numbers out of range
+        order = obj["postings_order"]
+        obj["postings_order"] = order[4:] + order[:4]  # keys no longer in sorted order
 
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
     ix = SearchIndex(FileStore(root))
@@ -397,3 +399,163 @@ def test_a_cold_build_writes_its_rows_in_batches(tmp_path: Path, monkeypatch: py
     assert again.refresh().from_cache == 4
     for q in ("zebra", "打包为什么慢", '"use pnpm"'):
         assert again.search(q, limit=100) == ix.search(q, limit=100)
+
+
+def test_a_cache_of_the_previous_format_is_deleted_and_rebuilt(tmp_path: Path) -> None:
+    # A v4 database (what the previous release wrote) is never read: its scopes are rebuilt from
+    # the store, the old file and its WAL are deleted, and the new file is used from then on.
+    root = build(tmp_path)
+    folder = root / ".manager" / "cache"
+    folder.mkdir(parents=True)
+    with sqlite3.connect(folder / "search-index-v4.sqlite") as con:
+        con.execute("CREATE TABLE scopes(sid TEXT PRIMARY KEY, token TEXT, payload BLOB, seams BLOB)")
+        con.execute("INSERT INTO scopes VALUES ('global', 't', ?, NULL)", (b"DSHSRCH4" + b"\0" * 64,))
+        con.execute("PRAGMA user_version=5")
+    (folder / "search-index-v4.sqlite-wal").write_bytes(b"")
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 0
+    assert hits(ix, "zebra") == hits(_fresh(root, cache=False), "zebra")
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith("search-index-v4")) == []
+    assert SearchIndex(FileStore(root)).refresh().from_cache == 4
+
+
+def test_a_database_of_another_schema_version_is_replaced(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    with sqlite3.connect(db_path(root)) as con:
+        con.execute("PRAGMA user_version=5")
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 0
+    assert hits(ix, "打包") == hits(_fresh(root, cache=False), "打包")
+    assert SearchIndex(FileStore(root)).refresh().from_cache == 4
+
+
+def _set_version(obj: dict[str, Any]) -> None:
+    obj["version"] = obj["version"] - 1
+
+
+def _bad_kind(obj: dict[str, Any]) -> None:
+    ids, ends, refs, (_kind, values) = obj["postings"]
+    obj["postings"] = (ids, ends, refs, ("q", values))
+
+
+def _short_weights(obj: dict[str, Any]) -> None:
+    ids, ends, refs, (kind, values) = obj["postings"]
+    obj["postings"] = (ids, ends, refs, (kind, values[:-2]))
+
+
+def _no_weights(obj: dict[str, Any]) -> None:
+    obj["postings"] = obj["postings"][:3]
+
+
+def _negative_length(obj: dict[str, Any]) -> None:
+    obj["columns"][-1][0] = -500
+
+
+def _short_order(obj: dict[str, Any]) -> None:
+    obj["postings_order"] = obj["postings_order"][:-4]
+
+
+def _order_out_of_range(obj: dict[str, Any]) -> None:
+    obj["field_reps_order"] = b"\xff" * len(obj["field_reps_order"])
+
+
+def _norm_column_gone(obj: dict[str, Any]) -> None:  # a row of the layout without normalized texts
+    del obj["columns"][9]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _set_version,
+        _bad_kind,
+        _short_weights,
+        _no_weights,
+        _negative_length,
+        _short_order,
+        _order_out_of_range,
+        _norm_column_gone,
+    ],
+)
+def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Path, edit: Any) -> None:
+    # Each edit is re-checksummed, so only the row's own version and shape checks can refuse it.
+    root = build(tmp_path)
+    expected = {q: _fresh(root, cache=False).search(q, limit=100) for q in ("zebra", "打包为什么慢", '"use pnpm"')}
+    SearchIndex(FileStore(root)).refresh()
+    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
+    ix = SearchIndex(FileStore(root))
+    stats = ix.refresh()
+    assert stats.from_cache == 0 and stats.docs_reindexed == 13
+    assert {q: ix.search(q, limit=100) for q in expected} == expected
+    assert SearchIndex(FileStore(root)).refresh().from_cache == 4  # the rebuilt rows are intact
+
+
+def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Path) -> None:
+    # The row stores no normalized text for all-ASCII documents (recomputed on first use), keeps it
+    # for the others, and keeps each term table's sorted key order (lookups bisect first). Scores,
+    # order and phrase matches must be the very same as a build from the files.
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    store.replace_global("## Ｔｉｐｓ\nUse ＰＮＰＭ 打包; Straße ﬁle\n", None)
+    bodies = [
+        "pnpm " * 300 + "lockfile",
+        "Electron-Builder ＦＵＬＬ-ＷＩＤＴＨ ﬁle STRASSE straße " * 3,
+        "打包用了 electron-builder，打包为什么慢？打包 " * 7,
+        "use pnpm to build; the lockfile is committed",
+        "数据库迁移 migration 回滚 rollback",
+    ]
+    for i in range(3):
+        put(
+            store,
+            f"/w/{i}",
+            [rec(f"r-{i}-{j}", f"{b} zebra{i}", description=f"Ｎｏｔｅ {j}") for j, b in enumerate(bodies)],
+        )
+    age_files(root)
+    queries = (
+        "pnpm",
+        "pnp",
+        "lockfile committed",
+        '"use pnpm"',
+        '"full-width file"',
+        "strasse",
+        "straße",
+        "electron builder",
+        "打包为什么慢",
+        "包",
+        '"打包用了"',
+        "note",
+        "zebra1 回滚",
+    )
+    fresh = _fresh(root, cache=False)
+    expected = {q: fresh.search(q, limit=100) for q in queries}
+    assert all(expected[q].total_matches for q in queries)
+    SearchIndex(FileStore(root)).refresh()  # writes the rows
+    reopened = SearchIndex(FileStore(root))
+    assert reopened.refresh().from_cache == 4
+    assert {q: reopened.search(q, limit=100) for q in queries} == expected
+    # And after a commit re-indexes a scope loaded from those rows (weights filled from the row).
+    snap = store.find_workspace("/w/1")
+    assert snap is not None
+    new = store.commit(snap.key, [PutOp(record=rec("okapi", "pnpm okapi 打包"))], snap.revision)
+    reopened.apply(new)
+    assert reopened.save_cache()
+    fresh = _fresh(root, cache=False)
+    again = SearchIndex(FileStore(root))
+    again.refresh()
+    for q in (*queries, "okapi"):
+        assert reopened.search(q, limit=100) == fresh.search(q, limit=100) == again.search(q, limit=100)
+
+
+def test_a_key_order_that_is_not_sorted_gives_no_exception(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+
+    def edit(obj: dict[str, Any]) -> None:
+        order = obj["postings_order"]
+        obj["postings_order"] = order[4:] + order[:4]  # every position once, no longer sorted by key
+
+    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 4  # in range: the row passes its checks
+    for q in ("zebra", "打包", "zeb", '"use pnpm"', "electron builder", "包"):
+        ix.search(q, limit=100)  # wrong answers are possible for a forged cache; exceptions are not
