@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from core.models import WorkspaceInfo
 
 from core.search.documents import Analysis, Doc, analyze
+from core.search.tokenizer import normalize
 
 DB_FILE = "search-index-v5.sqlite"
 _OLD_FILES = (
@@ -72,6 +73,119 @@ _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 _BISECTIONS = 16
 
 
+_COLUMNS = ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
+
+
+class LazyDocs(Sequence[Doc]):
+    """A loaded scope's documents, kept as the row's columns: the :class:`Doc` objects are made
+    only when something needs them (a hit, a re-index of the scope), all at once and once.
+
+    A query ranks by document number (``norm``, ``tiebreak`` and the term tables need no
+    ``Doc``), so a fresh process never builds 100,000 of them to answer one search: at 100k
+    records that was a third of the time to open the persisted index. Thread-safe: the objects
+    are made under a lock, so every caller sees the same ones (the index keys tables by them)."""
+
+    __slots__ = ("_cols", "_docs", "_lock", "_norms", "archived", "cwd", "key", "lengths", "name_keys", "stored_norms")
+
+    def __init__(
+        self,
+        key: str,
+        cwd: str,
+        archived: bool,
+        cols: list[list[Any]],
+        stored_norms: list[str],
+        name_keys: list[str],
+        lengths: list[int],
+    ) -> None:
+        self.key = key
+        self.cwd = cwd
+        self.archived = archived
+        self._cols = cols  # kinds, names, descriptions, types, bodies, files, sections, mtimes, revisions
+        self.stored_norms = stored_norms  # "" = all-ASCII text, normalized (lower-cased) on first use
+        self.name_keys = name_keys
+        self.lengths = lengths
+        self._norms: list[str | None] | None = None
+        self._docs: tuple[Doc, ...] | None = None
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.lengths)
+
+    @property
+    def columns(self) -> list[list[Any]]:
+        return self._cols
+
+    @property
+    def materialized(self) -> bool:
+        return self._docs is not None
+
+    def norm(self, i: int) -> str:
+        """Document ``i``'s normalized text (what the phrase rule reads), without making its Doc."""
+        norms = self._norms
+        if norms is None:
+            norms = self._norms = [n or None for n in self.stored_norms]
+        got = norms[i]
+        if got is None:
+            docs = self._docs
+            if docs is not None:
+                got = docs[i].analysis.norm
+            else:
+                c = self._cols
+                got = normalize(f"{c[1][i]}\n{c[2][i]}\n{c[3][i]}\n{c[4][i]}")
+            norms[i] = got
+        return got
+
+    def tiebreak(self, i: int) -> tuple[int, str, str, int]:
+        """``(-mtime_ns, scope key, name, section index)`` of document ``i``: the rank's last keys."""
+        c = self._cols
+        return (-c[7][i], self.key, c[1][i], c[6][i])
+
+    def docs(self) -> tuple[Doc, ...]:
+        docs = self._docs
+        if docs is None:
+            with self._lock:
+                docs = self._docs
+                if docs is None:
+                    docs = self._docs = self._make()
+        return docs
+
+    def _make(self) -> tuple[Doc, ...]:
+        kinds, names, descs, types, bodies, files, sections, mtimes, revisions = self._cols
+        key, cwd, archived = self.key, self.cwd, self.archived
+        known = self._norms
+        out: list[Doc] = []
+        for i, stored in enumerate(self.stored_norms):
+            weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
+            norm = (known[i] if known is not None else None) or stored or None
+            source = (names[i], descs[i], types[i], bodies[i]) if norm is None else None
+            analysis = Analysis(weights, {}, norm, self.name_keys[i], self.lengths[i], source)
+            out.append(
+                Doc(
+                    key,
+                    cwd,
+                    archived,
+                    kinds[i],
+                    names[i],
+                    descs[i],
+                    types[i],
+                    bodies[i],
+                    files[i],
+                    sections[i],
+                    mtimes[i],
+                    revisions[i],
+                    analysis,
+                    weights,
+                )
+            )
+        return tuple(out)
+
+    def __getitem__(self, i: Any) -> Any:
+        return self.docs()[i]
+
+    def __iter__(self) -> Iterator[Doc]:
+        return iter(self.docs())
+
+
 class LazyPostings(Mapping[str, list[Doc]]):
     """``term -> documents`` over flat arrays; a term's list is built on its first lookup.
 
@@ -97,7 +211,7 @@ class LazyPostings(Mapping[str, list[Doc]]):
         keys: list[str],
         ends: array[int],
         refs: array[int],
-        docs: tuple[Doc, ...],
+        docs: Sequence[Doc],
         weights: array[float] | None = None,
         order: array[int] | None = None,
     ) -> None:
@@ -160,12 +274,26 @@ class LazyPostings(Mapping[str, list[Doc]]):
         if i is None:
             return None
         start = self._ends[i - 1] if i else 0
+        docs = self._docs
+        if isinstance(docs, LazyDocs):
+            docs = docs.docs()
         try:
-            got = list(map(self._docs.__getitem__, self._refs[start : self._ends[i]]))
+            got = list(map(docs.__getitem__, self._refs[start : self._ends[i]]))
         except IndexError:
             got = []
         self._done[term] = got
         return got
+
+    def refs_of(self, term: str) -> Sequence[int]:
+        """The document numbers of ``term`` (empty when it is not a key, or when a number is out
+        of range: an inconsistent row that passed its checksum), straight from the arrays."""
+        i = self._find(term)
+        if i is None:
+            return ()
+        refs = self._refs[self._ends[i - 1] if i else 0 : self._ends[i]]
+        if refs and max(refs) >= len(self._docs):
+            return ()
+        return refs
 
     @property
     def has_weights(self) -> bool:
@@ -187,7 +315,10 @@ class LazyPostings(Mapping[str, list[Doc]]):
         if i is None or not self.has_weights:
             return None
         start = self._ends[i - 1] if i else 0
-        return self._refs[start : self._ends[i]], self._slice_weights(i)
+        refs = self._refs[start : self._ends[i]]
+        if refs and max(refs) >= len(self._docs):
+            return None
+        return refs, self._slice_weights(i)
 
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
@@ -227,9 +358,9 @@ class PendingWeights:
 
     __slots__ = ("_args", "done")
 
-    def __init__(self, docs: tuple[Doc, ...], postings: LazyPostings, field_reps: LazyPostings) -> None:
+    def __init__(self, docs: Sequence[Doc], postings: LazyPostings, field_reps: LazyPostings) -> None:
         self.done = False
-        self._args: tuple[tuple[Doc, ...], LazyPostings, LazyPostings] | None = (docs, postings, field_reps)
+        self._args: tuple[Sequence[Doc], LazyPostings, LazyPostings] | None = (docs, postings, field_reps)
 
     def fill(self) -> bool:
         """Fill the dicts (once; thread-safe). True when this call did it."""
@@ -239,6 +370,8 @@ class PendingWeights:
             if self.done or self._args is None:
                 return False
             docs, postings, reps = self._args
+            if isinstance(docs, LazyDocs):
+                docs = docs.docs()
             try:  # (document numbers out of range: an inconsistent cache that passed its checksum)
                 if not postings.has_weights:
                     raise ValueError("no posting weights")
@@ -284,7 +417,7 @@ class CachedScope:
         postings: Mapping[str, list[Doc]] | None = None,
         field_reps: Mapping[str, list[Doc]] | None = None,
         pending: PendingWeights | None = None,
-        seams: Mapping[str, list[Doc]] | None = None,
+        seams: Mapping[str, Sequence[int]] | None = None,
     ) -> None:
         self.sid = sid
         self.key = key
@@ -292,12 +425,12 @@ class CachedScope:
         self.archived = archived
         self.revision = revision
         self.fingerprint = fingerprint
-        self.docs = tuple(docs)
+        self.docs: Sequence[Doc] = docs if isinstance(docs, (tuple, LazyDocs)) else tuple(docs)
         self.info = info
         self.postings = postings  # term -> docs (saves rebuilding the postings)
         self.field_reps = field_reps  # term -> docs, repeated by field points
         self.pending = pending  # the documents' weights and points, still to be filled in
-        self.seams = seams  # phrase seam key -> docs (see index.phrase_keys), when it was built
+        self.seams = seams  # phrase seam key -> document numbers (see index.phrase_keys), when it was built
         self.stamp: tuple[int, int] | None = None  # the scope folder's (mtime_ns, inode) when it was read
         self.generation = ""  # token of the row it was loaded from (pairs it with that row's seams)
 
@@ -312,9 +445,7 @@ def _ref_code(n: int) -> str:
     return "H" if n < 1 << 16 else "I"
 
 
-def _table(
-    table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: tuple[Doc, ...], weighted: bool = False
-) -> Any:
+def _table(table: Mapping[str, list[Doc]], term_no: dict[str, int], docs: Sequence[Doc], weighted: bool = False) -> Any:
     """``(term numbers, end offsets, document numbers[, ("d", weights)])`` of a term -> documents
     table; ``weighted``: with each posting's BM25 weight (the postings table; weights must be filled)."""
     ids = _u32(map(term_no.__getitem__, table))
@@ -345,13 +476,13 @@ def _key_order(table: Mapping[str, list[Doc]]) -> bytes:
     return _u32(sorted(range(len(keys)), key=keys.__getitem__))
 
 
-def _keyed_table(table: Mapping[str, list[Doc]], docs: tuple[Doc, ...]) -> Any:
-    """Like :func:`_table` for a table whose keys are not terms: the keys are stored as they are."""
-    if isinstance(table, LazyPostings) and table._docs is docs:
-        return (table._keys, table._ends.tobytes(), table._refs.tobytes())
-    where = {d: i for i, d in enumerate(docs)}
+def _keyed_table(table: Mapping[str, Sequence[int]], docs: Sequence[Doc]) -> Any:
+    """Like :func:`_table` for a table whose keys are not terms and whose values are document
+    numbers (the seam tables): the keys are stored as they are."""
+    if isinstance(table, LazyPostings):
+        return (table._keys, table._ends.tobytes(), array("I", table._refs).tobytes())
     lists = list(table.values())
-    refs = array("I", map(where.__getitem__, chain.from_iterable(lists)))
+    refs = array("I", chain.from_iterable(lists))
     return (list(table), _u32(accumulate(map(len, lists))), refs.tobytes())
 
 
@@ -364,17 +495,10 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
     term_no: dict[str, int] = dict(zip(postings, range(len(postings)), strict=True))
     for t in reps:
         term_no.setdefault(t, len(term_no))
-    columns = [
-        [getattr(d, f) for d in docs]
-        for f in ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
-    ]
-    # The normalized text of an all-ASCII document is not stored: it is its text lower-cased (the
-    # record text again: most of a fifth of the payload), and a loaded document recomputes it with
-    # one str.lower() when a phrase first needs it (Analysis.norm); "" stands for it (a normalized
-    # text is never empty: it holds three newlines). Other documents keep theirs: NFKC and case
-    # folding of the whole text would cost a fresh process's first phrase queries twice their time.
-    columns.append([_stored_norm(d) for d in docs])
-    columns += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
+    if isinstance(docs, LazyDocs):  # as loaded: the columns are still right (no Doc needs making)
+        columns = [*docs.columns, docs.stored_norms, docs.name_keys, docs.lengths]
+    else:
+        columns = _columns(docs)
     return {
         "sid": s.sid,
         "key": s.key,
@@ -392,6 +516,18 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "postings_order": _key_order(postings),
         "field_reps_order": _key_order(reps),
     }
+
+
+def _columns(docs: Sequence[Doc]) -> list[list[Any]]:
+    columns = [[getattr(d, f) for d in docs] for f in _COLUMNS]
+    # The normalized text of an all-ASCII document is not stored: it is its text lower-cased (the
+    # record text again: most of a fifth of the payload), and a loaded document recomputes it with
+    # one str.lower() when a phrase first needs it (Analysis.norm); "" stands for it (a normalized
+    # text is never empty: it holds three newlines). Other documents keep theirs: NFKC and case
+    # folding of the whole text would cost a fresh process's first phrase queries twice their time.
+    columns.append([_stored_norm(d) for d in docs])
+    columns += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
+    return columns
 
 
 def _stored_norm(d: Doc) -> str:
@@ -434,8 +570,8 @@ def encode_and_reload(s: CachedScope) -> tuple[bytes, CachedScope]:
 
 
 def encode_seams(s: CachedScope) -> bytes | None:
-    if s.seams is None:
-        return None
+    if s.seams is None or (isinstance(s.seams, LazyPostings) and s.seams._docs is not s.docs):
+        return None  # (a loaded table numbers the documents it was loaded with)
     return _wrap(SEAMS_MAGIC, {"seams": _keyed_table(s.seams, s.docs)})
 
 
@@ -454,7 +590,7 @@ def _ends(raw: Any, count: int, total: int) -> array[int]:
     return ends
 
 
-def _lazy(raw: Any, terms: list[str], docs: tuple[Doc, ...], weighted: bool = False, order: Any = None) -> LazyPostings:
+def _lazy(raw: Any, terms: list[str], docs: Sequence[Doc], weighted: bool = False, order: Any = None) -> LazyPostings:
     if raw is None:
         raise ValueError("missing cache table")
     ids_raw, ends_raw, refs_raw, *rest = raw
@@ -519,32 +655,8 @@ def _decode_scope(raw: Any) -> CachedScope:
     if min(columns[-1], default=0) < 0:  # (token counts)
         raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    kinds, names, descs, types, bodies, files, sections, mtimes, revisions, norms, name_keys, lengths = columns
-    docs: list[Doc] = []
-    for i in range(n):
-        weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
-        norm = norms[i] or None  # ("": an all-ASCII text, normalized on first use)
-        source = (names[i], descs[i], types[i], bodies[i]) if norm is None else None
-        analysis = Analysis(weights, {}, norm, name_keys[i], lengths[i], source)
-        docs.append(
-            Doc(
-                key,
-                cwd,
-                archived,
-                kinds[i],
-                names[i],
-                descs[i],
-                types[i],
-                bodies[i],
-                files[i],
-                sections[i],
-                mtimes[i],
-                revisions[i],
-                analysis,
-                weights,
-            )
-        )
-    tdocs = tuple(docs)
+    *cols, norms, name_keys, lengths = columns
+    tdocs = LazyDocs(key, cwd, archived, cols, norms, name_keys, lengths)
     postings = _lazy(raw["postings"], terms, tdocs, weighted=True, order=raw["postings_order"])
     field_reps = _lazy(raw["field_reps"], terms, tdocs, order=raw["field_reps_order"])
     pending = PendingWeights(tdocs, postings, field_reps)
@@ -558,7 +670,7 @@ def decode_scope(data: bytes) -> CachedScope:
     return _decode_scope(_unwrap(MAGIC, data))
 
 
-def decode_seams(data: bytes, docs: tuple[Doc, ...]) -> LazyPostings:
+def decode_seams(data: bytes, docs: Sequence[Doc]) -> LazyPostings:
     obj = _unwrap(SEAMS_MAGIC, data)
     keys, ends_raw, refs_raw = obj["seams"]
     if not (isinstance(keys, list) and set(map(type, keys)) <= {str}):
@@ -652,7 +764,7 @@ class CacheDB:
             return None
         return out
 
-    def load_seams(self, tokens: Mapping[str, str], docs: Mapping[str, tuple[Doc, ...]]) -> dict[str, LazyPostings]:
+    def load_seams(self, tokens: Mapping[str, str], docs: Mapping[str, Sequence[Doc]]) -> dict[str, LazyPostings]:
         """Seam tables of the scopes whose row still holds the payload they were loaded from
         (``tokens``: segment id -> token); damaged or missing tables are left out."""
         con = self._connect(create=False)
@@ -729,6 +841,7 @@ __all__ = [
     "DB_FILE",
     "CacheDB",
     "CachedScope",
+    "LazyDocs",
     "LazyPostings",
     "PendingWeights",
     "decode_scope",

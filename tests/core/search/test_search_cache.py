@@ -388,6 +388,25 @@ def test_queries_build_no_per_document_weight_tables(tmp_path: Path) -> None:
         assert not any(d.weights for seg in ix._state.segments.values() for d in seg.docs)
 
 
+def test_a_reopened_index_makes_document_objects_only_for_the_scopes_of_its_hits(tmp_path: Path) -> None:
+    """Memory and start-up: a query over a reopened index ranks by document number from the rows'
+    arrays and columns (phrases and CJK substrings included); only the scopes its hits come from
+    turn their rows into Doc objects (at 100k records making them all was a third of the reopen)."""
+    root = build(tmp_path)
+    put(FileStore(root), "/w/odd", [rec("okapi", "okapi 打包为什么慢 use pnpm")])
+    age_files(root)
+    expected = {q: _fresh(root, cache=False).search(q, limit=100) for q in ("okapi", '"use pnpm" okapi', "为什么慢")}
+    SearchIndex(FileStore(root)).refresh()
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 5
+    got = ix.search("okapi", limit=100)
+    assert got == expected["okapi"] and {h.scope_key for h in got.hits} == {got.hits[0].scope_key}
+    made = {sid for sid, seg in ix._state.segments.items() if cache.LazyDocs is type(seg.docs) and seg.docs.materialized}
+    assert made == {f"w:{got.hits[0].scope_key}"}
+    assert ix.search('"use pnpm" okapi', limit=100) == expected['"use pnpm" okapi']
+    assert ix.search("为什么慢", limit=100) == expected["为什么慢"]
+
+
 def test_a_cold_build_writes_its_rows_in_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index, "FLUSH_ROWS", 2)
     root = build(tmp_path)
