@@ -401,7 +401,8 @@ def test_a_reopened_index_makes_document_objects_only_for_the_scopes_of_its_hits
     assert ix.refresh().from_cache == 5
     got = ix.search("okapi", limit=100)
     assert got == expected["okapi"] and {h.scope_key for h in got.hits} == {got.hits[0].scope_key}
-    made = {sid for sid, seg in ix._state.segments.items() if cache.LazyDocs is type(seg.docs) and seg.docs.materialized}
+    segments = ix._state.segments
+    made = {sid for sid, seg in segments.items() if isinstance(seg.docs, cache.LazyDocs) and seg.docs.materialized}
     assert made == {f"w:{got.hits[0].scope_key}"}
     assert ix.search('"use pnpm" okapi', limit=100) == expected['"use pnpm" okapi']
     assert ix.search("为什么慢", limit=100) == expected["为什么慢"]
