@@ -62,8 +62,9 @@ SEAMS_MAGIC = b"DSHSEAM5"
 # 7: postings kept term counts instead of BM25 weights (measured, undone in 11);
 # 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
 # 9: each term table's keys in sorted order (lookups by bisection); 10: the normalized text of
-# documents that are not all ASCII is stored again; 11: BM25 weights as floats again
-_VERSION = 11
+# documents that are not all ASCII is stored again; 11: BM25 weights as floats again; 12: the
+# texts (descriptions, bodies, normalized texts) in a blob of their own, decoded on first use
+_VERSION = 12
 _DB_VERSION = 6
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
@@ -73,92 +74,145 @@ _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 _BISECTIONS = 16
 
 
-_COLUMNS = ("kind", "name", "description", "type", "body", "file_name", "section_index", "mtime_ns", "revision")
+# The row's document columns, light ones first: a query needs those (ranking ties, the exact-name
+# rule); the texts (descriptions, bodies, normalized texts) are one marshalled blob of their own,
+# decoded when a query first reads a text of that scope (see LazyDocs).
+_LIGHT = ("kind", "name", "type", "file_name", "section_index", "mtime_ns", "revision")
+_LIGHT_TYPES = (str, str, str, str, int, int, str, str, int)  # + name_key, length
+_TEXTS = ("description", "body")  # + the stored normalized text
 
 
 class LazyDocs(Sequence[Doc]):
     """A loaded scope's documents, kept as the row's columns: the :class:`Doc` objects are made
-    only when something needs them (a hit, a re-index of the scope), all at once and once.
+    only when something needs them (a hit, a re-index of the scope), all at once and once; the
+    texts are decoded from the row's blob when first read.
 
     A query ranks by document number (``norm``, ``tiebreak`` and the term tables need no
-    ``Doc``), so a fresh process never builds 100,000 of them to answer one search: at 100k
-    records that was a third of the time to open the persisted index. Thread-safe: the objects
-    are made under a lock, so every caller sees the same ones (the index keys tables by them)."""
+    ``Doc``), so a fresh process never builds 100,000 of them to answer one search (at 100k
+    records that was a third of the time to open the persisted index), and a query that reads no
+    text of a scope (no phrase to check, no hit there) never decodes that scope's texts (two
+    thirds of the decoding, and most of a reopened index's memory). Thread-safe: objects are made
+    under a lock, so every caller sees the same ones (the index keys tables by them).
 
-    __slots__ = ("_cols", "_docs", "_lock", "_norms", "archived", "cwd", "key", "lengths", "name_keys", "stored_norms")
+    A texts blob that passed the row's checksum but does not decode to this scope's shape (a bug,
+    or a forged file) is never trusted: its texts read as empty and ``damaged`` turns true; the
+    index then re-reads that scope from the store at its next refresh."""
+
+    __slots__ = ("_docs", "_light", "_lock", "_norms", "_raw", "_texts", "archived", "cwd", "damaged", "key")
 
     def __init__(
         self,
         key: str,
         cwd: str,
         archived: bool,
-        cols: list[list[Any]],
-        stored_norms: list[str],
-        name_keys: list[str],
-        lengths: list[int],
+        light: list[list[Any]],
+        texts: bytes | tuple[list[str], list[str], list[str]],
     ) -> None:
         self.key = key
         self.cwd = cwd
         self.archived = archived
-        self._cols = cols  # kinds, names, descriptions, types, bodies, files, sections, mtimes, revisions
-        self.stored_norms = stored_norms  # "" = all-ASCII text, normalized (lower-cased) on first use
-        self.name_keys = name_keys
-        self.lengths = lengths
+        # kinds, names, types, files, sections, mtimes, revisions, name_keys, lengths
+        self._light = light
+        self._raw: bytes | None = texts if isinstance(texts, bytes) else None
+        # (descriptions, bodies, stored normalized texts: "" = all-ASCII, lower-cased on first use)
+        self._texts: tuple[list[str], list[str], list[str]] | None = None if isinstance(texts, bytes) else texts
         self._norms: list[str | None] | None = None
         self._docs: tuple[Doc, ...] | None = None
         self._lock = threading.Lock()
+        self.damaged = False
 
     def __len__(self) -> int:
-        return len(self.lengths)
+        return len(self._light[-1])
 
     @property
-    def columns(self) -> list[list[Any]]:
-        return self._cols
+    def light(self) -> list[list[Any]]:
+        return self._light
+
+    @property
+    def name_keys(self) -> list[str]:
+        return self._light[7]
 
     @property
     def materialized(self) -> bool:
         return self._docs is not None
 
+    @property
+    def texts_decoded(self) -> bool:
+        return self._texts is not None
+
+    def texts(self) -> tuple[list[str], list[str], list[str]]:
+        got = self._texts
+        if got is None:
+            with self._lock:
+                got = self._texts
+                if got is None:
+                    got = self._texts = self._decode_texts()
+                    self._raw = None  # (a later save marshals the lists again)
+        return got
+
+    def texts_blob(self) -> bytes:
+        """The texts as the row stores them."""
+        raw = self._raw
+        return raw if raw is not None else marshal.dumps(list(self.texts()))
+
+    def _decode_texts(self) -> tuple[list[str], list[str], list[str]]:
+        n = len(self)
+        try:
+            got = marshal.loads(self._raw or b"")
+            if (
+                isinstance(got, list)
+                and len(got) == 3
+                and all(isinstance(col, list) and len(col) == n and set(map(type, col)) <= {str} for col in got)
+            ):
+                return got[0], got[1], got[2]
+        except (EOFError, ValueError, TypeError):
+            pass
+        self.damaged = True
+        empty = [""] * n
+        return empty, empty, empty
+
     def norm(self, i: int) -> str:
         """Document ``i``'s normalized text (what the phrase rule reads), without making its Doc."""
         norms = self._norms
         if norms is None:
-            norms = self._norms = [n or None for n in self.stored_norms]
+            norms = self._norms = [n or None for n in self.texts()[2]]
         got = norms[i]
         if got is None:
             docs = self._docs
             if docs is not None:
                 got = docs[i].analysis.norm
             else:
-                c = self._cols
-                got = normalize(f"{c[1][i]}\n{c[2][i]}\n{c[3][i]}\n{c[4][i]}")
+                descs, bodies, _ = self.texts()
+                light = self._light
+                got = normalize(f"{light[1][i]}\n{descs[i]}\n{light[2][i]}\n{bodies[i]}")
             norms[i] = got
         return got
 
     def tiebreak(self, i: int) -> tuple[int, str, str, int]:
         """``(-mtime_ns, scope key, name, section index)`` of document ``i``: the rank's last keys."""
-        c = self._cols
-        return (-c[7][i], self.key, c[1][i], c[6][i])
+        light = self._light
+        return (-light[5][i], self.key, light[1][i], light[4][i])
 
     def docs(self) -> tuple[Doc, ...]:
         docs = self._docs
         if docs is None:
+            descs, bodies, stored = self.texts()
             with self._lock:
                 docs = self._docs
                 if docs is None:
-                    docs = self._docs = self._make()
+                    docs = self._docs = self._make(descs, bodies, stored)
         return docs
 
-    def _make(self) -> tuple[Doc, ...]:
-        kinds, names, descs, types, bodies, files, sections, mtimes, revisions = self._cols
+    def _make(self, descs: list[str], bodies: list[str], stored: list[str]) -> tuple[Doc, ...]:
+        kinds, names, types, files, sections, mtimes, revisions, name_keys, lengths = self._light
         key, cwd, archived = self.key, self.cwd, self.archived
         known = self._norms
         out: list[Doc] = []
-        for i, stored in enumerate(self.stored_norms):
+        for i, stored_norm in enumerate(stored):
             weights: dict[str, float] = {}  # filled by PendingWeights.fill() when the scope is re-indexed
-            norm = (known[i] if known is not None else None) or stored or None
+            norm = (known[i] if known is not None else None) or stored_norm or None
             source = (names[i], descs[i], types[i], bodies[i]) if norm is None else None
-            analysis = Analysis(weights, {}, norm, self.name_keys[i], self.lengths[i], source)
+            analysis = Analysis(weights, {}, norm, name_keys[i], lengths[i], source)
             out.append(
                 Doc(
                     key,
@@ -486,7 +540,8 @@ def _keyed_table(table: Mapping[str, Sequence[int]], docs: Sequence[Doc]) -> Any
     return (list(table), _u32(accumulate(map(len, lists))), refs.tobytes())
 
 
-def _encode_scope(s: CachedScope) -> dict[str, Any]:
+def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list[str], list[str]] | None]:
+    """The row's object, and the texts its blob holds when they were made here (else None)."""
     docs = s.docs
     postings = s.postings if s.postings is not None else {}
     reps = s.field_reps if s.field_reps is not None else {}
@@ -495,10 +550,12 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
     term_no: dict[str, int] = dict(zip(postings, range(len(postings)), strict=True))
     for t in reps:
         term_no.setdefault(t, len(term_no))
+    texts: tuple[list[str], list[str], list[str]] | None = None
     if isinstance(docs, LazyDocs):  # as loaded: the columns are still right (no Doc needs making)
-        columns = [*docs.columns, docs.stored_norms, docs.name_keys, docs.lengths]
+        light, blob = docs.light, docs.texts_blob()
     else:
-        columns = _columns(docs)
+        light, texts = _columns(docs)
+        blob = marshal.dumps(list(texts))
     return {
         "sid": s.sid,
         "key": s.key,
@@ -509,25 +566,27 @@ def _encode_scope(s: CachedScope) -> dict[str, Any]:
         "stamp": list(s.stamp) if s.stamp is not None else None,
         "info": s.info.model_dump(mode="json") if s.info is not None else None,
         "n": len(docs),
-        "columns": columns,
+        "columns": light,
+        "texts": blob,
         "terms": list(term_no),
         "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
         "postings_order": _key_order(postings),
         "field_reps_order": _key_order(reps),
-    }
+    }, texts
 
 
-def _columns(docs: Sequence[Doc]) -> list[list[Any]]:
-    columns = [[getattr(d, f) for d in docs] for f in _COLUMNS]
+def _columns(docs: Sequence[Doc]) -> tuple[list[list[Any]], tuple[list[str], list[str], list[str]]]:
+    """(light columns, (descriptions, bodies, stored normalized texts)) of ``docs``."""
+    light = [[getattr(d, f) for d in docs] for f in _LIGHT]
+    light += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
+    descs, bodies = ([getattr(d, f) for d in docs] for f in _TEXTS)
     # The normalized text of an all-ASCII document is not stored: it is its text lower-cased (the
     # record text again: most of a fifth of the payload), and a loaded document recomputes it with
     # one str.lower() when a phrase first needs it (Analysis.norm); "" stands for it (a normalized
     # text is never empty: it holds three newlines). Other documents keep theirs: NFKC and case
     # folding of the whole text would cost a fresh process's first phrase queries twice their time.
-    columns.append([_stored_norm(d) for d in docs])
-    columns += [[getattr(d.analysis, f) for d in docs] for f in ("name_key", "length")]
-    return columns
+    return light, (descs, bodies, [_stored_norm(d) for d in docs])
 
 
 def _stored_norm(d: Doc) -> str:
@@ -559,14 +618,14 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
 
 def encode_scope(s: CachedScope) -> bytes:
     """One scope's row payload: ``MAGIC + sha256 + marshal(...)``."""
-    return _wrap(MAGIC, _encode_scope(s))
+    return _wrap(MAGIC, _encode_scope(s)[0])
 
 
 def encode_and_reload(s: CachedScope) -> tuple[bytes, CachedScope]:
     """``(encode_scope(s), decode_scope(encode_scope(s)))`` without decoding the payload again:
     the scope in the form a loaded row has (what a cold build keeps), and the row to save."""
-    obj = _encode_scope(s)
-    return _wrap(MAGIC, obj), _decode_scope(obj)
+    obj, texts = _encode_scope(s)
+    return _wrap(MAGIC, obj), _decode_scope(obj, texts)
 
 
 def encode_seams(s: CachedScope) -> bytes | None:
@@ -614,7 +673,8 @@ def _lazy(raw: Any, terms: list[str], docs: Sequence[Doc], weighted: bool = Fals
     return LazyPostings(keys, ends, refs, docs, weights, key_order)
 
 
-def _decode_scope(raw: Any) -> CachedScope:
+def _decode_scope(raw: Any, texts: tuple[list[str], list[str], list[str]] | None = None) -> CachedScope:
+    """A row's scope; ``texts``: its decoded texts blob, when the caller has them already."""
     if not isinstance(raw, dict):
         raise ValueError("bad cache scope")
     sid, key, cwd, archived, revision = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision"))
@@ -640,23 +700,24 @@ def _decode_scope(raw: Any) -> CachedScope:
     n = raw["n"]
     columns = raw["columns"]
     terms = raw["terms"]
+    blob = raw["texts"]
     if not (
         isinstance(n, int)
         and isinstance(terms, list)
         and set(map(type, terms)) <= {str}
         and isinstance(columns, list)
-        and len(columns) == 12
+        and len(columns) == len(_LIGHT_TYPES)
         and all(isinstance(c, list) and len(c) == n for c in columns)
+        and isinstance(blob, bytes)
     ):
         raise ValueError("bad cache scope")
-    for col, kind_of in zip(columns, (str, str, str, str, str, str, int, int, str, str, str, int), strict=True):
+    for col, kind_of in zip(columns, _LIGHT_TYPES, strict=True):
         if not set(map(type, col)) <= {kind_of}:
             raise ValueError("bad cache column")
     if min(columns[-1], default=0) < 0:  # (token counts)
         raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    *cols, norms, name_keys, lengths = columns
-    tdocs = LazyDocs(key, cwd, archived, cols, norms, name_keys, lengths)
+    tdocs = LazyDocs(key, cwd, archived, columns, texts if texts is not None else blob)
     postings = _lazy(raw["postings"], terms, tdocs, weighted=True, order=raw["postings_order"])
     field_reps = _lazy(raw["field_reps"], terms, tdocs, order=raw["field_reps_order"])
     pending = PendingWeights(tdocs, postings, field_reps)

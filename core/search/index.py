@@ -162,6 +162,12 @@ class Segment:
     def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None, stamp: Stamp | None) -> Segment:
         return replace(self, fingerprint=fingerprint, info=info, stamp=stamp)
 
+    @property
+    def damaged(self) -> bool:
+        """Its row's texts turned out not to decode (see cache.LazyDocs): re-read the scope."""
+        docs = self.docs
+        return isinstance(docs, cache.LazyDocs) and docs.damaged
+
     # Queries address documents by number (position in ``docs``): a segment loaded from the
     # persisted index answers from its arrays and never makes its Doc objects for that.
     def _numbers(self) -> dict[Doc, int]:
@@ -640,7 +646,9 @@ class SearchIndex:
         if db is None:
             return False
         segments = self._state.segments
-        changed = [seg for sid, seg in segments.items() if self._saved.get(sid) is not seg]
+        # (A damaged segment is never written back: its row's texts did not decode, so it would save
+        # empty ones; the next refresh re-reads that scope from its files.)
+        changed = [seg for sid, seg in segments.items() if self._saved.get(sid) is not seg and not seg.damaged]
         removed = {sid for sid in self._saved if sid not in segments}
         try:
             if full:
@@ -753,6 +761,8 @@ class SearchIndex:
         counters: _Counters,
         deep: bool = False,
     ) -> Segment | None:
+        if old is not None and old.damaged:
+            old = None  # (nothing of it is reused)
         directory = self._scope_dir(key, archived)
         # The folder's stamp is taken before its files are looked at: a write meanwhile changes it
         # again, so the next refresh looks again.
@@ -829,6 +839,8 @@ class SearchIndex:
         return _compact(built) if compact else built
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
+        if old is not None and old.damaged:
+            old = None
         fp = file_fingerprint(self._root / GLOBAL_FILE, now_ns) if self._root is not None else None
         if old is not None and fp is not None and old.fingerprint == fp:
             return old
@@ -973,7 +985,7 @@ class SearchIndex:
                 rows = [
                     (self._cached_scope(seg), str(seg.lazy["generation"]))
                     for seg in built
-                    if self._saved.get(seg.id) is seg and seg.lazy.get("generation")
+                    if self._saved.get(seg.id) is seg and seg.lazy.get("generation") and not seg.damaged
                 ]
                 with contextlib.suppress(OSError, sqlite3.Error):
                     self._cache_db.save_seams(rows)

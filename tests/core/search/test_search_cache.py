@@ -480,8 +480,13 @@ def _order_out_of_range(obj: dict[str, Any]) -> None:
     obj["field_reps_order"] = b"\xff" * len(obj["field_reps_order"])
 
 
-def _norm_column_gone(obj: dict[str, Any]) -> None:  # a row of the layout without normalized texts
-    del obj["columns"][9]
+def _column_gone(obj: dict[str, Any]) -> None:
+    del obj["columns"][4]
+
+
+def _texts_in_the_columns(obj: dict[str, Any]) -> None:  # the layout before the texts had a blob
+    texts = marshal.loads(obj.pop("texts"))
+    obj["columns"] = [*obj["columns"][:2], texts[0], *obj["columns"][2:], *texts[1:]]
 
 
 @pytest.mark.parametrize(
@@ -494,7 +499,8 @@ def _norm_column_gone(obj: dict[str, Any]) -> None:  # a row of the layout witho
         _negative_length,
         _short_order,
         _order_out_of_range,
-        _norm_column_gone,
+        _column_gone,
+        _texts_in_the_columns,
     ],
 )
 def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Path, edit: Any) -> None:
@@ -508,6 +514,40 @@ def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Pa
     assert stats.from_cache == 0 and stats.docs_reindexed == 13
     assert {q: ix.search(q, limit=100) for q in expected} == expected
     assert SearchIndex(FileStore(root)).refresh().from_cache == 4  # the rebuilt rows are intact
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        lambda n: b"\x00not marshal",
+        lambda n: marshal.dumps([["d"] * n, ["b"] * n]),  # a column short
+        lambda n: marshal.dumps([["d"] * n, ["b"] * (n + 1), [""] * n]),  # another scope's size
+        lambda n: marshal.dumps([["d"] * n, [7] * n, [""] * n]),  # not texts
+    ],
+)
+def test_a_texts_blob_that_does_not_decode_is_never_trusted(tmp_path: Path, texts: Any) -> None:
+    """A row's texts are decoded when a query first reads them, not when the index opens; a blob
+    that passed the row's checksum but is not this scope's texts reads as empty (no exception in
+    a query, no foreign text in a hit), and the next refresh re-reads that scope from its files."""
+    root = build(tmp_path)
+    queries = ("zebra", '"use pnpm"', "打包用了", "electron builder")
+    expected = {q: _fresh(root, cache=False).search(q, limit=100) for q in queries}
+    SearchIndex(FileStore(root)).refresh()
+
+    def edit(obj: dict[str, Any]) -> None:
+        obj["texts"] = texts(obj["n"])
+
+    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().from_cache == 4  # (the light columns and the tables are intact)
+    for q in queries:
+        got = ix.search(q, limit=100)
+        assert all(h.description != "d" and h.snippet != "b" for h in got.hits)
+    assert any(seg.damaged for seg in ix._state.segments.values())
+    stats = ix.refresh()
+    assert stats.scopes_reread >= 1 and not any(seg.damaged for seg in ix._state.segments.values())
+    for q in queries:
+        assert ix.search(q, limit=100) == expected[q]
 
 
 def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Path) -> None:
