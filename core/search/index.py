@@ -412,8 +412,8 @@ class IndexState:
             self.impacts[key] = ordered
         return ordered
 
-    @property
-    def doc_count(self) -> int:
+    @functools.cached_property
+    def doc_count(self) -> int:  # (a state never changes; at 100k this sum was a tenth of apply())
         return sum(len(s.docs) for s in self.segments.values())
 
 
@@ -798,15 +798,24 @@ class SearchIndex:
     ) -> Segment:
         # ``info`` is kept only when the store listed it (a store without a root is compared by it).
         cwd = (info or snap.info).cwd
-        _ready(old)
-        previous: dict[str, Doc] = {d.revision: d for d in old.docs} if old is not None else {}
+        # The previous segment's tables, when they can be remapped (cache.remap_tables) instead of
+        # being rebuilt from every document's weight dicts (which a loaded segment must fill first).
+        tables = None
+        if old is not None and isinstance(old.postings, cache.LazyPostings) and old.postings.has_weights:
+            tables = (old.postings, old.field_reps)
+        else:
+            _ready(old)
+        previous: dict[str, tuple[int, Doc]] = {d.revision: (i, d) for i, d in enumerate(old.docs)} if old else {}
         docs: list[Doc] = []
+        sources: list[int | None] = []  # per new document, its number in the old tables (same text)
         for entry in snap.entries:
             record = entry.record
             if record is None or not entry.is_valid:
                 continue
-            prev = previous.pop(entry.revision, None)
-            if prev is not None and prev.name == record.name:
+            found = previous.pop(entry.revision, None)
+            prev = found[1] if found is not None else None
+            if found is not None and prev is not None and prev.name == record.name:
+                sources.append(found[0])
                 if prev.cwd == cwd and prev.mtime_ns == entry.mtime_ns and prev.file_name == entry.file_name:
                     docs.append(prev)
                     continue
@@ -814,6 +823,7 @@ class SearchIndex:
             else:
                 analysis = analyze(record.name, record.description, record.type, record.body)
                 counters.reindexed += 1
+                sources.append(None)
             docs.append(
                 Doc(
                     scope_key=snap.key,
@@ -835,8 +845,20 @@ class SearchIndex:
         counters.removed += len(previous)
         if old is not None and len(docs) == len(old.docs) and all(a is b for a, b in zip(docs, old.docs, strict=True)):
             return replace(old, revision=snap.revision, fingerprint=fp, info=info, stamp=stamp)  # nothing to re-index
-        built = _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, docs, info, stamp=stamp)
-        return _compact(built) if compact else built
+        new_docs = tuple(docs)
+        remapped = None
+        if tables is not None and isinstance(tables[1], cache.LazyPostings):
+            remapped = cache.remap_tables(tables[0], tables[1], sources, new_docs)
+        if remapped is None:
+            _ready(old)
+            built = _build_segment(sid, snap.key, cwd, archived, snap.revision, fp, new_docs, info, stamp=stamp)
+            return _compact(built) if compact else built
+        postings, reps = remapped
+        # Already in row form (flat arrays with weights), so not compacted: the next save encodes it.
+        pending = cache.PendingWeights(new_docs, postings, reps)
+        return _build_segment(
+            sid, snap.key, cwd, archived, snap.revision, fp, new_docs, info, postings, reps, pending, stamp=stamp
+        )
 
     def _refresh_global(self, old: Segment | None, now_ns: int, counters: _Counters) -> Segment:
         if old is not None and old.damaged:

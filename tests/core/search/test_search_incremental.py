@@ -295,3 +295,63 @@ def test_refresh_reports_progress(tmp_path: Path) -> None:
     index.refresh(progress=lambda done, total: seen.append((done, total)))
     assert seen[0] == (0, 5) and seen[-1] == (5, 5)  # four workspaces and Global
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_a_commit_into_a_reopened_index_ranks_exactly_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit into a scope loaded from the persisted index re-indexes it from that scope's
+    tables (kept, edited, renamed and deleted records, new words and words gone), never from the
+    documents' weight dicts; every score, field point and snippet is the one a build from the
+    files gives, in memory and after the row is saved and opened again."""
+    from core.search import cache
+
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    first = put(
+        store,
+        CWD,
+        [  # (term counts and lengths differ, so every posting has its own BM25 weight)
+            rec(f"r-{i}", "zebra " * (i + 1) + f"{i} 打包 electron-builder notar" + " filler" * (5 * i), f"okapi {i}")
+            for i in range(6)
+        ],
+    )
+    put(store, "/home/me/other", [rec("o", "zebra elsewhere")])
+    age_files(root)
+    SearchIndex(store).refresh()
+    index = SearchIndex(FileStore(root))
+    assert index.refresh().from_cache == 3
+
+    remaps: list[bool] = []
+    real = cache.remap_tables
+
+    def spy(*args: Any) -> Any:
+        got = real(*args)
+        remaps.append(got is not None)
+        return got
+
+    monkeypatch.setattr(cache, "remap_tables", spy)
+    ops = [
+        PutOp(record=rec("r-1", "quagga words only now", description="okapi again")),  # edited
+        DeleteOp(name="r-2"),
+        PutOp(record=rec("fresh", "zebra quagga 公证 new words", description="brand new")),
+    ]
+    snap = store.commit(first.key, ops, first.revision)
+    index.apply(snap)
+    assert remaps == [True]
+    queries = ("zebra", "quagga", "okapi", "electron builder", "打包", "公证", "nota", '"zebra 3"', "r-1", "brand")
+
+    def fresh() -> dict[str, Any]:
+        ix = SearchIndex(FileStore(root), cache_dir=False)
+        ix.refresh()
+        return {q: ix.search(q, limit=100) for q in queries}
+
+    def strip(results: Any) -> Any:
+        return [(h.scope_key, h.name, h.score, h.snippet, h.highlights) for h in results.hits]
+
+    expected = {q: strip(r) for q, r in fresh().items()}
+    assert {q: strip(index.search(q, limit=100)) for q in queries} == expected
+    assert index.save_cache()
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().docs_reindexed == 0  # (the committed scope is looked at: apply() took no stat)
+    assert {q: strip(again.search(q, limit=100)) for q in queries} == expected
