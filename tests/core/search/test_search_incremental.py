@@ -355,3 +355,52 @@ def test_a_commit_into_a_reopened_index_ranks_exactly_as_a_fresh_build(
     again = SearchIndex(FileStore(root))
     assert again.refresh().docs_reindexed == 0  # (the committed scope is looked at: apply() took no stat)
     assert {q: strip(again.search(q, limit=100)) for q in queries} == expected
+
+
+def test_queries_after_commits_rank_exactly_as_a_fresh_build(tmp_path: Path) -> None:
+    """Queries run before a commit leave memoized tables behind (bitmaps, weight arrays, phrase
+    checks by document number); after commits that grow, shrink or replace scopes at the start,
+    middle and end of the numbering (one or two between queries), and after a refresh, every
+    query returns what a build from the files returns."""
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    snaps = [
+        put(
+            store,
+            f"/w/{w}",
+            [
+                rec(f"r{w}-{i}", "zebra " * (i + 1) + f"quagga okapi {w} 打包 build" + " x" * i, f"okapi {i}")
+                for i in range(4)
+            ],
+        )
+        for w in range(5)
+    ]
+    age_files(root)
+    index = SearchIndex(FileStore(root))
+    index.refresh()
+    queries = ("zebra", "okapi quagga", '"quagga okapi"', "打包", "bui", "zebra build", "r2-1", "new words")
+
+    def run(ix: SearchIndex) -> dict[str, Any]:
+        return {q: [(h.scope_key, h.name, h.score) for h in ix.search(q, limit=100).hits] for q in queries}
+
+    def fresh() -> dict[str, Any]:
+        ix = SearchIndex(FileStore(root), cache_dir=False)
+        ix.refresh()
+        return run(ix)
+
+    run(index)  # (fills the tables a commit's successor state adopts)
+    steps = [
+        [(2, [PutOp(record=rec("n1", "new words zebra okapi"))])],  # a middle one grows
+        [(0, [DeleteOp(name="r0-1"), DeleteOp(name="r0-2")])],  # the first shrinks
+        [(4, [PutOp(record=rec("r4-0", "quagga okapi replaced"))]), (1, [DeleteOp(name="r1-3")])],  # no query between
+        [(3, [PutOp(record=rec(f"m{i}", f"zebra {i} new words build")) for i in range(3)])],
+    ]
+    for step in steps:
+        for w, ops in step:
+            snaps[w] = store.commit(snaps[w].key, ops, snaps[w].revision)
+            index.apply(snaps[w])
+        assert run(index) == fresh()
+    # A refresh that re-reads a changed scope hands its tables on too.
+    (root / "workspaces" / snaps[2].key / "n1.md").unlink()
+    index.refresh()
+    assert run(index) == fresh()
