@@ -263,7 +263,8 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, Any]
     )
     if r["apply"]:
         print(
-            f"  incremental after one commit: apply(snapshot) p95 {ms(pct(r['apply'], 95))},"
+            f"  incremental after one commit: apply(snapshot) p50 {ms(pct(r['apply'], 50))}"
+            f" p95 {ms(pct(r['apply'], 95))},"
             f" refresh(keys=[key]) p95 {ms(pct(r['keyed'], 95))} (store commit itself p95 {ms(pct(r['commit'], 95))})"
         )
     if r.get("watched"):
