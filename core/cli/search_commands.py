@@ -91,6 +91,12 @@ def _search(args: argparse.Namespace, ctx: Context) -> Result:
     results = index.search(
         args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
     )
+    damaged = index.damaged_scopes()
+    if damaged:  # (rewritten by another process while this one searched: read them again, once)
+        index.refresh(keys=damaged)
+        results = index.search(
+            args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
+        )
     color = bool(getattr(ctx.stdout, "isatty", lambda: False)())
     return Result(data=results.to_json(), text=_format(results, color, where))
 
@@ -134,4 +140,8 @@ def _recall(args: argparse.Namespace, ctx: Context) -> Result:
     index = _index(ctx)
     index.refresh(keys=[key, GLOBAL_SCOPE])
     recall = index.build_recall(args.cwd, args.query, limit=args.limit, max_bytes=args.max_bytes)
+    damaged = index.damaged_scopes()
+    if damaged:  # (see _search)
+        index.refresh(keys=damaged)
+        recall = index.build_recall(args.cwd, args.query, limit=args.limit, max_bytes=args.max_bytes)
     return Result(data=recall.to_json(), text=recall.text)

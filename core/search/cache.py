@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import hashlib
 import marshal
 import secrets
@@ -36,7 +37,7 @@ import sqlite3
 import sys
 import threading
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
@@ -59,14 +60,15 @@ _OLD_FILES = (
 )
 MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
+TEXTS_MAGIC = b"DSHTEXT5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
 # 7: postings kept term counts instead of BM25 weights (measured, undone in 11);
 # 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
 # 9: each term table's keys in sorted order (lookups by bisection); 10: the normalized text of
 # documents that are not all ASCII is stored again; 11: BM25 weights as floats again; 12: the
-# texts (descriptions, bodies, normalized texts) in a blob of their own, decoded on first use
+# texts (descriptions, bodies, normalized texts) in a column of their own, read on first use
 _VERSION = 12
-_DB_VERSION = 6
+_DB_VERSION = 7  # 7: the texts column
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -75,9 +77,9 @@ _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 _BISECTIONS = 16
 
 
-# The row's document columns, light ones first: a query needs those (ranking ties, the exact-name
-# rule); the texts (descriptions, bodies, normalized texts) are one marshalled blob of their own,
-# decoded when a query first reads a text of that scope (see LazyDocs).
+# The row's document columns: the light ones are in the payload (ranking ties, the exact-name rule);
+# the texts (descriptions, bodies, normalized texts) are a checksummed blob in a column of their
+# own, read and decoded when a query first reads a text of that scope (see LazyDocs).
 _LIGHT = ("kind", "name", "type", "file_name", "section_index", "mtime_ns", "revision")
 _LIGHT_TYPES = (str, str, str, str, int, int, str, str, int)  # + name_key, length
 _TEXTS = ("description", "body")  # + the stored normalized text
@@ -86,18 +88,20 @@ _TEXTS = ("description", "body")  # + the stored normalized text
 class LazyDocs(Sequence[Doc]):
     """A loaded scope's documents, kept as the row's columns: the :class:`Doc` objects are made
     only when something needs them (a hit, a re-index of the scope), all at once and once; the
-    texts are decoded from the row's blob when first read.
+    texts are read from the row's texts column when first needed.
 
     A query ranks by document number (``norm``, ``tiebreak`` and the term tables need no
     ``Doc``), so a fresh process never builds 100,000 of them to answer one search (at 100k
-    records that was a third of the time to open the persisted index), and a query that reads no
-    text of a scope (no phrase to check, no hit there) never decodes that scope's texts (two
-    thirds of the decoding, and most of a reopened index's memory). Thread-safe: objects are made
-    under a lock, so every caller sees the same ones (the index keys tables by them).
+    records that was a third of the time to open the persisted index), and opening the index
+    reads no text at all (two fifths of what the rows hold): a query that reads no text of a scope
+    (no phrase to check, no hit there) never reads that scope's texts. Thread-safe: objects are
+    made under a lock, so every caller sees the same ones (the index keys tables by them).
 
-    A texts blob that passed the row's checksum but does not decode to this scope's shape (a bug,
-    or a forged file) is never trusted: its texts read as empty and ``damaged`` turns true; the
-    index then re-reads that scope from the store at its next refresh."""
+    Texts that can't be had as they were when the row was loaded are never guessed at: a texts
+    blob that fails its checksum or does not decode to this scope's shape (a bug, a damaged or
+    forged file), or a row another process has rewritten since (its token changed), reads as
+    empty texts, and ``damaged`` turns true: the index never writes such a segment back and
+    re-reads that scope from the store at its next refresh."""
 
     __slots__ = ("_docs", "_light", "_lock", "_norms", "_raw", "_texts", "archived", "cwd", "damaged", "key")
 
@@ -107,16 +111,17 @@ class LazyDocs(Sequence[Doc]):
         cwd: str,
         archived: bool,
         light: list[list[Any]],
-        texts: bytes | tuple[list[str], list[str], list[str]],
+        texts: Callable[[], bytes | None] | tuple[list[str], list[str], list[str]],
     ) -> None:
         self.key = key
         self.cwd = cwd
         self.archived = archived
         # kinds, names, types, files, sections, mtimes, revisions, name_keys, lengths
         self._light = light
-        self._raw: bytes | None = texts if isinstance(texts, bytes) else None
+        # Reads the row's texts column (None: the row is gone or was rewritten since).
+        self._raw: Callable[[], bytes | None] | None = None if isinstance(texts, tuple) else texts
         # (descriptions, bodies, stored normalized texts: "" = all-ASCII, lower-cased on first use)
-        self._texts: tuple[list[str], list[str], list[str]] | None = None if isinstance(texts, bytes) else texts
+        self._texts: tuple[list[str], list[str], list[str]] | None = texts if isinstance(texts, tuple) else None
         self._norms: list[str | None] | None = None
         self._docs: tuple[Doc, ...] | None = None
         self._lock = threading.Lock()
@@ -148,25 +153,26 @@ class LazyDocs(Sequence[Doc]):
                 got = self._texts
                 if got is None:
                     got = self._texts = self._decode_texts()
-                    self._raw = None  # (a later save marshals the lists again)
+                    self._raw = None
         return got
 
-    def texts_blob(self) -> bytes:
-        """The texts as the row stores them."""
-        raw = self._raw
-        return raw if raw is not None else marshal.dumps(list(self.texts()))
+    def texts_blob(self) -> bytes | None:
+        """The texts column as the row stores it; None when they could not be read (damaged)."""
+        texts = self.texts()
+        return None if self.damaged else _wrap(TEXTS_MAGIC, {"texts": list(texts)})
 
     def _decode_texts(self) -> tuple[list[str], list[str], list[str]]:
         n = len(self)
         try:
-            got = marshal.loads(self._raw or b"")
+            data = self._raw() if self._raw is not None else None
+            got = _unwrap(TEXTS_MAGIC, data)["texts"] if data is not None else None
             if (
                 isinstance(got, list)
                 and len(got) == 3
                 and all(isinstance(col, list) and len(col) == n and set(map(type, col)) <= {str} for col in got)
             ):
                 return got[0], got[1], got[2]
-        except (EOFError, ValueError, TypeError):
+        except (ValueError, TypeError, KeyError):  # (damaged, or of another version)
             pass
         self.damaged = True
         empty = [""] * n
@@ -626,7 +632,7 @@ def _keyed_table(table: Mapping[str, Sequence[int]], docs: Sequence[Doc]) -> Any
 
 
 def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list[str], list[str]] | None]:
-    """The row's object, and the texts its blob holds when they were made here (else None)."""
+    """The row's payload object, and the texts of its texts column when they were made here."""
     docs = s.docs
     postings = s.postings if s.postings is not None else {}
     reps = s.field_reps if s.field_reps is not None else {}
@@ -637,10 +643,9 @@ def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list
         term_no.setdefault(t, len(term_no))
     texts: tuple[list[str], list[str], list[str]] | None = None
     if isinstance(docs, LazyDocs):  # as loaded: the columns are still right (no Doc needs making)
-        light, blob = docs.light, docs.texts_blob()
+        light = docs.light
     else:
         light, texts = _columns(docs)
-        blob = marshal.dumps(list(texts))
     return {
         "sid": s.sid,
         "key": s.key,
@@ -652,7 +657,6 @@ def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list
         "info": s.info.model_dump(mode="json") if s.info is not None else None,
         "n": len(docs),
         "columns": light,
-        "texts": blob,
         "terms": list(term_no),
         "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
         "field_reps": _table(reps, term_no, docs) if s.field_reps is not None else None,
@@ -701,16 +705,24 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
     return obj
 
 
-def encode_scope(s: CachedScope) -> bytes:
-    """One scope's row payload: ``MAGIC + sha256 + marshal(...)``."""
-    return _wrap(MAGIC, _encode_scope(s)[0])
-
-
-def encode_and_reload(s: CachedScope) -> tuple[bytes, CachedScope]:
-    """``(encode_scope(s), decode_scope(encode_scope(s)))`` without decoding the payload again:
-    the scope in the form a loaded row has (what a cold build keeps), and the row to save."""
+def encode_scope(s: CachedScope) -> tuple[bytes, bytes] | None:
+    """One scope's row: its payload and its texts column, each ``MAGIC + sha256 + marshal(...)``;
+    None when a loaded scope's texts can no longer be read (it is not written back, see LazyDocs)."""
     obj, texts = _encode_scope(s)
-    return _wrap(MAGIC, obj), _decode_scope(obj, texts)
+    if texts is not None:
+        blob: bytes | None = _wrap(TEXTS_MAGIC, {"texts": list(texts)})
+    else:
+        assert isinstance(s.docs, LazyDocs)
+        blob = s.docs.texts_blob()
+    return None if blob is None else (_wrap(MAGIC, obj), blob)
+
+
+def encode_and_reload(s: CachedScope) -> tuple[tuple[bytes, bytes], CachedScope]:
+    """``(encode_scope(s), decode_scope(...))`` of a freshly built scope, without decoding the
+    payload again: the scope in the form a loaded row has (what a cold build keeps), and its row."""
+    obj, texts = _encode_scope(s)
+    assert texts is not None  # (a built scope's documents are Doc objects)
+    return (_wrap(MAGIC, obj), _wrap(TEXTS_MAGIC, {"texts": list(texts)})), _decode_scope(obj, texts)
 
 
 def encode_seams(s: CachedScope) -> bytes | None:
@@ -758,8 +770,10 @@ def _lazy(raw: Any, terms: list[str], docs: Sequence[Doc], weighted: bool = Fals
     return LazyPostings(keys, ends, refs, docs, weights, key_order)
 
 
-def _decode_scope(raw: Any, texts: tuple[list[str], list[str], list[str]] | None = None) -> CachedScope:
-    """A row's scope; ``texts``: its decoded texts blob, when the caller has them already."""
+def _decode_scope(
+    raw: Any, texts: Callable[[], bytes | None] | tuple[list[str], list[str], list[str]] | None = None
+) -> CachedScope:
+    """A row's scope; ``texts``: its texts, or what reads its texts column (None: no texts)."""
     if not isinstance(raw, dict):
         raise ValueError("bad cache scope")
     sid, key, cwd, archived, revision = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision"))
@@ -785,7 +799,6 @@ def _decode_scope(raw: Any, texts: tuple[list[str], list[str], list[str]] | None
     n = raw["n"]
     columns = raw["columns"]
     terms = raw["terms"]
-    blob = raw["texts"]
     if not (
         isinstance(n, int)
         and isinstance(terms, list)
@@ -793,7 +806,6 @@ def _decode_scope(raw: Any, texts: tuple[list[str], list[str], list[str]] | None
         and isinstance(columns, list)
         and len(columns) == len(_LIGHT_TYPES)
         and all(isinstance(c, list) and len(c) == n for c in columns)
-        and isinstance(blob, bytes)
     ):
         raise ValueError("bad cache scope")
     for col, kind_of in zip(columns, _LIGHT_TYPES, strict=True):
@@ -802,7 +814,7 @@ def _decode_scope(raw: Any, texts: tuple[list[str], list[str], list[str]] | None
     if min(columns[-1], default=0) < 0:  # (token counts)
         raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    tdocs = LazyDocs(key, cwd, archived, columns, texts if texts is not None else blob)
+    tdocs = LazyDocs(key, cwd, archived, columns, texts if texts is not None else _no_texts)
     postings = _lazy(raw["postings"], terms, tdocs, weighted=True, order=raw["postings_order"])
     field_reps = _lazy(raw["field_reps"], terms, tdocs, order=raw["field_reps_order"])
     pending = PendingWeights(tdocs, postings, field_reps)
@@ -811,9 +823,14 @@ def _decode_scope(raw: Any, texts: tuple[list[str], list[str], list[str]] | None
     return out
 
 
-def decode_scope(data: bytes) -> CachedScope:
-    """A cached scope; raises ValueError for anything that isn't an intact row of this version."""
-    return _decode_scope(_unwrap(MAGIC, data))
+def _no_texts() -> bytes | None:
+    return None
+
+
+def decode_scope(data: bytes, texts: Callable[[], bytes | None] | None = None) -> CachedScope:
+    """A cached scope; raises ValueError for anything that isn't an intact row of this version.
+    ``texts`` reads the row's texts column when they are first needed."""
+    return _decode_scope(_unwrap(MAGIC, data), texts)
 
 
 def decode_seams(data: bytes, docs: Sequence[Doc]) -> LazyPostings:
@@ -828,7 +845,7 @@ def decode_seams(data: bytes, docs: Sequence[Doc]) -> LazyPostings:
 _ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, EOFError)  # pydantic's is a ValueError
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS scopes("
-    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
+    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB, texts BLOB) WITHOUT ROWID"
 )
 
 
@@ -845,6 +862,10 @@ class CacheDB:
         self.directory = directory
         self.path = directory / DB_FILE
         self._con: sqlite3.Connection | None = None
+        # A second connection, for reading texts columns on demand from query threads: never
+        # inside a write transaction of the first (which would show rows not committed yet).
+        self._reader: sqlite3.Connection | None = None
+        self._reader_lock = threading.Lock()
 
     def _connect(self, create: bool) -> sqlite3.Connection | None:
         if self._con is not None:
@@ -885,6 +906,31 @@ class CacheDB:
             with contextlib.suppress(sqlite3.Error):
                 self._con.close()
             self._con = None
+        with self._reader_lock:
+            if self._reader is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._reader.close()
+                self._reader = None
+
+    def read_texts(self, sid: str, token: str) -> bytes | None:
+        """The texts column of ``sid``'s row if that row is still the one of ``token`` (another
+        process may have rewritten it since it was loaded: then None, never newer texts)."""
+        with self._reader_lock:
+            try:
+                if self._reader is None:
+                    if not self.path.is_file():
+                        return None
+                    self._reader = sqlite3.connect(
+                        self.path, timeout=5.0, check_same_thread=False, isolation_level=None
+                    )
+                    self._reader.execute("PRAGMA query_only=1")
+                row = self._reader.execute(
+                    "SELECT texts FROM scopes WHERE sid = ? AND token = ?", (sid, token)
+                ).fetchone()
+            except sqlite3.Error:
+                return None
+        data = row[0] if row is not None else None
+        return data if isinstance(data, bytes) else None
 
     def load(self, wanted: set[str] | None = None) -> list[CachedScope] | None:
         """The intact cached scopes (all, or those whose key is in ``wanted``); None when there is
@@ -899,7 +945,7 @@ class CacheDB:
                 if wanted is not None and sid.partition(":")[2] not in wanted and sid not in wanted:
                     continue
                 try:
-                    scope = decode_scope(payload)
+                    scope = decode_scope(payload, functools.partial(self.read_texts, sid, token))
                 except _ROW_ERRORS:
                     continue
                 if scope.sid != sid:
@@ -930,8 +976,10 @@ class CacheDB:
                 continue
         return out
 
-    def save(self, changed: Iterable[tuple[str, bytes, bytes | None]], removed: Iterable[str] = ()) -> dict[str, str]:
-        """Write the rows ``(segment id, payload, seams)`` of ``changed`` (consumed one at a time:
+    def save(
+        self, changed: Iterable[tuple[str, bytes, bytes | None, bytes]], removed: Iterable[str] = ()
+    ) -> dict[str, str]:
+        """Write the rows ``(segment id, payload, seams, texts)`` of ``changed`` (consumed one at a time:
         a cold save of 1,000 scopes never holds every payload at once) and delete those of
         ``removed`` segment ids, in one transaction; returns segment id -> the token of its new
         row. Raises OSError/sqlite3.Error."""
@@ -940,16 +988,16 @@ class CacheDB:
             raise OSError(f"cannot open the search cache {self.path}")
         tokens: dict[str, str] = {}
 
-        def rows() -> Iterator[tuple[str, str, bytes, bytes | None]]:
-            for sid, payload, seams in changed:
+        def rows() -> Iterator[tuple[str, str, bytes, bytes | None, bytes]]:
+            for sid, payload, seams, texts in changed:
                 token = tokens[sid] = secrets.token_hex(8)
-                yield sid, token, payload, seams
+                yield sid, token, payload, seams, texts
 
         with contextlib.closing(con.cursor()) as cur:
             cur.execute("BEGIN IMMEDIATE")
             try:
                 cur.executemany("DELETE FROM scopes WHERE sid = ?", [(sid,) for sid in removed])
-                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows())
+                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?, ?)", rows())
                 cur.execute("COMMIT")
             except BaseException:
                 cur.execute("ROLLBACK")

@@ -485,6 +485,13 @@ class SearchIndex:
     def doc_count(self) -> int:
         return self._state.doc_count
 
+    def damaged_scopes(self) -> list[str]:
+        """Keys of the scopes whose persisted texts could not be read as they were when the index
+        loaded them (another process rewrote their rows meanwhile, or the rows are damaged): their
+        hits may lack text until ``refresh(keys=...)`` re-reads them from the store, which any
+        refresh does. A one-shot caller can refresh and search again."""
+        return sorted({seg.key for seg in self._state.segments.values() if seg.damaged})
+
     def scope_revisions(self) -> dict[str, str]:
         """Segment id -> revision of the scope as indexed (for diagnostics and tests)."""
         return {sid: seg.revision for sid, seg in self._state.segments.items()}
@@ -631,10 +638,12 @@ class SearchIndex:
         if self._cache_db is None:
             return
         try:
-            tokens = self._cache_db.save(map(_row, segs))
+            tokens = self._cache_db.save(_rows(segs))
         except (OSError, sqlite3.Error):
             return
         for seg in segs:
+            if seg.id not in tokens:
+                continue
             seg.lazy["generation"] = tokens[seg.id]
             seg.lazy.pop("payload", None)
             self._saved[seg.id] = seg
@@ -656,11 +665,13 @@ class SearchIndex:
             if not changed and not removed:
                 self._cache_ok = True
                 return True
-            tokens = db.save(map(_row, changed), sorted(removed))
+            tokens = db.save(_rows(changed), sorted(removed))
         except (OSError, sqlite3.Error):
             self._cache_ok = True  # don't retry on every refresh; save_cache() can
             return False
         for seg in changed:
+            if seg.id not in tokens:  # (its texts could not be read: not written back)
+                continue
             seg.lazy["generation"] = tokens[seg.id]
             seg.lazy.pop("payload", None)
             self._saved[seg.id] = seg
@@ -1019,16 +1030,20 @@ class SearchIndex:
         return _rank(parse_query(query), state, _select(state, scopes, False), limit)[0]
 
 
-def _row(seg: Segment) -> tuple[str, bytes, bytes | None]:
-    """(segment id, payload, seams) of the row that persists ``seg``; encoded when a save asks for
-    it (a save streams its rows), from the payload :func:`_compact` kept when still current."""
-    kept = seg.lazy.get("payload")
-    scope = SearchIndex._cached_scope(seg)
-    if kept is not None and kept[0] == (seg.fingerprint, seg.stamp, seg.revision):
-        payload: bytes = kept[1]
-    else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
-        payload = cache.encode_scope(scope)
-    return seg.id, payload, cache.encode_seams(scope)
+def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes | None, bytes]]:
+    """(segment id, payload, seams, texts) of the rows that persist ``segs``; encoded when a save
+    asks for them (a save streams its rows), from the row :func:`_compact` kept when still
+    current. A loaded segment whose texts can no longer be read gives none (see cache.LazyDocs)."""
+    for seg in segs:
+        kept = seg.lazy.get("payload")
+        scope = SearchIndex._cached_scope(seg)
+        row: tuple[bytes, bytes] | None
+        if kept is not None and kept[0] == (seg.fingerprint, seg.stamp, seg.revision):
+            row = kept[1]
+        else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
+            row = cache.encode_scope(scope)
+        if row is not None:
+            yield seg.id, row[0], cache.encode_seams(scope), row[1]
 
 
 @dataclass

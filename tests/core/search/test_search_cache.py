@@ -37,7 +37,8 @@ def db_path(root: Path) -> Path:
 def rows(root: Path) -> dict[str, tuple[str, bytes, bytes | None]]:
     """sid -> (token, payload, seams) of every row of the persisted index."""
     with sqlite3.connect(db_path(root)) as con:
-        return {sid: (tok, pay, seams) for sid, tok, pay, seams in con.execute("SELECT * FROM scopes")}
+        found = con.execute("SELECT sid, token, payload, seams FROM scopes")
+        return {sid: (tok, pay, seams) for sid, tok, pay, seams in found}
 
 
 def rewrite_rows(root: Path, change: Any) -> None:
@@ -347,6 +348,9 @@ def test_damaged_or_unpaired_seams_are_ignored(tmp_path: Path, damage: Any, monk
                 con.execute("UPDATE scopes SET seams = ? WHERE sid = ?", (damage(seams), sid))
     again.warm_up()
     assert not any(isinstance(seg.lazy["seams"], cache.LazyPostings) for seg in again._state.segments.values())
+    if damage == "other token":  # (nor their texts: those scopes are read again, see test_a_row_another_...)
+        assert len(again.damaged_scopes()) == 4
+        again.refresh()
     fresh = _fresh(root, cache=False)
     for q in ('"use pnpm"', "zebra 1 2", "用了 electron"):
         assert again.search(q, limit=100) == fresh.search(q, limit=100)
@@ -484,9 +488,9 @@ def _column_gone(obj: dict[str, Any]) -> None:
     del obj["columns"][4]
 
 
-def _texts_in_the_columns(obj: dict[str, Any]) -> None:  # the layout before the texts had a blob
-    texts = marshal.loads(obj.pop("texts"))
-    obj["columns"] = [*obj["columns"][:2], texts[0], *obj["columns"][2:], *texts[1:]]
+def _texts_in_the_columns(obj: dict[str, Any]) -> None:  # the layout before the texts had a column
+    n = obj["n"]
+    obj["columns"] = [*obj["columns"][:2], [""] * n, *obj["columns"][2:], [""] * n, [""] * n]
 
 
 @pytest.mark.parametrize(
@@ -516,38 +520,70 @@ def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Pa
     assert SearchIndex(FileStore(root)).refresh().from_cache == 4  # the rebuilt rows are intact
 
 
+def _wrapped_texts(texts: Any) -> bytes:
+    """A texts column holding ``texts``, with a right checksum (so only its shape can refuse it)."""
+    data = marshal.dumps({"version": cache._VERSION, "layout": cache._LAYOUT, "texts": texts})
+    return cache.TEXTS_MAGIC + hashlib.sha256(data).digest() + data
+
+
 @pytest.mark.parametrize(
     "texts",
     [
-        lambda n: b"\x00not marshal",
-        lambda n: marshal.dumps([["d"] * n, ["b"] * n]),  # a column short
-        lambda n: marshal.dumps([["d"] * n, ["b"] * (n + 1), [""] * n]),  # another scope's size
-        lambda n: marshal.dumps([["d"] * n, [7] * n, [""] * n]),  # not texts
+        lambda n: b"\x00not a texts column",
+        lambda n: cache.TEXTS_MAGIC + b"\x00" * 32 + marshal.dumps({}),  # a wrong checksum
+        lambda n: _wrapped_texts([["d"] * n, ["b"] * n]),  # a column short
+        lambda n: _wrapped_texts([["d"] * n, ["b"] * (n + 1), [""] * n]),  # another scope's size
+        lambda n: _wrapped_texts([["d"] * n, [7] * n, [""] * n]),  # not texts
+        lambda n: None,  # gone
     ],
 )
-def test_a_texts_blob_that_does_not_decode_is_never_trusted(tmp_path: Path, texts: Any) -> None:
-    """A row's texts are decoded when a query first reads them, not when the index opens; a blob
-    that passed the row's checksum but is not this scope's texts reads as empty (no exception in
-    a query, no foreign text in a hit), and the next refresh re-reads that scope from its files."""
+def test_a_texts_column_that_does_not_decode_is_never_trusted(tmp_path: Path, texts: Any) -> None:
+    """A row's texts are read when a query first needs them, not when the index opens; texts that
+    fail their checksum or are not this scope's read as empty (no exception in a query, no foreign
+    text in a hit), the scope is never written back so, and the next refresh re-reads it."""
     root = build(tmp_path)
     queries = ("zebra", '"use pnpm"', "打包用了", "electron builder")
     expected = {q: _fresh(root, cache=False).search(q, limit=100) for q in queries}
     SearchIndex(FileStore(root)).refresh()
-
-    def edit(obj: dict[str, Any]) -> None:
-        obj["texts"] = texts(obj["n"])
-
-    rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
+    with sqlite3.connect(db_path(root)) as con:
+        for sid, (_token, payload, _seams) in rows(root).items():
+            n = marshal.loads(payload[len(cache.MAGIC) + 32 :])["n"]
+            con.execute("UPDATE scopes SET texts = ? WHERE sid = ?", (texts(n), sid))
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 4  # (the light columns and the tables are intact)
     for q in queries:
         got = ix.search(q, limit=100)
         assert all(h.description != "d" and h.snippet != "b" for h in got.hits)
-    assert any(seg.damaged for seg in ix._state.segments.values())
+    assert ix.damaged_scopes()
+    tokens = {sid: token for sid, (token, _p, _s) in rows(root).items()}
+    ix.save_cache()
+    assert {sid: token for sid, (token, _p, _s) in rows(root).items()} == tokens  # nothing written from empty texts
     stats = ix.refresh()
-    assert stats.scopes_reread >= 1 and not any(seg.damaged for seg in ix._state.segments.values())
+    assert stats.scopes_reread >= 1 and not ix.damaged_scopes()
     for q in queries:
         assert ix.search(q, limit=100) == expected[q]
+    assert {q: _fresh(root, cache=True).search(q, limit=100) for q in queries} == expected  # rows rewritten
+
+
+def test_a_row_another_process_rewrote_is_read_again_never_mixed(tmp_path: Path) -> None:
+    """One process opens the index, another then rewrites a scope's row (a commit there); the
+    first never reads the new row's texts for its old tables: that scope's hits lack text until
+    a refresh, which re-reads the scope, and the one-shot CLI searches again after that refresh."""
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    first = SearchIndex(FileStore(root))
+    assert first.refresh().from_cache == 4
+    store = FileStore(root)
+    snap = store.find_workspace("/w/1")
+    assert snap is not None
+    store.commit(snap.key, [PutOp(record=rec("r-9", "zebra 1 9 quagga"))], snap.revision)
+    other = SearchIndex(FileStore(root))
+    other.refresh()  # (rewrites that scope's row)
+    got = first.search("zebra 1", limit=100)  # the first reads texts now: the row is not the one it loaded
+    assert snap.key in first.damaged_scopes()
+    assert not any("quagga" in h.snippet for h in got.hits)
+    first.refresh(keys=first.damaged_scopes())
+    assert first.search("zebra 1", limit=100) == _fresh(root, cache=False).search("zebra 1", limit=100)
 
 
 def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Path) -> None:
