@@ -20,7 +20,12 @@ filled in only when the scope is re-indexed (:class:`PendingWeights`). A damaged
 table never raises in a query: a bad weight table is re-derived from the document text, a bad
 document number gives an empty list or zero weights.
 
-The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to a second
+The document texts (descriptions, bodies, the stored normalized texts) are a checksummed blob in
+the row's ``texts`` column, which opening the index does not read: a query reads a scope's texts
+when it first needs one, by segment id and the row's token, so a row another process rewrote
+meanwhile is never mixed with the tables loaded before (see :class:`LazyDocs`).
+
+The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to another
 column of the same row, written with the payload or added later to a row whose random ``token``
 still names the payload they were built from; ``warm_up`` reads them, so opening never pays for it.
 """
