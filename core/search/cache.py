@@ -21,9 +21,10 @@ table never raises in a query: a bad weight table is re-derived from the documen
 document number gives an empty list or zero weights.
 
 The document texts (descriptions, bodies, the stored normalized texts) are a checksummed blob in
-the row's ``texts`` column, which opening the index does not read: a query reads a scope's texts
-when it first needs one, by segment id and the row's token, so a row another process rewrote
-meanwhile is never mixed with the tables loaded before (see :class:`LazyDocs`).
+a ``texts`` table beside the rows (keyed like them, with the row's token), which opening the index
+does not read: a query reads a scope's texts when it first needs one, by segment id and token, so
+a row another process rewrote meanwhile is never mixed with the tables loaded before (see
+:class:`LazyDocs`).
 
 The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to another
 column of the same row, written with the payload or added later to a row whose random ``token``
@@ -73,7 +74,7 @@ TEXTS_MAGIC = b"DSHTEXT5"
 # documents that are not all ASCII is stored again; 11: BM25 weights as floats again; 12: the
 # texts (descriptions, bodies, normalized texts) in a column of their own, read on first use
 _VERSION = 12
-_DB_VERSION = 7  # 7: the texts column
+_DB_VERSION = 8  # 8: the texts table
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -93,7 +94,7 @@ _TEXTS = ("description", "body")  # + the stored normalized text
 class LazyDocs(Sequence[Doc]):
     """A loaded scope's documents, kept as the row's columns: the :class:`Doc` objects are made
     only when something needs them (a hit, a re-index of the scope), all at once and once; the
-    texts are read from the row's texts column when first needed.
+    texts are read from the row's texts (the texts table) when first needed.
 
     A query ranks by document number (``norm``, ``tiebreak`` and the term tables need no
     ``Doc``), so a fresh process never builds 100,000 of them to answer one search (at 100k
@@ -123,7 +124,7 @@ class LazyDocs(Sequence[Doc]):
         self.archived = archived
         # kinds, names, types, files, sections, mtimes, revisions, name_keys, lengths
         self._light = light
-        # Reads the row's texts column (None: the row is gone or was rewritten since).
+        # Reads the row's texts (None: the row is gone or was rewritten since).
         self._raw: Callable[[], bytes | None] | None = None if isinstance(texts, tuple) else texts
         # (descriptions, bodies, stored normalized texts: "" = all-ASCII, lower-cased on first use)
         self._texts: tuple[list[str], list[str], list[str]] | None = texts if isinstance(texts, tuple) else None
@@ -162,7 +163,7 @@ class LazyDocs(Sequence[Doc]):
         return got
 
     def texts_blob(self) -> bytes | None:
-        """The texts column as the row stores it; None when they could not be read (damaged)."""
+        """The texts as the texts table stores them; None when they could not be read (damaged)."""
         texts = self.texts()
         return None if self.damaged else _wrap(TEXTS_MAGIC, {"texts": list(texts)})
 
@@ -637,7 +638,7 @@ def _keyed_table(table: Mapping[str, Sequence[int]], docs: Sequence[Doc]) -> Any
 
 
 def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list[str], list[str]] | None]:
-    """The row's payload object, and the texts of its texts column when they were made here."""
+    """The row's payload object, and the texts of its texts row when they were made here."""
     docs = s.docs
     postings = s.postings if s.postings is not None else {}
     reps = s.field_reps if s.field_reps is not None else {}
@@ -711,7 +712,7 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
 
 
 def encode_scope(s: CachedScope) -> tuple[bytes, bytes] | None:
-    """One scope's row: its payload and its texts column, each ``MAGIC + sha256 + marshal(...)``;
+    """One scope's row: its payload and its texts, each ``MAGIC + sha256 + marshal(...)``;
     None when a loaded scope's texts can no longer be read (it is not written back, see LazyDocs)."""
     obj, texts = _encode_scope(s)
     if texts is not None:
@@ -778,7 +779,7 @@ def _lazy(raw: Any, terms: list[str], docs: Sequence[Doc], weighted: bool = Fals
 def _decode_scope(
     raw: Any, texts: Callable[[], bytes | None] | tuple[list[str], list[str], list[str]] | None = None
 ) -> CachedScope:
-    """A row's scope; ``texts``: its texts, or what reads its texts column (None: no texts)."""
+    """A row's scope; ``texts``: its texts, or what reads its texts row (None: no texts)."""
     if not isinstance(raw, dict):
         raise ValueError("bad cache scope")
     sid, key, cwd, archived, revision = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision"))
@@ -834,7 +835,7 @@ def _no_texts() -> bytes | None:
 
 def decode_scope(data: bytes, texts: Callable[[], bytes | None] | None = None) -> CachedScope:
     """A cached scope; raises ValueError for anything that isn't an intact row of this version.
-    ``texts`` reads the row's texts column when they are first needed."""
+    ``texts`` reads the row's texts when they are first needed."""
     return _decode_scope(_unwrap(MAGIC, data), texts)
 
 
@@ -850,7 +851,13 @@ def decode_seams(data: bytes, docs: Sequence[Doc]) -> LazyPostings:
 _ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, EOFError)  # pydantic's is a ValueError
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS scopes("
-    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB, texts BLOB) WITHOUT ROWID"
+    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
+)
+# The texts of each scope row, with that row's token: a table of their own, not a column after the
+# payload (SQLite reads a row's overflow pages in order, so reading a last column read the payload
+# again: 1,000 scopes' texts took seconds at 100k).
+_TEXTS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS texts(sid TEXT PRIMARY KEY, token TEXT NOT NULL, texts BLOB NOT NULL) WITHOUT ROWID"
 )
 
 
@@ -867,7 +874,7 @@ class CacheDB:
         self.directory = directory
         self.path = directory / DB_FILE
         self._con: sqlite3.Connection | None = None
-        # A second connection, for reading texts columns on demand from query threads: never
+        # A second connection, for reading texts on demand from query threads: never
         # inside a write transaction of the first (which would show rows not committed yet).
         self._reader: sqlite3.Connection | None = None
         self._reader_lock = threading.Lock()
@@ -889,6 +896,7 @@ class CacheDB:
                     if version not in (0, _DB_VERSION):
                         raise sqlite3.DatabaseError("search cache of another version")
                     con.execute(_SCHEMA)
+                    con.execute(_TEXTS_SCHEMA)
                     con.execute(f"PRAGMA user_version={_DB_VERSION}")
                 except BaseException:
                     con.close()
@@ -918,7 +926,7 @@ class CacheDB:
                 self._reader = None
 
     def read_texts(self, sid: str, token: str) -> bytes | None:
-        """The texts column of ``sid``'s row if that row is still the one of ``token`` (another
+        """The texts of ``sid``'s row if that row is still the one of ``token`` (another
         process may have rewritten it since it was loaded: then None, never newer texts)."""
         with self._reader_lock:
             try:
@@ -929,9 +937,8 @@ class CacheDB:
                         self.path, timeout=5.0, check_same_thread=False, isolation_level=None
                     )
                     self._reader.execute("PRAGMA query_only=1")
-                row = self._reader.execute(
-                    "SELECT texts FROM scopes WHERE sid = ? AND token = ?", (sid, token)
-                ).fetchone()
+                found = self._reader.execute("SELECT texts FROM texts WHERE sid = ? AND token = ?", (sid, token))
+                row = found.fetchone()
             except sqlite3.Error:
                 return None
         data = row[0] if row is not None else None
@@ -993,16 +1000,22 @@ class CacheDB:
             raise OSError(f"cannot open the search cache {self.path}")
         tokens: dict[str, str] = {}
 
-        def rows() -> Iterator[tuple[str, str, bytes, bytes | None, bytes]]:
+        texts_rows: list[tuple[str, str, bytes]] = []  # (a batch's worth: a cold build saves 64 rows at a time)
+
+        def rows() -> Iterator[tuple[str, str, bytes, bytes | None]]:
             for sid, payload, seams, texts in changed:
                 token = tokens[sid] = secrets.token_hex(8)
-                yield sid, token, payload, seams, texts
+                texts_rows.append((sid, token, texts))
+                yield sid, token, payload, seams
 
         with contextlib.closing(con.cursor()) as cur:
             cur.execute("BEGIN IMMEDIATE")
             try:
-                cur.executemany("DELETE FROM scopes WHERE sid = ?", [(sid,) for sid in removed])
-                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?, ?)", rows())
+                gone = [(sid,) for sid in removed]
+                cur.executemany("DELETE FROM scopes WHERE sid = ?", gone)
+                cur.executemany("DELETE FROM texts WHERE sid = ?", gone)
+                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows())
+                cur.executemany("INSERT OR REPLACE INTO texts VALUES (?, ?, ?)", texts_rows)
                 cur.execute("COMMIT")
             except BaseException:
                 cur.execute("ROLLBACK")

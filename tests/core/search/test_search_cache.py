@@ -343,6 +343,7 @@ def test_damaged_or_unpaired_seams_are_ignored(tmp_path: Path, damage: Any, monk
     with sqlite3.connect(db_path(root)) as con:
         if damage == "other token":  # another process rewrote the rows after this one loaded them
             con.execute("UPDATE scopes SET token = 'someone-else'")
+            con.execute("UPDATE texts SET token = 'someone-else'")
         else:
             for sid, seams in con.execute("SELECT sid, seams FROM scopes").fetchall():
                 con.execute("UPDATE scopes SET seams = ? WHERE sid = ?", (damage(seams), sid))
@@ -548,7 +549,10 @@ def test_a_texts_column_that_does_not_decode_is_never_trusted(tmp_path: Path, te
     with sqlite3.connect(db_path(root)) as con:
         for sid, (_token, payload, _seams) in rows(root).items():
             n = marshal.loads(payload[len(cache.MAGIC) + 32 :])["n"]
-            con.execute("UPDATE scopes SET texts = ? WHERE sid = ?", (texts(n), sid))
+            if texts(n) is None:
+                con.execute("DELETE FROM texts WHERE sid = ?", (sid,))
+            else:
+                con.execute("UPDATE texts SET texts = ? WHERE sid = ?", (texts(n), sid))
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 4  # (the light columns and the tables are intact)
     for q in queries:
