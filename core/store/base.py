@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -237,6 +238,11 @@ class ScopeFiles:
     archived_at: datetime | None = None
     extra_bytes: int = 0  # bytes of scope.json + MEMORY.md, for size display
     blocked: tuple[str, ...] = ()  # scope.json / MEMORY.md present but not regular files: never touched
+
+    @cached_property
+    def revision(self) -> Revision:
+        """Computed once per read (a commit needs it for the CAS, the log and the snapshot)."""
+        return scope_revision(self.entries, self.scope_json)
 
 
 @dataclass(frozen=True)
@@ -458,7 +464,7 @@ class StoreCore(ABC):
     def _snapshot(self, files: ScopeFiles) -> WorkspaceSnapshot:
         return WorkspaceSnapshot(
             info=self._info(files),
-            revision=scope_revision(files.entries, files.scope_json),
+            revision=files.revision,
             entries=files.entries,
             index_text=(files.index or b"").decode("utf-8", "replace"),
         )
@@ -779,13 +785,13 @@ class StoreCore(ABC):
             try:
                 after = self._write_scope(change, files)
             except DisplacedError:
-                raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
+                raise self._displaced(key, expect or files.revision) from None
             if prune:
                 self._prune_history(key, [h.entry.name for h in change.history])
             snap = self._snapshot(after) if after is not None else None
             if snap is None:
                 snap = self._after_write(lambda: self._snapshot(self._must_load(key)))
-            self._log_commit(key, scope_revision(files.entries, files.scope_json), snap.revision, change, origin)
+            self._log_commit(key, files.revision, snap.revision, change, origin)
             return snap
 
     def _displaced(self, key: str, expect: Revision) -> ConflictError:
@@ -802,7 +808,7 @@ class StoreCore(ABC):
         origin: Origin,
     ) -> tuple[ScopeChange, list[tuple[str, str]]] | None:
         """Under the scope lock: CAS, then the change to write and the texts to scan (None: no-op)."""
-        revision = scope_revision(files.entries, files.scope_json)
+        revision = files.revision
         if expect is not None and expect != revision:
             snap = self._snapshot(files)
             raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, revision)
@@ -940,7 +946,7 @@ class StoreCore(ABC):
                 g_now = self._global_snapshot(self._global_bytes())
                 if g_now.revision != g_current.revision:
                     raise self._conflict("GLOBAL.md", g_current.revision, g_now, g_now.revision) from None
-                raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
+                raise self._displaced(key, expect or files.revision) from None
             if plan is not None:
                 self._prune_history(key, [h.entry.name for h in plan[0].history])
             if g_history:
@@ -948,7 +954,7 @@ class StoreCore(ABC):
             ws = self._after_write(lambda: self._snapshot(self._must_load(key)))
             g = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
             if plan is not None:
-                self._log_commit(key, scope_revision(files.entries, files.scope_json), ws.revision, plan[0], origin)
+                self._log_commit(key, files.revision, ws.revision, plan[0], origin)
             if g_history is not None:
                 g_before = self._global_snapshot(g_old).revision
                 self._log_global(g_before, g.revision, g_history, origin)
@@ -1258,6 +1264,10 @@ class StoreCore(ABC):
         """``_aux_write`` for private state (the file store makes it owner-only)."""
         self._aux_write(rel, data)
 
+    def _write_log(self, rel: str, data: bytes) -> None:
+        """Write a commit log: private, atomic; the file store skips the fsyncs (see commit_log.py)."""
+        self._aux_write_private(rel, data)
+
     # --- commit log (undo of the last commit; see core/store/commit_log.py) ------------------
     def commit_log(self, scope: str) -> list[CommitLogEntry]:
         """The scope's recent commits (a workspace key or ``global``), newest first."""
@@ -1329,4 +1339,4 @@ class StoreCore(ABC):
         with contextlib.suppress(StorageError, OSError):
             rel = log_rel(scope)
             entries = parse_log(self._aux_read(rel), scope)
-            self._aux_write_private(rel, render_log(scope, [*entries, entry]))
+            self._write_log(rel, render_log(scope, [*entries, entry]))

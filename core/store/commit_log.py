@@ -16,7 +16,6 @@ check. The file is validated (pydantic, exact format tag and scope) before anyth
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Literal
 
@@ -86,5 +85,7 @@ def parse_log(data: bytes | None, scope: str) -> list[CommitLogEntry]:
 
 
 def render_log(scope: str, entries: list[CommitLogEntry]) -> bytes:
+    # Compact JSON from pydantic's own serializer: ``json.dumps(indent=...)`` runs the pure-Python
+    # encoder, which cost ~4 ms of every commit for 20 entries. Readers accept either layout.
     doc = _LogFile(format=FORMAT, scope=scope, entries=tuple(entries[-MAX_ENTRIES:]))
-    return (json.dumps(doc.model_dump(mode="json"), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return doc.model_dump_json().encode("utf-8") + b"\n"

@@ -77,16 +77,23 @@ def _sig(st: os.stat_result) -> _StatSig:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
-def _read_regular(path: Path | str) -> bytes | None:
-    """Bytes of a regular file (never through a symlink), or None."""
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_DIR_FDS = os.scandir in os.supports_fd and os.open in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
+"""Scope folders are listed through one descriptor (POSIX): each stat and read then resolves one
+name instead of the whole path (a 1k-record scope, re-read by every commit: ~7 ms -> ~5 ms here)."""
+
+
+def _read_regular(path: Path | str, dir_fd: int | None = None, label: object = None) -> bytes | None:
+    """Bytes of a regular file (never through a symlink), or None. With ``dir_fd``, ``path`` is a
+    name in that folder and ``label`` the full path for messages."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW, dir_fd=dir_fd)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as exc:
         if exc.errno in (40, 20, 21):  # ELOOP (symlink), ENOTDIR, EISDIR
             return None
-        raise StorageError(f"Could not read {path}: {exc.strerror or exc}.") from exc
+        raise StorageError(f"Could not read {label or path}: {exc.strerror or exc}.") from exc
     try:
         chunks = []
         while True:
@@ -318,10 +325,27 @@ class FileStore(StoreCore):
 
     def _load_scope(self, key: str, archived: bool) -> ScopeFiles | None:
         d = self._scope_dir(key, archived)
-        if os.path.islink(d):  # never read or write through a symlinked scope (check() reports it)
-            return None
+        if not _DIR_FDS:  # pragma: no cover - Windows
+            if os.path.islink(d):
+                return None
+            return self._load_scope_in(key, archived, d, None)
         try:
-            it = os.scandir(d)
+            # O_NOFOLLOW: never read or write through a symlinked scope (check() reports it).
+            dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return None
+            raise StorageError(f"Could not list {d}: {exc.strerror or exc}.") from exc
+        try:
+            return self._load_scope_in(key, archived, d, dfd)
+        finally:
+            os.close(dfd)
+
+    def _load_scope_in(self, key: str, archived: bool, d: Path, dfd: int | None) -> ScopeFiles | None:
+        try:
+            it = os.scandir(d if dfd is None else dfd)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as exc:
@@ -331,20 +355,21 @@ class FileStore(StoreCore):
         index: bytes | None = None
         blocked: list[str] = []
         now = time.time_ns()
-        cache = _ENTRY_CACHE.setdefault(str(d), {})
+        folder = str(d)
+        cache = _ENTRY_CACHE.setdefault(folder, {})
         with it:
             for de in it:
                 name = de.name
                 if not name.endswith(RECORD_SUFFIX):
                     if name == SCOPE_FILE:
                         if de.is_file(follow_symlinks=False):
-                            scope_json = _read_regular(de.path)
+                            scope_json = self._read_in(folder, dfd, name)
                         else:
                             blocked.append(name)
                     continue
                 if name == INDEX_FILE:
                     if de.is_file(follow_symlinks=False):
-                        index = _read_regular(de.path)
+                        index = self._read_in(folder, dfd, name)
                     else:
                         blocked.append(name)
                     continue
@@ -364,7 +389,7 @@ class FileStore(StoreCore):
                     ):
                         entries.append(cached[1])
                         continue
-                entries.append(self._entry(de, st, now, cache))
+                entries.append(self._entry(de, st, now, cache, folder, dfd))
         if len(cache) > len(entries) + 64:  # forget files that are gone (bounded memory)
             present = {e.file_name for e in entries}
             for gone in [n for n in list(cache) if n not in present]:  # list(): atomic under the GIL
@@ -386,10 +411,12 @@ class FileStore(StoreCore):
         st: os.stat_result,
         now: int,
         cache: dict[str, tuple[_StatSig, RecordEntry]],
+        folder: str,
+        dfd: int | None,
     ) -> RecordEntry:
         # Hot path of a cold open (10k calls): plain strings, no pathlib.
         name = de.name
-        path = de.path
+        path = os.path.join(folder, name)  # de.path is relative to dfd when listed through it
         if S_ISLNK(st.st_mode):
             try:
                 target = os.readlink(path)
@@ -409,7 +436,7 @@ class FileStore(StoreCore):
             entry = self._oversize_entry(path, name, st)
         else:
             try:
-                data = _read_regular(path)
+                data = self._read_in(folder, dfd, name)
             except StorageError as exc:
                 if not isinstance(exc.__cause__, PermissionError):
                     raise  # a transient I/O error must fail the read, not masquerade as an invalid file
@@ -428,6 +455,12 @@ class FileStore(StoreCore):
         if not is_racy(st, now):
             cache[name] = (sig, entry)
         return entry
+
+    @staticmethod
+    def _read_in(folder: str, dfd: int | None, name: str) -> bytes | None:
+        if dfd is None:  # pragma: no cover - Windows
+            return _read_regular(os.path.join(folder, name))
+        return _read_regular(name, dfd, label=os.path.join(folder, name))
 
     @staticmethod
     def _oversize_entry(path: str, name: str, st: os.stat_result) -> RecordEntry:
@@ -799,6 +832,18 @@ class FileStore(StoreCore):
         except OSError as exc:
             raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
         write_atomic(target, data, mode=0o600)
+
+    def _write_log(self, rel: str, data: bytes) -> None:
+        """The commit log is written atomically but not fsynced (2 fsyncs, 1-6 ms of every commit):
+        a power cut can leave it one commit behind or empty, and either only makes the undo of the
+        last commit unavailable, exactly like a crash between the commit and the log write (which the
+        log's design accepts: an undo acts only when the revision on disk equals the logged one)."""
+        target = self._confined_aux(rel)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
+        except OSError as exc:
+            raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
+        write_atomic(target, data, mode=0o600, durable=False)
 
     def read_review_state(self, review_id: str) -> str | None:
         self._confined_aux(self._review_state_rel(review_id))
