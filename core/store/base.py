@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -67,6 +66,13 @@ from core.records import (
 )
 from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
 from core.store.journal import DisplacedError
+from core.store.scope_files import (
+    IndexItems,
+    ScopeFiles,
+    index_drop,
+    index_put,
+    render_items,
+)
 
 HISTORY_MAX_VERSIONS = 20
 HISTORY_MAX_AGE = timedelta(days=90)
@@ -129,15 +135,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-
-
-def scope_revision(entries: Sequence[RecordEntry], scope_json: bytes | None) -> Revision:
-    """A workspace revision: every ``*.md`` except MEMORY.md, plus scope.json."""
-    if scope_json is None and not entries:
-        return EMPTY_REVISION
-    parts = [f"scope.json\0{content_hash(scope_json) if scope_json is not None else '-'}\n"]
-    parts += [f"{e.file_name}\0{e.revision}\n" for e in entries]
-    return content_hash("".join(parts).encode("utf-8", "surrogateescape"))
 
 
 def check_key(key: str) -> str:
@@ -204,47 +201,6 @@ def special_entry(
     )
 
 
-def mark_case_duplicates(entries: list[RecordEntry]) -> list[RecordEntry]:
-    """Flag files whose names differ only in letter case (they collide on macOS/Windows)."""
-    lowered = {e.file_name.lower() for e in entries}
-    if len(lowered) == len(entries):  # the common case: no collisions, nothing to mark
-        return sorted(entries, key=lambda x: x.file_name)
-    by_lower: dict[str, list[str]] = {}
-    for e in entries:
-        by_lower.setdefault(e.file_name.lower(), []).append(e.file_name)
-    out: list[RecordEntry] = []
-    for e in entries:
-        group = by_lower[e.file_name.lower()]
-        if len(group) > 1 and e.file_name != e.file_name.lower():
-            others = ", ".join(n for n in group if n != e.file_name)
-            reason = (
-                f"its name differs only in letter case from {others}; "
-                "case-insensitive file systems can't hold both"
-            )
-            if reason not in e.invalid_reasons:
-                e = e.model_copy(update={"record": None, "invalid_reasons": (*e.invalid_reasons, reason)})
-        out.append(e)
-    return sorted(out, key=lambda x: x.file_name)
-
-
-@dataclass(frozen=True)
-class ScopeFiles:
-    """What a backend read for one scope: scope.json, the record entries, MEMORY.md."""
-
-    key: str
-    scope_json: bytes | None
-    entries: tuple[RecordEntry, ...]
-    index: bytes | None
-    archived_at: datetime | None = None
-    extra_bytes: int = 0  # bytes of scope.json + MEMORY.md, for size display
-    blocked: tuple[str, ...] = ()  # scope.json / MEMORY.md present but not regular files: never touched
-
-    @cached_property
-    def revision(self) -> Revision:
-        """Computed once per read (a commit needs it for the CAS, the log and the snapshot)."""
-        return scope_revision(self.entries, self.scope_json)
-
-
 @dataclass(frozen=True)
 class HistoryItem:
     """A history entry to write as part of a transaction."""
@@ -264,6 +220,10 @@ class ScopeChange:
     old: dict[str, bytes | None] = field(default_factory=dict)
     """The bytes read under the lock for each file in ``files`` (None: absent). A backend must never
     displace anything else: a file that differs at the moment of the write is a ConflictError."""
+    index_items: IndexItems | None = None
+    """MEMORY.md's items for the state after the change (so the backend need not recompute them)."""
+    index_bytes: bytes | None = None
+    """Their rendering: what MEMORY.md holds after the change unless it is blocked."""
 
 
 def parse_scope_json(key: str, data: bytes | None) -> tuple[str, datetime | None, str | None]:
@@ -426,15 +386,14 @@ class StoreCore(ABC):
 
     # --- snapshots ----------------------------------------------------------------------------
     def _info(self, files: ScopeFiles) -> WorkspaceInfo:
-        # Entries built here always carry a reason when they have no record, so this is is_valid.
-        valid = sum(1 for e in files.entries if not e.invalid_reasons)
+        valid, invalid, size = files.counts
         return self._make_info(
             files.key,
             files.scope_json,
             files.archived_at,
             record_count=valid,
-            invalid_count=len(files.entries) - valid,
-            size_bytes=sum(e.size for e in files.entries) + files.extra_bytes,
+            invalid_count=invalid,
+            size_bytes=size + files.extra_bytes,
         )
 
     @staticmethod
@@ -816,12 +775,8 @@ class StoreCore(ABC):
         # costs ~1 ms to wrap, and a commit returns the new one anyway.
         cwd, _, _ = parse_scope_json(key, files.scope_json)
         display = workspace_name(cwd) if cwd else key
-        current = {e.file_name: e for e in files.entries}
-        lower: dict[str, str] | None = None  # built only if a batch creates a file
-        records = {
-            e.file_name: e.record for e in files.entries if e.record is not None and not e.invalid_reasons
-        }
-        old_records = dict(records)
+        current = files.by_name
+        items = list(files.index_items)  # MEMORY.md of the new state, edited line by line below
         change = ScopeChange(key=key)
         reasons: list[str] = []
         texts: list[tuple[str, str]] = []
@@ -842,11 +797,10 @@ class StoreCore(ABC):
                 continue
             fn = record_file_name(name)
             entry = current.get(fn)
-            if entry is None and lower is None:
-                lower = {e.file_name.lower(): e.file_name for e in files.entries}
-            if entry is None and lower is not None and fn.lower() in lower and isinstance(op, PutOp):
+            if entry is None and isinstance(op, PutOp) and fn.lower() in files.lowered:
+                other = next(n for n in files.names if n.lower() == fn.lower())
                 reasons.append(
-                    f"{name}: a file named {lower[fn.lower()]} already exists (differs only in case); "
+                    f"{name}: a file named {other} already exists (differs only in case); "
                     "rename or delete it first"
                 )
                 continue
@@ -869,7 +823,7 @@ class StoreCore(ABC):
                 if data == old:
                     continue
                 change.files[fn] = data
-                records[fn] = op.record
+                index_put(items, op.record)
                 texts.append((fn, data.decode("utf-8")))
             else:
                 if entry is None:
@@ -877,7 +831,7 @@ class StoreCore(ABC):
                         f"Record {name!r} does not exist in workspace {display}; nothing was deleted."
                     )
                 change.files[fn] = None
-                records.pop(fn, None)
+                index_drop(items, fn.removesuffix(".md"))
             change.old[fn] = old
             if old is not None:
                 reason = "overwrite" if change.files[fn] is not None else "delete"
@@ -886,12 +840,13 @@ class StoreCore(ABC):
             raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
         if not change.files:
             return None
-        index = render_index(records.values())
+        index = render_items(items)
+        change.index_items, change.index_bytes = items, index
         # A MEMORY.md that is a symlink or not a regular file is reported by check, never replaced.
         if index != files.index and INDEX_FILE not in files.blocked:
             change.files[INDEX_FILE] = index
             change.old[INDEX_FILE] = files.index
-            if files.index is not None and files.index != render_index(old_records.values()):
+            if files.index is not None and not files.index_is_generated:
                 # Someone edited MEMORY.md by hand (or an agent wrote it): regenerating it displaces
                 # bytes the store did not write, so they are kept in history like a record's.
                 change.history.append(self._history_item(key, cwd, "MEMORY", "overwrite", files.index, INDEX_FILE))

@@ -49,15 +49,14 @@ from core.store.base import (
     Clock,
     HistoryItem,
     ScopeChange,
-    ScopeFiles,
     StoreCore,
     check_key,
     entry_from_bytes,
-    mark_case_duplicates,
     parse_scope_json,
     special_entry,
 )
 from core.store.locking import ScopeLocks
+from core.store.scope_files import ScopeFiles, mark_case_duplicates, scope_after
 from core.store.summaries import ScopeSummary, SummaryCache
 
 GLOBAL_FILE = "GLOBAL.md"
@@ -71,6 +70,20 @@ _StatSig = tuple[int, int, int, int]
 _CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
 _ENTRY_CACHE: dict[str, dict[str, tuple[_StatSig, RecordEntry]]] = {}
 """Parsed entries by folder, then file name; shared by every FileStore in the process (warm reopen)."""
+_SCOPE_CACHE: dict[str, ScopeFiles] = {}
+"""The last ScopeFiles read or written per active folder (the :data:`_SCOPE_CACHE_MAX` most recent).
+A re-read that finds every entry, scope.json, MEMORY.md and blocked name equal to it returns that
+object, with the revision, name map and MEMORY.md items it already computed: the next commit then
+pays the stats of the re-read, not the recomputation."""
+_SCOPE_CACHE_MAX = 16
+
+
+def _remember_scope(folder: str, files: ScopeFiles) -> None:
+    _SCOPE_CACHE.pop(folder, None)
+    _SCOPE_CACHE[folder] = files  # newest last
+    while len(_SCOPE_CACHE) > _SCOPE_CACHE_MAX:
+        with contextlib.suppress(StopIteration, KeyError, RuntimeError):  # another thread may be trimming too
+            _SCOPE_CACHE.pop(next(iter(_SCOPE_CACHE)))
 
 
 def _sig(st: os.stat_result) -> _StatSig:
@@ -106,6 +119,30 @@ def _read_regular(path: Path | str, dir_fd: int | None = None, label: object = N
         return None
     finally:
         os.close(fd)
+
+
+def _same_entries(
+    prev: ScopeFiles, entries: list[RecordEntry], cache: dict[str, tuple[_StatSig, RecordEntry]]
+) -> bool:
+    """Whether ``entries`` (as just read, in listing order, unmarked) are exactly ``prev``'s.
+
+    Entries from the parse cache are usually the very objects ``prev`` holds; a file re-read because
+    it was written within the racy window compares equal field by field (the same bytes and mtime),
+    and the cache is then pointed at ``prev``'s object so the next check is an identity check.
+    """
+    if len(entries) != len(prev.entries):
+        return False
+    by_name = prev.by_name
+    for e in entries:
+        p = by_name.get(e.file_name)
+        if p is e:
+            continue
+        if p is None or p != e:
+            return False
+        hit = cache.get(e.file_name)
+        if hit is not None and hit[1] is e:
+            cache[e.file_name] = (hit[0], p)
+    return True
 
 
 @contextlib.contextmanager
@@ -394,8 +431,17 @@ class FileStore(StoreCore):
             present = {e.file_name for e in entries}
             for gone in [n for n in list(cache) if n not in present]:  # list(): atomic under the GIL
                 cache.pop(gone, None)
+        prev = None if archived else _SCOPE_CACHE.get(folder)
+        if (
+            prev is not None
+            and prev.scope_json == scope_json
+            and prev.index == index
+            and prev.blocked == tuple(blocked)
+            and _same_entries(prev, entries, cache)
+        ):
+            return prev
         extra = len(scope_json or b"") + len(index or b"")
-        return ScopeFiles(
+        files = ScopeFiles(
             key=key,
             scope_json=scope_json,
             entries=tuple(mark_case_duplicates(entries)),
@@ -404,6 +450,9 @@ class FileStore(StoreCore):
             extra_bytes=extra,
             blocked=tuple(blocked),
         )
+        if not archived:
+            _remember_scope(folder, files)
+        return files
 
     def _entry(
         self,
@@ -569,34 +618,35 @@ class FileStore(StoreCore):
             self._stage_scope(tx, change)
         tx.commit()
 
-    def _scope_after(self, d: Path, before: ScopeFiles, change: ScopeChange) -> ScopeFiles:
-        """The scope after a commit, from what we just wrote: no re-read of a 1k-record folder."""
-        entries = {e.file_name: e for e in before.entries}
+    def _scope_after(self, d: Path, before: ScopeFiles, change: ScopeChange) -> ScopeFiles | None:
+        """The scope after a commit, from what we just wrote: no re-read of a 1k-record folder, and
+        only the written entries recomputed (:func:`core.store.scope_files.scope_after`)."""
         scope_json, index = before.scope_json, before.index
-        names_added = False
+        written: dict[str, RecordEntry | None] = {}
         for fn, data in change.files.items():
             if fn == SCOPE_FILE:
                 scope_json = data
             elif fn == INDEX_FILE:
                 index = data
             elif data is None:
-                entries.pop(fn, None)
+                written[fn] = None
             else:
                 try:
                     mtime_ns = os.stat(d / fn).st_mtime_ns
                 except OSError:
                     mtime_ns = 0
-                names_added = names_added or fn not in entries
-                entries[fn] = entry_from_bytes(fn, data, mtime_ns)
-        # Overwrites and deletes keep the order and can't create case collisions: skip the re-sort.
-        values = list(entries.values())
-        return ScopeFiles(
-            key=before.key,
+                written[fn] = entry_from_bytes(fn, data, mtime_ns)
+        after = scope_after(
+            before,
+            written,
             scope_json=scope_json,
-            entries=tuple(mark_case_duplicates(values) if names_added else values),
             index=index,
-            extra_bytes=len(scope_json or b"") + len(index or b""),
+            index_items=change.index_items,
+            index_generated=None if change.index_bytes is None else index == change.index_bytes,
         )
+        if after is not None:
+            _remember_scope(str(d), after)
+        return after
 
     # --- global -------------------------------------------------------------------------------
     def _global_bytes(self) -> bytes | None:
