@@ -1008,16 +1008,20 @@ class StoreCore(ABC):
 
     def _prune_history_of(self, scope: str, wanted: set[str]) -> None:
         cutoff = self._clock() - HISTORY_MAX_AGE
-        groups: dict[str, list[HistoryEntry]] = {}
-        for h in self._history_items(scope):
-            if h.name in wanted:
-                groups.setdefault(h.name, []).append(h)
         drop: list[str] = []
-        for items in groups.values():
-            items.sort(key=lambda h: (h.time, h.id), reverse=True)
-            drop += [h.id for i, h in enumerate(items) if i >= HISTORY_MAX_VERSIONS or h.time < cutoff]
+        for versions in self._history_versions(scope, wanted).values():
+            versions.sort(reverse=True)
+            drop += [i for k, (t, i) in enumerate(versions) if k >= HISTORY_MAX_VERSIONS or t < cutoff]
         if drop:
             self._drop_history(drop)
+
+    def _history_versions(self, scope: str, names: set[str]) -> dict[str, list[tuple[datetime, str]]]:
+        """``(time, id)`` of every history version of each of ``names`` (what pruning needs)."""
+        groups: dict[str, list[tuple[datetime, str]]] = {}
+        for h in self._history_items(scope):
+            if h.name in names:
+                groups.setdefault(h.name, []).append((h.time, h.id))
+        return groups
 
     def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
         cutoff = self._clock() - HISTORY_MAX_AGE

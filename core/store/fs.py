@@ -55,6 +55,7 @@ from core.store.base import (
     parse_scope_json,
     special_entry,
 )
+from core.store.history_index import HistoryIndex, stamp_time
 from core.store.locking import ScopeLocks
 from core.store.scope_files import ScopeFiles, mark_case_duplicates, scope_after
 from core.store.summaries import ScopeSummary, SummaryCache
@@ -68,6 +69,7 @@ STALE_TEMP_S = 600
 
 _StatSig = tuple[int, int, int, int]
 _CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
+_HISTORY_INDEX = HistoryIndex(HISTORY_SUFFIX, HISTORY_ID_RE)
 _ENTRY_CACHE: dict[str, dict[str, tuple[_StatSig, RecordEntry]]] = {}
 """Parsed entries by folder, then file name; shared by every FileStore in the process (warm reopen)."""
 _SCOPE_CACHE: dict[str, ScopeFiles] = {}
@@ -600,7 +602,8 @@ class FileStore(StoreCore):
         tx = journal.Transaction(self._root, (change.key,), dir_mode=self._new_dir_mode())
         with _staging(tx):
             self._stage_scope(tx, change)
-        tx.commit()
+        with self._history_added(change.history):
+            tx.commit()
         d = self._scope_dir(change.key, False)
         return None if before is None else self._scope_after(d, before, change)
 
@@ -616,7 +619,8 @@ class FileStore(StoreCore):
         with _staging(tx):
             self._stage_global(tx, global_data, global_old, global_history)
             self._stage_scope(tx, change)
-        tx.commit()
+        with self._history_added([*global_history, *change.history]):
+            tx.commit()
 
     def _scope_after(self, d: Path, before: ScopeFiles, change: ScopeChange) -> ScopeFiles | None:
         """The scope after a commit, from what we just wrote: no re-read of a 1k-record folder, and
@@ -667,7 +671,8 @@ class FileStore(StoreCore):
         tx = journal.Transaction(self._root, (GLOBAL_SCOPE,))
         with _staging(tx):
             self._stage_global(tx, data, old, history)
-        tx.commit()
+        with self._history_added(history):
+            tx.commit()
 
     # --- Recycle Bin --------------------------------------------------------------------------
     def _archive_stamp(self, key: str) -> Path:
@@ -810,9 +815,41 @@ class FileStore(StoreCore):
         return _read_regular(path)
 
     def _drop_history(self, entry_ids: Sequence[str]) -> None:
+        by_scope: dict[str, list[str]] = {}
         for entry_id in entry_ids:
-            with contextlib.suppress(OSError, StorageError):
-                os.unlink(self._history_path(entry_id))
+            scope, _, stem = entry_id.partition("/")
+            by_scope.setdefault(scope, []).append(stem)
+        for scope, stems in by_scope.items():
+            with _HISTORY_INDEX.changing(str(self._history_dir() / scope), removed=stems):
+                for stem in stems:
+                    with contextlib.suppress(OSError, StorageError):
+                        os.unlink(self._history_path(f"{scope}/{stem}"))
+
+    def _history_versions(self, scope: str, names: set[str]) -> dict[str, list[tuple[datetime, str]]]:
+        """From the history index (:mod:`core.store.history_index`): no listing of a scope's whole
+        history per commit."""
+        if "/" in scope or scope.startswith("."):
+            return {}
+        out: dict[str, list[tuple[datetime, str]]] = {}
+        for name, stems in _HISTORY_INDEX.versions(str(self._history_dir() / scope), names).items():
+            for stem in stems:
+                m = HISTORY_ID_RE.match(stem)
+                when = stamp_time(m.group(1), HISTORY_STAMP) if m is not None else None
+                if when is not None:
+                    out.setdefault(name, []).append((when, f"{scope}/{stem}"))
+        return out
+
+    @contextlib.contextmanager
+    def _history_added(self, items: Sequence[HistoryItem]) -> Iterator[None]:
+        """Around a transaction that moves ``items`` into history: keeps the history index current."""
+        with contextlib.ExitStack() as stack:
+            by_scope: dict[str, list[str]] = {}
+            for item in items:
+                scope, _, stem = item.entry.id.partition("/")
+                by_scope.setdefault(scope, []).append(stem)
+            for scope, stems in by_scope.items():
+                stack.enter_context(_HISTORY_INDEX.changing(str(self._history_dir() / scope), added=stems))
+            yield
 
     # --- app-owned files ----------------------------------------------------------------------
     def _aux_read(self, rel: str) -> bytes | None:

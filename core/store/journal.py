@@ -507,8 +507,6 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _apply_create(op, op.staged, sfd, tfd, label)
             else:
                 _apply_replace(op, op.staged, sfd, tfd, label, use_exchange, rescue)
-        dirs.sync()
-        moved: set[str] = set()
         for op in doc.ops:  # history last: only versions that really were displaced
             if op.hist_staged is not None and op.history is not None:
                 if read_nofollow(op.hist_staged, sfd) is None:
@@ -517,10 +515,12 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _ensure_history_dir(root, dirs, hrel)
                 hfd = dirs.get(hrel)
                 os.replace(op.hist_staged, op.history, src_dir_fd=sfd, dst_dir_fd=hfd)
-                moved.add(hrel)
-        # Only the history folders gained entries; the staging folder is dropped next anyway (a
-        # replay after a power loss finds the copies gone or still staged, both fine).
-        dirs.sync(sorted(moved))
+        # One round of folder fsyncs for the applied files and the history entries, before the journal
+        # is removed. Their order among themselves does not matter: until the journal is gone, a replay
+        # after a power loss finds each op applied or not (decided from hashes) and each history copy
+        # staged or moved, and finishes what is left; and the copies move only once every op applied
+        # (a DisplacedError above means none moved). One round instead of two saves a journal commit.
+        dirs.sync()
 
 
 def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:
