@@ -776,7 +776,7 @@ class StoreCore(ABC):
         cwd, _, _ = parse_scope_json(key, files.scope_json)
         display = workspace_name(cwd) if cwd else key
         current = files.by_name
-        items = list(files.index_items)  # MEMORY.md of the new state, edited line by line below
+        items = files.index_items.copy()  # MEMORY.md of the new state, edited line by line below
         change = ScopeChange(key=key)
         reasons: list[str] = []
         texts: list[tuple[str, str]] = []

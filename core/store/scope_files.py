@@ -27,8 +27,17 @@ from core.fingerprint import content_hash
 from core.models import EMPTY_REVISION, Record, RecordEntry, Revision
 from core.records import INDEX_HEADER
 
-IndexItems = list[tuple[str, str]]
-"""MEMORY.md's lines, as ``(record name, line)`` sorted by name: one per valid record."""
+
+@dataclass
+class IndexItems:
+    """MEMORY.md's lines, one per valid record, sorted by record name (two aligned lists: a bisect
+    on ``names`` finds a line, and rendering is one join of ``lines``)."""
+
+    names: list[str]
+    lines: list[str]
+
+    def copy(self) -> IndexItems:
+        return IndexItems(list(self.names), list(self.lines))
 
 
 def scope_part(scope_json: bytes | None) -> str:
@@ -57,25 +66,26 @@ def index_line(record: Record) -> str:
 
 def render_items(items: IndexItems) -> bytes:
     """MEMORY.md from sorted items: the bytes ``core.records.render_index`` gives for those records."""
-    if not items:
+    if not items.lines:
         return INDEX_HEADER.encode("utf-8")
-    return (INDEX_HEADER + "\n" + "".join([line for _, line in items])).encode("utf-8")
+    return (INDEX_HEADER + "\n" + "".join(items.lines)).encode("utf-8")
 
 
 def index_put(items: IndexItems, record: Record) -> None:
     """Add or replace ``record``'s line in sorted ``items`` (in place)."""
-    i = bisect_left(items, record.name, key=lambda t: t[0])
-    if i < len(items) and items[i][0] == record.name:
-        items[i] = (record.name, index_line(record))
+    i = bisect_left(items.names, record.name)
+    if i < len(items.names) and items.names[i] == record.name:
+        items.lines[i] = index_line(record)
     else:
-        items.insert(i, (record.name, index_line(record)))
+        items.names.insert(i, record.name)
+        items.lines.insert(i, index_line(record))
 
 
 def index_drop(items: IndexItems, name: str) -> None:
     """Remove ``name``'s line from sorted ``items`` if it has one (in place)."""
-    i = bisect_left(items, name, key=lambda t: t[0])
-    if i < len(items) and items[i][0] == name:
-        del items[i]
+    i = bisect_left(items.names, name)
+    if i < len(items.names) and items.names[i] == name:
+        del items.names[i], items.lines[i]
 
 
 def _valid(e: RecordEntry) -> int:
@@ -152,12 +162,13 @@ class ScopeFiles:
 
     @cached_property
     def index_items(self) -> IndexItems:
-        """MEMORY.md's lines for the valid records, sorted by name."""
-        return sorted(
+        """MEMORY.md's lines for the valid records, sorted by name (a commit edits a copy)."""
+        pairs = sorted(
             (e.record.name, index_line(e.record))
             for e in self.entries
             if e.record is not None and not e.invalid_reasons
         )
+        return IndexItems([n for n, _ in pairs], [line for _, line in pairs])
 
     @cached_property
     def index_is_generated(self) -> bool:
@@ -224,9 +235,16 @@ def scope_after(
         blocked=before.blocked,
     )
     parts[0] = scope_part(scope_json)
+    by_name = dict(before.by_name)
+    for fn, new in written.items():
+        if new is None:
+            by_name.pop(fn, None)
+        else:
+            by_name[fn] = new
     seeded: dict[str, object] = {
         "revision_parts": parts,
         "names": names,
+        "by_name": by_name,
         "lowered": frozenset(lowered),
         "counts": (valid, invalid, size),
     }
