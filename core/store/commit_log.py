@@ -9,9 +9,12 @@ id of the bytes it displaced (None: the commit created the record) and the hash 
 
 Why it is safe to keep it outside the commit's journal: it is written under the scope's lock right
 after the commit, and an undo acts only when the scope's revision on disk still equals the logged
-``after``. A log left one commit behind by a crash in between, or a damaged log (ignored and started
-afresh), can only make an undo unavailable; it can never make one write over bytes it did not
-check. The file is validated (pydantic, exact format tag and scope) before anything is taken from it.
+``after``. For the same reason it is written atomically but not fsynced (2 fsyncs less per commit):
+a power cut can leave it one commit behind or empty, which, like a crash before the write, only
+makes the last commit not undoable. A log left one commit behind by a crash in between, or a
+damaged log (ignored and started afresh), can only make an undo unavailable; it can never make one
+write over bytes it did not check. The file is validated (pydantic, exact format tag and scope)
+before anything is taken from it.
 """
 
 from __future__ import annotations
