@@ -70,8 +70,12 @@ STALE_TEMP_S = 600
 _StatSig = tuple[int, int, int, int]
 _CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
 _HISTORY_INDEX = HistoryIndex(HISTORY_SUFFIX, HISTORY_ID_RE)
-_ENTRY_CACHE: dict[str, dict[str, tuple[_StatSig, RecordEntry]]] = {}
-"""Parsed entries by folder, then file name; shared by every FileStore in the process (warm reopen)."""
+_Cached = tuple[_StatSig, RecordEntry, bool]
+_ENTRY_CACHE: dict[str, dict[str, _Cached]] = {}
+"""Parsed entries by folder, then file name: ``(stat, entry, verify)``; shared by every FileStore in the
+process (warm reopen). ``verify`` marks an entry cached while its file was racily clean (touched within
+the racy window, so a same-tick rewrite could keep the stat): it is used only after re-reading the
+bytes and finding the entry's content hash, which saves the parse but never trusts the stat alone."""
 _SCOPE_CACHE: dict[str, ScopeFiles] = {}
 """The last ScopeFiles read or written per active folder (the :data:`_SCOPE_CACHE_MAX` most recent).
 A re-read that finds every entry, scope.json, MEMORY.md and blocked name equal to it returns that
@@ -124,7 +128,7 @@ def _read_regular(path: Path | str, dir_fd: int | None = None, label: object = N
 
 
 def _same_entries(
-    prev: ScopeFiles, entries: list[RecordEntry], cache: dict[str, tuple[_StatSig, RecordEntry]]
+    prev: ScopeFiles, entries: list[RecordEntry], cache: dict[str, _Cached]
 ) -> bool:
     """Whether ``entries`` (as just read, in listing order, unmarked) are exactly ``prev``'s.
 
@@ -143,7 +147,7 @@ def _same_entries(
             return False
         hit = cache.get(e.file_name)
         if hit is not None and hit[1] is e:
-            cache[e.file_name] = (hit[0], p)
+            cache[e.file_name] = (hit[0], p, hit[2])
     return True
 
 
@@ -426,8 +430,12 @@ class FileStore(StoreCore):
                         st.st_ino,
                         st.st_ctime_ns,
                     ):
-                        entries.append(cached[1])
-                        continue
+                        if not cached[2]:
+                            entries.append(cached[1])
+                            continue
+                        if self._verified(folder, dfd, name, st, now, cached, cache):
+                            entries.append(cached[1])
+                            continue
                 entries.append(self._entry(de, st, now, cache, folder, dfd))
         if len(cache) > len(entries) + 64:  # forget files that are gone (bounded memory)
             present = {e.file_name for e in entries}
@@ -461,7 +469,7 @@ class FileStore(StoreCore):
         de: os.DirEntry[str],
         st: os.stat_result,
         now: int,
-        cache: dict[str, tuple[_StatSig, RecordEntry]],
+        cache: dict[str, _Cached],
         folder: str,
         dfd: int | None,
     ) -> RecordEntry:
@@ -503,9 +511,33 @@ class FileStore(StoreCore):
             if data is None:  # replaced by something else between scandir and open
                 return special_entry(name, "it changed while being read", "racy")
             entry = entry_from_bytes(name, data, st.st_mtime_ns)
-        if not is_racy(st, now):
-            cache[name] = (sig, entry)
+        cache[name] = (sig, entry, is_racy(st, now))
         return entry
+
+    def _verified(
+        self,
+        folder: str,
+        dfd: int | None,
+        name: str,
+        st: os.stat_result,
+        now: int,
+        cached: _Cached,
+        cache: dict[str, _Cached],
+    ) -> bool:
+        """A racily cached entry is used only if the file's bytes still hash to it (a parse is a pure
+        function of name, bytes and mtime, all equal then). Once the stat is out of the racy window
+        and the bytes matched, the stat alone is enough from then on."""
+        if st.st_size > MAX_RECORD_BYTES:
+            return False
+        try:
+            data = self._read_in(folder, dfd, name)
+        except StorageError:
+            return False  # _entry reads again and reports it
+        if data is None or len(data) != st.st_size or content_hash(data) != cached[1].revision:
+            return False
+        if not is_racy(st, now):
+            cache[name] = (cached[0], cached[1], False)
+        return True
 
     @staticmethod
     def _read_in(folder: str, dfd: int | None, name: str) -> bytes | None:
@@ -627,6 +659,7 @@ class FileStore(StoreCore):
         only the written entries recomputed (:func:`core.store.scope_files.scope_after`)."""
         scope_json, index = before.scope_json, before.index
         written: dict[str, RecordEntry | None] = {}
+        cache = _ENTRY_CACHE.setdefault(str(d), {})
         for fn, data in change.files.items():
             if fn == SCOPE_FILE:
                 scope_json = data
@@ -636,10 +669,14 @@ class FileStore(StoreCore):
                 written[fn] = None
             else:
                 try:
-                    mtime_ns = os.stat(d / fn).st_mtime_ns
+                    st = os.stat(d / fn, follow_symlinks=False)
                 except OSError:
-                    mtime_ns = 0
-                written[fn] = entry_from_bytes(fn, data, mtime_ns)
+                    written[fn] = entry_from_bytes(fn, data, 0)
+                    continue
+                written[fn] = entry = entry_from_bytes(fn, data, st.st_mtime_ns)
+                # Cached for verification only (just written: racy): the next re-read hashes the
+                # file's bytes against it instead of parsing them again.
+                cache[fn] = (_sig(st), entry, True)
         after = scope_after(
             before,
             written,

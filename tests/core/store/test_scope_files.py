@@ -123,3 +123,24 @@ def test_the_scope_cache_is_bounded(tmp_path: Path) -> None:
         store.commit(s.key, [PutOp(record=rec("a"))], s.revision)
     assert len(fs_mod._SCOPE_CACHE) <= fs_mod._SCOPE_CACHE_MAX
     assert all(os.path.isdir(p) for p in fs_mod._SCOPE_CACHE)
+
+
+def test_an_entry_cached_in_the_racy_window_is_checked_against_the_bytes(tmp_path: Path) -> None:
+    """A file written within the racy window can be rewritten in the same timestamp tick with its
+    stat unchanged. The entry cached for it then must not be trusted on the stat: simulate exactly
+    that stat-preserving rewrite and check the next read sees the new bytes."""
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    s = store.create_workspace(CWD)
+    s = store.commit(s.key, [PutOp(record=rec("a", "\nfirst version\n"))], s.revision)
+    folder = str(root / "workspaces" / s.key)
+    path = Path(folder) / "a.md"
+    old_entry = s.get("a")
+    path.write_bytes(path.read_bytes().replace(b"first", b"FIRST"))  # same size, new bytes
+    st = os.lstat(path)
+    sig = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+    fs_mod._ENTRY_CACHE[folder]["a.md"] = (sig, old_entry, True)  # as if the stat had not changed
+    now = store.read_workspace(s.key)
+    assert now.get("a").record.body == "\nFIRST version\n"  # type: ignore[union-attr]
+    assert now.revision != s.revision
+    same(now, fresh(root, s.key))
