@@ -282,8 +282,30 @@ def remove_tree(path: Path) -> None:
     never followed. Raises OSError (FileNotFoundError when it is already gone)."""
     if path.is_symlink() or not path.is_dir():
         path.unlink()
-    else:
+    elif not _remove_flat(path):
         shutil.rmtree(path)
+
+
+def _remove_flat(path: Path) -> bool:
+    """Remove a folder that holds only files (a settled staging folder: every commit drops one)
+    through one descriptor, without ``shutil.rmtree``'s per-entry stats. False, with whatever it
+    already removed gone, when it holds a folder (``shutil.rmtree`` then does the rest)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _DIRECTORY | _NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        for name in os.listdir(fd):
+            try:
+                os.unlink(name, dir_fd=fd)  # a symlink is removed itself, never followed
+            except FileNotFoundError:
+                continue
+            except (IsADirectoryError, PermissionError):  # a subfolder (EISDIR; EPERM on some systems)
+                return False
+    finally:
+        os.close(fd)
+    os.rmdir(path)
+    return True
 
 
 def remove_tree_quietly(path: Path) -> None:

@@ -285,16 +285,17 @@ class Transaction:
             self._fd = None
 
     def doc(self) -> JournalDoc:
-        ops = [
-            OpDoc(
-                scope=o.scope,
-                name=o.name,
-                staged=o.staged,
-                old_hash=None if o.old is None else _hash(o.old),
-                new_hash=o.new_hash,
-                history=o.history,
-                hist_staged=o.hist_staged,
-            )
+        # Plain dicts: the whole document is validated once, by make_doc (not each op twice).
+        ops: list[OpDoc | dict[str, object]] = [
+            {
+                "scope": o.scope,
+                "name": o.name,
+                "staged": o.staged,
+                "old_hash": None if o.old is None else _hash(o.old),
+                "new_hash": o.new_hash,
+                "history": o.history,
+                "hist_staged": o.hist_staged,
+            }
             for o in self.ops
         ]
         return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs)
@@ -351,16 +352,17 @@ def make_doc(
     kind: Literal["commit", "purge"],
     scopes: Sequence[str],
     *,
-    ops: Sequence[OpDoc] = (),
+    ops: Sequence[OpDoc | dict[str, object]] = (),
     new_dirs: Sequence[int] = (),
     trash: str | None = None,
 ) -> JournalDoc:
+    """A validated journal document (every op and the checksum checked by the schema)."""
     body = {
         "version": 2,
         "kind": kind,
         "scopes": list(scopes),
         "new_dirs": list(new_dirs),
-        "ops": [o.model_dump() for o in ops],
+        "ops": [o.model_dump() if isinstance(o, OpDoc) else dict(o) for o in ops],
         "trash": trash,
     }
     return JournalDoc.model_validate_json(json.dumps({**body, "checksum": _checksum(body)}))
