@@ -10,7 +10,9 @@
   (``.manager/cache/workspace-summaries.json``, built by that run), then in another fresh
   interpreter with it warm (nothing parsed);
 - **commit p50/p95**: single-record commits (CAS, history, MEMORY.md rebuilt) into a 1k-record
-  workspace, alternating edits of existing records and new records.
+  workspace, alternating edits of existing records and new records; then edits into a 1k-record
+  workspace whose records each already hold ``--history-versions`` versions (20: the limit, 20,000
+  history files), as a long-used workspace does. The load average is printed around the commits.
 
 Targets: cold <= 1.5 s, warm <= 0.3 s, cold list (summary cache warm) <= 0.1 s, commit p95 <= 30 ms.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -143,6 +146,59 @@ def bench_commits(tmp: Path, n_records: int, commits: int) -> tuple[list[float],
     return only, with_read
 
 
+def seed_history(store: FileStore, key: str, names: list[str], versions: int) -> int:
+    """Give each record ``versions`` recent history versions (what a long-used workspace holds at
+    the limit), written straight into ``.manager/history/<key>`` with the store's file names."""
+    from datetime import UTC, datetime, timedelta
+
+    from core.fingerprint import content_hash
+    from core.store.base import HISTORY_STAMP
+
+    folder = store.root / ".manager" / "history" / key
+    folder.mkdir(parents=True, exist_ok=True)
+    now = datetime.now(UTC) - timedelta(days=1)
+    count = 0
+    for n, name in enumerate(names):
+        for v in range(versions):
+            data = f"---\nname: {name}\n---\nold version {v}\n".encode()
+            stamp = (now - timedelta(minutes=v, microseconds=n)).strftime(HISTORY_STAMP)
+            path = folder / f"{stamp}-overwrite-{content_hash(data)}-{name}.hist"
+            path.write_bytes(data)
+            path.chmod(0o400)
+            count += 1
+    return count
+
+
+def bench_with_history(tmp: Path, n_records: int, commits: int, versions: int) -> tuple[list[float], int]:
+    """Single-record edits into a workspace whose records each hold ``versions`` history versions."""
+    root = tmp / "history-root"
+    store = FileStore(root)
+    snap = store.create_workspace("/home/bench/old-workspace")
+    names = [f"record-{i:04d}" for i in range(n_records)]
+    for start in range(0, n_records, 200):
+        batch = [
+            PutOp(record=Record(name=n, description=f"Record {n}", type="project", body="\nv0\n" + " filler" * 120))
+            for n in names[start : start + 200]
+        ]
+        snap = store.commit(snap.key, batch, snap.revision)
+    files = seed_history(store, snap.key, names, versions)
+    time.sleep(0.2)
+    snap = store.read_workspace(snap.key)
+    times: list[float] = []
+    for i in range(commits):
+        name = names[(i * 37) % n_records]
+        rec = Record(name=name, description=f"Edited {i}", type="feedback", body=f"\nEdit {i}.\n")
+        t0 = time.perf_counter()
+        snap = store.commit(snap.key, [PutOp(record=rec)], snap.revision)
+        times.append(time.perf_counter() - t0)
+    return times, files
+
+
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} / {five:.2f} / {fifteen:.2f}"
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -154,6 +210,9 @@ def main() -> int:
     parser.add_argument("--records", type=int, default=100)
     parser.add_argument("--commit-records", type=int, default=1000)
     parser.add_argument("--commits", type=int, default=200)
+    parser.add_argument(
+        "--history-versions", type=int, default=20, help="history versions per record for the last figure (0: skip)"
+    )
     parser.add_argument("--child-open", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--child-list", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -181,6 +240,7 @@ def main() -> int:
         print(f"cold open (list + parse {res['workspaces']} workspaces, {res['records']} records): {res['cold']:.3f} s")
         print(f"  (fresh interpreter incl. imports: {total:.2f} s)")
         print(f"warm reopen (new FileStore, same process): {res['warm']:.3f} s")
+        print(f"commits start: {load()}")
         only, with_read = bench_commits(tmp, args.commit_records, args.commits)
         for label, times in (("commit", only), ("read + commit", with_read)):
             print(
@@ -188,6 +248,14 @@ def main() -> int:
                 f"p50 {pct(times, 50) * 1000:.1f} ms, p95 {pct(times, 95) * 1000:.1f} ms, "
                 f"max {max(times) * 1000:.1f} ms, mean {statistics.mean(times) * 1000:.1f} ms"
             )
+        if args.history_versions:
+            times, files = bench_with_history(tmp, args.commit_records, args.commits // 2, args.history_versions)
+            print(
+                f"single-record commit, each record with {args.history_versions} history versions "
+                f"({files:,} history files; {len(times)} runs): p50 {pct(times, 50) * 1000:.1f} ms, "
+                f"p95 {pct(times, 95) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"
+            )
+        print(f"commits end: {load()}")
         print("targets: cold <= 1.5 s, warm <= 0.3 s, cold list (cache warm) <= 0.1 s, commit p95 <= 30 ms")
     return 0
 

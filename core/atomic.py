@@ -52,13 +52,18 @@ def existing_mode(path: Path | str, default: int = PRIVATE_FILE_MODE) -> int:
 
 
 def write_durable(
-    path: Path | str, data: bytes, *, mode: int = PRIVATE_FILE_MODE, dir_fd: int | None = None
+    path: Path | str,
+    data: bytes,
+    *,
+    mode: int = PRIVATE_FILE_MODE,
+    dir_fd: int | None = None,
+    sync: bool = True,
 ) -> None:
     """Write a brand-new file and fsync it. No rename: callers publish it with :func:`replace_durable`.
 
     The file gets exactly ``mode`` (``fchmod``: the umask can neither widen nor narrow what the file it
     replaces had). Used for staged files whose path nobody else reads yet; on error the partial file
-    is removed.
+    is removed. ``sync=False`` skips the fsync (only for :func:`write_atomic` with ``durable=False``).
     """
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, mode & 0o777, dir_fd=dir_fd)
@@ -74,7 +79,8 @@ def write_durable(
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            if sync:
+                os.fsync(fd)
         finally:
             os.close(fd)
     except OSError as exc:
@@ -221,17 +227,22 @@ def temp_path_for(target: Path) -> Path:
     return target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
 
 
-def write_atomic(target: Path, data: bytes, *, mode: int | None = None) -> None:
+def write_atomic(target: Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> None:
     """Replace ``target`` with ``data`` atomically and durably.
 
     Temp file in the target's directory (same file system, so the rename is atomic), write, flush,
     fsync, ``os.replace``, fsync the directory; the temp file is removed on any error. The file keeps
     the mode it had (``mode=None``), or is created private (0600).
+
+    ``durable=False`` skips both fsyncs: readers (and a SIGKILL) still see the old or the new bytes,
+    never a torn file, but after a power cut the file may be the old one, or empty. Only for files
+    whose loss is harmless by design: caches and the commit log (undo of the last commit), never
+    memory.
     """
     tmp = temp_path_for(target)
     try:
-        write_durable(tmp, data, mode=existing_mode(target) if mode is None else mode)
-        replace_durable(tmp, target)
+        write_durable(tmp, data, mode=existing_mode(target) if mode is None else mode, sync=durable)
+        replace_durable(tmp, target, sync_dirs=durable)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -271,8 +282,30 @@ def remove_tree(path: Path) -> None:
     never followed. Raises OSError (FileNotFoundError when it is already gone)."""
     if path.is_symlink() or not path.is_dir():
         path.unlink()
-    else:
+    elif not _remove_flat(path):
         shutil.rmtree(path)
+
+
+def _remove_flat(path: Path) -> bool:
+    """Remove a folder that holds only files (a settled staging folder: every commit drops one)
+    through one descriptor, without ``shutil.rmtree``'s per-entry stats. False, with whatever it
+    already removed gone, when it holds a folder (``shutil.rmtree`` then does the rest)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | _DIRECTORY | _NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        for name in os.listdir(fd):
+            try:
+                os.unlink(name, dir_fd=fd)  # a symlink is removed itself, never followed
+            except FileNotFoundError:
+                continue
+            except (IsADirectoryError, PermissionError):  # a subfolder (EISDIR; EPERM on some systems)
+                return False
+    finally:
+        os.close(fd)
+    os.rmdir(path)
+    return True
 
 
 def remove_tree_quietly(path: Path) -> None:

@@ -66,6 +66,13 @@ from core.records import (
 )
 from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
 from core.store.journal import DisplacedError
+from core.store.scope_files import (
+    IndexItems,
+    ScopeFiles,
+    index_drop,
+    index_put,
+    render_items,
+)
 
 HISTORY_MAX_VERSIONS = 20
 HISTORY_MAX_AGE = timedelta(days=90)
@@ -128,15 +135,6 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-
-
-def scope_revision(entries: Sequence[RecordEntry], scope_json: bytes | None) -> Revision:
-    """A workspace revision: every ``*.md`` except MEMORY.md, plus scope.json."""
-    if scope_json is None and not entries:
-        return EMPTY_REVISION
-    parts = [f"scope.json\0{content_hash(scope_json) if scope_json is not None else '-'}\n"]
-    parts += [f"{e.file_name}\0{e.revision}\n" for e in entries]
-    return content_hash("".join(parts).encode("utf-8", "surrogateescape"))
 
 
 def check_key(key: str) -> str:
@@ -203,42 +201,6 @@ def special_entry(
     )
 
 
-def mark_case_duplicates(entries: list[RecordEntry]) -> list[RecordEntry]:
-    """Flag files whose names differ only in letter case (they collide on macOS/Windows)."""
-    lowered = {e.file_name.lower() for e in entries}
-    if len(lowered) == len(entries):  # the common case: no collisions, nothing to mark
-        return sorted(entries, key=lambda x: x.file_name)
-    by_lower: dict[str, list[str]] = {}
-    for e in entries:
-        by_lower.setdefault(e.file_name.lower(), []).append(e.file_name)
-    out: list[RecordEntry] = []
-    for e in entries:
-        group = by_lower[e.file_name.lower()]
-        if len(group) > 1 and e.file_name != e.file_name.lower():
-            others = ", ".join(n for n in group if n != e.file_name)
-            reason = (
-                f"its name differs only in letter case from {others}; "
-                "case-insensitive file systems can't hold both"
-            )
-            if reason not in e.invalid_reasons:
-                e = e.model_copy(update={"record": None, "invalid_reasons": (*e.invalid_reasons, reason)})
-        out.append(e)
-    return sorted(out, key=lambda x: x.file_name)
-
-
-@dataclass(frozen=True)
-class ScopeFiles:
-    """What a backend read for one scope: scope.json, the record entries, MEMORY.md."""
-
-    key: str
-    scope_json: bytes | None
-    entries: tuple[RecordEntry, ...]
-    index: bytes | None
-    archived_at: datetime | None = None
-    extra_bytes: int = 0  # bytes of scope.json + MEMORY.md, for size display
-    blocked: tuple[str, ...] = ()  # scope.json / MEMORY.md present but not regular files: never touched
-
-
 @dataclass(frozen=True)
 class HistoryItem:
     """A history entry to write as part of a transaction."""
@@ -258,6 +220,10 @@ class ScopeChange:
     old: dict[str, bytes | None] = field(default_factory=dict)
     """The bytes read under the lock for each file in ``files`` (None: absent). A backend must never
     displace anything else: a file that differs at the moment of the write is a ConflictError."""
+    index_items: IndexItems | None = None
+    """MEMORY.md's items for the state after the change (so the backend need not recompute them)."""
+    index_bytes: bytes | None = None
+    """Their rendering: what MEMORY.md holds after the change unless it is blocked."""
 
 
 def parse_scope_json(key: str, data: bytes | None) -> tuple[str, datetime | None, str | None]:
@@ -420,15 +386,14 @@ class StoreCore(ABC):
 
     # --- snapshots ----------------------------------------------------------------------------
     def _info(self, files: ScopeFiles) -> WorkspaceInfo:
-        # Entries built here always carry a reason when they have no record, so this is is_valid.
-        valid = sum(1 for e in files.entries if not e.invalid_reasons)
+        valid, invalid, size = files.counts
         return self._make_info(
             files.key,
             files.scope_json,
             files.archived_at,
             record_count=valid,
-            invalid_count=len(files.entries) - valid,
-            size_bytes=sum(e.size for e in files.entries) + files.extra_bytes,
+            invalid_count=invalid,
+            size_bytes=size + files.extra_bytes,
         )
 
     @staticmethod
@@ -458,7 +423,7 @@ class StoreCore(ABC):
     def _snapshot(self, files: ScopeFiles) -> WorkspaceSnapshot:
         return WorkspaceSnapshot(
             info=self._info(files),
-            revision=scope_revision(files.entries, files.scope_json),
+            revision=files.revision,
             entries=files.entries,
             index_text=(files.index or b"").decode("utf-8", "replace"),
         )
@@ -779,13 +744,13 @@ class StoreCore(ABC):
             try:
                 after = self._write_scope(change, files)
             except DisplacedError:
-                raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
+                raise self._displaced(key, expect or files.revision) from None
             if prune:
                 self._prune_history(key, [h.entry.name for h in change.history])
             snap = self._snapshot(after) if after is not None else None
             if snap is None:
                 snap = self._after_write(lambda: self._snapshot(self._must_load(key)))
-            self._log_commit(key, scope_revision(files.entries, files.scope_json), snap.revision, change, origin)
+            self._log_commit(key, files.revision, snap.revision, change, origin)
             return snap
 
     def _displaced(self, key: str, expect: Revision) -> ConflictError:
@@ -802,7 +767,7 @@ class StoreCore(ABC):
         origin: Origin,
     ) -> tuple[ScopeChange, list[tuple[str, str]]] | None:
         """Under the scope lock: CAS, then the change to write and the texts to scan (None: no-op)."""
-        revision = scope_revision(files.entries, files.scope_json)
+        revision = files.revision
         if expect is not None and expect != revision:
             snap = self._snapshot(files)
             raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, revision)
@@ -810,12 +775,8 @@ class StoreCore(ABC):
         # costs ~1 ms to wrap, and a commit returns the new one anyway.
         cwd, _, _ = parse_scope_json(key, files.scope_json)
         display = workspace_name(cwd) if cwd else key
-        current = {e.file_name: e for e in files.entries}
-        lower: dict[str, str] | None = None  # built only if a batch creates a file
-        records = {
-            e.file_name: e.record for e in files.entries if e.record is not None and not e.invalid_reasons
-        }
-        old_records = dict(records)
+        current = files.by_name
+        items = files.index_items.copy()  # MEMORY.md of the new state, edited line by line below
         change = ScopeChange(key=key)
         reasons: list[str] = []
         texts: list[tuple[str, str]] = []
@@ -836,11 +797,10 @@ class StoreCore(ABC):
                 continue
             fn = record_file_name(name)
             entry = current.get(fn)
-            if entry is None and lower is None:
-                lower = {e.file_name.lower(): e.file_name for e in files.entries}
-            if entry is None and lower is not None and fn.lower() in lower and isinstance(op, PutOp):
+            if entry is None and isinstance(op, PutOp) and fn.lower() in files.lowered:
+                other = next(n for n in files.names if n.lower() == fn.lower())
                 reasons.append(
-                    f"{name}: a file named {lower[fn.lower()]} already exists (differs only in case); "
+                    f"{name}: a file named {other} already exists (differs only in case); "
                     "rename or delete it first"
                 )
                 continue
@@ -863,7 +823,7 @@ class StoreCore(ABC):
                 if data == old:
                     continue
                 change.files[fn] = data
-                records[fn] = op.record
+                index_put(items, op.record)
                 texts.append((fn, data.decode("utf-8")))
             else:
                 if entry is None:
@@ -871,7 +831,7 @@ class StoreCore(ABC):
                         f"Record {name!r} does not exist in workspace {display}; nothing was deleted."
                     )
                 change.files[fn] = None
-                records.pop(fn, None)
+                index_drop(items, fn.removesuffix(".md"))
             change.old[fn] = old
             if old is not None:
                 reason = "overwrite" if change.files[fn] is not None else "delete"
@@ -880,12 +840,13 @@ class StoreCore(ABC):
             raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
         if not change.files:
             return None
-        index = render_index(records.values())
+        index = render_items(items)
+        change.index_items, change.index_bytes = items, index
         # A MEMORY.md that is a symlink or not a regular file is reported by check, never replaced.
         if index != files.index and INDEX_FILE not in files.blocked:
             change.files[INDEX_FILE] = index
             change.old[INDEX_FILE] = files.index
-            if files.index is not None and files.index != render_index(old_records.values()):
+            if files.index is not None and not files.index_is_generated:
                 # Someone edited MEMORY.md by hand (or an agent wrote it): regenerating it displaces
                 # bytes the store did not write, so they are kept in history like a record's.
                 change.history.append(self._history_item(key, cwd, "MEMORY", "overwrite", files.index, INDEX_FILE))
@@ -940,7 +901,7 @@ class StoreCore(ABC):
                 g_now = self._global_snapshot(self._global_bytes())
                 if g_now.revision != g_current.revision:
                     raise self._conflict("GLOBAL.md", g_current.revision, g_now, g_now.revision) from None
-                raise self._displaced(key, expect or scope_revision(files.entries, files.scope_json)) from None
+                raise self._displaced(key, expect or files.revision) from None
             if plan is not None:
                 self._prune_history(key, [h.entry.name for h in plan[0].history])
             if g_history:
@@ -948,7 +909,7 @@ class StoreCore(ABC):
             ws = self._after_write(lambda: self._snapshot(self._must_load(key)))
             g = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
             if plan is not None:
-                self._log_commit(key, scope_revision(files.entries, files.scope_json), ws.revision, plan[0], origin)
+                self._log_commit(key, files.revision, ws.revision, plan[0], origin)
             if g_history is not None:
                 g_before = self._global_snapshot(g_old).revision
                 self._log_global(g_before, g.revision, g_history, origin)
@@ -1047,16 +1008,20 @@ class StoreCore(ABC):
 
     def _prune_history_of(self, scope: str, wanted: set[str]) -> None:
         cutoff = self._clock() - HISTORY_MAX_AGE
-        groups: dict[str, list[HistoryEntry]] = {}
-        for h in self._history_items(scope):
-            if h.name in wanted:
-                groups.setdefault(h.name, []).append(h)
         drop: list[str] = []
-        for items in groups.values():
-            items.sort(key=lambda h: (h.time, h.id), reverse=True)
-            drop += [h.id for i, h in enumerate(items) if i >= HISTORY_MAX_VERSIONS or h.time < cutoff]
+        for versions in self._history_versions(scope, wanted).values():
+            versions.sort(reverse=True)
+            drop += [i for k, (t, i) in enumerate(versions) if k >= HISTORY_MAX_VERSIONS or t < cutoff]
         if drop:
             self._drop_history(drop)
+
+    def _history_versions(self, scope: str, names: set[str]) -> dict[str, list[tuple[datetime, str]]]:
+        """``(time, id)`` of every history version of each of ``names`` (what pruning needs)."""
+        groups: dict[str, list[tuple[datetime, str]]] = {}
+        for h in self._history_items(scope):
+            if h.name in names:
+                groups.setdefault(h.name, []).append((h.time, h.id))
+        return groups
 
     def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
         cutoff = self._clock() - HISTORY_MAX_AGE
@@ -1258,6 +1223,10 @@ class StoreCore(ABC):
         """``_aux_write`` for private state (the file store makes it owner-only)."""
         self._aux_write(rel, data)
 
+    def _write_log(self, rel: str, data: bytes) -> None:
+        """Write a commit log: private, atomic; the file store skips the fsyncs (see commit_log.py)."""
+        self._aux_write_private(rel, data)
+
     # --- commit log (undo of the last commit; see core/store/commit_log.py) ------------------
     def commit_log(self, scope: str) -> list[CommitLogEntry]:
         """The scope's recent commits (a workspace key or ``global``), newest first."""
@@ -1329,4 +1298,4 @@ class StoreCore(ABC):
         with contextlib.suppress(StorageError, OSError):
             rel = log_rel(scope)
             entries = parse_log(self._aux_read(rel), scope)
-            self._aux_write_private(rel, render_log(scope, [*entries, entry]))
+            self._write_log(rel, render_log(scope, [*entries, entry]))

@@ -285,16 +285,17 @@ class Transaction:
             self._fd = None
 
     def doc(self) -> JournalDoc:
-        ops = [
-            OpDoc(
-                scope=o.scope,
-                name=o.name,
-                staged=o.staged,
-                old_hash=None if o.old is None else _hash(o.old),
-                new_hash=o.new_hash,
-                history=o.history,
-                hist_staged=o.hist_staged,
-            )
+        # Plain dicts: the whole document is validated once, by make_doc (not each op twice).
+        ops: list[OpDoc | dict[str, object]] = [
+            {
+                "scope": o.scope,
+                "name": o.name,
+                "staged": o.staged,
+                "old_hash": None if o.old is None else _hash(o.old),
+                "new_hash": o.new_hash,
+                "history": o.history,
+                "hist_staged": o.hist_staged,
+            }
             for o in self.ops
         ]
         return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs)
@@ -351,16 +352,17 @@ def make_doc(
     kind: Literal["commit", "purge"],
     scopes: Sequence[str],
     *,
-    ops: Sequence[OpDoc] = (),
+    ops: Sequence[OpDoc | dict[str, object]] = (),
     new_dirs: Sequence[int] = (),
     trash: str | None = None,
 ) -> JournalDoc:
+    """A validated journal document (every op and the checksum checked by the schema)."""
     body = {
         "version": 2,
         "kind": kind,
         "scopes": list(scopes),
         "new_dirs": list(new_dirs),
-        "ops": [o.model_dump() for o in ops],
+        "ops": [o.model_dump() if isinstance(o, OpDoc) else dict(o) for o in ops],
         "trash": trash,
     }
     return JournalDoc.model_validate_json(json.dumps({**body, "checksum": _checksum(body)}))
@@ -507,8 +509,6 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _apply_create(op, op.staged, sfd, tfd, label)
             else:
                 _apply_replace(op, op.staged, sfd, tfd, label, use_exchange, rescue)
-        dirs.sync()
-        moved: set[str] = set()
         for op in doc.ops:  # history last: only versions that really were displaced
             if op.hist_staged is not None and op.history is not None:
                 if read_nofollow(op.hist_staged, sfd) is None:
@@ -517,10 +517,12 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _ensure_history_dir(root, dirs, hrel)
                 hfd = dirs.get(hrel)
                 os.replace(op.hist_staged, op.history, src_dir_fd=sfd, dst_dir_fd=hfd)
-                moved.add(hrel)
-        # Only the history folders gained entries; the staging folder is dropped next anyway (a
-        # replay after a power loss finds the copies gone or still staged, both fine).
-        dirs.sync(sorted(moved))
+        # One round of folder fsyncs for the applied files and the history entries, before the journal
+        # is removed. Their order among themselves does not matter: until the journal is gone, a replay
+        # after a power loss finds each op applied or not (decided from hashes) and each history copy
+        # staged or moved, and finishes what is left; and the copies move only once every op applied
+        # (a DisplacedError above means none moved). One round instead of two saves a journal commit.
+        dirs.sync()
 
 
 def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:

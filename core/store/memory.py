@@ -21,11 +21,10 @@ from core.store.base import (
     Clock,
     HistoryItem,
     ScopeChange,
-    ScopeFiles,
     StoreCore,
     entry_from_bytes,
-    mark_case_duplicates,
 )
+from core.store.scope_files import ScopeFiles, mark_case_duplicates
 
 
 @dataclass

@@ -233,3 +233,25 @@ def test_symlinked_global_is_reported_and_never_replaced(fs_store: FileStore, tm
     with pytest.raises(InvalidRecordError):
         fs_store.replace_global("# New\n", None)
     assert (fs_store.root / "GLOBAL.md").is_symlink() and target.read_text() == "# Mine\n"
+
+
+def test_remove_tree_never_follows_a_link_and_handles_subfolders(tmp_path: Path) -> None:
+    """remove_tree (settled staging folders, purged scopes): a symlink inside is removed itself, its
+    target kept; a subfolder hands over to shutil.rmtree, which removes the rest."""
+    from core.atomic import remove_tree
+
+    outside = tmp_path / "outside.md"
+    outside.write_bytes(b"not ours\n")
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    (flat / "0001.new").write_bytes(b"x")
+    (flat / "link.md").symlink_to(outside)
+    remove_tree(flat)
+    assert not flat.exists() and outside.read_bytes() == b"not ours\n"
+    nested = tmp_path / "nested"
+    (nested / "sub" / "deeper").mkdir(parents=True)
+    (nested / "a").write_bytes(b"a")
+    (nested / "sub" / "b").write_bytes(b"b")
+    (nested / "sub" / "link").symlink_to(tmp_path, target_is_directory=True)
+    remove_tree(nested)
+    assert not nested.exists() and outside.exists()
