@@ -26,7 +26,6 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _PROBLEM_BRUSH = QBrush(QColor("#a33"))
-_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
 def _tr(text: str) -> str:
@@ -184,9 +183,6 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
         if role == ITEM_ROLE:
             return self._rows[row]
         return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        return _FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
 
 
 class WorkspaceFilterProxy(QSortFilterProxyModel):
