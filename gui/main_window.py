@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBo
 
 from core.models import RootStatus
 from core.store.api import MemoryStore
+from gui.check_process import check_root
 from gui.context import AppContext
 from gui.problems import problems_report
 from gui.root_switch import OpenedRoot, display_path, is_demo_root, open_root, recent_roots
@@ -353,7 +354,16 @@ class MainWindow(QMainWindow):
 
     def _start_check(self) -> None:
         if not self.jobs.running("check"):  # check walks the whole root: one at a time
-            self.jobs.start("check", self.ctx.store.check, done=self.status_bar.show_problems, failed=lambda _e: None)
+            size = self.last_status.total_bytes if self.last_status is not None else 0
+            self.jobs.start(
+                "check",
+                check_root,
+                self.ctx.store,
+                size,
+                cancellable=True,
+                done=self.status_bar.show_problems,
+                failed=lambda _e: None,
+            )
 
     def _show_pending(self, counts: tuple[int, int]) -> None:
         self.status_bar.show_pending(*counts)
