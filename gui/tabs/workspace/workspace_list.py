@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout
+from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QStyle, QTableView, QVBoxLayout
 
 from core.models import WorkspaceInfo
 from gui.qtmodels.roles import KEY_ROLE
@@ -60,11 +60,14 @@ class WorkspaceList(QObject):
         self._fit_problems(infos)
 
     def _fit_problems(self, infos: list[WorkspaceInfo]) -> None:
+        """As wide as ResizeToContents would make it (the header's hint, the longest text and the
+        cell's margins), measured once per list instead of over every row on each keystroke."""
         fm = self.view.fontMetrics()
         texts = {", ".join(problems_text(i)) for i in infos if not i.cwd_exists or i.invalid_count or i.scope_problem}
-        header = fm.horizontalAdvance(self.model.headerData(2, Qt.Orientation.Horizontal))
-        widest = max((fm.horizontalAdvance(t) for t in texts), default=0)
-        self.view.horizontalHeader().resizeSection(2, min(max(header, widest) + 16, 320))
+        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + 1
+        widest = max((fm.horizontalAdvance(t) + margin for t in texts), default=0)
+        header = self.view.horizontalHeader()
+        header.resizeSection(2, min(max(header.sectionSizeFromContents(2).width(), widest), 320))
 
     def first_key(self) -> str | None:
         """The key of the first row as shown (sorted and filtered), else of the first workspace."""
