@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QStyle, QTableView
 from core.models import WorkspaceInfo
 from gui.qtmodels.roles import KEY_ROLE
 from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel, problems_text
+from gui.typing_pace import note_typing
 from gui.widgets.tables import setup_table
 
 
@@ -28,6 +29,7 @@ class WorkspaceList(QObject):
         self.model = WorkspaceTableModel(self)
         self.proxy = WorkspaceFilterProxy(self)
         self.proxy.setSourceModel(self.model)
+        self.filter.textChanged.connect(note_typing)  # first: workers step aside for this very key
         self.filter.textChanged.connect(self._on_filter)
         self.view = QTableView()
         self.view.setObjectName("workspace_list")
