@@ -112,3 +112,11 @@ def test_typing_in_the_records_filter_matches_every_word(ctx: AppContext, sample
     assert shown() == ["release-notes"]
     _erase(qtbot, tab.rec_filter, len("RELEASE checklist"))
     assert shown() == everything
+
+
+def test_the_problems_column_fits_its_longest_text(ctx: AppContext, sample: Sample, qtbot: Any) -> None:
+    tab = _tab(ctx, qtbot)
+    view = tab.ws_view
+    assert view.horizontalHeader().sectionSize(2) >= view.sizeHintForColumn(2)  # "1 invalid file(s)" not elided
+    _type(qtbot, tab.ws_filter, "alpha")  # the width is the list's, not re-measured per keystroke
+    assert view.horizontalHeader().sectionSize(2) >= view.sizeHintForColumn(2)

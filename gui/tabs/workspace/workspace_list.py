@@ -67,6 +67,7 @@ class WorkspaceList(QObject):
         fm = self.view.fontMetrics()
         texts = {", ".join(problems_text(i)) for i in infos if not i.cwd_exists or i.invalid_count or i.scope_problem}
         margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + 1
+        margin += 1 if self.view.showGrid() else 0  # as QTableView.sizeHintForColumn counts
         widest = max((fm.horizontalAdvance(t) + margin for t in texts), default=0)
         header = self.view.horizontalHeader()
         header.resizeSection(2, min(max(header.sectionSizeFromContents(2).width(), widest), 320))
