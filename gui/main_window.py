@@ -282,8 +282,9 @@ class MainWindow(QMainWindow):
     def _initial_load(self) -> None:
         """The first load of every tab (tabs don't load in their constructors).
 
-        Global, the workspace list and the status line first (its scan of the root on the other
-        worker: mostly stat calls, which release the GIL); then the rest once both are in.
+        Global and the workspace list come first; the other tabs and the status line (which scans
+        the whole root again) start once the workspace list has arrived, so on a big root they
+        don't compete with it for the two worker threads and the GIL.
         """
         from gui.tabs.workspace import WorkspaceTab
 
@@ -296,15 +297,12 @@ class MainWindow(QMainWindow):
         workspace.workspaces_loaded.connect(self._after_first_list)
         for key in ("global", "workspace"):
             self.tabs[key].refresh()
-        self.refresh_status(check=False)
 
     def _after_first_list(self) -> None:
         deferred, self._deferred_tabs = self._deferred_tabs, None
         if deferred is None or self._closing:
             return
-        if self.last_status is not None:  # the status line came first: what it held back starts now
-            self._start_watcher()
-            self._warm_up()
+        self.refresh_status(check=False)  # cheap now: the store has just scanned the root; starts the watcher
         # check() parses every record (seconds of CPU at 10k records, on a worker but under the same
         # interpreter lock as the window): let the window settle before the first one.
         QTimer.singleShot(FIRST_CHECK_DELAY_MS, self._first_check)
@@ -357,8 +355,15 @@ class MainWindow(QMainWindow):
     def _start_check(self) -> None:
         if not self.jobs.running("check"):  # check walks the whole root: one at a time
             size = self.last_status.total_bytes if self.last_status is not None else 0
-            show, ignore = self.status_bar.show_problems, lambda _e: None
-            self.jobs.start("check", check_root, self.ctx.store, size, cancellable=True, done=show, failed=ignore)
+            self.jobs.start(
+                "check",
+                check_root,
+                self.ctx.store,
+                size,
+                cancellable=True,
+                done=self.status_bar.show_problems,
+                failed=lambda _e: None,
+            )
 
     def _show_pending(self, counts: tuple[int, int]) -> None:
         self.status_bar.show_pending(*counts)
@@ -370,8 +375,6 @@ class MainWindow(QMainWindow):
         if status.read_only != self.read_only or first:
             self._apply_read_only(status.read_only)
         self.status_bar.show_status(status)
-        if self._deferred_tabs is not None:  # before the first list: that starts the watcher and warm-up
-            return
         self._start_watcher()
         if first:
             self._warm_up()
