@@ -284,7 +284,8 @@ class MainWindow(QMainWindow):
 
         Global and the workspace list come first; the other tabs and the status line (which scans
         the whole root again) start once the workspace list has arrived, so on a big root they
-        don't compete with it for the two worker threads and the GIL.
+        don't compete with it for the two worker threads and the GIL (at 100k, both scans at once
+        ended at 4.6-5.1 s against 3.2-3.9 s one after the other: every stat hands the GIL over).
         """
         from gui.tabs.workspace import WorkspaceTab
 
