@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QApplication
 from core.errors import DshMemoryError
 from core.keys import default_sessions_root, dsh_home, resolve_root
 from core.search import SearchIndex
-from core.settings import load_settings
 from core.store.api import MemoryStore
 from core.user_prefs import load_prefs
 from gui.about import app_icon
@@ -76,7 +75,17 @@ def sessions_root_from_settings(store: MemoryStore) -> Path:
     """The sessions root chosen in ``settings.yml`` (Settings tab), else ``$DSH_HOME/sessions``.
 
     A malformed settings file gives the defaults here; the Settings tab shows what is wrong with it.
+    No file at all (the usual case) means the defaults without building a validated AppSettings:
+    its credential check imports detect-secrets, 0.6 s of the window's start-up.
     """
+    try:
+        text, _revision = store.read_settings_text()
+    except (DshMemoryError, OSError):
+        return default_sessions_root()
+    if text is None:
+        return default_sessions_root()
+    from core.settings import load_settings  # pydantic models and the credential check: only now
+
     try:
         loaded = load_settings(store)
     except DshMemoryError:  # unreadable settings must not keep the window from opening

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBo
 
 from core.models import RootStatus
 from core.store.api import MemoryStore
+from gui.check_process import check_root
 from gui.context import AppContext
 from gui.problems import problems_report
 from gui.root_switch import OpenedRoot, display_path, is_demo_root, open_root, recent_roots
@@ -283,7 +284,8 @@ class MainWindow(QMainWindow):
 
         Global and the workspace list come first; the other tabs and the status line (which scans
         the whole root again) start once the workspace list has arrived, so on a big root they
-        don't compete with it for the two worker threads and the GIL.
+        don't compete with it for the two worker threads and the GIL (at 100k, both scans at once
+        ended at 4.6-5.1 s against 3.2-3.9 s one after the other: every stat hands the GIL over).
         """
         from gui.tabs.workspace import WorkspaceTab
 
@@ -353,7 +355,16 @@ class MainWindow(QMainWindow):
 
     def _start_check(self) -> None:
         if not self.jobs.running("check"):  # check walks the whole root: one at a time
-            self.jobs.start("check", self.ctx.store.check, done=self.status_bar.show_problems, failed=lambda _e: None)
+            size = self.last_status.total_bytes if self.last_status is not None else 0
+            self.jobs.start(
+                "check",
+                check_root,
+                self.ctx.store,
+                size,
+                cancellable=True,
+                done=self.status_bar.show_problems,
+                failed=lambda _e: None,
+            )
 
     def _show_pending(self, counts: tuple[int, int]) -> None:
         self.status_bar.show_pending(*counts)

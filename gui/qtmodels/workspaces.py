@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
@@ -19,6 +19,13 @@ from gui.qtmodels.base import RowTableModel
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
+# Plain ints and shared objects: data() runs for every painted cell.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_PROBLEM_BRUSH = QBrush(QColor("#a33"))
 
 
 def _tr(text: str) -> str:
@@ -43,6 +50,31 @@ def problems_text(info: WorkspaceInfo, *, short: bool = False) -> list[str]:
     return out
 
 
+class _Shown(NamedTuple):
+    """What the table needs of one workspace, worked out once per list (not per paint or keystroke:
+    ``display_name`` normalizes the path on every call, and 1,000 workspaces are a normal root)."""
+
+    name: str
+    records: str
+    problems: str
+    problem_count: int
+    name_key: str  # sort key of the Workspace column
+    haystack: str  # what the filter searches: name, folder and key, lowercased
+
+
+def _shown(info: WorkspaceInfo) -> _Shown:
+    name = info.display_name
+    problems = problems_text(info)
+    return _Shown(
+        name,
+        str(info.record_count),
+        ", ".join(problems),
+        len(problems),
+        name.lower(),
+        f"{name}\n{info.cwd}\n{info.key}".lower(),
+    )
+
+
 class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
     HEADERS = (
         str(QT_TRANSLATE_NOOP("WorkspaceTableModel", "Workspace")),
@@ -59,10 +91,24 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
         value = super().headerData(section, orientation, role)
         return _tr(value) if isinstance(value, str) else value
 
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._shown: list[_Shown] = []
+        self._sort: tuple[int, Qt.SortOrder] | None = None  # None: the order given (until sort())
+
     # --- data ---------------------------------------------------------------------------
     def set_workspaces(self, items: list[WorkspaceInfo]) -> None:
         """Replace the list; same keys in the same order update in place (views keep selection)."""
-        self.replace_rows(items, lambda w: w.key)
+        pairs = self._sorted([(i, _shown(i)) for i in items])
+        rows, shown = [p[0] for p in pairs], [p[1] for p in pairs]
+        # The display cache must be in place before replace_rows signals (views read data() then).
+        old_rows, old_shown = self._rows, self._shown
+        self._shown = shown
+        try:
+            self.replace_rows(rows, lambda w: w.key)
+        except BaseException:
+            self._rows, self._shown = old_rows, old_shown
+            raise
 
     def workspace(self, row: int) -> WorkspaceInfo:
         return self._rows[row]
@@ -73,64 +119,120 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
     def keys(self) -> list[str]:
         return [i.key for i in self._rows]
 
+    def haystacks(self) -> list[str]:
+        """Per row, in row order: the lowercased text the filter looks in."""
+        return [s.haystack for s in self._shown]
+
+    # --- sorting: here, in one Python sort, so the filter proxy never sorts on a keystroke ---------
+    @staticmethod
+    def _sorted_by(pairs: list[tuple[WorkspaceInfo, _Shown]], column: int, order: Qt.SortOrder) -> list[Any]:
+        """Ties (equal counts) stay in name order either way, as they were in the proxy's stable sort."""
+        descending = order == Qt.SortOrder.DescendingOrder
+        by_name = sorted(pairs, key=lambda p: (p[1].name_key, p[0].key), reverse=descending and column == 0)
+        if column == 1:
+            return sorted(by_name, key=lambda p: p[0].record_count, reverse=descending)
+        if column == 2:
+            return sorted(by_name, key=lambda p: p[1].problem_count, reverse=descending)
+        return by_name
+
+    def _sorted(self, pairs: list[tuple[WorkspaceInfo, _Shown]]) -> list[tuple[WorkspaceInfo, _Shown]]:
+        return pairs if self._sort is None else self._sorted_by(pairs, *self._sort)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.HEADERS):
+            return
+        self._sort = (column, order)
+        pairs = self._sorted(list(zip(self._rows, self._shown, strict=True)))
+        if [p[0].key for p in pairs] == [i.key for i in self._rows]:
+            return
+        self.layoutAboutToBeChanged.emit()
+        new_pos = {info.key: r for r, (info, _s) in enumerate(pairs)}
+        old_keys = [i.key for i in self._rows]
+        old = self.persistentIndexList()
+        self._rows = [p[0] for p in pairs]
+        self._shown = [p[1] for p in pairs]
+        self.changePersistentIndexList(old, [self.index(new_pos[old_keys[i.row()]], i.column()) for i in old])
+        self.layoutChanged.emit()
+
     # --- Qt model API -----------------------------------------------------------------------
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+        row = index.row()
+        if not 0 <= row < len(self._shown):
             return None
-        info = self._rows[index.row()]
+        shown = self._shown[row]
         col = index.column()
-        problems = problems_text(info)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return info.display_name
-            if col == 1:
-                return str(info.record_count)
-            if col == 2:
-                return ", ".join(problems)
-        elif role == SORT_ROLE:
-            if col == 0:
-                return info.display_name.lower()
-            if col == 1:
-                return info.record_count
-            return len(problems)
-        elif role == Qt.ItemDataRole.ToolTipRole:
+        if role == _DISPLAY:
+            return shown[col] if 0 <= col < 3 else None
+        if role == SORT_ROLE:
+            return (shown.name_key, self._rows[row].record_count, shown.problem_count)[col] if col < 3 else None
+        if role == _FOREGROUND:
+            return _PROBLEM_BRUSH if col == 2 and shown.problem_count else None
+        if role == _ALIGN:
+            return _RIGHT if col == 1 else None
+        if role == _TOOLTIP:
+            info = self._rows[row]
             lines = [
                 info.cwd or info.key,
                 QCoreApplication.translate("WorkspaceTableModel", "key: {key}").format(key=info.key),
                 QCoreApplication.translate("WorkspaceTableModel", "%n record(s)", "", info.record_count),
             ]
-            lines += problems
+            lines += problems_text(info)
             return "\n".join(lines)
-        elif role == Qt.ItemDataRole.ForegroundRole and col == 2 and problems:
-            return QBrush(QColor("#a33"))
-        elif role == Qt.ItemDataRole.TextAlignmentRole and col == 1:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        elif role == KEY_ROLE:
-            return info.key
-        elif role == ITEM_ROLE:
-            return info
+        if role == KEY_ROLE:
+            return self._rows[row].key
+        if role == ITEM_ROLE:
+            return self._rows[row]
         return None
 
 
 class WorkspaceFilterProxy(QSortFilterProxyModel):
-    """Case-insensitive filter on name, cwd and key; numeric sort of counts."""
+    """Case-insensitive filter on name, cwd and key; sorting is the source model's (numeric counts).
+
+    A keystroke tests every workspace once, in one Python loop over precomputed lowercase texts;
+    ``filterAcceptsRow`` (called by Qt once per row) is then a list lookup.
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
-        self.setDynamicSortFilter(True)
+        self.setDynamicSortFilter(False)  # order comes from the source model, already sorted
         self._needle = ""
+        self._source: WorkspaceTableModel | None = None
+        self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
+        self._accept: list[bool] = []
+        self._accept_for: tuple[list[WorkspaceInfo], str] | None = None  # the rows and needle it is for
 
     def set_filter_text(self, text: str) -> None:
+        needle = text.strip().lower()
+        if needle == self._needle:
+            return
         self.beginFilterChange()
-        self._needle = text.strip().lower()
+        self._needle = needle
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
+    def setSourceModel(self, model: Any) -> None:
+        self._source = model if isinstance(model, WorkspaceTableModel) else None
+        self._accept_for = None
+        super().setSourceModel(model)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Delegated to the source model: the proxy itself only filters (keystrokes stay O(rows))."""
+        if self._source is not None:
+            self._sort_state = (column, order)
+            self._source.sort(column, order)
+        else:
+            super().sort(column, order)
+
+    def sort_state(self) -> tuple[int, Qt.SortOrder]:
+        return self._sort_state
+
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
-        if not self._needle:
+        model = self._source
+        if model is None or not self._needle:
             return True
-        model = self.sourceModel()
-        if not isinstance(model, WorkspaceTableModel) or source_row >= model.rowCount():
-            return True
-        info = model.workspace(source_row)
-        return self._needle in f"{info.display_name}\n{info.cwd}\n{info.key}".lower()
+        if self._accept_for is None or self._accept_for[0] is not model._rows or self._accept_for[1] != self._needle:
+            needle = self._needle
+            self._accept = [needle in hay for hay in model.haystacks()]
+            self._accept_for = (model._rows, needle)
+        accept = self._accept
+        return accept[source_row] if source_row < len(accept) else True

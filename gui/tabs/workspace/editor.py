@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
@@ -19,12 +20,14 @@ from PySide6.QtWidgets import (
 )
 
 from core.models import RECORD_TYPES, Record
-from core.provenance import Origin
 from core.records import find_links, validate_record
 from gui.core_text import core_texts
 from gui.tasks import Jobs, TaskRunner
 from gui.widgets.fonts import monospace_font
 from gui.widgets.read_only import mark_writes
+
+if TYPE_CHECKING:  # core.provenance imports core.consolidation (httpx...): 0.4 s of start-up
+    from core.provenance import Origin
 
 NEW_BODY = (
     "\nThe durable, self-contained fact.\n\n**Why:** Why it matters.\n\n**How to apply:** When and how to use it.\n"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.consolidation.receipts import parse_receipt
 from core.errors import DshMemoryError
-from core.provenance import Origin, with_session_titles, written_by
 from core.store.api import MemoryStore
+
+if TYPE_CHECKING:
+    from core.provenance import Origin
 
 
 def session_titles(sessions_root: Path, dsh_home: Path | None, cwd: str) -> dict[str, str]:
@@ -25,6 +27,11 @@ def record_origins(
 ) -> dict[str, list[Origin]]:
     """Record name -> the committed reviews that put or deleted it there, newest first (with the
     sessions' titles when ``sessions_root`` still holds them)."""
+    # Imported here, on the worker: core.consolidation pulls in httpx and asyncio (0.4 s), which the
+    # window's start-up should not wait for.
+    from core.consolidation.receipts import parse_receipt
+    from core.provenance import with_session_titles, written_by
+
     receipts = []
     for review_id in store.list_receipts():
         text = store.read_receipt(review_id)

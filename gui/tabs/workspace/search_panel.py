@@ -15,6 +15,7 @@ from core.sources.search import search_entries
 from gui.qtmodels.search_results import SearchHit, SearchResultsModel, terms_of
 from gui.tabs.workspace.search_delegate import HitDelegate
 from gui.tasks import JobControl, Jobs, TaskRunner
+from gui.typing_pace import note_typing, step_aside
 
 FREEZE_DOCS = 5000  # below this a full garbage collection is quick anyway
 
@@ -59,7 +60,7 @@ class IndexFreshness:
                             # Searchable from here on (queries don't wait while ``building``);
                             # then in-place edits made while the window was closed, in the scopes
                             # the persisted index gave (every file's stat: 1.8 s at 100k).
-                            index.refresh(deep=True)
+                            index.refresh(deep=True, progress=lambda _d, _t: step_aside())
                         # Build the lazy phrase tables now, on this worker, so the first typed
                         # queries don't pay for them.
                         index.warm_up()
@@ -77,8 +78,19 @@ class IndexFreshness:
 
 
 def build_index(freshness: IndexFreshness, index: SearchIndex, *, control: JobControl) -> None:
-    """The prefetch job: bring the index up to date, reporting (scopes done, total)."""
-    freshness.ensure(index, lambda done, total: control.report(done, total, "indexing"))
+    """The prefetch job: bring the index up to date, reporting (scopes done, total) once per
+    percent (not per scope: 1,000 label updates the window would have to paint), and stepping
+    aside between two scopes while the user types (gui.typing_pace)."""
+    shown = [-1]
+
+    def progress(done: int, total: int) -> None:
+        step_aside()
+        percent = 100 * done // total if total else 0
+        if percent != shown[0]:
+            shown[0] = percent
+            control.report(done, total, "indexing")
+
+    freshness.ensure(index, progress)
 
 
 def search_hits(
@@ -159,6 +171,7 @@ class SearchPanel(QObject):
         self.box.setObjectName("search_box")
         self.box.setPlaceholderText(self.tr("Search all memory…"))
         self.box.setClearButtonEnabled(True)
+        self.box.textChanged.connect(note_typing)  # first: workers step aside for this very key
         self.box.textChanged.connect(self._on_text)
         self.box.installEventFilter(self)  # focus-in: bring the search index up to date
         self.model = SearchResultsModel(self)

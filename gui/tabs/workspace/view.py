@@ -8,6 +8,7 @@ compare-and-swap against the revision the batch was built on. This module wires 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
@@ -15,7 +16,6 @@ from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
 from core.changeset import ChangeSet, LoadedWorkspace, load_workspace
 from core.errors import ConflictError, NotFoundError
 from core.models import Op, Revision, WorkspaceInfo, WorkspaceSnapshot
-from core.provenance import Origin
 from core.records import salvage_fields
 from gui.context import AppContext
 from gui.qtmodels.search_results import SearchHit
@@ -33,6 +33,9 @@ from gui.tabs.workspace.undo_button import UndoCommitButton
 from gui.tabs.workspace.workspace_list import WorkspaceList
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
+
+if TYPE_CHECKING:  # core.provenance imports core.consolidation (httpx...): 0.4 s of start-up
+    from core.provenance import Origin
 
 
 class WorkspaceTab(Tab):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout
+from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QStyle, QTableView, QVBoxLayout
 
 from core.models import WorkspaceInfo
 from gui.qtmodels.roles import KEY_ROLE
-from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel
+from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel, problems_text
+from gui.typing_pace import note_typing
 from gui.widgets.tables import setup_table
 
 
@@ -19,6 +20,7 @@ class WorkspaceList(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._suppress = False
+        self._shown_key: str | None = None  # the workspace the tab shows (its row is the current one)
         self.title = QLabel("<b>" + self.tr("Workspaces") + "</b>")
         self.filter = QLineEdit()
         self.filter.setObjectName("workspace_filter")
@@ -27,7 +29,8 @@ class WorkspaceList(QObject):
         self.model = WorkspaceTableModel(self)
         self.proxy = WorkspaceFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.filter.textChanged.connect(self.proxy.set_filter_text)
+        self.filter.textChanged.connect(note_typing)  # first: workers step aside for this very key
+        self.filter.textChanged.connect(self._on_filter)
         self.view = QTableView()
         self.view.setObjectName("workspace_list")
         setup_table(self.view)
@@ -39,7 +42,10 @@ class WorkspaceList(QObject):
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         hh.resizeSection(1, self.view.fontMetrics().horizontalAdvance(self.tr("Records")) + 14)
-        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # Never ResizeToContents: that measures all 1,000 rows of a big root on every filter keystroke.
+        # Problems gets the width of its longest text once per list (set_workspaces).
+        hh.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        self._fit_problems([])
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
 
     def lay_out(self, layout: QVBoxLayout) -> None:
@@ -53,6 +59,18 @@ class WorkspaceList(QObject):
             self.model.set_workspaces(infos)
         finally:
             self._suppress = False
+        self._fit_problems(infos)
+
+    def _fit_problems(self, infos: list[WorkspaceInfo]) -> None:
+        """As wide as ResizeToContents would make it (the header's hint, the longest text and the
+        cell's margins), measured once per list instead of over every row on each keystroke."""
+        fm = self.view.fontMetrics()
+        texts = {", ".join(problems_text(i)) for i in infos if not i.cwd_exists or i.invalid_count or i.scope_problem}
+        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + 1
+        margin += 1 if self.view.showGrid() else 0  # as QTableView.sizeHintForColumn counts
+        widest = max((fm.horizontalAdvance(t) + margin for t in texts), default=0)
+        header = self.view.horizontalHeader()
+        header.resizeSection(2, min(max(header.sectionSizeFromContents(2).width(), widest), 320))
 
     def first_key(self) -> str | None:
         """The key of the first row as shown (sorted and filtered), else of the first workspace."""
@@ -68,8 +86,32 @@ class WorkspaceList(QObject):
     def names(self) -> dict[str, str]:
         return {i.key: i.display_name for i in (self.model.workspace(r) for r in range(self.model.rowCount()))}
 
+    def _on_filter(self, text: str) -> None:
+        """Filter the list; never switch workspaces as a side effect of typing.
+
+        When the filter hides the shown workspace's row, Qt would make a neighbour current, and that
+        would open it (and ask about staged changes, mid-word). The shown workspace stays shown, its
+        row current again as soon as the filter lets it through, and nothing is current meanwhile.
+        """
+        self._suppress = True
+        try:
+            self.proxy.set_filter_text(text)
+            row = self.model.row_of(self._shown_key) if self._shown_key is not None else -1
+            index = self.proxy.mapFromSource(self.model.index(row, 0)) if row >= 0 else QModelIndex()
+            selection = self.view.selectionModel()
+            if index.isValid():
+                if self.view.currentIndex() != index:
+                    selection.setCurrentIndex(
+                        index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+                    )
+            elif self.view.currentIndex().isValid():
+                selection.clear()
+        finally:
+            self._suppress = False
+
     def select(self, key: str) -> None:
         """Make ``key``'s row current without emitting ``chosen``."""
+        self._shown_key = key or None
         row = self.model.row_of(key)
         if row < 0:
             return
@@ -89,4 +131,5 @@ class WorkspaceList(QObject):
             return
         key = current.data(KEY_ROLE)
         if key:
+            self._shown_key = str(key)
             self.chosen.emit(str(key))
