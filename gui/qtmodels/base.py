@@ -10,7 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 
 Index = QModelIndex | QPersistentModelIndex
 NO_INDEX = QModelIndex()
@@ -58,3 +65,28 @@ class RowTableModel(QAbstractTableModel, Generic[Row]):
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+
+class SourceSortingProxy(QSortFilterProxyModel):
+    """A filter proxy that leaves sorting to its source model: a keystroke then costs one filter
+    pass, never a re-sort (the proxy's own sort re-sorted every row on each filter change).
+    Subclasses say which source sorts itself (:meth:`_sorting_source`)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setDynamicSortFilter(False)  # order comes from the source model, already sorted
+        self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
+
+    def _sorting_source(self) -> QAbstractItemModel | None:
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        source = self._sorting_source()
+        if source is not None:
+            self._sort_state = (column, order)
+            source.sort(column, order)
+        else:
+            super().sort(column, order)
+
+    def sort_state(self) -> tuple[int, Qt.SortOrder]:
+        return self._sort_state

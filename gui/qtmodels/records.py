@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
+    QAbstractItemModel,
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
@@ -16,7 +17,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.changeset import RecordRow
 from gui.core_text import core_texts
-from gui.qtmodels.base import RowTableModel
+from gui.qtmodels.base import RowTableModel, SourceSortingProxy
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -166,17 +167,15 @@ class RecordTableModel(RowTableModel[RecordRow]):
         return None
 
 
-class RecordFilterProxy(QSortFilterProxyModel):
+class RecordFilterProxy(SourceSortingProxy):
     """Filter-as-you-type over name, description and body (all words must match), plus a type filter."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
-        self.setDynamicSortFilter(False)  # order comes from the source model, already sorted
         self._words: list[str] = []
         self._type = ""
         self._source: RecordTableModel | None = None
-        self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
         # Which source rows pass, worked out in one pass per change: filterAcceptsRow is then a list
         # lookup. Valid for the rows list it was computed on (set_rows/sort replace the list).
         self._accept: list[bool] = []
@@ -228,16 +227,8 @@ class RecordFilterProxy(QSortFilterProxyModel):
         self._stale = True
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Delegated to the source model: the proxy itself only filters (keystrokes stay O(rows))."""
-        if self._source is not None:
-            self._sort_state = (column, order)
-            self._source.sort(column, order)
-        else:
-            super().sort(column, order)
-
-    def sort_state(self) -> tuple[int, Qt.SortOrder]:
-        return self._sort_state
+    def _sorting_source(self) -> QAbstractItemModel | None:
+        return self._source
 
     def setSourceModel(self, model: Any) -> None:
         self._source = model if isinstance(model, RecordTableModel) else None

@@ -6,6 +6,7 @@ from typing import Any, NamedTuple
 
 from PySide6.QtCore import (
     QT_TRANSLATE_NOOP,
+    QAbstractItemModel,
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
@@ -15,7 +16,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from core.models import WorkspaceInfo
-from gui.qtmodels.base import RowTableModel
+from gui.qtmodels.base import RowTableModel, SourceSortingProxy
 from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -185,7 +186,7 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
         return None
 
 
-class WorkspaceFilterProxy(QSortFilterProxyModel):
+class WorkspaceFilterProxy(SourceSortingProxy):
     """Case-insensitive filter on name, cwd and key; sorting is the source model's (numeric counts).
 
     A keystroke tests every workspace once, in one Python loop over precomputed lowercase texts;
@@ -195,10 +196,8 @@ class WorkspaceFilterProxy(QSortFilterProxyModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
-        self.setDynamicSortFilter(False)  # order comes from the source model, already sorted
         self._needle = ""
         self._source: WorkspaceTableModel | None = None
-        self._sort_state: tuple[int, Qt.SortOrder] = (0, Qt.SortOrder.AscendingOrder)
         self._accept: list[bool] = []
         self._accept_for: tuple[list[WorkspaceInfo], str] | None = None  # the rows and needle it is for
 
@@ -215,16 +214,8 @@ class WorkspaceFilterProxy(QSortFilterProxyModel):
         self._accept_for = None
         super().setSourceModel(model)
 
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Delegated to the source model: the proxy itself only filters (keystrokes stay O(rows))."""
-        if self._source is not None:
-            self._sort_state = (column, order)
-            self._source.sort(column, order)
-        else:
-            super().sort(column, order)
-
-    def sort_state(self) -> tuple[int, Qt.SortOrder]:
-        return self._sort_state
+    def _sorting_source(self) -> QAbstractItemModel | None:
+        return self._source
 
     def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         model = self._source
