@@ -176,21 +176,19 @@ class Segment:
             got = self.lazy["numbers"] = {d: i for i, d in enumerate(self.docs)}
         return got
 
+    def _refs_in(self, table: Mapping[str, list[Doc]], term: str) -> Sequence[int]:
+        if isinstance(table, cache.LazyPostings):
+            return table.refs_of(term)
+        docs = table.get(term)
+        return list(map(self._numbers().__getitem__, docs)) if docs else ()
+
     def refs(self, term: str) -> Sequence[int]:
         """Numbers of the documents holding ``term``."""
-        postings = self.postings
-        if isinstance(postings, cache.LazyPostings):
-            return postings.refs_of(term)
-        docs = postings.get(term)
-        return list(map(self._numbers().__getitem__, docs)) if docs else ()
+        return self._refs_in(self.postings, term)
 
     def field_refs(self, term: str) -> Sequence[int]:
         """Numbers of the documents with ``term`` in a field, repeated by the points it earns."""
-        reps = self.field_reps
-        if isinstance(reps, cache.LazyPostings):
-            return reps.refs_of(term)
-        docs = reps.get(term)
-        return list(map(self._numbers().__getitem__, docs)) if docs else ()
+        return self._refs_in(self.field_reps, term)
 
     def weighted_refs(self, term: str) -> tuple[Sequence[int], Sequence[float]]:
         """(document numbers, BM25 weights) of ``term``'s postings. A segment loaded from the
