@@ -5,13 +5,14 @@ Built once in ``gui/app.py`` (or by a test) and passed to constructors; there ar
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from core.store.api import MemoryStore
 from gui.dialogs import Dialogs
 from gui.tasks import TaskRunner
+from gui.typing_pace import TypingPace
 
 
 @dataclass
@@ -23,3 +24,4 @@ class AppContext:
     sessions_root: Path
     dsh_home: Path
     search: Any = None  # core.search index when available (issue 3); None hides the search box
+    typing: TypingPace = field(default_factory=TypingPace)  # workers step aside while the user types

@@ -4,10 +4,11 @@ A worker thread doing pure-Python work (the search index loading 1,000 scopes at
 the interpreter lock whenever the window's thread does not: CPython hands the lock back and forth
 every 5 ms, so a keystroke that needs 20 ms of the window's time took 40-60 ms while the worker
 ran. ``sys.setswitchinterval`` would not help: it changes the slice, not the share, and it is
-process-wide. Instead the filters and the search box note each keystroke (:func:`note_typing`),
-and workers call :func:`step_aside` between two steps of their loops: while the user typed in the
-last :data:`TYPING_WINDOW_S`, it sleeps :data:`PAUSE_S` (which releases the lock), so the window gets
-the lock at once and keeps it for the keystroke. Otherwise it costs one clock read.
+process-wide. Instead the filters and the search box note each keystroke
+(:meth:`TypingPace.note_typing`), and workers call :meth:`TypingPace.step_aside` between two steps
+of their loops: while the user typed in the last :data:`TYPING_WINDOW_S`, it sleeps :data:`PAUSE_S`
+(which releases the lock), so the window gets the lock at once and keeps it for the keystroke.
+Otherwise it costs one clock read. One :class:`TypingPace` per window, in its ``AppContext``.
 
 Not an event filter on the whole application: that would call into Python for every event.
 """
@@ -18,19 +19,23 @@ import time
 
 TYPING_WINDOW_S = 0.4  # a typist's keys come 100-300 ms apart: the pause covers a whole word
 PAUSE_S = 0.004  # per worker step (a scope of the search index: ~2-4 ms of work)
-_last_typed = [float("-inf")]  # monotonic seconds; a list: written on the GUI thread, read by workers
 
 
-def note_typing(*_args: object) -> None:
-    """On the GUI thread, from a text box's textChanged: the user is typing now."""
-    _last_typed[0] = time.monotonic()
+class TypingPace:
+    """When the user last typed in one of the window's text boxes."""
 
+    def __init__(self) -> None:
+        # Monotonic seconds; written on the GUI thread, read by workers (one float: no lock needed).
+        self.last_typed = float("-inf")
 
-def typing_recently() -> bool:
-    return time.monotonic() - _last_typed[0] < TYPING_WINDOW_S
+    def note_typing(self, *_args: object) -> None:
+        """On the GUI thread, from a text box's textChanged: the user is typing now."""
+        self.last_typed = time.monotonic()
 
+    def typing_recently(self) -> bool:
+        return time.monotonic() - self.last_typed < TYPING_WINDOW_S
 
-def step_aside() -> None:
-    """On a worker, between two steps: sleep a moment if the user is typing (see the module doc)."""
-    if typing_recently():
-        time.sleep(PAUSE_S)
+    def step_aside(self) -> None:
+        """On a worker, between two steps: sleep a moment if the user is typing (see the module doc)."""
+        if self.typing_recently():
+            time.sleep(PAUSE_S)

@@ -22,7 +22,6 @@ from tests.gui.conftest import record, seed_workspace
 def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     calls: list[float] = []
     monkeypatch.setattr(typing_pace.time, "sleep", calls.append)
-    monkeypatch.setattr(typing_pace, "_last_typed", [float("-inf")])
     return calls
 
 
@@ -30,14 +29,14 @@ def test_a_worker_steps_aside_only_after_a_keystroke(ctx: AppContext, qtbot: Any
     tab = WorkspaceTab(ctx)
     qtbot.addWidget(tab)
     tab.show()
-    typing_pace.step_aside()
+    ctx.typing.step_aside()
     assert sleeps == []  # nobody typed: workers run flat out
     for box in (tab.rec_filter, tab.ws_filter, tab.search_box):
         sleeps.clear()
-        typing_pace._last_typed[0] = float("-inf")
+        ctx.typing.last_typed = float("-inf")
         box.setFocus()
         qtbot.keyClick(box, "a")
-        typing_pace.step_aside()
+        ctx.typing.step_aside()
         assert sleeps == [typing_pace.PAUSE_S], box.objectName()
 
 
@@ -49,8 +48,10 @@ def test_the_index_job_reports_once_per_percent_and_steps_aside_per_scope(
         seed_workspace(store, tmp_path / f"p{i}", [record(f"r{i}", "x")])
     reports: list[tuple[int, int, str]] = []
     steps: list[int] = []
-    monkeypatch.setattr("gui.tabs.workspace.search_panel.step_aside", lambda: steps.append(1))
-    build_index(IndexFreshness(), SearchIndex(store), control=JobControl(CancelToken(), lambda *a: reports.append(a)))
+    pace = typing_pace.TypingPace()
+    monkeypatch.setattr(pace, "step_aside", lambda: steps.append(1))
+    control = JobControl(CancelToken(), lambda *a: reports.append(a))
+    build_index(IndexFreshness(pace), SearchIndex(store), control=control)
     percents = [100 * d // t for d, t, _m in reports]
     assert percents == sorted(set(percents)) and percents[-1] == 100  # each percent once, up to done
     assert len(steps) >= 3  # a step per scope (and the Global)

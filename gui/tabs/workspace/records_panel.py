@@ -28,7 +28,6 @@ from gui.qtmodels.workspaces import problems_text
 from gui.tabs.workspace.bulk_bar import BulkBar
 from gui.tabs.workspace.empty_state import EmptyRootPanel
 from gui.tasks import Jobs
-from gui.typing_pace import note_typing
 from gui.widgets.banner import Banner
 from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
@@ -99,7 +98,7 @@ class RecordsPanel(QWidget):
         self.model = RecordTableModel(self)
         self.proxy = RecordFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.filter.textChanged.connect(note_typing)  # first: workers step aside for this very key
+        self.filter.textChanged.connect(ctx.typing.note_typing)  # first: workers step aside for this very key
         self.filter.textChanged.connect(self.proxy.set_filter_text)
         self.type_filter.currentIndexChanged.connect(
             lambda _i: self.proxy.set_type_filter(str(self.type_filter.currentData() or ""))

@@ -15,7 +15,7 @@ from core.sources.search import search_entries
 from gui.qtmodels.search_results import SearchHit, SearchResultsModel, terms_of
 from gui.tabs.workspace.search_delegate import HitDelegate
 from gui.tasks import JobControl, Jobs, TaskRunner
-from gui.typing_pace import note_typing, step_aside
+from gui.typing_pace import TypingPace
 
 FREEZE_DOCS = 5000  # below this a full garbage collection is quick anyway
 
@@ -30,7 +30,8 @@ class IndexFreshness:
     persisted state, or nothing) and the panel says "indexing N %…".
     """
 
-    def __init__(self) -> None:
+    def __init__(self, typing: TypingPace | None = None) -> None:
+        self.typing = typing if typing is not None else TypingPace()  # (nobody types: never steps aside)
         self.lock = threading.Lock()
         self.wanted = 1  # bumped on the GUI thread when memory may have changed
         self.done = 0
@@ -60,7 +61,7 @@ class IndexFreshness:
                             # Searchable from here on (queries don't wait while ``building``);
                             # then in-place edits made while the window was closed, in the scopes
                             # the persisted index gave (every file's stat: 1.8 s at 100k).
-                            index.refresh(deep=True, progress=lambda _d, _t: step_aside())
+                            index.refresh(deep=True, progress=lambda _d, _t: self.typing.step_aside())
                         # Build the lazy phrase tables now, on this worker, so the first typed
                         # queries don't pay for them.
                         index.warm_up()
@@ -84,7 +85,7 @@ def build_index(freshness: IndexFreshness, index: SearchIndex, *, control: JobCo
     shown = [-1]
 
     def progress(done: int, total: int) -> None:
-        step_aside()
+        freshness.typing.step_aside()
         percent = 100 * done // total if total else 0
         if percent != shown[0]:
             shown[0] = percent
@@ -149,11 +150,12 @@ class SearchPanel(QObject):
         workspace_names: Callable[[], dict[str, str]],
         parent: QObject | None = None,
         foreign_entries: Callable[[], list[ForeignEntry]] = list,
+        typing: TypingPace | None = None,
     ) -> None:
         super().__init__(parent)
         self.index = index
         self.jobs = Jobs(self, runner)
-        self.freshness = IndexFreshness()
+        self.freshness = IndexFreshness(typing)
         self.last_hits: list[SearchHit] = []
         self._workspace_names = workspace_names
         self.percent = 0
@@ -171,7 +173,7 @@ class SearchPanel(QObject):
         self.box.setObjectName("search_box")
         self.box.setPlaceholderText(self.tr("Search all memory…"))
         self.box.setClearButtonEnabled(True)
-        self.box.textChanged.connect(note_typing)  # first: workers step aside for this very key
+        self.box.textChanged.connect(self.freshness.typing.note_typing)  # first: workers step aside for this very key
         self.box.textChanged.connect(self._on_text)
         self.box.installEventFilter(self)  # focus-in: bring the search index up to date
         self.model = SearchResultsModel(self)

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QLineEdit, QStyle, QTableView
 from core.models import WorkspaceInfo
 from gui.qtmodels.roles import KEY_ROLE
 from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel, problems_text
-from gui.typing_pace import note_typing
+from gui.typing_pace import TypingPace
 from gui.widgets.tables import setup_table
 
 
@@ -17,7 +17,7 @@ class WorkspaceList(QObject):
 
     chosen = Signal(str)
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, typing: TypingPace, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._suppress = False
         self._shown_key: str | None = None  # the workspace the tab shows (its row is the current one)
@@ -29,7 +29,7 @@ class WorkspaceList(QObject):
         self.model = WorkspaceTableModel(self)
         self.proxy = WorkspaceFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.filter.textChanged.connect(note_typing)  # first: workers step aside for this very key
+        self.filter.textChanged.connect(typing.note_typing)  # first: workers step aside for this very key
         self.filter.textChanged.connect(self._on_filter)
         self.view = QTableView()
         self.view.setObjectName("workspace_list")
