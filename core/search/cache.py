@@ -148,10 +148,6 @@ class LazyDocs(Sequence[Doc]):
     def materialized(self) -> bool:
         return self._docs is not None
 
-    @property
-    def texts_decoded(self) -> bool:
-        return self._texts is not None
-
     def texts(self) -> tuple[list[str], list[str], list[str]]:
         got = self._texts
         if got is None:
@@ -351,41 +347,32 @@ class LazyPostings(Mapping[str, list[Doc]]):
         self._done[term] = got
         return got
 
-    def refs_of(self, term: str) -> Sequence[int]:
-        """The document numbers of ``term`` (empty when it is not a key, or when a number is out
-        of range: an inconsistent row that passed its checksum), straight from the arrays."""
+    def _slice(self, term: str) -> tuple[int, array[int]] | None:
+        """(position, document numbers) of ``term``; None when it is not a key, or when a number
+        is out of range (an inconsistent row that passed its checksum)."""
         i = self._find(term)
         if i is None:
-            return ()
+            return None
         refs = self._refs[self._ends[i - 1] if i else 0 : self._ends[i]]
         if refs and max(refs) >= len(self._docs):
-            return ()
-        return refs
+            return None
+        return i, refs
+
+    def refs_of(self, term: str) -> Sequence[int]:
+        """The document numbers of ``term`` (empty: see :meth:`_slice`), straight from the arrays."""
+        got = self._slice(term)
+        return got[1] if got is not None else ()
 
     @property
     def has_weights(self) -> bool:
         return self._weights is not None
 
-    def weights_of(self, term: str) -> dict[Doc, float]:
-        """``{doc: BM25 weight of term}`` for the documents of ``term``, from the stored arrays (no
-        per-document dict is needed: a query reads only the weights of its own terms)."""
-        docs = self.get(term)
-        if not docs or not self.has_weights:
-            return {}
-        i = self._find(term)
-        assert i is not None  # (docs is not empty)
-        return dict(zip(docs, self._slice_weights(i), strict=False))
-
     def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
         """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
-        i = self._find(term)
-        if i is None or not self.has_weights:
+        got = self._slice(term) if self.has_weights else None
+        if got is None:
             return None
-        start = self._ends[i - 1] if i else 0
-        refs = self._refs[start : self._ends[i]]
-        if refs and max(refs) >= len(self._docs):
-            return None
-        return refs, self._slice_weights(i)
+        return got[1], self._slice_weights(got[0])
 
     # The query paths look terms up here: a term seen before costs one frame and a dict lookup.
     def __getitem__(self, term: str) -> list[Doc]:
@@ -471,7 +458,8 @@ def remap_tables(
             at += count
             extra = added.pop(term, None)
             if extra is not None:
-                pairs = sorted([*zip(term_refs, term_weights or repeat(0.0), strict=False), *extra], key=itemgetter(0))
+                ws = term_weights if term_weights is not None else repeat(0.0)  # (field repetitions: no weights)
+                pairs = sorted([*zip(term_refs, ws, strict=False), *extra], key=itemgetter(0))
                 term_refs = array(code, [r for r, _ in pairs])
                 term_weights = array("d", [w for _, w in pairs])
             if not term_refs:
