@@ -44,6 +44,7 @@ import sys
 import threading
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
@@ -67,6 +68,7 @@ _OLD_FILES = (
 MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
 TEXTS_MAGIC = b"DSHTEXT5"
+META_MAGIC = b"DSHMETA5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
 # 7: postings kept term counts instead of BM25 weights (measured, undone in 11);
 # 8: document numbers of postings and field repetitions in 2 bytes (scopes under 65,536 documents);
@@ -74,7 +76,7 @@ TEXTS_MAGIC = b"DSHTEXT5"
 # documents that are not all ASCII is stored again; 11: BM25 weights as floats again; 12: the
 # texts (descriptions, bodies, normalized texts) in a column of their own, read on first use
 _VERSION = 12
-_DB_VERSION = 8  # 8: the texts table
+_DB_VERSION = 9  # 8: the texts table; 9: a meta column (rows read on first use)
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -574,6 +576,98 @@ class CachedScope:
         self.generation = ""  # token of the row it was loaded from (pairs it with that row's seams)
 
 
+@dataclass(frozen=True)
+class ScopeMeta:
+    """What opening the index reads of a row: enough to number the scope's documents and to tell
+    whether its files changed (the row's ``meta`` column, a few hundred bytes). The payload, with
+    the documents and term tables, is read when something first needs them (``CacheDB.load_scope``)."""
+
+    sid: str
+    token: str
+    key: str
+    cwd: str
+    archived: bool
+    revision: str
+    fingerprint: str | None
+    stamp: tuple[int, int] | None
+    info: WorkspaceInfo | None
+    n: int
+
+
+def encode_meta(s: CachedScope) -> bytes:
+    return _wrap(
+        META_MAGIC,
+        {
+            "sid": s.sid,
+            "key": s.key,
+            "cwd": s.cwd,
+            "archived": s.archived,
+            "revision": s.revision,
+            "fingerprint": s.fingerprint,
+            "stamp": list(s.stamp) if s.stamp is not None else None,
+            "info": s.info.model_dump(mode="json") if s.info is not None else None,
+            "n": len(s.docs),
+        },
+    )
+
+
+def decode_meta(token: str, data: bytes) -> ScopeMeta:
+    """A row's meta; raises ValueError (or another of _ROW_ERRORS) for anything else."""
+    raw = _unwrap(META_MAGIC, data)
+    sid, key, cwd, archived, revision, n = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision", "n"))
+    fingerprint, stamp_raw, info_raw = raw.get("fingerprint"), raw.get("stamp"), raw.get("info")
+    if not (
+        isinstance(sid, str)
+        and isinstance(key, str)
+        and isinstance(cwd, str)
+        and isinstance(archived, bool)
+        and isinstance(revision, str)
+        and isinstance(n, int)
+        and n >= 0
+        and (fingerprint is None or isinstance(fingerprint, str))
+        and (stamp_raw is None or (isinstance(stamp_raw, list) and len(stamp_raw) == 2))
+    ):
+        raise ValueError("bad cache meta")
+    stamp = (int(stamp_raw[0]), int(stamp_raw[1])) if stamp_raw is not None else None
+    info = None
+    if info_raw is not None:  # (only for stores listed by the store itself; on-disk roots have none)
+        from core.models import WorkspaceInfo
+
+        info = WorkspaceInfo.model_validate(info_raw)
+    return ScopeMeta(sid, token, key, cwd, archived, revision, fingerprint, stamp, info, n)
+
+
+def damaged_scope(meta: ScopeMeta) -> CachedScope:
+    """The stand-in for a row that turned out unreadable when first needed (damaged, or rewritten
+    by another process since its meta was read): as many documents as the meta promised (the
+    index has numbered them already), none of them matching anything, ``damaged`` so that the
+    index never writes it back and re-reads the scope from its files."""
+    n = meta.n
+    columns: list[list[Any]] = [
+        ["record"] * n,
+        [""] * n,
+        [""] * n,
+        [""] * n,
+        [-1] * n,
+        [0] * n,
+        [""] * n,
+        [""] * n,
+        [0] * n,
+    ]
+    empty = [""] * n
+    docs = LazyDocs(meta.key, meta.cwd, meta.archived, columns, (empty, empty, empty))
+    docs.damaged = True
+    none = LazyPostings([], array("I"), array(_ref_code(n)), docs, array("d"), array("I"))
+    reps = LazyPostings([], array("I"), array(_ref_code(n)), docs, None, array("I"))
+    out = CachedScope(
+        meta.sid, meta.key, meta.cwd, meta.archived, meta.revision, meta.fingerprint, docs, meta.info, none, reps
+    )
+    out.pending = PendingWeights(docs, none, reps)
+    out.stamp = meta.stamp
+    out.generation = meta.token
+    return out
+
+
 def _u32(values: Iterable[int]) -> bytes:
     return array("I", values).tobytes()
 
@@ -839,13 +933,21 @@ def decode_seams(data: bytes, docs: Sequence[Doc]) -> LazyPostings:
 _ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, EOFError)  # pydantic's is a ValueError
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS scopes("
-    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
+    " sid TEXT PRIMARY KEY, token TEXT NOT NULL, meta BLOB NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
 )
 # The texts of each scope row, with that row's token: a table of their own, not a column after the
 # payload (SQLite reads a row's overflow pages in order, so reading a last column read the payload
 # again: 1,000 scopes' texts took seconds at 100k).
 _TEXTS_SCHEMA = (
     "CREATE TABLE IF NOT EXISTS texts(sid TEXT PRIMARY KEY, token TEXT NOT NULL, texts BLOB NOT NULL) WITHOUT ROWID"
+)
+
+
+# The term-major base (core/search/termbase.py): its slot list and vocabulary, and one row per
+# term. Rowid tables: a term row is up to a few MB, which WITHOUT ROWID tables store poorly.
+_BASE_SCHEMA = "CREATE TABLE IF NOT EXISTS base(k TEXT PRIMARY KEY, token TEXT NOT NULL, data BLOB NOT NULL)"
+_BASE_TERMS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS base_terms(term TEXT PRIMARY KEY, token TEXT NOT NULL, data BLOB NOT NULL)"
 )
 
 
@@ -885,6 +987,8 @@ class CacheDB:
                         raise sqlite3.DatabaseError("search cache of another version")
                     con.execute(_SCHEMA)
                     con.execute(_TEXTS_SCHEMA)
+                    con.execute(_BASE_SCHEMA)
+                    con.execute(_BASE_TERMS_SCHEMA)
                     con.execute(f"PRAGMA user_version={_DB_VERSION}")
                 except BaseException:
                     con.close()
@@ -913,9 +1017,9 @@ class CacheDB:
                     self._reader.close()
                 self._reader = None
 
-    def read_texts(self, sid: str, token: str) -> bytes | None:
-        """The texts of ``sid``'s row if that row is still the one of ``token`` (another
-        process may have rewritten it since it was loaded: then None, never newer texts)."""
+    def _row(self, sql: str, args: tuple[str, ...] = ()) -> tuple[Any, ...] | None:
+        """The one row ``sql`` selects, through the read-only connection (query threads read on
+        demand; never inside a write transaction of the main connection); None on any failure."""
         with self._reader_lock:
             try:
                 if self._reader is None:
@@ -925,36 +1029,61 @@ class CacheDB:
                         self.path, timeout=5.0, check_same_thread=False, isolation_level=None
                     )
                     self._reader.execute("PRAGMA query_only=1")
-                found = self._reader.execute("SELECT texts FROM texts WHERE sid = ? AND token = ?", (sid, token))
-                row = found.fetchone()
+                row: tuple[Any, ...] | None = self._reader.execute(sql, args).fetchone()
+                return row
             except sqlite3.Error:
                 return None
+
+    def _read(self, sql: str, args: tuple[str, ...]) -> bytes | None:
+        """The one blob ``sql`` selects (see :meth:`_row`)."""
+        row = self._row(sql, args)
         data = row[0] if row is not None else None
         return data if isinstance(data, bytes) else None
 
-    def load(self, wanted: set[str] | None = None) -> list[CachedScope] | None:
-        """The intact cached scopes (all, or those whose key is in ``wanted``); None when there is
-        no cache file at all, or it is unreadable."""
+    def read_texts(self, sid: str, token: str) -> bytes | None:
+        """The texts of ``sid``'s row if that row is still the one of ``token`` (another
+        process may have rewritten it since it was loaded: then None, never newer texts)."""
+        return self._read("SELECT texts FROM texts WHERE sid = ? AND token = ?", (sid, token))
+
+    def load_meta(self, wanted: set[str] | None = None) -> list[ScopeMeta] | None:
+        """The metas of the intact rows (all, or those whose key is in ``wanted``); None when there
+        is no cache file at all, or it is unreadable. Reads no payload: see :meth:`load_scope`."""
         con = self._connect(create=False)
         if con is None:
             return None
-        out: list[CachedScope] = []
+        out: list[ScopeMeta] = []
         try:
-            # Row by row, never fetchall(): at 100k records the raw payloads alone are ~600 MB.
-            for sid, token, payload in con.execute("SELECT sid, token, payload FROM scopes"):
+            for sid, token, data in con.execute("SELECT sid, token, meta FROM scopes"):
                 if wanted is not None and sid.partition(":")[2] not in wanted and sid not in wanted:
                     continue
                 try:
-                    scope = decode_scope(payload, functools.partial(self.read_texts, sid, token))
+                    meta = decode_meta(token, data)
                 except _ROW_ERRORS:
                     continue
-                if scope.sid != sid:
-                    continue
-                scope.generation = token
-                out.append(scope)
+                if meta.sid == sid:
+                    out.append(meta)
         except sqlite3.Error:
             return None
         return out
+
+    def load_scope(self, meta: ScopeMeta) -> CachedScope:
+        """The scope of the row ``meta`` was read from. Never raises: a row that is gone, was
+        rewritten since (another token), is damaged or does not match its meta gives
+        :func:`damaged_scope` (the index then re-reads the scope from its files)."""
+        data = self._read("SELECT payload FROM scopes WHERE sid = ? AND token = ?", (meta.sid, meta.token))
+        if data is not None:
+            try:
+                scope = decode_scope(data, functools.partial(self.read_texts, meta.sid, meta.token))
+            except _ROW_ERRORS:
+                pass
+            else:
+                found = (scope.sid, scope.revision, scope.fingerprint, len(scope.docs))
+                if found == (meta.sid, meta.revision, meta.fingerprint, meta.n):
+                    scope.stamp = meta.stamp
+                    scope.info = meta.info
+                    scope.generation = meta.token
+                    return scope
+        return damaged_scope(meta)
 
     def load_seams(self, tokens: Mapping[str, str], docs: Mapping[str, Sequence[Doc]]) -> dict[str, LazyPostings]:
         """Seam tables of the scopes whose row still holds the payload they were loaded from
@@ -977,9 +1106,9 @@ class CacheDB:
         return out
 
     def save(
-        self, changed: Iterable[tuple[str, bytes, bytes | None, bytes]], removed: Iterable[str] = ()
+        self, changed: Iterable[tuple[str, bytes, bytes, bytes | None, bytes]], removed: Iterable[str] = ()
     ) -> dict[str, str]:
-        """Write the rows ``(segment id, payload, seams, texts)`` of ``changed`` (consumed one at a time:
+        """Write the rows ``(segment id, meta, payload, seams, texts)`` of ``changed`` (consumed one at a time:
         a cold save of 1,000 scopes never holds every payload at once) and delete those of
         ``removed`` segment ids, in one transaction; returns segment id -> the token of its new
         row. Raises OSError/sqlite3.Error."""
@@ -990,11 +1119,11 @@ class CacheDB:
 
         texts_rows: list[tuple[str, str, bytes]] = []  # (a batch's worth: a cold build saves 64 rows at a time)
 
-        def rows() -> Iterator[tuple[str, str, bytes, bytes | None]]:
-            for sid, payload, seams, texts in changed:
+        def rows() -> Iterator[tuple[str, str, bytes, bytes, bytes | None]]:
+            for sid, meta, payload, seams, texts in changed:
                 token = tokens[sid] = secrets.token_hex(8)
                 texts_rows.append((sid, token, texts))
-                yield sid, token, payload, seams
+                yield sid, token, meta, payload, seams
 
         with contextlib.closing(con.cursor()) as cur:
             cur.execute("BEGIN IMMEDIATE")
@@ -1002,7 +1131,7 @@ class CacheDB:
                 gone = [(sid,) for sid in removed]
                 cur.executemany("DELETE FROM scopes WHERE sid = ?", gone)
                 cur.executemany("DELETE FROM texts WHERE sid = ?", gone)
-                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?)", rows())
+                cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?, ?)", rows())
                 cur.executemany("INSERT OR REPLACE INTO texts VALUES (?, ?, ?)", texts_rows)
                 cur.execute("COMMIT")
             except BaseException:
@@ -1028,6 +1157,39 @@ class CacheDB:
                 cur.execute("ROLLBACK")
                 raise
         return len(rows)
+
+    def read_base_meta(self) -> tuple[str, bytes] | None:
+        """(token, data) of the term-major base, if there is one."""
+        row = self._row("SELECT token, data FROM base WHERE k = 'base'")
+        if row is None or not isinstance(row[0], str) or not isinstance(row[1], bytes):
+            return None
+        return row[0], row[1]
+
+    def base_token(self) -> str | None:
+        got = self.read_base_meta()
+        return got[0] if got is not None else None
+
+    def read_base_term(self, term: str, token: str) -> bytes | None:
+        """A term row of the base of ``token`` (None: no such row in that base)."""
+        return self._read("SELECT data FROM base_terms WHERE term = ? AND token = ?", (term, token))
+
+    def write_base(self, token: str, meta: bytes, rows: Iterable[tuple[str, bytes]]) -> None:
+        """Replace the term-major base, in one transaction (rows consumed one at a time).
+        Raises OSError/sqlite3.Error."""
+        con = self._connect(create=True)
+        if con is None:
+            raise OSError(f"cannot open the search cache {self.path}")
+        with contextlib.closing(con.cursor()) as cur:
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                cur.execute("DELETE FROM base")
+                cur.execute("DELETE FROM base_terms")
+                cur.executemany("INSERT INTO base_terms VALUES (?, ?, ?)", ((t, token, d) for t, d in rows))
+                cur.execute("INSERT INTO base VALUES ('base', ?, ?)", (token, meta))
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
 
     def row_tokens(self) -> dict[str, str]:
         """Segment id -> token of every row (for tests and diagnostics)."""

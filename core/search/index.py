@@ -38,6 +38,7 @@ import heapq
 import math
 import os
 import re
+import secrets
 import sqlite3
 import threading
 import time
@@ -48,12 +49,12 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate, chain, compress, repeat
 from operator import add, contains, itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core.errors import DshMemoryError
 from core.fingerprint import file_fingerprint, is_racy, scope_fingerprint
 from core.layout import GLOBAL_FILE
-from core.search import cache
+from core.search import cache, termbase
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
 from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query
@@ -66,6 +67,12 @@ if TYPE_CHECKING:  # (imported lazily: a one-shot CLI search over a fresh cache 
 PREFIX_WEIGHT = 0.5  # a word that only begins with the typed prefix (or a bigram around one
 # typed CJK character) counts half
 MAX_EXPANSIONS = 64  # per segment and term
+# The term-major base (core/search/termbase.py) is written once the index has this many documents,
+# rebuilt when fewer than BASE_KEEP_SHARE of them are still the base's, and read by views of at
+# least BASE_MIN_SEGMENTS segments (a workspace and Global are searched segment by segment).
+BASE_MIN_DOCS = 5000
+BASE_KEEP_SHARE = 0.75
+BASE_MIN_SEGMENTS = 16
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
@@ -136,17 +143,9 @@ def seam_keys(norm: str) -> set[str]:
     return keys
 
 
-@dataclass(frozen=True, eq=False)
-class Segment:
-    """The searchable state of one scope. Never mutated after construction (``lazy`` only gains
-    derived tables computed on first use; a race computes the same value twice, harmlessly)."""
+class _Tables(NamedTuple):
+    """A segment's documents and term tables."""
 
-    id: str  # "global", "w:<key>" (active) or "a:<key>" (archived)
-    key: str
-    cwd: str
-    archived: bool
-    revision: str
-    fingerprint: Fingerprint | None
     # A tuple, or a loaded row's columns (cache.LazyDocs: the Doc objects are made on first use;
     # queries work on document numbers and need them only for their hits).
     docs: Sequence[Doc]
@@ -155,16 +154,87 @@ class Segment:
     # points it earns there (4/2/1): Counter.update sums the points in C.
     field_reps: Mapping[str, list[Doc]]
     names: dict[str, list[int]]  # squashed normalized name -> document numbers (exact-name rule)
+
+
+class _Body:
+    """A segment's :class:`_Tables`, or what reads them from the persisted index the first time
+    something needs them: opening the index reads only each row's meta (its document count, what
+    tells whether its files changed), so a query that the term-major base answers, or that
+    searches one workspace, never reads the other 999 rows (at 100k records reading and decoding
+    them all was the whole of the reopen). Thread-safe: loaded once, under a lock."""
+
+    __slots__ = ("_load", "_lock", "_tables", "n")
+
+    def __init__(self, n: int, tables: _Tables | None = None, load: Callable[[], _Tables] | None = None) -> None:
+        self.n = n
+        self._tables = tables
+        self._load = load
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> bool:
+        return self._tables is not None
+
+    def get(self) -> _Tables:
+        got = self._tables
+        if got is None:
+            with self._lock:
+                got = self._tables
+                if got is None:
+                    assert self._load is not None
+                    got = self._tables = self._load()
+                    self._load = None
+        return got
+
+
+@dataclass(frozen=True, eq=False)
+class Segment:
+    """The searchable state of one scope. Never mutated after construction (``lazy`` only gains
+    derived tables computed on first use; a race computes the same value twice, harmlessly; the
+    body is read from the persisted index once, on first use)."""
+
+    id: str  # "global", "w:<key>" (active) or "a:<key>" (archived)
+    key: str
+    cwd: str
+    archived: bool
+    revision: str
+    fingerprint: Fingerprint | None
+    body: _Body
     info: WorkspaceInfo | None = None
     stamp: Stamp | None = None  # the scope folder's (mtime_ns, inode) when its files were checked
     lazy: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        """The number of documents (known without reading the body)."""
+        return self.body.n
+
+    @property
+    def docs(self) -> Sequence[Doc]:
+        return self.body.get().docs
+
+    @property
+    def postings(self) -> Mapping[str, list[Doc]]:
+        return self.body.get().postings
+
+    @property
+    def field_reps(self) -> Mapping[str, list[Doc]]:
+        return self.body.get().field_reps
+
+    @property
+    def names(self) -> dict[str, list[int]]:
+        return self.body.get().names
 
     def with_meta(self, fingerprint: Fingerprint | None, info: WorkspaceInfo | None, stamp: Stamp | None) -> Segment:
         return replace(self, fingerprint=fingerprint, info=info, stamp=stamp)
 
     @property
     def damaged(self) -> bool:
-        """Its row's texts turned out not to decode (see cache.LazyDocs): re-read the scope."""
+        """Its row, or its row's texts, turned out not to decode (see cache.LazyDocs), or another
+        process rewrote the row before this one read it: re-read the scope. (A body not read yet
+        is not known to be damaged; reading it is what finds out.)"""
+        if not self.body.loaded:
+            return False
         docs = self.docs
         return isinstance(docs, cache.LazyDocs) and docs.damaged
 
@@ -244,7 +314,7 @@ class Segment:
         if table is None:
             building: defaultdict[str, list[int]] = defaultdict(list)
             get_list = building.__getitem__
-            for i in range(len(self.docs)):
+            for i in range(self.n):
                 deque(map(list.append, map(get_list, seam_keys(self.norm(i))), repeat(i)), maxlen=0)
             table = dict(building)
             self.lazy["seams"] = table
@@ -322,10 +392,7 @@ def _build_segment(
         archived=archived,
         revision=revision,
         fingerprint=fingerprint,
-        docs=docs,
-        postings=postings,
-        field_reps=field_reps,
-        names=dict(names),
+        body=_Body(len(docs), _Tables(docs, postings, field_reps, dict(names))),
         info=info,
         stamp=stamp,
         lazy={k: v for k, v in (("pending", pending), ("seams", seams)) if v is not None},
@@ -337,6 +404,7 @@ def _ready(seg: Segment | None) -> None:
     field points (see :class:`cache.PendingWeights`); then share their analyses process-wide."""
     if seg is None:
         return
+    seg.body.get()  # (a segment opened from the persisted index: its pending weights come with its row)
     pending: cache.PendingWeights | None = seg.lazy.get("pending")
     if pending is not None:
         pending.fill()
@@ -366,6 +434,19 @@ def _compact(seg: Segment) -> Segment:
     return out
 
 
+def _load_body(db: cache.CacheDB, meta: cache.ScopeMeta, lazy: dict[str, Any]) -> _Tables:
+    """The tables of a segment opened from the persisted index (see :class:`_Body`)."""
+    c = db.load_scope(meta)
+    assert isinstance(c.docs, cache.LazyDocs) and c.postings is not None and c.field_reps is not None
+    if c.pending is not None:
+        lazy["pending"] = c.pending
+    names: defaultdict[str, list[int]] = defaultdict(list)
+    for i, name_key in enumerate(c.docs.name_keys):
+        if name_key:
+            names[name_key].append(i)
+    return _Tables(c.docs, c.postings, c.field_reps, dict(names))
+
+
 @dataclass(frozen=True)
 class IndexState:
     segments: dict[str, Segment] = field(default_factory=dict)
@@ -374,7 +455,8 @@ class IndexState:
     impacts: dict[tuple[tuple[str, ...], str], list[int]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[int, float] | None] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
-    views: dict[tuple[str, ...], _View] = field(default_factory=dict)  # by selected segment ids
+    views: dict[tuple[tuple[str, ...], str], _View] = field(default_factory=dict)  # by selected ids, base token
+    base: termbase.TermBase | None = None  # the term-major base, when the persisted index has one
 
     def expansions(self, pq: ParsedQuery, term: str, view: _View) -> dict[int, float] | None:
         """Memoized :func:`_expansions` (as-you-type queries repeat their prefixes)."""
@@ -412,7 +494,7 @@ class IndexState:
 
     @functools.cached_property
     def doc_count(self) -> int:  # (a state never changes; at 100k this sum was a tenth of apply())
-        return sum(len(s.docs) for s in self.segments.values())
+        return sum(s.n for s in self.segments.values())
 
 
 def _segment_id(key: str, archived: bool) -> str:
@@ -473,6 +555,7 @@ class SearchIndex:
         self._hints: set[str] = set()
         self._hints_lock = threading.Lock()  # not self._lock: a refresh holds that for seconds
         self._watched = False
+        self._base: termbase.TermBase | None = None  # the persisted term-major base, once opened or built
 
     # --- state --------------------------------------------------------------------------
     @property
@@ -589,7 +672,7 @@ class SearchIndex:
                 continue
             seg_key = segments[sid].key
             if sid not in targets and (wanted is None or seg_key in wanted):
-                counters.removed += len(segments.pop(sid).docs)
+                counters.removed += segments.pop(sid).n
         now_ns = time.time_ns()
         unsaved: list[Segment] = []
         total = len(targets) + (1 if wanted is None or GLOBAL_SCOPE in wanted else 0)
@@ -602,7 +685,7 @@ class SearchIndex:
             )
             if seg is None:
                 if sid in segments:
-                    counters.removed += len(segments.pop(sid).docs)
+                    counters.removed += segments.pop(sid).n
             else:
                 if "payload" in seg.lazy and seg is not segments.get(sid):
                     unsaved.append(seg)
@@ -617,9 +700,11 @@ class SearchIndex:
             progress(total, total)
         counters.from_cache = sum(1 for sid, seg in loaded.items() if segments.get(sid) is seg)
         if segments.keys() != old.segments.keys() or any(old.segments[k] is not v for k, v in segments.items()):
-            self._state = IndexState(segments)  # else keep the old state and its memoized tables
+            self._state = IndexState(segments, base=self._base)  # else keep the old state and its memoized tables
         # Persist what changed: one row per changed scope, never the whole cache.
         self._persist_locked(full=wanted is None)
+        if wanted is None:
+            self._maybe_build_base()
         return counters.stats(self._state.doc_count, t0)
 
     # --- persisted cache ----------------------------------------------------------------
@@ -678,6 +763,41 @@ class SearchIndex:
         self._cache_ok = True
         return True
 
+    def _maybe_build_base(self) -> bool:
+        """Write the term-major base (see core/search/termbase.py) when the index is big enough for
+        it to matter and it is missing, or fewer than BASE_KEEP_SHARE of the documents are still
+        the base's (the rest are searched segment by segment). Reads every segment (once, at the
+        end of a cold build, or after many commits); True when it wrote one."""
+        db = self._cache_db
+        state = self._state
+        total = state.doc_count
+        if db is None or total < BASE_MIN_DOCS:
+            return False
+        base = self._base if self._base is not None and not self._base.dead else None
+        if base is not None:
+            kept = 0
+            for slot in base.slots:
+                seg = state.segments.get(slot.sid)
+                if seg is not None and seg.n == slot.n and seg.lazy.get("generation") == slot.token:
+                    kept += slot.n
+            if kept >= BASE_KEEP_SHARE * total:
+                return False
+        # Only segments whose row holds exactly them (the base's slots name those rows).
+        saved = [
+            seg
+            for sid, seg in sorted(state.segments.items())
+            if self._saved.get(sid) is seg and seg.lazy.get("generation") and not seg.damaged
+        ]
+        token = secrets.token_hex(8)
+        meta, _vocab, rows = termbase.build_rows(saved, token)
+        try:
+            db.write_base(token, meta, rows)
+        except (OSError, sqlite3.Error):
+            return False
+        self._base = termbase.TermBase.open(db)
+        self._state = IndexState(state.segments, base=self._base)
+        return True
+
     @staticmethod
     def _cached_scope(s: Segment) -> cache.CachedScope:
         scope = cache.CachedScope(
@@ -697,31 +817,23 @@ class SearchIndex:
         return scope
 
     def _load_cache(self, wanted: set[str] | None) -> dict[str, Segment]:
-        assert self._cache_db is not None
-        scopes = self._cache_db.load(wanted)
-        if scopes is None:
+        """Segments for the persisted rows, each reading its row's payload on first use."""
+        db = self._cache_db
+        assert db is not None
+        metas = db.load_meta(wanted)
+        if metas is None:
             return {}
         self._cache_ok = True
+        self._base = termbase.TermBase.open(db)
         out: dict[str, Segment] = {}
-        for c in scopes:
-            if wanted is not None and c.key not in wanted:
+        for m in metas:
+            if wanted is not None and m.key not in wanted:
                 continue
-            seg = out[c.sid] = _build_segment(
-                c.sid,
-                c.key,
-                c.cwd,
-                c.archived,
-                c.revision,
-                c.fingerprint,
-                c.docs,
-                c.info,
-                c.postings,
-                c.field_reps,
-                c.pending,
-                stamp=c.stamp,
-            )
-            seg.lazy["generation"] = c.generation
-            self._saved[c.sid] = seg
+            lazy: dict[str, Any] = {"generation": m.token}
+            body = _Body(m.n, load=functools.partial(_load_body, db, m, lazy))
+            seg = Segment(m.sid, m.key, m.cwd, m.archived, m.revision, m.fingerprint, body, m.info, m.stamp, lazy)
+            out[m.sid] = seg
+            self._saved[m.sid] = seg
         return out
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
@@ -742,7 +854,7 @@ class SearchIndex:
                 segments[sid] = self._workspace_segment(
                     sid, snapshot, archived, None, segments.get(sid), counters, compact=False
                 )
-            self._state = IndexState(segments)  # persisted by the next refresh() or save_cache()
+            self._state = IndexState(segments, base=self._base)  # persisted by the next refresh() or save_cache()
             return counters.stats(self._state.doc_count, t0)
 
     def _scope_dir(self, key: str, archived: bool) -> Path | None:
@@ -937,10 +1049,8 @@ class SearchIndex:
         named in ``scopes``). Thread-safe against a concurrent refresh.
         """
         t0 = time.perf_counter()
-        state = self._state
         pq = parse_query(query)
-        segs = _select(state, scopes, include_archived)
-        ranked, total = _rank(pq, state, segs, limit)
+        ranked, total = self._ranked(pq, scopes, include_archived, limit)
         hits: list[SearchHit] = []
         used = 0
         truncated = total > len(ranked)
@@ -1024,12 +1134,40 @@ class SearchIndex:
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
+        return self._ranked(parse_query(query), scopes, False, limit)[0]
+
+    def _ranked(
+        self, pq: ParsedQuery, scopes: Sequence[str] | None, include_archived: bool, limit: int
+    ) -> tuple[list[tuple[Doc, float]], int]:
+        """:func:`_rank` over the selected scopes. A scope whose persisted row turned out unreadable
+        while ranking (damaged, or rewritten by another process since it was opened: see
+        :class:`_Body`) matched nothing; it is re-read from its files and the query ranked again,
+        unless a refresh is running (that one, or the next, re-reads it)."""
         state = self._state
-        return _rank(parse_query(query), state, _select(state, scopes, False), limit)[0]
+        segs = _select(state, scopes, include_archived)
+        ranked, total = _rank(pq, state, segs, limit)
+        hurt = {s.key for s in segs if s.damaged}
+        if hurt and self._heal(hurt):
+            state = self._state
+            ranked, total = _rank(pq, state, _select(state, scopes, include_archived), limit)
+        return ranked, total
+
+    def _heal(self, keys: set[str]) -> bool:
+        """Re-read these scopes now if no refresh holds the lock (a query never waits for one)."""
+        if self._store is None or not self._lock.acquire(blocking=False):
+            return False
+        try:
+            with _gc_paused():
+                self._refresh_locked(keys, set(), True, None, time.perf_counter())
+            return True
+        except DshMemoryError:
+            return False
+        finally:
+            self._lock.release()
 
 
-def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes | None, bytes]]:
-    """(segment id, payload, seams, texts) of the rows that persist ``segs``; encoded when a save
+def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes, bytes | None, bytes]]:
+    """(segment id, meta, payload, seams, texts) of the rows that persist ``segs``; encoded when a save
     asks for them (a save streams its rows), from the row :func:`_compact` kept when still
     current. A loaded segment whose texts can no longer be read gives none (see cache.LazyDocs)."""
     for seg in segs:
@@ -1041,7 +1179,7 @@ def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes | None, b
         else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
             row = cache.encode_scope(scope)
         if row is not None:
-            yield seg.id, row[0], cache.encode_seams(scope), row[1]
+            yield seg.id, cache.encode_meta(scope), row[0], cache.encode_seams(scope), row[1]
 
 
 @dataclass
@@ -1082,17 +1220,24 @@ def _expansions(pq: ParsedQuery, term: str, view: _View) -> dict[int, float] | N
     for the typed prefix, bigrams around a single CJK character), with their best weight of those
     words times PREFIX_WEIGHT, by view number. None when the term has no expansions."""
     best: dict[int, float] = {}
-    for s, offset in zip(view.segs, view.offsets, strict=False):
+    words = _base_words(pq, term, view)
+    if view.base is not None and words is None:  # (too many words for the base to expand exactly)
+        pairs = [(s, off) for s, off in zip(view.every, view.every_offsets, strict=True) if s is not None]
+    else:
+        pairs = list(zip(view.segs, view.offsets, strict=True))
+        if words:
+            _expand_base(view, term, words, best)
+    for s, offset in pairs:
         if term in pq.prefix_terms:
-            words = s.prefix_terms(term)
+            seg_words = s.prefix_terms(term)
         elif len(term) == 1 and _CJK_RE.fullmatch(term):
-            words = s.bigrams_with(term)
+            seg_words = s.bigrams_with(term)
         else:
-            words = []
-        if not words:
+            seg_words = []
+        if not seg_words:
             continue
         itself = set(s.refs(term))
-        for t in words:
+        for t in seg_words:
             refs, weights = s.weighted_refs(t)
             for ref, w in zip(refs, weights, strict=False):
                 if ref in itself:
@@ -1102,6 +1247,38 @@ def _expansions(pq: ParsedQuery, term: str, view: _View) -> dict[int, float] | N
                 if v > best.get(i, 0.0):
                     best[i] = v
     return best or None
+
+
+def _base_words(pq: ParsedQuery, term: str, view: _View) -> list[str] | None:
+    """The base's words ``term`` stands for, when the base can expand it exactly as each segment
+    would (every segment expands to at most MAX_EXPANSIONS words, or bigrams, of its own: when the
+    whole vocabulary has no more, each segment's are all of its share). None otherwise."""
+    base = view.base
+    if base is None:
+        return None
+    if term in pq.prefix_terms:
+        return base.expansions(term, MAX_EXPANSIONS)
+    if len(term) == 1 and _CJK_RE.fullmatch(term):
+        return base.bigrams_with(term, MAX_EXPANSIONS * 4)
+    return []
+
+
+def _expand_base(view: _View, term: str, words: list[str], best: dict[int, float]) -> None:
+    """:func:`_expansions` over the base's (unmasked) documents."""
+    itself = view.base_term(term)
+    keep = view.mask & ~(itself.bits if itself is not None else 0)
+    for t in words:
+        bt = view.base_term(t)
+        if bt is None or bt.weights is None:
+            continue
+        reached = bt.bits & keep
+        if not reached:
+            continue
+        weight_of = dict(zip(bt.refs, bt.weights, strict=True))
+        for i in view.docs_of(reached):
+            v = weight_of[i] * PREFIX_WEIGHT
+            if v > best.get(i, 0.0):
+                best[i] = v
 
 
 def _phrase_candidates(view: _View, phrase: str, squashed: bool = False) -> tuple[set[int] | None, bool]:
@@ -1118,7 +1295,7 @@ def _phrase_candidates(view: _View, phrase: str, squashed: bool = False) -> tupl
     deadline = time.perf_counter() + SEAM_BUILD_BUDGET_S
     for s, offset in zip(view.segs, view.offsets, strict=False):
         if "seams" not in s.lazy and time.perf_counter() > deadline:
-            out.update(range(offset, offset + len(s.docs)))
+            out.update(range(offset, offset + s.n))
             complete = False
             continue
         out.update(map(offset.__add__, s.seam_docs(keys)))
@@ -1199,16 +1376,47 @@ class _View:
     hits only (a segment loaded from the persisted index makes them then). Query-independent, so
     it is memoized per index state and segment selection; a refresh starts from a new state."""
 
-    def __init__(self, segs: list[Segment]) -> None:
-        self.segs = segs
-        self.key = tuple(s.id for s in segs)
-        sizes = [len(s.docs) for s in segs]
-        self.offsets: list[int] = [0, *accumulate(sizes)][: len(segs)]
+    def __init__(self, segs: list[Segment], base: termbase.TermBase | None = None) -> None:
+        self.key: tuple[str, ...] = tuple(s.id for s in segs)
+        self.live = sum(s.n for s in segs)  # documents of the selection (BM25's document count)
+        # With the term-major base: its slots whose row is still the selected segment's are read
+        # from the base (numbered as there); the other selected segments (the overlay) are numbered
+        # after it and searched segment by segment. The base's other documents are masked out.
+        self.base: termbase.TermBase | None = None
+        self.mask = 0
+        every: list[Segment | None] = list(segs)
+        sizes = [s.n for s in segs]
+        overlay = segs
+        if base is not None and len(segs) >= BASE_MIN_SEGMENTS:
+            covered: dict[str, Segment] = {}
+            for s in segs:
+                slot = base.by_sid.get(s.id)
+                if slot is not None and slot.n == s.n and s.lazy.get("generation") == slot.token:
+                    covered[s.id] = s
+            if 2 * sum(s.n for s in covered.values()) >= self.live:
+                self.base = base
+                self.key = (*self.key, "\0base:" + base.token)
+                overlay = [s for s in segs if s.id not in covered]
+                every = [covered.get(slot.sid) for slot in base.slots] + list(overlay)
+                sizes = [slot.n for slot in base.slots] + [s.n for s in overlay]
+        # Every numbered segment (None: a base slot not selected) at its offset.
+        self.every = every
+        self.every_offsets: list[int] = [0, *accumulate(sizes)][: len(sizes)]
         self.n = sum(sizes)
-        # Document number -> index of its segment (2 bytes a document).
-        self.seg_of = array("H" if len(segs) < 1 << 16 else "I")
+        # The segments searched one by one (all of them without the base) and their offsets.
+        self.segs = overlay
+        self.offsets = self.every_offsets[len(every) - len(overlay) :]
+        # Document number -> index of its segment in ``every`` (2 bytes a document).
+        self.seg_of = array("H" if len(every) < 1 << 16 else "I")
         for k, size in enumerate(sizes):
             self.seg_of.extend(repeat(k, size))
+        if self.base is not None:
+            flags = bytearray(b"0") * self.n
+            top = self.n
+            for seg, offset, size in zip(every, self.every_offsets, sizes, strict=True):
+                if seg is not None and offset < self.base.n:
+                    flags[top - offset - size : top - offset] = b"1" * size
+            self.mask = int(flags, 2) if self.n else 0
         self.memo: dict[tuple[str, str], Any] = {}
         # term -> BM25 weight by document number (0.0: the document lacks the term; weights are > 0).
         # 8 bytes a document and no Python object per posting: at 100k records a weight dict per
@@ -1216,23 +1424,36 @@ class _View:
         self.dense: dict[str, array[float]] = {}
         self.max_dense = max(16, DENSE_BYTES // (8 * max(self.n, 1)))
 
-    def doc(self, i: int) -> Doc:
+    def _seg(self, i: int) -> tuple[Segment, int]:
         k = self.seg_of[i]
-        return self.segs[k].docs[i - self.offsets[k]]
+        seg = self.every[k]
+        assert seg is not None  # (masked documents are in no bitmap a query reads)
+        return seg, i - self.every_offsets[k]
+
+    def doc(self, i: int) -> Doc:
+        seg, j = self._seg(i)
+        return seg.docs[j]
 
     def norm(self, i: int) -> str:
-        k = self.seg_of[i]
-        return self.segs[k].norm(i - self.offsets[k])
+        seg, j = self._seg(i)
+        return seg.norm(j)
 
     def tiebreak(self, i: int) -> tuple[int, str, str, int]:
-        k = self.seg_of[i]
-        return self.segs[k].tiebreak(i - self.offsets[k])
+        seg, j = self._seg(i)
+        return seg.tiebreak(j)
+
+    def base_term(self, term: str) -> termbase.BaseTerm | None:
+        """``term``'s row of the base (None without a base, or when no base document holds it)."""
+        return self.base.term(term) if self.base is not None else None
 
     def weights(self, term: str) -> array[float]:
         got = self.dense.get(term)
         if got is None:
             got = array("d", bytes(8 * self.n))
             setter = got.__setitem__
+            bt = self.base_term(term)
+            if bt is not None and bt.weights is not None:  # (masked documents too: never asked for)
+                deque(map(setter, bt.refs, bt.weights), maxlen=0)
             for s, offset in zip(self.segs, self.offsets, strict=False):
                 refs, weights = s.weighted_refs(term)
                 if refs:  # (one C-level loop per segment: ~3x faster than a Python one at 100k)
@@ -1290,17 +1511,26 @@ class _View:
     def _parts(self, lookup: Callable[[Segment], Iterable[int]]) -> Iterator[tuple[int, Iterable[int]]]:
         return ((offset, lookup(s)) for s, offset in zip(self.segs, self.offsets, strict=False))
 
+    def _overlaid(self, base_key: str, lookup: Callable[[Segment], Iterable[int]]) -> int:
+        """The bitmap of the base's (unmasked) documents of ``base_key`` and of the searched
+        segments' documents ``lookup`` names."""
+        bits = self.bits_from(self._parts(lookup)) if self.segs else 0
+        bt = self.base_term(base_key)
+        if bt is not None:
+            bits |= bt.bits & self.mask
+        return bits
+
     def term(self, term: str) -> int:
         """Documents holding ``term`` itself."""
         key = ("t", term)
         got = self.memo.get(key)
         if got is None:
-            got = self._remember(key, self.bits_from(self._parts(lambda s: s.refs(term))))
+            got = self._remember(key, self._overlaid(term, lambda s: s.refs(term)))
         return int(got)
 
     def named(self, name_key: str) -> int:
         """Documents whose squashed normalized name is ``name_key``."""
-        return self.bits_from(self._parts(lambda s: s.names.get(name_key, ())))
+        return self._overlaid(termbase.NAME_PREFIX + name_key, lambda s: s.names.get(name_key, ()))
 
     def field_points(self, term: str) -> tuple[int, int, int]:
         """Bit 0, 1 and 2 of the field points (name 4, description 2, type 1) ``term`` earns per doc."""
@@ -1312,10 +1542,15 @@ class _View:
                     map(offset.__add__, s.field_refs(term)) for s, offset in zip(self.segs, self.offsets, strict=False)
                 )
             )
-            got = self._remember(
-                key,
-                tuple(self.bits_of([i for i, pts in per_doc.items() if pts & bit]) for bit in (1, 2, 4)),
-            )
+            planes = [self.bits_of([i for i, pts in per_doc.items() if pts & bit]) for bit in (1, 2, 4)]
+            bt = self.base_term(term)
+            if bt is not None and bt.field_refs:
+                pts = bt.field_pts
+                planes = [
+                    plane | (self.bits_of(compress(bt.field_refs, [p & bit for p in pts])) & self.mask)
+                    for plane, bit in zip(planes, (1, 2, 4), strict=True)
+                ]
+            got = self._remember(key, tuple(planes))
         b0, b1, b2 = got
         return int(b0), int(b1), int(b2)
 
@@ -1328,6 +1563,10 @@ class _View:
             return got, True
         docs, complete = _phrase_candidates(self, phrase, squashed)
         bits = None if docs is None else self.bits_of(docs)
+        if bits is not None and self.base is not None:
+            # (The base keeps no seam keys: each of its documents may hold the phrase. Its checks are
+            # made as the rank needs them, so a tight flag keeps them lazy.)
+            bits |= self.mask
         if complete:
             self._remember(key, bits)
         return bits, complete
@@ -1338,12 +1577,13 @@ class _View:
 
 
 def _view(state: IndexState, segs: list[Segment]) -> _View:
-    key = tuple(s.id for s in segs)
+    base = state.base if state.base is not None and not state.base.dead else None
+    key = (tuple(s.id for s in segs), base.token if base is not None else "")
     view = state.views.get(key)
     if view is None:
         if len(state.views) >= 16:
             state.views.clear()
-        view = state.views[key] = _View(segs)
+        view = state.views[key] = _View(segs, base)
     return view
 
 
@@ -1368,6 +1608,17 @@ def _value(planes: list[int], group: int) -> int:
 
 
 def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -> tuple[list[tuple[Doc, float]], int]:
+    """:func:`_rank_view` over the view of ``segs``; once more without the term-major base when the
+    base turns out changed or damaged on the way (it is then not used again: see termbase)."""
+    try:
+        return _rank_view(pq, state, segs, limit)
+    except termbase.BaseGone:
+        return _rank_view(pq, state, segs, limit)
+
+
+def _rank_view(
+    pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int
+) -> tuple[list[tuple[Doc, float]], int]:
     """Top ``limit`` (doc, score) pairs and the number of matching documents.
 
     Rank key, lexicographic: level (3 name, 2 phrase, 1 separator-insensitive substring, 0), field
@@ -1382,7 +1633,7 @@ def _rank(pq: ParsedQuery, state: IndexState, segs: list[Segment], limit: int) -
     if pq.empty or not segs:
         return [], 0
     view = _view(state, segs)
-    n_docs = view.n or 1
+    n_docs = view.live or 1
     term_bits: list[int] = []
     idf: list[_Idf] = []
     for term in pq.terms:

@@ -89,20 +89,43 @@ def test_damaged_rows_are_rebuilt(tmp_path: Path, damage: Any) -> None:
     SearchIndex(FileStore(root)).refresh()
     rewrite_rows(root, lambda _sid, payload: damage(payload))
     ix = SearchIndex(FileStore(root))
+    ix.refresh()  # (opening reads the rows' metas only: a damaged payload is found when first read)
+    assert hits(ix, "zebra") == expected  # the first search already re-read the damaged scopes
+    assert ix.damaged_scopes() == []
+    healed = rows(root)
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    assert hits(again, "zebra") == expected
+    assert rows(root) == healed  # the rewritten rows are intact: nothing needed rewriting again
+
+
+@pytest.mark.parametrize("damage", [lambda b: b[:-10], lambda b: b"garbage", lambda b: b[:40] + b"\xff" + b[41:]])
+def test_a_damaged_meta_rebuilds_its_scope_when_opening(tmp_path: Path, damage: Any) -> None:
+    root = build(tmp_path)
+    expected = hits(_fresh(root, cache=False), "zebra")
+    SearchIndex(FileStore(root)).refresh()
+    with sqlite3.connect(db_path(root)) as con:
+        for sid, meta in con.execute("SELECT sid, meta FROM scopes").fetchall():
+            con.execute("UPDATE scopes SET meta = ? WHERE sid = ?", (damage(meta), sid))
+    ix = SearchIndex(FileStore(root))
     stats = ix.refresh()
     assert stats.from_cache == 0 and stats.docs_reindexed == 13
     assert hits(ix, "zebra") == expected
-    again = SearchIndex(FileStore(root)).refresh()  # the rewritten rows are intact
-    assert again.from_cache == 4
+    assert SearchIndex(FileStore(root)).refresh().from_cache == 4
 
 
 def test_one_damaged_row_costs_only_its_scope(tmp_path: Path) -> None:
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
+    expected = hits(_fresh(root, cache=False), "zebra")
     victim = next(sid for sid in rows(root) if sid.startswith("w:"))
     rewrite_rows(root, lambda sid, payload: payload[:-5] if sid == victim else payload)
-    stats = SearchIndex(FileStore(root)).refresh()
-    assert (stats.from_cache, stats.scopes_reread, stats.docs_reindexed) == (3, 1, 4)
+    before = {sid: row[0] for sid, row in rows(root).items()}
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    assert hits(ix, "zebra") == expected
+    after = {sid: row[0] for sid, row in rows(root).items()}
+    assert {sid for sid in before if before[sid] != after[sid]} == {victim}  # only its row was rewritten
 
 
 @pytest.mark.parametrize("content", [b"", b"not a database at all" * 100, b"SQLite format 3\x00" + b"\xff" * 200])
@@ -515,10 +538,14 @@ def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Pa
     SearchIndex(FileStore(root)).refresh()
     rewrite_rows(root, lambda _sid, payload: forge(payload, edit))
     ix = SearchIndex(FileStore(root))
-    stats = ix.refresh()
-    assert stats.from_cache == 0 and stats.docs_reindexed == 13
-    assert {q: ix.search(q, limit=100) for q in expected} == expected
-    assert SearchIndex(FileStore(root)).refresh().from_cache == 4  # the rebuilt rows are intact
+    ix.refresh()  # (opening reads the metas only: a forged payload is refused when first read)
+    assert {q: ix.search(q, limit=100) for q in expected} == expected  # re-read from the files at once
+    assert not ix.damaged_scopes()
+    healed = rows(root)
+    again = SearchIndex(FileStore(root))
+    assert again.refresh().from_cache == 4
+    assert {q: again.search(q, limit=100) for q in expected} == expected
+    assert rows(root) == healed  # the rebuilt rows are intact
 
 
 def _wrapped_texts(texts: Any) -> bytes:
@@ -555,39 +582,38 @@ def test_a_texts_column_that_does_not_decode_is_never_trusted(tmp_path: Path, te
                 con.execute("UPDATE texts SET texts = ? WHERE sid = ?", (texts(n), sid))
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 4  # (the light columns and the tables are intact)
-    for q in queries:
-        got = ix.search(q, limit=100)
-        assert all(h.description != "d" and h.snippet != "b" for h in got.hits)
-    assert ix.damaged_scopes()
-    tokens = {sid: token for sid, (token, _p, _s) in rows(root).items()}
-    ix.save_cache()
-    assert {sid: token for sid, (token, _p, _s) in rows(root).items()} == tokens  # nothing written from empty texts
-    stats = ix.refresh()
-    assert stats.scopes_reread >= 1 and not ix.damaged_scopes()
+    # The first query that reads a scope's texts finds them unusable, re-reads that scope from its
+    # files and ranks again: no hit ever shows foreign or empty text.
     for q in queries:
         assert ix.search(q, limit=100) == expected[q]
+    assert not ix.damaged_scopes()
+    healed = rows(root)
     assert {q: _fresh(root, cache=True).search(q, limit=100) for q in queries} == expected  # rows rewritten
+    assert rows(root) == healed  # ... with texts that decode: the next process needed no re-read
 
 
-def test_a_row_another_process_rewrote_is_read_again_never_mixed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("preload", [False, True])
+def test_a_row_another_process_rewrote_is_read_again_never_mixed(tmp_path: Path, preload: bool) -> None:
     """One process opens the index, another then rewrites a scope's row (a commit there); the
-    first never reads the new row's texts for its old tables: that scope's hits lack text until
-    a refresh, which re-reads the scope, and the one-shot CLI searches again after that refresh."""
+    first never reads the new row's tables or texts for what it opened: it re-reads that scope
+    from its files and ranks again, so the hits are those of a fresh build."""
     root = build(tmp_path)
     SearchIndex(FileStore(root)).refresh()
     first = SearchIndex(FileStore(root))
     assert first.refresh().from_cache == 4
+    if preload:
+        assert first.search("nothing-matches-this", limit=5).total_matches == 0  # (reads every row's tables)
     store = FileStore(root)
     snap = store.find_workspace("/w/1")
     assert snap is not None
     store.commit(snap.key, [PutOp(record=rec("r-9", "zebra 1 9 quagga"))], snap.revision)
     other = SearchIndex(FileStore(root))
     other.refresh()  # (rewrites that scope's row)
-    got = first.search("zebra 1", limit=100)  # the first reads texts now: the row is not the one it loaded
-    assert snap.key in first.damaged_scopes()
-    assert not any("quagga" in h.snippet for h in got.hits)
-    first.refresh(keys=first.damaged_scopes())
-    assert first.search("zebra 1", limit=100) == _fresh(root, cache=False).search("zebra 1", limit=100)
+    # The first reads that row now (its tables, or with ``preload`` its texts for the tables it
+    # read before): it is not the row it opened, so it is never used; the scope is read again.
+    got = first.search("zebra 1", limit=100)
+    assert got == _fresh(root, cache=False).search("zebra 1", limit=100)
+    assert any("quagga" in h.snippet for h in got.hits) and not first.damaged_scopes()
 
 
 def test_a_reopened_index_ranks_and_quotes_exactly_as_a_fresh_build(tmp_path: Path) -> None:

@@ -1,0 +1,313 @@
+"""The term-major base: every persisted scope's postings merged into one table keyed by term.
+
+Per-scope rows (``cache.CacheDB``) are what a commit rewrites, but a query over every scope then
+visits 1,000 segments per term at 100k records, and a fresh process has to read every row before
+its first answer. The base is the same postings the other way round: one row per term, with the
+documents of every scope it was built from numbered in one space (slot by slot, each scope a slot
+at its offset), their BM25 weights and field points, plus one row per exact-name key. A fresh
+process reads the base's slot list and vocabulary, then only the rows of its query's terms.
+
+It is derived and never trusted blindly:
+
+- Each slot names the row (segment id and row token) its documents came from. A view uses a slot
+  only when the segment it selects is still the one of that row (same token, same document
+  count); every other scope (changed since, new, or opened from another row) is searched through
+  its own segment, numbered after the base (the "overlay"), and the base's documents of such
+  slots are masked out. So a commit never rewrites the base; it is rebuilt when the overlay has
+  grown (``SearchIndex`` decides when).
+- Every row is checksummed and carries the base's token. A row that fails its checksum, does not
+  match the base's shape, or belongs to another base (another process rebuilt it meanwhile)
+  raises :class:`BaseGone`: the query is ranked again without the base, which is then not used by
+  this process again.
+
+Ranking through the base is the ranking through the segments, number for number (the views'
+numbering differs, the scores and the order do not): the tests compare both.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import threading
+from array import array
+from collections import Counter, OrderedDict, deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate, repeat
+from typing import TYPE_CHECKING, Any, Protocol
+
+from core.search.cache import _ROW_ERRORS, _unwrap, _wrap
+from core.search.tokenizer import CJK_CLASS
+
+if TYPE_CHECKING:
+    from core.search.cache import CacheDB
+
+BASE_MAGIC = b"DSHBASE1"
+TERM_MAGIC = b"DSHBTRM1"
+# + a squashed normalized name: the exact-name rule's documents (terms never hold control characters)
+NAME_PREFIX = "\x01n"
+DENSE_SHARE = 64  # a term held by more than 1 / DENSE_SHARE of the documents stores its bitmap too
+_CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
+MEMO_BYTES = 96_000_000  # decoded term rows kept per base (a window's queries repeat their terms)
+
+
+class BaseGone(Exception):
+    """The base changed or turned out damaged while in use: rank again without it."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    sid: str
+    token: str  # the token of the per-scope row the slot's documents came from
+    n: int
+    offset: int
+
+
+class BaseTerm:
+    """One term's postings over the base's numbering: document numbers (ascending), their BM25
+    weights (None for a name key), the bitmap of those documents, and the documents that earn
+    field points with the term, with their points (name 4 + description 2 + type 1)."""
+
+    __slots__ = ("bits", "field_pts", "field_refs", "refs", "size", "weights")
+
+    def __init__(
+        self, refs: array[int], weights: array[float] | None, bits: int, field_refs: array[int], field_pts: bytes
+    ) -> None:
+        self.refs = refs
+        self.weights = weights
+        self.bits = bits
+        self.field_refs = field_refs
+        self.field_pts = field_pts
+        self.size = 16 * len(refs) + len(field_pts) * 5 + 64
+
+
+def _bits(refs: Iterable[int], n: int) -> int:
+    """The bitmap of these document numbers (C-level maps, as ``_View.bits_from``)."""
+    if not n:
+        return 0
+    ba = bytearray(b"0") * n
+    top = n - 1
+    deque(map(ba.__setitem__, map(top.__sub__, refs), repeat(49)), maxlen=0)
+    return int(ba, 2)
+
+
+class TermBase:
+    """An opened base (see the module docstring). Thread-safe; rows are read on demand through the
+    cache's read-only connection and remembered up to :data:`MEMO_BYTES`."""
+
+    def __init__(self, db: CacheDB, token: str, slots: list[Slot], vocab: list[str], n: int) -> None:
+        self._db = db
+        self.token = token
+        self.slots = slots
+        self.by_sid = {s.sid: s for s in slots}
+        self.vocab = vocab  # the real terms, sorted (prefix and CJK-character expansions)
+        self._vocab_set = frozenset(vocab)
+        self.n = n
+        self.dead = False
+        self._cjk: dict[str, list[str]] | None = None
+        self._memo: OrderedDict[str, BaseTerm | None] = OrderedDict()
+        self._memo_bytes = 0
+        self._lock = threading.Lock()
+
+    @classmethod
+    def open(cls, db: CacheDB) -> TermBase | None:
+        """The base the cache holds, or None (none yet, damaged, or of another version)."""
+        got = db.read_base_meta()
+        if got is None:
+            return None
+        token, data = got
+        try:
+            obj = _unwrap(BASE_MAGIC, data)
+            raw_slots, vocab = obj["slots"], obj["vocab"]
+            if not (isinstance(raw_slots, list) and isinstance(vocab, list) and set(map(type, vocab)) <= {str}):
+                raise ValueError("bad base")
+            slots: list[Slot] = []
+            offset = 0
+            for sid, row_token, n in raw_slots:
+                if not (isinstance(sid, str) and isinstance(row_token, str) and isinstance(n, int) and n >= 0):
+                    raise ValueError("bad base slot")
+                slots.append(Slot(sid, row_token, n, offset))
+                offset += n
+        except (*_ROW_ERRORS, AttributeError):
+            return None
+        if vocab != sorted(vocab):
+            return None
+        return cls(db, token, slots, vocab, offset)
+
+    def term(self, term: str) -> BaseTerm | None:
+        """The postings of ``term`` (or of a :data:`NAME_PREFIX` key); None when no document of the
+        base holds it. Raises BaseGone (see the module docstring)."""
+        if self.dead:
+            raise BaseGone(term)
+        with self._lock:
+            if term in self._memo:
+                self._memo.move_to_end(term)
+                return self._memo[term]
+        known = term.startswith(NAME_PREFIX) or term in self._vocab_set
+        got = self._read(term) if known else None
+        with self._lock:
+            self._memo[term] = got
+            self._memo_bytes += got.size if got is not None else 64
+            while self._memo_bytes > MEMO_BYTES and len(self._memo) > 1:
+                _, old = self._memo.popitem(last=False)
+                self._memo_bytes -= old.size if old is not None else 64
+        return got
+
+    def _read(self, term: str) -> BaseTerm | None:
+        data = self._db.read_base_term(term, self.token)
+        if data is None:
+            if term in self._vocab_set or self._db.base_token() != self.token:
+                self.dead = True  # (a term of the vocabulary has a row; a gone row means another base)
+                raise BaseGone(term)
+            return None  # (a name key no document has)
+        try:
+            obj = _unwrap(TERM_MAGIC, data)
+            refs = array("I")
+            refs.frombytes(obj["refs"])
+            weights = None
+            if obj["weights"] is not None:
+                weights = array("d")
+                weights.frombytes(obj["weights"])
+                if len(weights) != len(refs):
+                    raise ValueError("bad base weights")
+            field_refs = array("I")
+            field_refs.frombytes(obj["field_refs"])
+            field_pts = obj["field_pts"]
+            if not isinstance(field_pts, bytes) or len(field_pts) != len(field_refs):
+                raise ValueError("bad base field points")
+            n = self.n
+            if (refs and max(refs) >= n) or (field_refs and max(field_refs) >= n):
+                raise ValueError("bad base numbers")
+            raw_bits = obj["bits"]
+            if raw_bits is not None:
+                if not isinstance(raw_bits, bytes) or len(raw_bits) != (n + 7) // 8:
+                    raise ValueError("bad base bitmap")
+                bits = int.from_bytes(raw_bits, "little")
+                if bits.bit_count() != len(refs):
+                    raise ValueError("bad base bitmap")
+            else:
+                bits = _bits(refs, n)
+        except (*_ROW_ERRORS, AttributeError) as exc:
+            self.dead = True
+            raise BaseGone(term) from exc
+        return BaseTerm(refs, weights, bits, field_refs, field_pts)
+
+    def expansions(self, prefix: str, cap: int) -> list[str] | None:
+        """The vocabulary's words that begin with ``prefix`` (not the word itself), when there are at
+        most ``cap``: then every segment's own list (its first ``cap``) is exactly its share of
+        these. None when there are more (the caller expands segment by segment)."""
+        vocab = self.vocab
+        lo = bisect.bisect_left(vocab, prefix)
+        out: list[str] = []
+        for term in vocab[lo:]:
+            if not term.startswith(prefix) or len(out) > cap:
+                break
+            if term != prefix and term.isascii():  # (segments expand to ASCII words only)
+                out.append(term)
+        return out if len(out) <= cap else None
+
+    def bigrams_with(self, char: str, cap: int) -> list[str] | None:
+        """The vocabulary's CJK bigrams holding ``char``, when there are at most ``cap`` (see
+        :meth:`expansions`); None when there are more."""
+        table = self._cjk
+        if table is None:
+            table = {}
+            for term in self.vocab:
+                if len(term) == 2 and not term.isascii() and _CJK_RE.fullmatch(term):
+                    table.setdefault(term[0], []).append(term)
+                    if term[1] != term[0]:
+                        table.setdefault(term[1], []).append(term)
+            self._cjk = table
+        got = table.get(char, [])
+        return got if len(got) <= cap else None
+
+
+class _Segment(Protocol):
+    """What building a base reads of an index segment (``index.Segment``)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def lazy(self) -> dict[str, Any]: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def postings(self) -> Mapping[str, Any]: ...
+    @property
+    def field_reps(self) -> Mapping[str, Any]: ...
+    @property
+    def names(self) -> dict[str, list[int]]: ...
+    def weighted_refs(self, term: str) -> tuple[Sequence[int], Sequence[float]]: ...
+    def field_refs(self, term: str) -> Sequence[int]: ...
+
+
+def build_rows(segments: Sequence[_Segment], token: str) -> tuple[bytes, list[str], Iterator[tuple[str, bytes]]]:
+    """(meta blob, vocabulary, term rows) of a base over ``segments`` (each with the token of its
+    persisted row in ``lazy["generation"]``), slot by slot in the order given. The rows are made as
+    they are consumed (the accumulated postings are freed term by term)."""
+    slots: list[tuple[str, str, int]] = []
+    refs: dict[str, array[int]] = {}
+    weights: dict[str, array[float]] = {}
+    fields: dict[str, tuple[array[int], bytearray]] = {}
+    names: dict[str, array[int]] = {}
+    offsets = [0, *accumulate(s.n for s in segments)]
+    for seg, offset in zip(segments, offsets, strict=False):
+        slots.append((seg.id, str(seg.lazy["generation"]), seg.n))
+        shift = offset.__add__
+        for term in seg.postings:
+            seg_refs, seg_weights = seg.weighted_refs(term)
+            got = refs.get(term)
+            if got is None:
+                got = refs[term] = array("I")
+                weights[term] = array("d")
+            got.extend(map(shift, seg_refs))
+            weights[term].extend(seg_weights)
+        for term in seg.field_reps:
+            per_doc = Counter(seg.field_refs(term))
+            if not per_doc:
+                continue
+            f = fields.get(term)
+            if f is None:
+                f = fields[term] = (array("I"), bytearray())
+            for doc in sorted(per_doc):
+                f[0].append(offset + doc)
+                f[1].append(per_doc[doc])
+        for name_key, docs in seg.names.items():
+            got = names.get(name_key)
+            if got is None:
+                got = names[name_key] = array("I")
+            got.extend(map(shift, docs))
+    n = offsets[-1]
+    vocab = sorted(set(refs) | set(fields))
+    meta = _wrap(BASE_MAGIC, {"slots": slots, "vocab": vocab})
+
+    def rows() -> Iterator[tuple[str, bytes]]:
+        dense = max(1, n // DENSE_SHARE)
+        for term in vocab:
+            term_refs = refs.pop(term, None) or array("I")
+            term_weights = weights.pop(term, None) or array("d")
+            f_refs, f_pts = fields.pop(term, (array("I"), bytearray()))
+            bits = _bits(term_refs, n).to_bytes((n + 7) // 8, "little") if len(term_refs) > dense else None
+            yield term, _term_row(term_refs, term_weights, bits, f_refs, bytes(f_pts))
+        for name_key in sorted(names):
+            yield NAME_PREFIX + name_key, _term_row(names.pop(name_key), None, None, array("I"), b"")
+
+    return meta, vocab, rows()
+
+
+def _term_row(
+    refs: array[int], weights: array[float] | None, bits: bytes | None, field_refs: array[int], field_pts: bytes
+) -> bytes:
+    return _wrap(
+        TERM_MAGIC,
+        {
+            "refs": refs.tobytes(),
+            "weights": weights.tobytes() if weights is not None else None,
+            "bits": bits,
+            "field_refs": field_refs.tobytes(),
+            "field_pts": field_pts,
+        },
+    )
+
+
+__all__ = ["NAME_PREFIX", "BaseGone", "BaseTerm", "Slot", "TermBase", "build_rows"]

@@ -1,0 +1,189 @@
+"""The term-major base (core/search/termbase.py): a reopened index that answers through it ranks,
+scores and quotes exactly as a build from the files, before and after commits, and never trusts a
+base that is damaged or was replaced by another process."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from search_support import age_files, age_recent, put, rec
+
+from core.models import DeleteOp, PutOp
+from core.search import SearchIndex, index
+from core.search.cache import DB_FILE
+from core.store.fs import FileStore
+
+QUERIES = (
+    "pnpm",
+    "pnp",  # a prefix: expanded through the base's vocabulary
+    "lockfile committed",
+    '"use pnpm"',
+    '"full-width file"',
+    "strasse",
+    "electron builder",
+    "electron-builder",
+    "打包为什么慢",
+    "包",  # one CJK character: expanded to the bigrams holding it
+    '"打包用了"',
+    "note",
+    "deploy-notes",  # an exact record name
+    "zebra3 回滚",
+    "rollback migration",
+    "nothing-matches-this",
+)
+BODIES = (
+    "pnpm " * 40 + "lockfile",
+    "Electron-Builder ＦＵＬＬ-ＷＩＤＴＨ ﬁle STRASSE straße",
+    "打包用了 electron-builder，打包为什么慢？打包",
+    "use pnpm to build; the lockfile is committed",
+    "数据库迁移 migration 回滚 rollback",
+    "pnpm-workspace pnpmfile pnpx the lockfile",
+)
+
+
+@pytest.fixture(autouse=True)
+def small_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The base is written for roots of 5,000 records and read by views of 16 segments or more;
+    these roots are smaller, with as many workspaces."""
+    monkeypatch.setattr(index, "BASE_MIN_DOCS", 1)
+    monkeypatch.setattr(index, "BASE_MIN_SEGMENTS", 4)
+
+
+def build(tmp_path: Path, workspaces: int = 8) -> Path:
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    store.replace_global("## Ｔｉｐｓ\nUse ＰＮＰＭ 打包; Straße ﬁle\n", None)
+    for i in range(workspaces):
+        records = [
+            rec(f"r-{i}-{j}", f"{b} zebra{i}", description=f"Ｎｏｔｅ {j}")
+            for j, b in enumerate(BODIES)
+            if (i + j) % 4  # (scopes differ in which words they hold)
+        ]
+        records.append(rec("deploy-notes", f"how we deploy {i}", type_="reference"))
+        put(store, f"/w/{i}", records)
+    age_files(root)
+    return root
+
+
+def fresh(root: Path) -> dict[str, object]:
+    ix = SearchIndex(FileStore(root), cache_dir=False)
+    ix.refresh()
+    return {q: ix.search(q, limit=100) for q in QUERIES}
+
+
+def base_rows(root: Path) -> int:
+    with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
+        return int(con.execute("SELECT count(*) FROM base_terms").fetchone()[0])
+
+
+def base_tokens(root: Path) -> set[str]:
+    with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
+        return {t for (t,) in con.execute("SELECT DISTINCT token FROM base_terms")}
+
+
+def answered_by_base(ix: SearchIndex) -> bool:
+    return any(view.base is not None for view in ix._state.views.values())
+
+
+def test_a_reopened_index_answers_through_the_base_exactly_as_a_fresh_build(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    expected = fresh(root)
+    assert all(expected[q].total_matches for q in QUERIES[:-1])  # type: ignore[attr-defined]
+    SearchIndex(FileStore(root)).refresh()  # the cold build writes the rows and the base
+    assert base_rows(root) > 0
+    reopened = SearchIndex(FileStore(root))
+    assert reopened.refresh().from_cache == 9
+    assert {q: reopened.search(q, limit=100) for q in QUERIES} == expected
+    assert answered_by_base(reopened)
+    # A query whose hits are in one workspace reads that workspace's row only.
+    assert reopened.search("zebra3", limit=5).total_matches
+    untouched = SearchIndex(FileStore(root))
+    untouched.refresh()
+    untouched.search("zebra3", limit=5)
+    loaded = [seg.key for seg in untouched._state.segments.values() if seg.body.loaded]
+    assert loaded == [untouched.store.find_workspace("/w/3").key]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("rebuild", [False, True])
+def test_commits_after_the_base_was_written_rank_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rebuild: bool
+) -> None:
+    # Without a rebuild the changed scopes are searched segment by segment beside the base (their
+    # base documents masked); with one, the refresh writes a new base over the rows as they are.
+    monkeypatch.setattr(index, "BASE_KEEP_SHARE", 1.0 if rebuild else 0.0)
+    root = build(tmp_path)
+    SearchIndex(FileStore(root)).refresh()
+    store = FileStore(root)
+    ix = SearchIndex(store)
+    ix.refresh()
+    ix.search("pnpm", limit=5)  # (views over the base, memoized before the commits)
+    # In this process: a put that adds words, a delete, a workspace that is new.
+    snap = store.find_workspace("/w/1")
+    assert snap is not None
+    added = rec("r-1-new", "pnpm quagga lockfile committed 打包用了")
+    snap = store.commit(snap.key, [PutOp(record=added)], snap.revision)
+    ix.apply(snap)
+    snap2 = store.find_workspace("/w/2")
+    assert snap2 is not None
+    snap2 = store.commit(snap2.key, [DeleteOp(name="deploy-notes")], snap2.revision)
+    ix.apply(snap2)
+    ix.apply(put(store, "/w/new", [rec("deploy-notes", "pnpm electron-builder 回滚")]))
+    # In another process, then seen by a refresh.
+    other = FileStore(root)
+    snap5 = other.find_workspace("/w/5")
+    assert snap5 is not None
+    other.commit(snap5.key, [PutOp(record=rec("r-5-0", "use pnpm twice: pnpm"))], snap5.revision)
+    age_recent(root)
+    tokens = base_tokens(root)
+    ix.refresh()
+    assert (base_tokens(root) != tokens) == rebuild
+    expected = fresh(root)
+    assert {q: ix.search(q, limit=100) for q in QUERIES} == expected
+    assert answered_by_base(ix)
+    overlay = [v for v in ix._state.views.values() if v.base is not None and v.segs]
+    assert bool(overlay) != rebuild
+    # And a fresh process over the rows those commits rewrote (the base is as it was).
+    again = SearchIndex(FileStore(root))
+    again.refresh()
+    assert {q: again.search(q, limit=100) for q in QUERIES} == expected
+    assert answered_by_base(again)
+
+
+def test_archived_and_scoped_searches_mask_the_base(tmp_path: Path) -> None:
+    root = build(tmp_path)
+    store = FileStore(root)
+    snap = store.find_workspace("/w/4")
+    assert snap is not None
+    store.archive(snap.key, snap.revision)
+    age_files(root)
+    plain = SearchIndex(FileStore(root), cache_dir=False)
+    plain.refresh()
+    keys = [w.key for w in store.list_workspaces()][:5]
+    cases = [({}, q) for q in QUERIES] + [({"include_archived": True}, q) for q in QUERIES[:6]]
+    cases += [({"scopes": keys}, q) for q in QUERIES[:6]]
+    expected = [plain.search(q, limit=100, **kw) for kw, q in cases]  # type: ignore[arg-type]
+    SearchIndex(FileStore(root)).refresh()
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    assert [ix.search(q, limit=100, **kw) for kw, q in cases] == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("how", ["damaged", "replaced", "gone"])
+def test_a_base_that_is_damaged_or_replaced_is_never_trusted(tmp_path: Path, how: str) -> None:
+    root = build(tmp_path)
+    expected = fresh(root)
+    SearchIndex(FileStore(root)).refresh()
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()  # (opens the base)
+    with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
+        if how == "damaged":  # every term row fails its checksum
+            con.execute("UPDATE base_terms SET data = substr(data, 1, 40) || x'00' || substr(data, 42)")
+        elif how == "replaced":  # another process rebuilt it (another token)
+            con.execute("UPDATE base_terms SET token = 'another'")
+            con.execute("UPDATE base SET token = 'another'")
+        else:
+            con.execute("DELETE FROM base_terms")
+    assert {q: ix.search(q, limit=100) for q in QUERIES} == expected
+    assert not answered_by_base(ix) or all(v.base is None or v.base.dead for v in ix._state.views.values())
