@@ -97,6 +97,9 @@ def _search(args: argparse.Namespace, ctx: Context) -> Result:
         results = index.search(
             args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
         )
+    # A big index without a current term-major base gets one written by a detached builder process
+    # (core/search/base_builder.py): this search does not wait for it; the next ones read it.
+    index.request_base()
     color = bool(getattr(ctx.stdout, "isatty", lambda: False)())
     return Result(data=results.to_json(), text=_format(results, color, where))
 

@@ -369,6 +369,17 @@ class LazyPostings(Mapping[str, list[Doc]]):
     def has_weights(self) -> bool:
         return self._weights is not None
 
+    def slices(self) -> Iterator[tuple[str, array[int], array[float] | None]]:
+        """Every ``(term, document numbers, weights or None)``, straight from the arrays in key order
+        (building the term-major base reads whole tables); empty when a number is out of range."""
+        refs, weights, ends = self._refs, self._weights, self._ends
+        if refs and max(refs) >= len(self._docs):
+            return
+        start = 0
+        for term, end in zip(self._keys, ends, strict=True):
+            yield term, refs[start:end], weights[start:end] if weights is not None else None
+            start = end
+
     def term_arrays(self, term: str) -> tuple[array[int], array[float]] | None:
         """(document numbers, BM25 weights) of ``term``'s postings, straight from the arrays."""
         got = self._slice(term) if self.has_weights else None
@@ -1166,8 +1177,8 @@ class CacheDB:
         return row[0], row[1]
 
     def base_token(self) -> str | None:
-        got = self.read_base_meta()
-        return got[0] if got is not None else None
+        row = self._row("SELECT token FROM base WHERE k = 'base'")
+        return row[0] if row is not None and isinstance(row[0], str) else None
 
     def read_base_term(self, term: str, token: str) -> bytes | None:
         """A term row of the base of ``token`` (None: no such row in that base)."""

@@ -73,6 +73,14 @@ MAX_EXPANSIONS = 64  # per segment and term
 BASE_MIN_DOCS = 5000
 BASE_KEEP_SHARE = 0.75
 BASE_MIN_SEGMENTS = 16
+
+
+def _base_min_docs() -> int:
+    """BASE_MIN_DOCS, or ``DSH_MEMORY_BASE_MIN_DOCS`` (tests of the builder process use small roots)."""
+    raw = os.environ.get("DSH_MEMORY_BASE_MIN_DOCS", "")
+    return int(raw) if raw.isdigit() else BASE_MIN_DOCS
+
+
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
@@ -308,8 +316,9 @@ class Segment:
                 out.append(term)
         return out[:MAX_EXPANSIONS]
 
-    def seam_docs(self, keys: list[str]) -> set[int]:
-        """Numbers of the documents of this segment holding every seam key in ``keys`` (non-empty)."""
+    def seam_table(self, keep: bool = True) -> Mapping[str, Sequence[int]]:
+        """Seam key -> numbers of the documents holding it, built from the texts on first use
+        (``keep``: and kept; building the term-major base doesn't keep them: the base has them)."""
         table: Mapping[str, Sequence[int]] | None = self.lazy.get("seams")
         if table is None:
             building: defaultdict[str, list[int]] = defaultdict(list)
@@ -317,7 +326,13 @@ class Segment:
             for i in range(self.n):
                 deque(map(list.append, map(get_list, seam_keys(self.norm(i))), repeat(i)), maxlen=0)
             table = dict(building)
-            self.lazy["seams"] = table
+            if keep:
+                self.lazy["seams"] = table
+        return table
+
+    def seam_docs(self, keys: list[str]) -> set[int]:
+        """Numbers of the documents of this segment holding every seam key in ``keys`` (non-empty)."""
+        table = self.seam_table()
         lookup: Callable[[str], Iterable[int]]
         if isinstance(table, cache.LazyPostings):
             lookup = table.refs_of
@@ -432,6 +447,12 @@ def _compact(seg: Segment) -> Segment:
     )
     out.lazy["payload"] = ((out.fingerprint, out.stamp, out.revision), payload)
     return out
+
+
+def _in_base(seg: Segment, base: termbase.TermBase) -> bool:
+    """Whether ``seg`` is exactly what its slot of the base was built from."""
+    slot = base.by_sid.get(seg.id)
+    return slot is not None and slot.n == seg.n and seg.lazy.get("generation") == slot.token
 
 
 def _load_body(db: cache.CacheDB, meta: cache.ScopeMeta, lazy: dict[str, Any]) -> _Tables:
@@ -703,8 +724,7 @@ class SearchIndex:
             self._state = IndexState(segments, base=self._base)  # else keep the old state and its memoized tables
         # Persist what changed: one row per changed scope, never the whole cache.
         self._persist_locked(full=wanted is None)
-        if wanted is None:
-            self._maybe_build_base()
+        self._sync_base()
         return counters.stats(self._state.doc_count, t0)
 
     # --- persisted cache ----------------------------------------------------------------
@@ -763,40 +783,71 @@ class SearchIndex:
         self._cache_ok = True
         return True
 
-    def _maybe_build_base(self) -> bool:
-        """Write the term-major base (see core/search/termbase.py) when the index is big enough for
-        it to matter and it is missing, or fewer than BASE_KEEP_SHARE of the documents are still
-        the base's (the rest are searched segment by segment). Reads every segment (once, at the
-        end of a cold build, or after many commits); True when it wrote one."""
+    # --- the term-major base (core/search/termbase.py) ---------------------------------------
+    def _current_base(self) -> termbase.TermBase | None:
+        base = self._base
+        return base if base is not None and not base.dead else None
+
+    def _sync_base(self) -> None:
+        """Open the base the cache holds when it is not the one in use (a builder process wrote a
+        new one, or this index has none yet): one small read per refresh."""
         db = self._cache_db
+        if db is None:
+            return
+        token = db.base_token()
+        if token is None or (self._base is not None and self._base.token == token):
+            return
+        base = termbase.TermBase.open(db)
+        if base is not None:
+            self._base = base
+            self._state = IndexState(self._state.segments, base=base)
+
+    def base_wanted(self) -> bool:
+        """Whether the term-major base should be (re)written: the index is big enough for it to
+        matter, it persists, and the base is missing or fewer than BASE_KEEP_SHARE of the documents
+        are still the base's (the rest are searched segment by segment)."""
         state = self._state
         total = state.doc_count
-        if db is None or total < BASE_MIN_DOCS:
+        if self._cache_db is None or total < _base_min_docs():
             return False
-        base = self._base if self._base is not None and not self._base.dead else None
-        if base is not None:
-            kept = 0
-            for slot in base.slots:
-                seg = state.segments.get(slot.sid)
-                if seg is not None and seg.n == slot.n and seg.lazy.get("generation") == slot.token:
-                    kept += slot.n
-            if kept >= BASE_KEEP_SHARE * total:
+        base = self._current_base()
+        if base is None:
+            return True
+        kept = sum(seg.n for seg in state.segments.values() if _in_base(seg, base))
+        return kept < BASE_KEEP_SHARE * total
+
+    def request_base(self) -> bool:
+        """Start a detached builder process when the base is wanted (see core/search/base_builder.py);
+        True when one was started. Never waits."""
+        if self._root is None or not self.base_wanted():
+            return False
+        from core.search import base_builder
+
+        return base_builder.spawn(self._root)
+
+    def build_base(self) -> bool:
+        """Write the term-major base now, when it is wanted (reads every segment: tens of seconds at
+        100k records; the builder process calls this). True when it wrote one."""
+        with self._lock, _gc_paused():
+            db = self._cache_db
+            if db is None or not self.base_wanted():
                 return False
-        # Only segments whose row holds exactly them (the base's slots name those rows).
-        saved = [
-            seg
-            for sid, seg in sorted(state.segments.items())
-            if self._saved.get(sid) is seg and seg.lazy.get("generation") and not seg.damaged
-        ]
-        token = secrets.token_hex(8)
-        meta, _vocab, rows = termbase.build_rows(saved, token)
-        try:
-            db.write_base(token, meta, rows)
-        except (OSError, sqlite3.Error):
-            return False
-        self._base = termbase.TermBase.open(db)
-        self._state = IndexState(state.segments, base=self._base)
-        return True
+            state = self._state
+            # Only segments whose row holds exactly them (the base's slots name those rows).
+            saved = [
+                seg
+                for sid, seg in sorted(state.segments.items())
+                if self._saved.get(sid) is seg and seg.lazy.get("generation") and not seg.damaged
+            ]
+            token = secrets.token_hex(8)
+            meta, _vocab, rows = termbase.build_rows(saved, token)
+            try:
+                db.write_base(token, meta, rows)
+            except (OSError, sqlite3.Error):
+                return False
+            self._base = termbase.TermBase.open(db)
+            self._state = IndexState(state.segments, base=self._base)
+            return True
 
     @staticmethod
     def _cached_scope(s: Segment) -> cache.CachedScope:
@@ -1099,7 +1150,10 @@ class SearchIndex:
         100 records). The seam tables are kept in the persisted cache: when this call built them
         for many documents, it rewrites the cache, so the next open gets them from there."""
         t0 = time.perf_counter()
-        segments = list(self._state.segments.values())
+        self.request_base()  # (a detached process: see core/search/base_builder.py)
+        base = self._current_base()
+        # Segments the base answers for need none of this (views read the base's rows instead).
+        segments = [s for s in self._state.segments.values() if base is None or not _in_base(s, base)]
         stored = {s.id: s for s in segments if "seams" not in s.lazy and s.lazy.get("generation")}
         if stored and self._cache_db is not None:  # as loaded from the cache: their tables may be saved
             tokens = {sid: str(s.lazy["generation"]) for sid, s in stored.items()}
@@ -1388,11 +1442,7 @@ class _View:
         sizes = [s.n for s in segs]
         overlay = segs
         if base is not None and len(segs) >= BASE_MIN_SEGMENTS:
-            covered: dict[str, Segment] = {}
-            for s in segs:
-                slot = base.by_sid.get(s.id)
-                if slot is not None and slot.n == s.n and s.lazy.get("generation") == slot.token:
-                    covered[s.id] = s
+            covered = {s.id: s for s in segs if _in_base(s, base)}
             if 2 * sum(s.n for s in covered.values()) >= self.live:
                 self.base = base
                 self.key = (*self.key, "\0base:" + base.token)
@@ -1563,10 +1613,14 @@ class _View:
             return got, True
         docs, complete = _phrase_candidates(self, phrase, squashed)
         bits = None if docs is None else self.bits_of(docs)
-        if bits is not None and self.base is not None:
-            # (The base keeps no seam keys: each of its documents may hold the phrase. Its checks are
-            # made as the rank needs them, so a tight flag keeps them lazy.)
-            bits |= self.mask
+        if bits is not None and self.base is not None:  # (the base's documents holding every key)
+            found = self.mask
+            for k in squash_keys(phrase) if squashed else phrase_keys(phrase):
+                bt = self.base.term(termbase.SEAM_PREFIX + k)
+                found = found & bt.bits if bt is not None else 0
+                if not found:
+                    break
+            bits |= found
         if complete:
             self._remember(key, bits)
         return bits, complete

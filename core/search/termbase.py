@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core.search.cache import _ROW_ERRORS, _unwrap, _wrap
+from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap
 from core.search.tokenizer import CJK_CLASS
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ BASE_MAGIC = b"DSHBASE1"
 TERM_MAGIC = b"DSHBTRM1"
 # + a squashed normalized name: the exact-name rule's documents (terms never hold control characters)
 NAME_PREFIX = "\x01n"
+SEAM_PREFIX = "\x01s"  # + a seam or junction key (index.phrase_keys): the phrase rule's candidates
 DENSE_SHARE = 64  # a term held by more than 1 / DENSE_SHARE of the documents stores its bitmap too
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 MEMO_BYTES = 96_000_000  # decoded term rows kept per base (a window's queries repeat their terms)
@@ -143,7 +144,7 @@ class TermBase:
             if term in self._memo:
                 self._memo.move_to_end(term)
                 return self._memo[term]
-        known = term.startswith(NAME_PREFIX) or term in self._vocab_set
+        known = term.startswith("\x01") or term in self._vocab_set  # (a name or seam key: read to know)
         got = self._read(term) if known else None
         with self._lock:
             self._memo[term] = got
@@ -239,6 +240,7 @@ class _Segment(Protocol):
     def names(self) -> dict[str, list[int]]: ...
     def weighted_refs(self, term: str) -> tuple[Sequence[int], Sequence[float]]: ...
     def field_refs(self, term: str) -> Sequence[int]: ...
+    def seam_table(self, keep: bool = True) -> Mapping[str, Sequence[int]]: ...
 
 
 def build_rows(segments: Sequence[_Segment], token: str) -> tuple[bytes, list[str], Iterator[tuple[str, bytes]]]:
@@ -250,33 +252,39 @@ def build_rows(segments: Sequence[_Segment], token: str) -> tuple[bytes, list[st
     weights: dict[str, array[float]] = {}
     fields: dict[str, tuple[array[int], bytearray]] = {}
     names: dict[str, array[int]] = {}
+    seams: dict[str, array[int]] = {}
     offsets = [0, *accumulate(s.n for s in segments)]
     for seg, offset in zip(segments, offsets, strict=False):
         slots.append((seg.id, str(seg.lazy["generation"]), seg.n))
         shift = offset.__add__
-        for term in seg.postings:
-            seg_refs, seg_weights = seg.weighted_refs(term)
+        for term, seg_refs, seg_weights in _weighted(seg):
             got = refs.get(term)
             if got is None:
                 got = refs[term] = array("I")
                 weights[term] = array("d")
             got.extend(map(shift, seg_refs))
             weights[term].extend(seg_weights)
-        for term in seg.field_reps:
-            per_doc = Counter(seg.field_refs(term))
+        for term, reps in _field_reps(seg):
+            per_doc = Counter(reps)
             if not per_doc:
                 continue
             f = fields.get(term)
             if f is None:
                 f = fields[term] = (array("I"), bytearray())
-            for doc in sorted(per_doc):
-                f[0].append(offset + doc)
-                f[1].append(per_doc[doc])
+            docs = sorted(per_doc)
+            f[0].extend(map(shift, docs))
+            f[1].extend(map(per_doc.__getitem__, docs))
         for name_key, docs in seg.names.items():
             got = names.get(name_key)
             if got is None:
                 got = names[name_key] = array("I")
             got.extend(map(shift, docs))
+        table = seg.seam_table(keep=False)
+        for seam in table:
+            got = seams.get(seam)
+            if got is None:
+                got = seams[seam] = array("I")
+            got.extend(map(shift, table[seam]))
     n = offsets[-1]
     vocab = sorted(set(refs) | set(fields))
     meta = _wrap(BASE_MAGIC, {"slots": slots, "vocab": vocab})
@@ -291,8 +299,34 @@ def build_rows(segments: Sequence[_Segment], token: str) -> tuple[bytes, list[st
             yield term, _term_row(term_refs, term_weights, bits, f_refs, bytes(f_pts))
         for name_key in sorted(names):
             yield NAME_PREFIX + name_key, _term_row(names.pop(name_key), None, None, array("I"), b"")
+        for seam in sorted(seams):
+            seam_refs = seams.pop(seam)
+            bits = _bits(seam_refs, n).to_bytes((n + 7) // 8, "little") if len(seam_refs) > dense else None
+            yield SEAM_PREFIX + seam, _term_row(seam_refs, None, bits, array("I"), b"")
 
     return meta, vocab, rows()
+
+
+def _weighted(seg: _Segment) -> Iterator[tuple[str, Sequence[int], Sequence[float]]]:
+    """Every term of the segment's postings with its documents and their weights."""
+    postings = seg.postings
+    if isinstance(postings, LazyPostings) and postings.has_weights:  # (as loaded or compacted: whole arrays)
+        for term, refs, weights in postings.slices():
+            assert weights is not None
+            yield term, refs, weights
+        return
+    for term in postings:
+        yield term, *seg.weighted_refs(term)
+
+
+def _field_reps(seg: _Segment) -> Iterator[tuple[str, Sequence[int]]]:
+    reps = seg.field_reps
+    if isinstance(reps, LazyPostings):
+        for term, refs, _ in reps.slices():
+            yield term, refs
+        return
+    for term in reps:
+        yield term, seg.field_refs(term)
 
 
 def _term_row(
@@ -310,4 +344,4 @@ def _term_row(
     )
 
 
-__all__ = ["NAME_PREFIX", "BaseGone", "BaseTerm", "Slot", "TermBase", "build_rows"]
+__all__ = ["NAME_PREFIX", "SEAM_PREFIX", "BaseGone", "BaseTerm", "Slot", "TermBase", "build_rows"]

@@ -4,14 +4,19 @@ base that is damaged or was replaced by another process."""
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from search_support import age_files, age_recent, put, rec
 
 from core.models import DeleteOp, PutOp
-from core.search import SearchIndex, index
+from core.search import SearchIndex, base_builder, index
 from core.search.cache import DB_FILE
 from core.store.fs import FileStore
 
@@ -49,6 +54,7 @@ def small_base(monkeypatch: pytest.MonkeyPatch) -> None:
     these roots are smaller, with as many workspaces."""
     monkeypatch.setattr(index, "BASE_MIN_DOCS", 1)
     monkeypatch.setattr(index, "BASE_MIN_SEGMENTS", 4)
+    monkeypatch.setattr(index, "FEW_SCANS", 0)  # (phrase candidates from the seam keys even for few documents)
 
 
 def build(tmp_path: Path, workspaces: int = 8) -> Path:
@@ -65,6 +71,12 @@ def build(tmp_path: Path, workspaces: int = 8) -> Path:
         put(store, f"/w/{i}", records)
     age_files(root)
     return root
+
+
+def write_base(root: Path) -> None:
+    """The cold build writes the rows; the builder (a process of its own in use) writes the base."""
+    SearchIndex(FileStore(root)).refresh()
+    assert base_builder.build(root)
 
 
 def fresh(root: Path) -> dict[str, object]:
@@ -91,7 +103,7 @@ def test_a_reopened_index_answers_through_the_base_exactly_as_a_fresh_build(tmp_
     root = build(tmp_path)
     expected = fresh(root)
     assert all(expected[q].total_matches for q in QUERIES[:-1])  # type: ignore[attr-defined]
-    SearchIndex(FileStore(root)).refresh()  # the cold build writes the rows and the base
+    write_base(root)
     assert base_rows(root) > 0
     reopened = SearchIndex(FileStore(root))
     assert reopened.refresh().from_cache == 9
@@ -111,10 +123,10 @@ def test_commits_after_the_base_was_written_rank_as_a_fresh_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rebuild: bool
 ) -> None:
     # Without a rebuild the changed scopes are searched segment by segment beside the base (their
-    # base documents masked); with one, the refresh writes a new base over the rows as they are.
+    # base documents masked); with one, the builder writes a new base over the rows as they are.
     monkeypatch.setattr(index, "BASE_KEEP_SHARE", 1.0 if rebuild else 0.0)
     root = build(tmp_path)
-    SearchIndex(FileStore(root)).refresh()
+    write_base(root)
     store = FileStore(root)
     ix = SearchIndex(store)
     ix.refresh()
@@ -138,6 +150,8 @@ def test_commits_after_the_base_was_written_rank_as_a_fresh_build(
     age_recent(root)
     tokens = base_tokens(root)
     ix.refresh()
+    assert base_builder.build(root) == rebuild  # (what the builder process does when the base is stale)
+    ix.refresh()  # (opens the new base, if any)
     assert (base_tokens(root) != tokens) == rebuild
     expected = fresh(root)
     assert {q: ix.search(q, limit=100) for q in QUERIES} == expected
@@ -164,7 +178,7 @@ def test_archived_and_scoped_searches_mask_the_base(tmp_path: Path) -> None:
     cases = [({}, q) for q in QUERIES] + [({"include_archived": True}, q) for q in QUERIES[:6]]
     cases += [({"scopes": keys}, q) for q in QUERIES[:6]]
     expected = [plain.search(q, limit=100, **kw) for kw, q in cases]  # type: ignore[arg-type]
-    SearchIndex(FileStore(root)).refresh()
+    write_base(root)
     ix = SearchIndex(FileStore(root))
     ix.refresh()
     assert [ix.search(q, limit=100, **kw) for kw, q in cases] == expected  # type: ignore[arg-type]
@@ -174,7 +188,7 @@ def test_archived_and_scoped_searches_mask_the_base(tmp_path: Path) -> None:
 def test_a_base_that_is_damaged_or_replaced_is_never_trusted(tmp_path: Path, how: str) -> None:
     root = build(tmp_path)
     expected = fresh(root)
-    SearchIndex(FileStore(root)).refresh()
+    write_base(root)
     ix = SearchIndex(FileStore(root))
     ix.refresh()  # (opens the base)
     with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
@@ -187,3 +201,22 @@ def test_a_base_that_is_damaged_or_replaced_is_never_trusted(tmp_path: Path, how
             con.execute("DELETE FROM base_terms")
     assert {q: ix.search(q, limit=100) for q in QUERIES} == expected
     assert not answered_by_base(ix) or all(v.base is None or v.base.dead for v in ix._state.views.values())
+
+
+def test_a_big_cli_search_starts_the_builder_and_later_searches_read_its_base(tmp_path: Path) -> None:
+    """The builder is a detached process of its own: the CLI search that starts it returns at once."""
+    root = build(tmp_path)
+    expected = fresh(root)
+    env = {**os.environ, "DSH_MEMORY_BASE_MIN_DOCS": "1", "HOME": str(tmp_path), "DSH_HOME": str(tmp_path / "dsh")}
+    cli = [sys.executable, "-m", "core.cli.main", "--root", str(root), "--json", "search", "pnpm", "--all"]
+    done = subprocess.run(cli, env=env, capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[3])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["total_matches"] == expected["pnpm"].total_matches  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 90
+    while not base_tokens(root) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert base_tokens(root), "the builder wrote a base"
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    assert {q: ix.search(q, limit=100) for q in QUERIES} == expected
+    assert answered_by_base(ix)
