@@ -67,7 +67,6 @@ _OLD_FILES = (
 )
 MAGIC = b"DSHSRCH5"
 SEAMS_MAGIC = b"DSHSEAM5"
-TEXTS_MAGIC = b"DSHTEXT5"
 META_MAGIC = b"DSHMETA5"
 # 5: fingerprints are core.fingerprint digests; 6: no normalized-text column (recomputed on use);
 # 7: postings kept term counts instead of BM25 weights (measured, undone in 11);
@@ -76,7 +75,7 @@ META_MAGIC = b"DSHMETA5"
 # documents that are not all ASCII is stored again; 11: BM25 weights as floats again; 12: the
 # texts (descriptions, bodies, normalized texts) in a column of their own, read on first use
 _VERSION = 12
-_DB_VERSION = 9  # 8: the texts table; 9: a meta column (rows read on first use)
+_DB_VERSION = 10  # 8: the texts table; 9: a meta column (rows read on first use); 10: a row per document
 _LAYOUT = f"{sys.byteorder}:{array('I').itemsize}:{array('d').itemsize}"
 
 
@@ -119,7 +118,7 @@ class LazyDocs(Sequence[Doc]):
         cwd: str,
         archived: bool,
         light: list[list[Any]],
-        texts: Callable[[], bytes | None] | tuple[list[str], list[str], list[str]],
+        texts: Callable[[], list[bytes] | None] | tuple[list[str], list[str], list[str]],
     ) -> None:
         self.key = key
         self.cwd = cwd
@@ -127,7 +126,7 @@ class LazyDocs(Sequence[Doc]):
         # kinds, names, types, files, sections, mtimes, revisions, name_keys, lengths
         self._light = light
         # Reads the row's texts (None: the row is gone or was rewritten since).
-        self._raw: Callable[[], bytes | None] | None = None if isinstance(texts, tuple) else texts
+        self._raw: Callable[[], list[bytes] | None] | None = None if isinstance(texts, tuple) else texts
         # (descriptions, bodies, stored normalized texts: "" = all-ASCII, lower-cased on first use)
         self._texts: tuple[list[str], list[str], list[str]] | None = texts if isinstance(texts, tuple) else None
         self._norms: list[str | None] | None = None
@@ -160,23 +159,30 @@ class LazyDocs(Sequence[Doc]):
                     self._raw = None
         return got
 
-    def texts_blob(self) -> bytes | None:
-        """The texts as the texts table stores them; None when they could not be read (damaged)."""
+    def doc_rows(self) -> list[bytes] | None:
+        """The documents as the docs table stores them; None when they could not be read (damaged)."""
         texts = self.texts()
-        return None if self.damaged else _wrap(TEXTS_MAGIC, {"texts": list(texts)})
+        return None if self.damaged else doc_rows(self._light, texts)
 
     def _decode_texts(self) -> tuple[list[str], list[str], list[str]]:
         n = len(self)
+        light = self._light
         try:
-            data = self._raw() if self._raw is not None else None
-            got = _unwrap(TEXTS_MAGIC, data)["texts"] if data is not None else None
-            if (
-                isinstance(got, list)
-                and len(got) == 3
-                and all(isinstance(col, list) and len(col) == n and set(map(type, col)) <= {str} for col in got)
-            ):
-                return got[0], got[1], got[2]
-        except (ValueError, TypeError, KeyError):  # (damaged, or of another version)
+            rows = self._raw() if self._raw is not None else None
+            if rows is not None and len(rows) == n:
+                descs: list[str] = []
+                bodies: list[str] = []
+                norms: list[str] = []
+                for i, data in enumerate(rows):
+                    values = decode_doc_row(data)
+                    # (The light fields must be the payload's: a row of another scope or version is refused.)
+                    if any(values[k] != light[k][i] for k in range(len(_LIGHT_TYPES))):
+                        raise ValueError("a document row of another scope")
+                    descs.append(values[-3])
+                    bodies.append(values[-2])
+                    norms.append(values[-1])
+                return descs, bodies, norms
+        except _ROW_ERRORS:  # (damaged, or of another version)
             pass
         self.damaged = True
         empty = [""] * n
@@ -804,24 +810,65 @@ def _unwrap(magic: bytes, data: bytes) -> dict[str, Any]:
     return obj
 
 
-def encode_scope(s: CachedScope) -> tuple[bytes, bytes] | None:
-    """One scope's row: its payload and its texts, each ``MAGIC + sha256 + marshal(...)``;
-    None when a loaded scope's texts can no longer be read (it is not written back, see LazyDocs)."""
+def encode_scope(s: CachedScope) -> tuple[bytes, list[bytes]] | None:
+    """One scope's row: its payload (``MAGIC + sha256 + marshal(...)``) and its documents' rows (see
+    :func:`doc_rows`); None when a loaded scope's texts can no longer be read (it is not written
+    back, see LazyDocs)."""
     obj, texts = _encode_scope(s)
     if texts is not None:
-        blob: bytes | None = _wrap(TEXTS_MAGIC, {"texts": list(texts)})
+        rows: list[bytes] | None = doc_rows(obj["columns"], texts)
     else:
         assert isinstance(s.docs, LazyDocs)
-        blob = s.docs.texts_blob()
-    return None if blob is None else (_wrap(MAGIC, obj), blob)
+        rows = s.docs.doc_rows()
+    return None if rows is None else (_wrap(MAGIC, obj), rows)
 
 
-def encode_and_reload(s: CachedScope) -> tuple[tuple[bytes, bytes], CachedScope]:
+def encode_and_reload(s: CachedScope) -> tuple[tuple[bytes, list[bytes]], CachedScope]:
     """``(encode_scope(s), decode_scope(...))`` of a freshly built scope, without decoding the
     payload again: the scope in the form a loaded row has (what a cold build keeps), and its row."""
     obj, texts = _encode_scope(s)
     assert texts is not None  # (a built scope's documents are Doc objects)
-    return (_wrap(MAGIC, obj), _wrap(TEXTS_MAGIC, {"texts": list(texts)})), _decode_scope(obj, texts)
+    return (_wrap(MAGIC, obj), doc_rows(obj["columns"], texts)), _decode_scope(obj, texts)
+
+
+# A row of the docs table: one document's light fields (as the payload's columns), its description,
+# body and stored normalized text, after an 8-byte BLAKE2b digest of them. A hit of a query the
+# term-major base answers reads its documents' rows only (a few KB), not its scope's payload.
+_DOC_DIGEST = 8
+
+
+def doc_rows(light: list[list[Any]], texts: tuple[list[str], list[str], list[str]]) -> list[bytes]:
+    out: list[bytes] = []
+    for values in zip(*light, *texts, strict=True):
+        data = marshal.dumps(list(values))
+        out.append(hashlib.blake2b(data, digest_size=_DOC_DIGEST).digest() + data)
+    return out
+
+
+def decode_doc_row(data: Any) -> list[Any]:
+    """The values of a docs-table row; raises ValueError for anything else."""
+    if not isinstance(data, bytes) or len(data) <= _DOC_DIGEST:
+        raise ValueError("not a document row")
+    body = memoryview(data)[_DOC_DIGEST:]
+    if hashlib.blake2b(body, digest_size=_DOC_DIGEST).digest() != data[:_DOC_DIGEST]:
+        raise ValueError("damaged document row")
+    values = marshal.loads(body)
+    if not (
+        isinstance(values, list)
+        and len(values) == len(_LIGHT_TYPES) + 3
+        and all(type(v) is t for v, t in zip(values, (*_LIGHT_TYPES, str, str, str), strict=True))
+    ):
+        raise ValueError("bad document row")
+    return values
+
+
+def doc_from_row(key: str, cwd: str, archived: bool, data: Any) -> Doc:
+    """A :class:`Doc` made from one docs-table row (for a hit; its weights stay empty: re-indexing
+    reads the whole scope). Raises ValueError for a row that does not decode."""
+    kind, name, type_, file_name, section, mtime_ns, revision, name_key, length, desc, body, norm = decode_doc_row(data)
+    source = (name, desc, type_, body) if not norm else None
+    analysis = Analysis({}, {}, norm or None, name_key, length, source)
+    return Doc(key, cwd, archived, kind, name, desc, type_, body, file_name, section, mtime_ns, revision, analysis, {})
 
 
 def encode_seams(s: CachedScope) -> bytes | None:
@@ -870,7 +917,7 @@ def _lazy(raw: Any, terms: list[str], docs: Sequence[Doc], weighted: bool = Fals
 
 
 def _decode_scope(
-    raw: Any, texts: Callable[[], bytes | None] | tuple[list[str], list[str], list[str]] | None = None
+    raw: Any, texts: Callable[[], list[bytes] | None] | tuple[list[str], list[str], list[str]] | None = None
 ) -> CachedScope:
     """A row's scope; ``texts``: its texts, or what reads its texts row (None: no texts)."""
     if not isinstance(raw, dict):
@@ -922,11 +969,11 @@ def _decode_scope(
     return out
 
 
-def _no_texts() -> bytes | None:
+def _no_texts() -> list[bytes] | None:
     return None
 
 
-def decode_scope(data: bytes, texts: Callable[[], bytes | None] | None = None) -> CachedScope:
+def decode_scope(data: bytes, texts: Callable[[], list[bytes] | None] | None = None) -> CachedScope:
     """A cached scope; raises ValueError for anything that isn't an intact row of this version.
     ``texts`` reads the row's texts when they are first needed."""
     return _decode_scope(_unwrap(MAGIC, data), texts)
@@ -942,15 +989,18 @@ def decode_seams(data: bytes, docs: Sequence[Doc]) -> LazyPostings:
 
 
 _ROW_ERRORS = (ValueError, TypeError, KeyError, IndexError, OverflowError, EOFError)  # pydantic's is a ValueError
+ROW_ERRORS = _ROW_ERRORS
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS scopes("
     " sid TEXT PRIMARY KEY, token TEXT NOT NULL, meta BLOB NOT NULL, payload BLOB NOT NULL, seams BLOB) WITHOUT ROWID"
 )
-# The texts of each scope row, with that row's token: a table of their own, not a column after the
-# payload (SQLite reads a row's overflow pages in order, so reading a last column read the payload
-# again: 1,000 scopes' texts took seconds at 100k).
-_TEXTS_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS texts(sid TEXT PRIMARY KEY, token TEXT NOT NULL, texts BLOB NOT NULL) WITHOUT ROWID"
+# The documents of each scope row, one row each, with that row's token: a table of their own, not a
+# column after the payload (SQLite reads a row's overflow pages in order, so reading a last column
+# read the payload again: 1,000 scopes' texts took seconds at 100k), and a row per document so that
+# a hit reads its own document only.
+_DOCS_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS docs("
+    " sid TEXT NOT NULL, i INTEGER NOT NULL, token TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (sid, i))"
 )
 
 
@@ -997,7 +1047,7 @@ class CacheDB:
                     if version not in (0, _DB_VERSION):
                         raise sqlite3.DatabaseError("search cache of another version")
                     con.execute(_SCHEMA)
-                    con.execute(_TEXTS_SCHEMA)
+                    con.execute(_DOCS_SCHEMA)
                     con.execute(_BASE_SCHEMA)
                     con.execute(_BASE_TERMS_SCHEMA)
                     con.execute(f"PRAGMA user_version={_DB_VERSION}")
@@ -1028,19 +1078,24 @@ class CacheDB:
                     self._reader.close()
                 self._reader = None
 
+    def _reader_con(self) -> sqlite3.Connection | None:
+        """The read-only connection (opened on first use; call with ``_reader_lock`` held)."""
+        if self._reader is None:
+            if not self.path.is_file():
+                return None
+            self._reader = sqlite3.connect(self.path, timeout=5.0, check_same_thread=False, isolation_level=None)
+            self._reader.execute("PRAGMA query_only=1")
+        return self._reader
+
     def _row(self, sql: str, args: tuple[str, ...] = ()) -> tuple[Any, ...] | None:
         """The one row ``sql`` selects, through the read-only connection (query threads read on
         demand; never inside a write transaction of the main connection); None on any failure."""
         with self._reader_lock:
             try:
-                if self._reader is None:
-                    if not self.path.is_file():
-                        return None
-                    self._reader = sqlite3.connect(
-                        self.path, timeout=5.0, check_same_thread=False, isolation_level=None
-                    )
-                    self._reader.execute("PRAGMA query_only=1")
-                row: tuple[Any, ...] | None = self._reader.execute(sql, args).fetchone()
+                reader = self._reader_con()
+                if reader is None:
+                    return None
+                row: tuple[Any, ...] | None = reader.execute(sql, args).fetchone()
                 return row
             except sqlite3.Error:
                 return None
@@ -1051,10 +1106,32 @@ class CacheDB:
         data = row[0] if row is not None else None
         return data if isinstance(data, bytes) else None
 
-    def read_texts(self, sid: str, token: str) -> bytes | None:
-        """The texts of ``sid``'s row if that row is still the one of ``token`` (another
-        process may have rewritten it since it was loaded: then None, never newer texts)."""
-        return self._read("SELECT texts FROM texts WHERE sid = ? AND token = ?", (sid, token))
+    def read_texts(self, sid: str, token: str) -> list[bytes] | None:
+        """The document rows of ``sid``'s row, in order, if that row is still the one of ``token``
+        (another process may have rewritten it since it was loaded: then None, never newer texts)."""
+        with self._reader_lock:
+            try:
+                reader = self._reader_con()
+                if reader is None:
+                    return None
+                rows = reader.execute("SELECT i, token, data FROM docs WHERE sid = ? ORDER BY i", (sid,)).fetchall()
+            except sqlite3.Error:
+                return None
+        if any(i != n or tok != token for n, (i, tok, _) in enumerate(rows)):
+            return None
+        return [data for _, _, data in rows]
+
+    def read_doc(self, sid: str, token: str, i: int) -> bytes | None:
+        """Document ``i`` of ``sid``'s row if that row is still the one of ``token``."""
+        with self._reader_lock:
+            try:
+                reader = self._reader_con()
+                if reader is None:
+                    return None
+                row = reader.execute("SELECT token, data FROM docs WHERE sid = ? AND i = ?", (sid, i)).fetchone()
+            except sqlite3.Error:
+                return None
+        return row[1] if row is not None and row[0] == token and isinstance(row[1], bytes) else None
 
     def load_meta(self, wanted: set[str] | None = None) -> list[ScopeMeta] | None:
         """The metas of the intact rows (all, or those whose key is in ``wanted``); None when there
@@ -1117,9 +1194,9 @@ class CacheDB:
         return out
 
     def save(
-        self, changed: Iterable[tuple[str, bytes, bytes, bytes | None, bytes]], removed: Iterable[str] = ()
+        self, changed: Iterable[tuple[str, bytes, bytes, bytes | None, list[bytes]]], removed: Iterable[str] = ()
     ) -> dict[str, str]:
-        """Write the rows ``(segment id, meta, payload, seams, texts)`` of ``changed`` (consumed one at a time:
+        """Write the rows ``(segment id, meta, payload, seams, document rows)`` of ``changed`` (consumed one at a time:
         a cold save of 1,000 scopes never holds every payload at once) and delete those of
         ``removed`` segment ids, in one transaction; returns segment id -> the token of its new
         row. Raises OSError/sqlite3.Error."""
@@ -1128,12 +1205,15 @@ class CacheDB:
             raise OSError(f"cannot open the search cache {self.path}")
         tokens: dict[str, str] = {}
 
-        texts_rows: list[tuple[str, str, bytes]] = []  # (a batch's worth: a cold build saves 64 rows at a time)
+        # (A batch's worth: a cold build saves 64 scopes at a time.)
+        doc_rows: list[tuple[str, int, str, bytes]] = []
+        written: list[tuple[str]] = []
 
         def rows() -> Iterator[tuple[str, str, bytes, bytes, bytes | None]]:
-            for sid, meta, payload, seams, texts in changed:
+            for sid, meta, payload, seams, docs in changed:
                 token = tokens[sid] = secrets.token_hex(8)
-                texts_rows.append((sid, token, texts))
+                written.append((sid,))
+                doc_rows.extend((sid, i, token, data) for i, data in enumerate(docs))
                 yield sid, token, meta, payload, seams
 
         with contextlib.closing(con.cursor()) as cur:
@@ -1141,9 +1221,10 @@ class CacheDB:
             try:
                 gone = [(sid,) for sid in removed]
                 cur.executemany("DELETE FROM scopes WHERE sid = ?", gone)
-                cur.executemany("DELETE FROM texts WHERE sid = ?", gone)
+                cur.executemany("DELETE FROM docs WHERE sid = ?", gone)
                 cur.executemany("INSERT OR REPLACE INTO scopes VALUES (?, ?, ?, ?, ?)", rows())
-                cur.executemany("INSERT OR REPLACE INTO texts VALUES (?, ?, ?)", texts_rows)
+                cur.executemany("DELETE FROM docs WHERE sid = ?", written)  # (a scope that shrank)
+                cur.executemany("INSERT INTO docs VALUES (?, ?, ?, ?)", doc_rows)
                 cur.execute("COMMIT")
             except BaseException:
                 cur.execute("ROLLBACK")

@@ -73,6 +73,7 @@ MAX_EXPANSIONS = 64  # per segment and term
 BASE_MIN_DOCS = 5000
 BASE_KEEP_SHARE = 0.75
 BASE_MIN_SEGMENTS = 16
+HIT_ROWS = 8  # documents of a segment read row by row before its whole body is read
 
 
 def _base_min_docs() -> int:
@@ -282,8 +283,30 @@ class Segment:
         _ready(self)
         return list(map(self._numbers().__getitem__, docs)), [d.weights[term] for d in docs]
 
+    def hit_doc(self, i: int) -> Doc:
+        """Document ``i``. A segment whose body was not read yet (a view over the term-major base
+        reads none) reads that document's own row instead (a few KB, not the scope's payload), up to
+        HIT_ROWS documents; after that, or when the row does not decode, it reads the body (a
+        damaged row then makes the segment ``damaged``, and the index reads the scope again)."""
+        if self.body.loaded or "rows" not in self.lazy:
+            return self.docs[i]
+        made: dict[int, Doc] = self.lazy.setdefault("hit_docs", {})
+        got = made.get(i)
+        if got is None:
+            if len(made) >= HIT_ROWS:
+                return self.docs[i]
+            db, meta = self.lazy["rows"]
+            try:
+                got = cache.doc_from_row(meta.key, meta.cwd, meta.archived, db.read_doc(meta.sid, meta.token, i))
+            except cache.ROW_ERRORS:
+                return self.docs[i]
+            made[i] = got
+        return got
+
     def norm(self, i: int) -> str:
         """Document ``i``'s normalized text."""
+        if not self.body.loaded:
+            return self.hit_doc(i).analysis.norm
         docs = self.docs
         if isinstance(docs, cache.LazyDocs):
             return docs.norm(i)
@@ -291,6 +314,9 @@ class Segment:
 
     def tiebreak(self, i: int) -> tuple[int, str, str, int]:
         """The last rank keys of document ``i``: most recent first, then scope key, name, section."""
+        if not self.body.loaded:
+            d = self.hit_doc(i)
+            return (-d.mtime_ns, d.scope_key, d.name, d.section_index)
         docs = self.docs
         if isinstance(docs, cache.LazyDocs):
             return docs.tiebreak(i)
@@ -880,7 +906,7 @@ class SearchIndex:
         for m in metas:
             if wanted is not None and m.key not in wanted:
                 continue
-            lazy: dict[str, Any] = {"generation": m.token}
+            lazy: dict[str, Any] = {"generation": m.token, "rows": (db, m)}
             body = _Body(m.n, load=functools.partial(_load_body, db, m, lazy))
             seg = Segment(m.sid, m.key, m.cwd, m.archived, m.revision, m.fingerprint, body, m.info, m.stamp, lazy)
             out[m.sid] = seg
@@ -1220,14 +1246,14 @@ class SearchIndex:
             self._lock.release()
 
 
-def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes, bytes | None, bytes]]:
+def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes, bytes | None, list[bytes]]]:
     """(segment id, meta, payload, seams, texts) of the rows that persist ``segs``; encoded when a save
     asks for them (a save streams its rows), from the row :func:`_compact` kept when still
     current. A loaded segment whose texts can no longer be read gives none (see cache.LazyDocs)."""
     for seg in segs:
         kept = seg.lazy.get("payload")
         scope = SearchIndex._cached_scope(seg)
-        row: tuple[bytes, bytes] | None
+        row: tuple[bytes, list[bytes]] | None
         if kept is not None and kept[0] == (seg.fingerprint, seg.stamp, seg.revision):
             row = kept[1]
         else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
@@ -1482,7 +1508,7 @@ class _View:
 
     def doc(self, i: int) -> Doc:
         seg, j = self._seg(i)
-        return seg.docs[j]
+        return seg.hit_doc(j)
 
     def norm(self, i: int) -> str:
         seg, j = self._seg(i)

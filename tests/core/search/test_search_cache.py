@@ -366,7 +366,7 @@ def test_damaged_or_unpaired_seams_are_ignored(tmp_path: Path, damage: Any, monk
     with sqlite3.connect(db_path(root)) as con:
         if damage == "other token":  # another process rewrote the rows after this one loaded them
             con.execute("UPDATE scopes SET token = 'someone-else'")
-            con.execute("UPDATE texts SET token = 'someone-else'")
+            con.execute("UPDATE docs SET token = 'someone-else'")
         else:
             for sid, seams in con.execute("SELECT sid, seams FROM scopes").fetchall():
                 con.execute("UPDATE scopes SET seams = ? WHERE sid = ?", (damage(seams), sid))
@@ -548,38 +548,54 @@ def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Pa
     assert rows(root) == healed  # the rebuilt rows are intact
 
 
-def _wrapped_texts(texts: Any) -> bytes:
-    """A texts column holding ``texts``, with a right checksum (so only its shape can refuse it)."""
-    data = marshal.dumps({"version": cache._VERSION, "layout": cache._LAYOUT, "texts": texts})
-    return cache.TEXTS_MAGIC + hashlib.sha256(data).digest() + data
+def _doc_row(values: Any) -> bytes:
+    """A docs-table row holding ``values``, with a right digest (so only its shape can refuse it)."""
+    data = marshal.dumps(values)
+    return hashlib.blake2b(data, digest_size=8).digest() + data
 
 
 @pytest.mark.parametrize(
-    "texts",
+    "damage",
     [
-        lambda n: b"\x00not a texts column",
-        lambda n: cache.TEXTS_MAGIC + b"\x00" * 32 + marshal.dumps({}),  # a wrong checksum
-        lambda n: _wrapped_texts([["d"] * n, ["b"] * n]),  # a column short
-        lambda n: _wrapped_texts([["d"] * n, ["b"] * (n + 1), [""] * n]),  # another scope's size
-        lambda n: _wrapped_texts([["d"] * n, [7] * n, [""] * n]),  # not texts
-        lambda n: None,  # gone
+        "not a row",
+        "wrong digest",
+        "short",  # a row with a column missing
+        "not texts",
+        "of another scope",  # a right row of another scope's document
+        "one gone",
+        "all gone",
     ],
 )
-def test_a_texts_column_that_does_not_decode_is_never_trusted(tmp_path: Path, texts: Any) -> None:
-    """A row's texts are read when a query first needs them, not when the index opens; texts that
-    fail their checksum or are not this scope's read as empty (no exception in a query, no foreign
-    text in a hit), the scope is never written back so, and the next refresh re-reads it."""
+def test_document_rows_that_do_not_decode_are_never_trusted(tmp_path: Path, damage: str) -> None:
+    """A scope's document rows are read when a query first needs a text, not when the index opens;
+    rows that fail their digest or are not this scope's are never shown (no exception in a query,
+    no foreign or empty text in a hit): that scope is read again from its files."""
     root = build(tmp_path)
     queries = ("zebra", '"use pnpm"', "打包用了", "electron builder")
     expected = {q: _fresh(root, cache=False).search(q, limit=100) for q in queries}
     SearchIndex(FileStore(root)).refresh()
     with sqlite3.connect(db_path(root)) as con:
-        for sid, (_token, payload, _seams) in rows(root).items():
-            n = marshal.loads(payload[len(cache.MAGIC) + 32 :])["n"]
-            if texts(n) is None:
-                con.execute("DELETE FROM texts WHERE sid = ?", (sid,))
+        docs = con.execute("SELECT sid, i, data FROM docs").fetchall()
+        other = {sid: data for sid, i, data in docs if i == 0}
+        for sid, i, data in docs:
+            if damage == "not a row":
+                new: bytes | None = b"\x00not a row"
+            elif damage == "wrong digest":
+                new = data[:20] + bytes([data[20] ^ 0xFF]) + data[21:]
+            elif damage == "short":
+                new = _doc_row(marshal.loads(data[8:])[:-1])
+            elif damage == "not texts":
+                new = _doc_row([*marshal.loads(data[8:])[:-2], 7, ""])
+            elif damage == "of another scope":
+                new = next(d for s, d in other.items() if s != sid) if i == 0 else data
+            elif damage == "one gone":
+                new = None if i == 0 else data
             else:
-                con.execute("UPDATE texts SET texts = ? WHERE sid = ?", (texts(n), sid))
+                new = None
+            if new is None:
+                con.execute("DELETE FROM docs WHERE sid = ? AND i = ?", (sid, i))
+            else:
+                con.execute("UPDATE docs SET data = ? WHERE sid = ? AND i = ?", (new, sid, i))
     ix = SearchIndex(FileStore(root))
     assert ix.refresh().from_cache == 4  # (the light columns and the tables are intact)
     # The first query that reads a scope's texts finds them unusable, re-reads that scope from its
