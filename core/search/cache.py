@@ -835,6 +835,7 @@ def encode_and_reload(s: CachedScope) -> tuple[tuple[bytes, list[bytes]], Cached
 # body and stored normalized text, after an 8-byte BLAKE2b digest of them. A hit of a query the
 # term-major base answers reads its documents' rows only (a few KB), not its scope's payload.
 _DOC_DIGEST = 8
+_DOC_TYPES = (*_LIGHT_TYPES, str, str, str)
 
 
 def doc_rows(light: list[list[Any]], texts: tuple[list[str], list[str], list[str]]) -> list[bytes]:
@@ -853,11 +854,7 @@ def decode_doc_row(data: Any) -> list[Any]:
     if hashlib.blake2b(body, digest_size=_DOC_DIGEST).digest() != data[:_DOC_DIGEST]:
         raise ValueError("damaged document row")
     values = marshal.loads(body)
-    if not (
-        isinstance(values, list)
-        and len(values) == len(_LIGHT_TYPES) + 3
-        and all(type(v) is t for v, t in zip(values, (*_LIGHT_TYPES, str, str, str), strict=True))
-    ):
+    if not isinstance(values, list) or tuple(map(type, values)) != _DOC_TYPES:
         raise ValueError("bad document row")
     return values
 

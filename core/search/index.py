@@ -73,7 +73,7 @@ MAX_EXPANSIONS = 64  # per segment and term
 BASE_MIN_DOCS = 5000
 BASE_KEEP_SHARE = 0.75
 BASE_MIN_SEGMENTS = 16
-HIT_ROWS = 8  # documents of a segment read row by row before its whole body is read
+HIT_ROWS = 8  # documents of a segment read row by row before all its document rows are read at once
 
 
 def _base_min_docs() -> int:
@@ -286,18 +286,26 @@ class Segment:
     def hit_doc(self, i: int) -> Doc:
         """Document ``i``. A segment whose body was not read yet (a view over the term-major base
         reads none) reads that document's own row instead (a few KB, not the scope's payload), up to
-        HIT_ROWS documents; after that, or when the row does not decode, it reads the body (a
-        damaged row then makes the segment ``damaged``, and the index reads the scope again)."""
+        HIT_ROWS documents, then all its document rows at once. A row that does not decode makes
+        it read the body (a damaged row then makes the segment ``damaged``, and the index reads the
+        scope again)."""
         if self.body.loaded or "rows" not in self.lazy:
             return self.docs[i]
         made: dict[int, Doc] = self.lazy.setdefault("hit_docs", {})
         got = made.get(i)
         if got is None:
-            if len(made) >= HIT_ROWS:
-                return self.docs[i]
             db, meta = self.lazy["rows"]
             try:
-                got = cache.doc_from_row(meta.key, meta.cwd, meta.archived, db.read_doc(meta.sid, meta.token, i))
+                if len(made) < HIT_ROWS:
+                    got = cache.doc_from_row(meta.key, meta.cwd, meta.archived, db.read_doc(meta.sid, meta.token, i))
+                else:  # (a phrase scan reads many: all the scope's rows at once, still not its payload)
+                    rows: list[bytes] | None = self.lazy.get("doc_rows")
+                    if rows is None:
+                        rows = db.read_texts(meta.sid, meta.token)
+                        if rows is None or len(rows) != self.n:
+                            raise ValueError("document rows gone")
+                        self.lazy["doc_rows"] = rows
+                    got = cache.doc_from_row(meta.key, meta.cwd, meta.archived, rows[i])
             except cache.ROW_ERRORS:
                 return self.docs[i]
             made[i] = got
