@@ -532,6 +532,8 @@ class IndexState:
         only (8 bytes an entry); the walker looks weights up as it goes."""
         key = (view.key, term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
+        if ordered is None and only is None and (bt := view.base_term(term)) is not None and bt.order is not None:
+            ordered = _base_impact(view, term, bt.order)
         if ordered is None:
             numbers = view.docs_of(view.term(term))
             weights = view.weights(term)
@@ -540,6 +542,7 @@ class IndexState:
                 ordered = sorted(numbers, key=lambda i: weights[i] or only[i], reverse=True)
             else:
                 ordered = sorted(numbers, key=weights.__getitem__, reverse=True)
+        if key not in self.impacts:
             if self.memo_entries[0] + len(ordered) > MAX_MEMO_ENTRIES:  # bound the memory, not the count
                 self.impacts.clear()
                 self.memo_entries[0] = 0
@@ -1337,6 +1340,20 @@ def _expansions(pq: ParsedQuery, term: str, view: _View) -> dict[int, float] | N
     return best or None
 
 
+def _base_impact(view: _View, term: str, order: Sequence[int]) -> list[int]:
+    """:meth:`IndexState.impact` from the base's stored order (no sort of its documents): the
+    view's base documents in that order, merged with the overlay's, sorted here."""
+    assert view.base is not None
+    part: Iterable[int] = order if view.whole else compress(order, map(view.live_flags.__getitem__, order))
+    overlay = view.term(term) >> view.base.n
+    if not overlay:
+        return list(part)
+    weights = view.weights(term)
+    shift = view.base.n
+    extra = sorted(map(shift.__add__, view.docs_of(overlay)), key=weights.__getitem__, reverse=True)
+    return list(heapq.merge(part, extra, key=lambda i: -weights[i]))
+
+
 def _base_words(pq: ParsedQuery, term: str, view: _View) -> list[str] | None:
     """The base's words ``term`` stands for, when the base can expand it exactly as each segment
     would (every segment expands to at most MAX_EXPANSIONS words, or bigrams, of its own: when the
@@ -1494,13 +1511,20 @@ class _View:
         self.seg_of = array("H" if len(every) < 1 << 16 else "I")
         for k, size in enumerate(sizes):
             self.seg_of.extend(repeat(k, size))
+        # Base documents by number: 1 when the view reads them (``live``), all of them (``whole``).
+        self.live_flags = b""
+        self.whole = False
         if self.base is not None:
             flags = bytearray(b"0") * self.n
+            live = bytearray(self.base.n)
             top = self.n
             for seg, offset, size in zip(every, self.every_offsets, sizes, strict=True):
                 if seg is not None and offset < self.base.n:
                     flags[top - offset - size : top - offset] = b"1" * size
+                    live[offset : offset + size] = b"\x01" * size
             self.mask = int(flags, 2) if self.n else 0
+            self.live_flags = bytes(live)
+            self.whole = live.count(0) == 0
         self.memo: dict[tuple[str, str], Any] = {}
         # term -> BM25 weight by document number (0.0: the document lacks the term; weights are > 0).
         # 8 bytes a document and no Python object per posting: at 100k records a weight dict per

@@ -66,20 +66,28 @@ class Slot:
 
 class BaseTerm:
     """One term's postings over the base's numbering: document numbers (ascending), their BM25
-    weights (None for a name key), the bitmap of those documents, and the documents that earn
-    field points with the term, with their points (name 4 + description 2 + type 1)."""
+    weights (None for a name key), the bitmap of those documents, the documents that earn field
+    points with the term, with their points (name 4 + description 2 + type 1), and the documents
+    heaviest weight first (what the threshold walk reads; sorted once, by the builder)."""
 
-    __slots__ = ("bits", "field_pts", "field_refs", "refs", "size", "weights")
+    __slots__ = ("bits", "field_pts", "field_refs", "order", "refs", "size", "weights")
 
     def __init__(
-        self, refs: array[int], weights: array[float] | None, bits: int, field_refs: array[int], field_pts: bytes
+        self,
+        refs: array[int],
+        weights: array[float] | None,
+        bits: int,
+        field_refs: array[int],
+        field_pts: bytes,
+        order: array[int] | None = None,
     ) -> None:
         self.refs = refs
         self.weights = weights
         self.bits = bits
         self.field_refs = field_refs
         self.field_pts = field_pts
-        self.size = 16 * len(refs) + len(field_pts) * 5 + 64
+        self.order = order
+        self.size = 20 * len(refs) + len(field_pts) * 5 + 64
 
 
 def _bits(refs: Iterable[int], n: int) -> int:
@@ -176,8 +184,14 @@ class TermBase:
             field_pts = obj["field_pts"]
             if not isinstance(field_pts, bytes) or len(field_pts) != len(field_refs):
                 raise ValueError("bad base field points")
+            order = None
+            if obj["order"] is not None:
+                order = array("I")
+                order.frombytes(obj["order"])
+                if len(order) != len(refs):
+                    raise ValueError("bad base order")
             n = self.n
-            if (refs and max(refs) >= n) or (field_refs and max(field_refs) >= n):
+            if (refs and max(refs) >= n) or (field_refs and max(field_refs) >= n) or (order and max(order) >= n):
                 raise ValueError("bad base numbers")
             raw_bits = obj["bits"]
             if raw_bits is not None:
@@ -191,7 +205,7 @@ class TermBase:
         except (*_ROW_ERRORS, AttributeError) as exc:
             self.dead = True
             raise BaseGone(term) from exc
-        return BaseTerm(refs, weights, bits, field_refs, field_pts)
+        return BaseTerm(refs, weights, bits, field_refs, field_pts, order)
 
     def expansions(self, prefix: str, cap: int) -> list[str] | None:
         """The vocabulary's words that begin with ``prefix`` (not the word itself), when there are at
@@ -296,7 +310,10 @@ def build_rows(segments: Sequence[_Segment], token: str) -> tuple[bytes, list[st
             term_weights = weights.pop(term, None) or array("d")
             f_refs, f_pts = fields.pop(term, (array("I"), bytearray()))
             bits = _bits(term_refs, n).to_bytes((n + 7) // 8, "little") if len(term_refs) > dense else None
-            yield term, _term_row(term_refs, term_weights, bits, f_refs, bytes(f_pts))
+            # (A stable sort: equal weights stay in number order.)
+            heaviest = sorted(range(len(term_refs)), key=term_weights.__getitem__, reverse=True)
+            order = array("I", map(term_refs.__getitem__, heaviest))
+            yield term, _term_row(term_refs, term_weights, bits, f_refs, bytes(f_pts), order)
         for name_key in sorted(names):
             yield NAME_PREFIX + name_key, _term_row(names.pop(name_key), None, None, array("I"), b"")
         for seam in sorted(seams):
@@ -330,7 +347,12 @@ def _field_reps(seg: _Segment) -> Iterator[tuple[str, Sequence[int]]]:
 
 
 def _term_row(
-    refs: array[int], weights: array[float] | None, bits: bytes | None, field_refs: array[int], field_pts: bytes
+    refs: array[int],
+    weights: array[float] | None,
+    bits: bytes | None,
+    field_refs: array[int],
+    field_pts: bytes,
+    order: array[int] | None = None,
 ) -> bytes:
     return _wrap(
         TERM_MAGIC,
@@ -340,6 +362,7 @@ def _term_row(
             "bits": bits,
             "field_refs": field_refs.tobytes(),
             "field_pts": field_pts,
+            "order": order.tobytes() if order is not None else None,
         },
     )
 
