@@ -507,7 +507,7 @@ class IndexState:
     segments: dict[str, Segment] = field(default_factory=dict)
     # Derived, filled on first use: (selected segment ids, term) -> the view's document numbers of
     # that term, heaviest BM25 weight first. A new state (after any refresh) starts empty.
-    impacts: dict[tuple[tuple[str, ...], str], list[int]] = field(default_factory=dict)
+    impacts: dict[tuple[tuple[str, ...], str], Sequence[int]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[int, float] | None] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
     views: dict[tuple[tuple[str, ...], str], _View] = field(default_factory=dict)  # by selected ids, base token
@@ -526,14 +526,14 @@ class IndexState:
         self.expanded[key] = found
         return found
 
-    def impact(self, view: _View, term: str, only: dict[int, float] | None = None) -> list[int]:
+    def impact(self, view: _View, term: str, only: dict[int, float] | None = None) -> Sequence[int]:
         """The view's documents of ``term``, heaviest BM25 weight first; ``only`` = documents the
         term reaches through expansions alone (prefix, CJK character) with their weights. Numbers
         only (8 bytes an entry); the walker looks weights up as it goes."""
         key = (view.key, term if only is None else "\1" + term)
         ordered = self.impacts.get(key)
-        if ordered is None and only is None and (bt := view.base_term(term)) is not None and bt.order is not None:
-            ordered = _base_impact(view, term, bt.order)
+        if ordered is None and (bt := view.base_term(term)) is not None and bt.order is not None:
+            ordered = _base_impact(view, term, bt.order, only)
         if ordered is None:
             numbers = view.docs_of(view.term(term))
             weights = view.weights(term)
@@ -1340,18 +1340,62 @@ def _expansions(pq: ParsedQuery, term: str, view: _View) -> dict[int, float] | N
     return best or None
 
 
-def _base_impact(view: _View, term: str, order: Sequence[int]) -> list[int]:
-    """:meth:`IndexState.impact` from the base's stored order (no sort of its documents): the
-    view's base documents in that order, merged with the overlay's, sorted here."""
+def _flags(bits: int, n: int) -> bytes:
+    """One byte per document number below ``n``: 1 where ``bits`` has it."""
+    return format(bits & ((1 << n) - 1), "b").zfill(n)[::-1].encode().translate(_BITS) if n else b""
+
+
+class _Walk(Sequence[int]):
+    """A weight order merged as it is read and kept: the threshold walk reads the first few
+    hundred entries of orders tens of thousands long. Thread-safe; iterable any number of times."""
+
+    def __init__(self, entries: Iterator[int], size: int) -> None:
+        self._entries = entries
+        self._read: list[int] = []
+        self._lock = threading.Lock()
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, i: Any) -> Any:  # (not read by the walk; here for the Sequence protocol)
+        return list(self)[i]
+
+    def __iter__(self) -> Iterator[int]:
+        read = self._read
+        i = 0
+        while True:
+            if i < len(read):
+                yield read[i]
+                i += 1
+                continue
+            with self._lock:
+                if i >= len(read):
+                    got = next(self._entries, None)
+                    if got is None:
+                        return
+                    read.append(got)
+
+
+def _base_impact(view: _View, term: str, order: Sequence[int], only: dict[int, float] | None) -> Sequence[int]:
+    """:meth:`IndexState.impact` from the base's stored order (its documents are never sorted
+    here): the view's base documents in that order, merged as the walk reads them with the
+    overlay's and the expansions' (``only``), sorted here."""
     assert view.base is not None
     part: Iterable[int] = order if view.whole else compress(order, map(view.live_flags.__getitem__, order))
+    extras: list[list[int]] = []
+    weight = view.weigher(term)
     overlay = view.term(term) >> view.base.n
-    if not overlay:
-        return list(part)
-    weights = view.weights(term)
-    shift = view.base.n
-    extra = sorted(map(shift.__add__, view.docs_of(overlay)), key=weights.__getitem__, reverse=True)
-    return list(heapq.merge(part, extra, key=lambda i: -weights[i]))
+    if overlay:
+        shift = view.base.n
+        extras.append(sorted(map(shift.__add__, view.docs_of(overlay)), key=lambda i: weight(i) or 0.0, reverse=True))
+    if only:
+        extras.append(sorted(only, key=only.__getitem__, reverse=True))
+    if not extras and view.whole:
+        return order
+    got = only or {}
+    merged = heapq.merge(part, *extras, key=lambda i: -(weight(i) or got.get(i, 0.0)))
+    return _Walk(merged, len(order) + sum(map(len, extras)))
 
 
 def _base_words(pq: ParsedQuery, term: str, view: _View) -> list[str] | None:
@@ -1372,16 +1416,15 @@ def _expand_base(view: _View, term: str, words: list[str], best: dict[int, float
     """:func:`_expansions` over the base's (unmasked) documents."""
     itself = view.base_term(term)
     keep = view.mask & ~(itself.bits if itself is not None else 0)
+    flags: bytes | None = None  # keep, one byte a base document (C-level filtering of each word's postings)
     for t in words:
         bt = view.base_term(t)
-        if bt is None or bt.weights is None:
+        if bt is None or bt.weights is None or not bt.bits & keep:
             continue
-        reached = bt.bits & keep
-        if not reached:
-            continue
-        weight_of = dict(zip(bt.refs, bt.weights, strict=True))
-        for i in view.docs_of(reached):
-            v = weight_of[i] * PREFIX_WEIGHT
+        if flags is None:
+            flags = _flags(keep, view.base.n) if view.base is not None else b""
+        for i, w in compress(zip(bt.refs, bt.weights, strict=True), map(flags.__getitem__, bt.refs)):
+            v = w * PREFIX_WEIGHT
             if v > best.get(i, 0.0):
                 best[i] = v
 
@@ -1572,11 +1615,29 @@ class _View:
         return got
 
     def weigher(self, term: str) -> Callable[[int], float | None]:
-        """``document number -> BM25 weight of term`` (None when the document lacks it)."""
-        weights = self.weights(term)
+        """``document number -> BM25 weight of term`` (None when the document lacks it). Over the
+        base, a bisection into its postings (a query looks up the weights of the few hundred
+        documents its walk meets: no array of every document is filled), the overlay's in a dict."""
+        if self.base is None:
+            weights = self.weights(term)
+
+            def dense(i: int) -> float | None:
+                return weights[i] or None
+
+            return dense
+        bt = self.base_term(term)
+        refs, values = (bt.refs, bt.weights) if bt is not None and bt.weights is not None else ((), ())
+        over: dict[int, float] = {}
+        for s, offset in zip(self.segs, self.offsets, strict=False):
+            seg_refs, seg_weights = s.weighted_refs(term)
+            over.update(zip(map(offset.__add__, seg_refs), seg_weights, strict=True))
+        base_n, size, find = self.base.n, len(refs), bisect.bisect_left
 
         def weight(i: int) -> float | None:
-            return weights[i] or None
+            if i >= base_n:
+                return over.get(i)
+            j = find(refs, i)
+            return values[j] if j < size and refs[j] == i else None
 
         return weight
 

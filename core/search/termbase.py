@@ -34,6 +34,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, repeat
+from operator import gt
 from typing import TYPE_CHECKING, Any, Protocol
 
 from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap
@@ -308,6 +309,10 @@ def build_rows(segments: Sequence[_Segment], token: str) -> tuple[bytes, list[st
         for term in vocab:
             term_refs = refs.pop(term, None) or array("I")
             term_weights = weights.pop(term, None) or array("d")
+            if any(map(gt, term_refs, term_refs[1:])):  # (readers bisect: numbers ascending)
+                pairs = sorted(zip(term_refs, term_weights, strict=True))
+                term_refs = array("I", [r for r, _ in pairs])
+                term_weights = array("d", [w for _, w in pairs])
             f_refs, f_pts = fields.pop(term, (array("I"), bytearray()))
             bits = _bits(term_refs, n).to_bytes((n + 7) // 8, "little") if len(term_refs) > dense else None
             # (A stable sort: equal weights stay in number order.)
