@@ -1416,17 +1416,29 @@ def _expand_base(view: _View, term: str, words: list[str], best: dict[int, float
     """:func:`_expansions` over the base's (unmasked) documents."""
     itself = view.base_term(term)
     keep = view.mask & ~(itself.bits if itself is not None else 0)
-    flags: bytes | None = None  # keep, one byte a base document (C-level filtering of each word's postings)
+    base_n = view.base.n if view.base is not None else 0
+    seen = 0  # documents some earlier word reached (only those need a comparison, in bytecode)
     for t in words:
         bt = view.base_term(t)
-        if bt is None or bt.weights is None or not bt.bits & keep:
+        if bt is None or bt.weights is None:
             continue
-        if flags is None:
-            flags = _flags(keep, view.base.n) if view.base is not None else b""
-        for i, w in compress(zip(bt.refs, bt.weights, strict=True), map(flags.__getitem__, bt.refs)):
-            v = w * PREFIX_WEIGHT
-            if v > best.get(i, 0.0):
-                best[i] = v
+        reached = bt.bits & keep
+        if not reached:
+            continue
+        refs = bt.refs
+        first = reached & ~seen
+        if first:  # (C-level: filtered and added without a comparison)
+            flags = _flags(first, base_n)
+            halves = map(PREFIX_WEIGHT.__mul__, bt.weights)
+            best.update(compress(zip(refs, halves, strict=True), map(flags.__getitem__, refs)))
+        again = reached & seen
+        if again:
+            flags = _flags(again, base_n)
+            for i, w in compress(zip(refs, bt.weights, strict=True), map(flags.__getitem__, refs)):
+                v = w * PREFIX_WEIGHT
+                if v > best[i]:
+                    best[i] = v
+        seen |= reached
 
 
 def _phrase_candidates(view: _View, phrase: str, squashed: bool = False) -> tuple[set[int] | None, bool]:
@@ -1550,10 +1562,6 @@ class _View:
         # The segments searched one by one (all of them without the base) and their offsets.
         self.segs = overlay
         self.offsets = self.every_offsets[len(every) - len(overlay) :]
-        # Document number -> index of its segment in ``every`` (2 bytes a document).
-        self.seg_of = array("H" if len(every) < 1 << 16 else "I")
-        for k, size in enumerate(sizes):
-            self.seg_of.extend(repeat(k, size))
         # Base documents by number: 1 when the view reads them (``live``), all of them (``whole``).
         self.live_flags = b""
         self.whole = False
@@ -1576,7 +1584,7 @@ class _View:
         self.max_dense = max(16, DENSE_BYTES // (8 * max(self.n, 1)))
 
     def _seg(self, i: int) -> tuple[Segment, int]:
-        k = self.seg_of[i]
+        k = bisect.bisect_right(self.every_offsets, i) - 1  # (empty segments share an offset: the last wins)
         seg = self.every[k]
         assert seg is not None  # (masked documents are in no bitmap a query reads)
         return seg, i - self.every_offsets[k]
