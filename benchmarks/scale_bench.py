@@ -11,6 +11,7 @@ run, for the ratios. Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -115,7 +116,11 @@ def phase_reopen(root: Path, reps: int, commits: int) -> dict[str, Any]:
     out["reread"] = stats.scopes_reread
     out["docs"] = index.doc_count
     out["rss_reopen"] = rss_mb()
+    out["base"] = index._base is not None
     out["first"] = {q: timeit(lambda q=q: index.search(q, limit=20)) for q in QUERIES}  # type: ignore[misc]
+    segments = index._state.segments.values()
+    out["bodies"] = sum(1 for seg in segments if seg.body.loaded)
+    out["scopes"] = len(segments)
     out["warm_up"] = index.warm_up()
     # What the window does once its index is built (gui/tabs/workspace/search_panel.py): one full
     # collection, then the index's long-lived objects are kept out of later ones. Without it, an
@@ -215,6 +220,51 @@ def rg_argv(root: Path, query: str) -> list[str] | None:
     return [rg, "-i", "-l", "-F", "--", query.strip('"'), str(root / "workspaces"), str(root / "GLOBAL.md")]
 
 
+def wait_for_base(root: Path, timeout: float = 900.0) -> tuple[float | None, float]:
+    """Seconds until the builder process (core/search/base_builder.py) wrote the base, and its peak
+    RSS (sampled from /proc while waiting); (None, 0) when none was written."""
+    import sqlite3
+
+    from core.search.cache import DB_FILE
+
+    db = root / ".manager" / "cache" / DB_FILE
+    t0 = time.perf_counter()
+    hwm = 0.0
+    seen_builder = False
+    while time.perf_counter() - t0 < timeout:
+        builders = _builder_pids(root)
+        seen_builder = seen_builder or bool(builders)
+        for pid in builders:
+            with contextlib.suppress(OSError, ValueError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        hwm = max(hwm, int(line.split()[1]) / 1024.0)
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db)) as con:
+            if con.execute("SELECT count(*) FROM base").fetchone()[0]:
+                return time.perf_counter() - t0, hwm
+        if not builders and seen_builder:
+            time.sleep(0.5)  # (it may have exited just now, having written it)
+            with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db)) as con:
+                if con.execute("SELECT count(*) FROM base").fetchone()[0]:
+                    return time.perf_counter() - t0, hwm
+            return None, hwm
+        if not seen_builder and time.perf_counter() - t0 > 10:
+            return None, 0.0
+        time.sleep(0.2)
+    return None, hwm
+
+
+def _builder_pids(root: Path) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                cmd = (entry / "cmdline").read_bytes().split(b"\0")
+                if b"core.search.base_builder" in cmd and str(root).encode() in cmd:
+                    out.append(int(entry.name))
+    return out
+
+
 def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, Any]:
     print(f"\n=== {size} records ({SIZES[size]} workspaces x 100 + 20 KB GLOBAL.md) ===")
     root = ensure_workload(base, size)
@@ -236,6 +286,14 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, Any]
     if rg_pnpm is not None:
         rg_t = statistics.median(timed_run(rg_pnpm)[0] for _ in range(3))
         print(f"    = {wall / rg_t:.1f}x rg -i -l ({ms(rg_t)})   target: <= 10x rg")
+    took, hwm = wait_for_base(root)
+    if took is None:
+        print("  term-major base: not written (index below its size, or the builder failed)")
+    else:
+        print(
+            f"  term-major base, written by the detached builder process the search started:"
+            f" {ms(took)} after the search returned, builder peak RSS {hwm:.0f} MB"
+        )
 
     r = run_phase(root, "reopen", reps=reps, commits=commits)
     print(
@@ -249,7 +307,9 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, Any]
     firsts = list(r["first"].values())
     print(
         f"  first query of each term (fresh process, index loaded): p50 {ms(pct(firsts, 50))}"
-        f"  p95 {ms(pct(firsts, 95))}  max {ms(max(firsts))}"
+        f"  p95 {ms(pct(firsts, 95))}  max {ms(max(firsts))} ({max(r['first'], key=r['first'].get)})"
+        f"   {'through the term-major base' if r['base'] else 'segment by segment (no base)'};"
+        f" scope payloads read after them: {r['bodies']} of {r['scopes']}"
     )
     print(f"  warm_up() after that: {ms(r['warm_up'])}  (then gc.collect() + gc.freeze(), as the window does)")
     all_t = [t for ts in r["repeated"].values() for t in ts]
@@ -318,6 +378,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(phase_reopen(args.root, args.reps, args.commits)))
         return 0
     print(f"machine: {load()}")
+    # An installed package has its bytecode compiled; a checkout run with PYTHONDONTWRITEBYTECODE
+    # (as this machine's shells are) would compile every module in every fresh process.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "core"), str(REPO / "gui")], check=False)
     versions = [timed_run([*dsh_memory(), "--version"])[0] for _ in range(5)]
     floor = [timed_run([sys.executable, "-c", "pass"])[0] for _ in range(5)]
     print(
