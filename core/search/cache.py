@@ -1,12 +1,18 @@
 """Persisted search index under ``<root>/.manager/cache/``: makes a cold start skip re-tokenizing.
 
 The Markdown files stay the only truth. The cache (:class:`CacheDB`, one SQLite file) holds one row
-per scope: the stat fingerprint it was built from and its documents with their analyses; on load,
-a scope whose files still have that fingerprint is used as is, any other scope is re-read through
-the store (reusing the cached analyses of files whose revision did not change). A commit rewrites
+per scope: the stat fingerprint it was built from and its documents with their analyses; a scope
+whose files still have that fingerprint is used as is, any other scope is re-read through the
+store (reusing the cached analyses of files whose revision did not change). A commit rewrites
 that scope's row only. A row's payload is ``MAGIC + sha256(payload) + payload`` with ``payload =
 marshal.dumps(...)`` of plain dicts/lists/str/int/bytes (marshal cannot execute code); a wrong
 magic, checksum or shape means "no cache for that scope", and the next save replaces the row.
+
+Opening the index reads each row's small ``meta`` column only (:class:`ScopeMeta`: the document
+count, fingerprint, folder stamp); the payload is read when something first needs that scope's
+tables (:meth:`CacheDB.load_scope`), by segment id **and token**, so a row another process rewrote
+meanwhile is never mixed with what this one opened: it reads as a damaged stand-in
+(:func:`damaged_scope`) and the index reads the scope again from its files.
 
 Row layout, chosen so that loading is a few C-level calls per document and none per posting: the
 document fields are stored column by column (the record text once: the normalized text the phrase
@@ -20,11 +26,12 @@ filled in only when the scope is re-indexed (:class:`PendingWeights`). A damaged
 table never raises in a query: a bad weight table is re-derived from the document text, a bad
 document number gives an empty list or zero weights.
 
-The document texts (descriptions, bodies, the stored normalized texts) are a checksummed blob in
-a ``texts`` table beside the rows (keyed like them, with the row's token), which opening the index
-does not read: a query reads a scope's texts when it first needs one, by segment id and token, so
-a row another process rewrote meanwhile is never mixed with the tables loaded before (see
-:class:`LazyDocs`).
+The documents themselves (light fields, description, body, stored normalized text) are also rows
+of a ``docs`` table, one per document, each with an 8-byte BLAKE2b digest and the scope row's
+token: a hit of a query answered by the term-major base (``core/search/termbase.py``, tables
+``base`` and ``base_terms`` of the same file) reads its own document's row, not its scope's
+payload; a scope whose texts are needed whole reads all its document rows at once, and refuses
+them unless every one decodes and matches the payload's columns (see :class:`LazyDocs`).
 
 The phrase seam tables (built by ``SearchIndex.warm_up`` or by phrase queries) go to another
 column of the same row, written with the payload or added later to a row whose random ``token``

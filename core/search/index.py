@@ -26,6 +26,13 @@ documents first, and the scans that remain wait until the document's group reach
 is computed only for the groups taken, and in a big group where the cut falls only for the
 documents that can still make the top (threshold algorithm over weight-ordered postings).
 Snippets are built for the returned hits only.
+
+Opened from the persisted index, a segment reads its row only when first needed (:class:`_Body`),
+and a view over many scopes reads the term-major base instead (``core/search/termbase.py``: one row
+per term for every scope it was built from, written by a process of its own,
+``core/search/base_builder.py``): the scopes changed since are searched segment by segment beside
+it, the base's documents of those scopes masked out. Ranking through it is ranking through the
+segments, number for number (``tests/core/search/test_search_termbase.py``).
 """
 
 from __future__ import annotations
