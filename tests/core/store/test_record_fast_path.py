@@ -19,6 +19,7 @@ from core import records
 from core.errors import InvalidRecordError
 from core.models import Record
 from core.records import parse_record
+from core.store.base import _may_have_aliases, entry_from_bytes, frontmatter_text
 from core.store.fs import FileStore
 
 # Scalars YAML reads as something other than the same plain string (bools, nulls, numbers, dates,
@@ -176,3 +177,29 @@ def test_the_store_reports_odd_files_with_the_parsers_reasons(tmp_path: Path, mo
         "block scalar description",
     ):
         assert f"odd-{sorted(ODD_FILES).index(label)}.md" not in valid, label
+
+
+_BYTES = st.lists(
+    st.sampled_from(
+        [b"---", b"\n---\n", b"\n", b"-", b"&a ", b"*a", b"**bold**", b"a", b"\xe4\xb8\xad", b"\xe4", b"\xff"]
+    ),
+    max_size=20,
+).map(b"".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_BYTES)
+def test_alias_precheck_on_bytes_matches_the_decoded_frontmatter(data: bytes) -> None:
+    """The cheap check on bytes says "maybe" exactly when the decoded frontmatter has & or *."""
+    front = frontmatter_text(data)
+    head = data[:65536]
+    decoded = (b"&" in head or b"*" in head) and ("&" in front or "*" in front)
+    assert _may_have_aliases(data) == decoded
+
+
+def test_an_alias_in_frontmatter_is_still_refused_with_bold_in_the_body() -> None:
+    data = b"---\nname: &n build-tips\ndescription: *n\nmetadata:\n  type: project\n---\n**Why:** x\n"
+    entry = entry_from_bytes("build-tips.md", data)
+    assert entry.record is None and "anchors or aliases" in entry.invalid_reasons[0]
+    plain = entry_from_bytes("build-tips.md", canonical("build-tips", "d", "project", "\n**Why:** a & b\n"))
+    assert plain.is_valid
