@@ -57,6 +57,7 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 
 _RESOLVER = yaml.resolver.Resolver()
+_IMPLICIT: dict[str | None, Any] = _RESOLVER.yaml_implicit_resolvers  # (the live table resolve() reads)
 # Characters YAML can't hold in a one-line scalar, or that would break it: anything outside YAML's
 # printable set, plus line/paragraph separators and the BOM. Also what a description may not contain.
 _UNSAFE_CHARS = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]")
@@ -75,6 +76,10 @@ def _is_plain_safe(value: str) -> bool:
     if ": " in value or " #" in value or value.endswith(":") or _UNSAFE_CHARS.search(value):
         return False
     # Words YAML would read as a bool, null, number or date (``yes``, ``123``, ``2024-01-01``).
+    # PyYAML picks those resolvers by the value's first character; with none for it (most words:
+    # ``api-checklist``), ``resolve`` would try nothing and answer "string", so skip the call.
+    if value[0] not in _IMPLICIT and None not in _IMPLICIT:
+        return True
     tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]  # PyYAML stubs
     return bool(tag == "tag:yaml.org,2002:str")
 
@@ -258,7 +263,9 @@ def _parse_fast(fm: str, body: str) -> Record | None:
         return None
     name = _read_fast_scalar(lines[0][6:])
     desc = _read_fast_scalar(lines[1][13:])
-    rtype = _read_fast_scalar(lines[3][8:])
+    rtype: str | None = lines[3][8:]
+    if rtype not in RECORD_TYPES:  # (a type word as written is a plain string: no check needed)
+        rtype = _read_fast_scalar(lines[3][8:])
     if name is None or desc is None or rtype not in RECORD_TYPES:
         return None
     return Record(name=name, description=desc, type=rtype, body=body)

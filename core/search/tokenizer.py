@@ -28,13 +28,17 @@ CJK_CLASS = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 )
-_CJK_RUN_RE = re.compile(rf"[{CJK_CLASS}]+")
+# Possessive quantifiers (``++``, ``*+``): nothing after a run can ever make it give characters
+# back (what follows a word run is an optional tail that always matches, and a tail needs its
+# separator first), so they find exactly what ``+`` / ``*`` find, without the engine recording
+# backtrack points for every character: ~1.4-2x faster on a cold build's 10 MB.
+_CJK_RUN_RE = re.compile(rf"[{CJK_CLASS}]++")
 # A chunk is a word with its compound tail (``electron-builder``, ``core.store.api``, ``3.11``):
 # one left-to-right pass, no retries inside words.
-_ASCII_CHUNK_RE = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
-_ASCII_PART_RE = re.compile(r"[a-z0-9]+")
-_CHUNK_RE = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")  # any script, on text with CJK runs blanked
-_PART_RE = re.compile(r"[^\W_]+")
+_ASCII_CHUNK_RE = re.compile(r"[a-z0-9]++(?:[-_.][a-z0-9]++)*+")
+_ASCII_PART_RE = re.compile(r"[a-z0-9]++")
+_CHUNK_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)*+")  # any script, on text with CJK runs blanked
+_PART_RE = re.compile(r"[^\W_]++")
 _LAST_WORD_RE = re.compile(r"(?:^|\s)([a-z0-9]{3,})$")
 _SPACE_RE = re.compile(r"\s+")
 _NON_WORD_RE = re.compile(r"[\W_]+")
@@ -130,13 +134,16 @@ def tokenize_normalized(norm: str) -> list[str]:
     written either way finds it and the "normalized substring" rule can look it up.
     """
     tokens, comps, runs = _words(norm)
+    # Only a chunk can be over-long: what is added below is a part of a chunk, a chunk without its
+    # separators, or one or two CJK characters. So the cap looks at the chunks alone.
+    capped = bool(tokens) and max(map(len, tokens)) > MAX_TOKEN_CHARS
     if comps:
         joined = " ".join(comps)  # (compounds hold no spaces)
         tokens += _PART_RE.findall(joined)
         tokens += joined.replace("-", "").replace("_", "").replace(".", "").split(" ")
     for run in runs:  # bigrams of each run, C-level (``map`` stops at the shorter string)
         tokens += map(add, run, run[1:]) if len(run) > 1 else (run,)
-    return _cap(tokens)
+    return _cap(tokens) if capped else tokens
 
 
 def tokenize(text: str) -> list[str]:

@@ -118,6 +118,22 @@ def frontmatter_text(data: bytes) -> str:
     return head[3:] if end < 0 else head[3:end]
 
 
+def _may_have_aliases(data: bytes) -> bool:
+    """False when the alias check can't find anything: no ``&`` or ``*`` in the first 64 KiB, or
+    none in the bytes ``frontmatter_text`` would decode. Bytes suffice: UTF-8 never uses ``&``,
+    ``*`` or ``\n---`` inside a multi-byte character, and the "replace" decoding keeps every ASCII
+    byte. (Most records have ``**bold**`` in their body and none in their frontmatter: no decode.)"""
+    head = data[:65536]
+    if b"&" not in head and b"*" not in head:
+        return False
+    if not data.startswith(b"---"):
+        return False  # frontmatter_text gives ""
+    limit = 256 * 1024 + 8
+    end = data.find(b"\n---", 3, limit)
+    front = data[3:end] if end >= 0 else data[3:limit]
+    return b"&" in front or b"*" in front
+
+
 def name_problem(name: str) -> str | None:
     size = len(name.encode("utf-8", "surrogatepass"))
     if size > MAX_NAME_BYTES:
@@ -167,7 +183,7 @@ def entry_from_bytes(file_name: str, data: bytes, mtime_ns: int = 0) -> RecordEn
     """
     record: Record | None = None
     reasons: tuple[str, ...] = ()
-    if (b"&" in data[:65536] or b"*" in data[:65536]) and yaml_has_aliases(frontmatter_text(data)):
+    if _may_have_aliases(data) and yaml_has_aliases(frontmatter_text(data)):
         reasons = (YAML_ALIAS_REASON,)
     if not reasons:
         try:
