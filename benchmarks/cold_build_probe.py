@@ -12,11 +12,6 @@ after another in the same process would measure a warm cache):
 3. **refresh**: the whole ``SearchIndex(FileStore(root), cache_dir=<empty dir>).refresh()``, as a
    fresh process with no persisted index does it (reading, analysis, tables, encoding, saving).
 
-Two more on request (``--phases serial,pipeline``): **serial** reads each workspace and analyzes its
-records in one thread (what refresh() does before its tables); **pipeline** does the same with the
-analysis in worker processes (``AnalysisPool``; ``PROBE_WORKERS=n`` to choose), reading the next
-workspace meanwhile, and checks every analysis against ``analyze()``.
-
 Phases 1 and 2 run with the cyclic garbage collector off, as ``refresh()`` runs them.
 
 The root is never written: reading through a FileStore takes scope locks (it creates ``.manager/``
@@ -45,7 +40,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make ``core`` and ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-PHASES = ("read", "analyze", "refresh", "serial", "pipeline")
+PHASES = ("read", "analyze", "refresh")
 
 
 def loadavg() -> str:
@@ -95,39 +90,11 @@ def phase(name: str, root: Path) -> dict[str, Any]:
             analyze(*f)
         out["seconds"], out["cpu"] = time.perf_counter() - t0, time.process_time() - c0
         out["records"] = len(fields)
-    elif name in ("serial", "pipeline"):
-        # What refresh() does before building tables: read each workspace, analyze its records.
-        # "serial" in this thread; "pipeline" hands each workspace's records to worker processes
-        # (core.search.documents.AnalysisPool) and reads the next workspace meanwhile.
-        from core.search.documents import AnalysisPool
-
-        store = FileStore(root)
-        workers = int(os.environ.get("PROBE_WORKERS", "-1"))
-        with AnalysisPool(0 if name == "serial" else None if workers < 0 else workers) as pool:
-            if name == "pipeline":
-                pool.submit([("warm", "up", "project", "x")] * 64).result()  # start the workers: not measured
-            t0, c0 = time.perf_counter(), time.process_time()
-            pending = []
-            for key in workspace_keys(root):
-                snap = store.read_workspace(key)
-                pending.append(pool.submit([(r.name, r.description, r.type, r.body) for r in snap.records()]))
-            analyses = [a for p in pending for a in p.result()]
-            out["seconds"], out["cpu"] = time.perf_counter() - t0, time.process_time() - c0
-            out["records"], out["workers"] = len(analyses), pool.workers
-            if name == "pipeline":  # the same analyses as analyze() gives, field for field
-                same = 0
-                snaps = [FileStore(root).read_workspace(k) for k in workspace_keys(root)]
-                fields = [(r.name, r.description, r.type, r.body) for s in snaps for r in s.records()]
-                for f, a in zip(fields, analyses, strict=True):
-                    b = analyze(*f)
-                    same += (list(a.weights.items()), a.points, a.norm, a.name_key, a.length) == (
-                        list(b.weights.items()),
-                        b.points,
-                        b.norm,
-                        b.name_key,
-                        b.length,
-                    )
-                out["identical"] = same
+        many = getattr(sys.modules["core.search.documents"], "analyze_many", None)
+        if many is not None:  # the batch form, when this tree has one
+            t0 = time.perf_counter()
+            many(fields)
+            out["analyze_many_seconds"] = time.perf_counter() - t0
     elif name == "refresh":
         with tempfile.TemporaryDirectory(prefix="coldbuild-cache-") as cache_dir:
             index = SearchIndex(FileStore(root), cache_dir=Path(cache_dir))
@@ -173,7 +140,7 @@ def main() -> int:
     parser.add_argument("--root", type=Path, required=True, help="a memory root (never written)")
     parser.add_argument("--scratch", type=Path, default=Path(tempfile.gettempdir()) / "cold-build-probe")
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--phases", default=",".join(PHASES[:3]), help="read,analyze,refresh,serial,pipeline")
+    parser.add_argument("--phases", default=",".join(PHASES))
     parser.add_argument("--profile", choices=PHASES, help="print a cProfile of this phase (one run)")
     parser.add_argument("--child", choices=PHASES, help=argparse.SUPPRESS)
     parser.add_argument("--profile-child", action="store_true", help=argparse.SUPPRESS)
@@ -200,8 +167,7 @@ def main() -> int:
         for _ in range(args.repeat):
             r = run_child(name, root, profile=False)
             walls.append(r["seconds"])
-            extra = f", {r['workers']} workers" if "workers" in r else ""
-            extra += f", {r['identical']} identical to analyze()" if "identical" in r else ""
+            extra = f", analyze_many {r['analyze_many_seconds']:.2f} s" if "analyze_many_seconds" in r else ""
             print(
                 f"  ({PHASES.index(name) + 1}) {name:8} {r['seconds']:7.2f} s wall {r['cpu']:7.2f} s cpu"
                 f"  {r['records']:>7} records{extra}   loadavg {r['load_before']} -> {r['load_after']}"
