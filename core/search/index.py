@@ -1602,6 +1602,10 @@ class _View:
 
     def norm(self, i: int) -> str:
         seg, j = self._seg(i)
+        if self.base is not None and not seg.body.loaded and "rows" in seg.lazy:
+            got = self.base.norm_of(seg, j)
+            if got is not None:
+                return got
         return seg.norm(j)
 
     def tiebreak(self, i: int) -> tuple[int, str, str, int]:
@@ -1757,7 +1761,10 @@ class _View:
             bits |= found
         if complete:
             self._remember(key, bits)
-        return bits, complete
+        # Over the base, whose seam keys are complete, the overlay's tables not built yet only add a
+        # few candidates (it is a few per cent of the documents): the candidates stay tight, and the
+        # rank checks them one by one as their groups reach the top, not all of them at once.
+        return bits, complete or self.base is not None
 
     def containing(self, numbers: list[int], text: str) -> int:
         """The bitmap of those of ``numbers`` whose normalized text contains ``text`` (C-level scan)."""

@@ -37,7 +37,7 @@ from itertools import accumulate, repeat
 from operator import gt
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap
+from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap, doc_from_row
 from core.search.tokenizer import CJK_CLASS
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ SEAM_PREFIX = "\x01s"  # + a seam or junction key (index.phrase_keys): the phras
 DENSE_SHARE = 64  # a term held by more than 1 / DENSE_SHARE of the documents stores its bitmap too
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 MEMO_BYTES = 96_000_000  # decoded term rows kept per base (a window's queries repeat their terms)
+ROWS_BYTES = 24_000_000  # document rows kept per base for phrase scans (a scan of every scope reads all)
 
 
 class BaseGone(Exception):
@@ -116,6 +117,9 @@ class TermBase:
         self.dead = False
         self._cjk: dict[str, list[str]] | None = None
         self._memo: OrderedDict[str, BaseTerm | None] = OrderedDict()
+        # (segment id, row token) -> that scope's document rows, for phrase scans (see norm_of)
+        self._rows: OrderedDict[tuple[str, str], list[bytes]] = OrderedDict()
+        self._rows_bytes = 0
         self._memo_bytes = 0
         self._lock = threading.Lock()
 
@@ -211,6 +215,35 @@ class TermBase:
             raise BaseGone(term) from exc
         return BaseTerm(refs, weights, bits, field_refs, field_pts, order)
 
+    def norm_of(self, seg: _Scoped, i: int) -> str | None:
+        """The normalized text of document ``i`` of a segment whose body was not read (a phrase scan
+        over the base reads thousands): from its document rows, kept in a bounded memo here, so
+        that no Doc is made and kept for each document scanned. None when the rows can't be read
+        (the caller then reads the segment's body, which finds out whether it is damaged)."""
+        made = seg.lazy.get("hit_docs")
+        if made is not None and i in made:
+            return str(made[i].analysis.norm)
+        db, meta = seg.lazy["rows"]
+        key = (meta.sid, meta.token)
+        with self._lock:
+            rows = self._rows.get(key)
+            if rows is not None:
+                self._rows.move_to_end(key)
+        if rows is None:
+            rows = db.read_texts(meta.sid, meta.token)
+            if rows is None or len(rows) != meta.n:
+                return None
+            with self._lock:
+                self._rows[key] = rows
+                self._rows_bytes += sum(map(len, rows))
+                while self._rows_bytes > ROWS_BYTES and len(self._rows) > 1:
+                    _, old = self._rows.popitem(last=False)
+                    self._rows_bytes -= sum(map(len, old))
+        try:
+            return doc_from_row(meta.key, meta.cwd, meta.archived, rows[i]).analysis.norm
+        except _ROW_ERRORS:
+            return None
+
     def expansions(self, prefix: str, cap: int) -> list[str] | None:
         """The vocabulary's words that begin with ``prefix`` (not the word itself), when there are at
         most ``cap``: then every segment's own list (its first ``cap``) is exactly its share of
@@ -239,6 +272,13 @@ class TermBase:
             self._cjk = table
         got = table.get(char, [])
         return got if len(got) <= cap else None
+
+
+class _Scoped(Protocol):
+    """A segment opened from the persisted index (``lazy["rows"]``: its database and meta)."""
+
+    @property
+    def lazy(self) -> dict[str, Any]: ...
 
 
 class _Segment(Protocol):
