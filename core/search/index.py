@@ -514,7 +514,7 @@ class IndexState:
     segments: dict[str, Segment] = field(default_factory=dict)
     # Derived, filled on first use: (selected segment ids, term) -> the view's document numbers of
     # that term, heaviest BM25 weight first. A new state (after any refresh) starts empty.
-    impacts: dict[tuple[tuple[str, ...], str], Sequence[int]] = field(default_factory=dict)
+    impacts: dict[tuple[tuple[str, ...], str], list[Sequence[int]]] = field(default_factory=dict)
     expanded: dict[tuple[tuple[str, ...], str], dict[int, float] | None] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
     views: dict[tuple[tuple[str, ...], str], _View] = field(default_factory=dict)  # by selected ids, base token
@@ -533,29 +533,32 @@ class IndexState:
         self.expanded[key] = found
         return found
 
-    def impact(self, view: _View, term: str, only: dict[int, float] | None = None) -> Sequence[int]:
-        """The view's documents of ``term``, heaviest BM25 weight first; ``only`` = documents the
-        term reaches through expansions alone (prefix, CJK character) with their weights. Numbers
-        only (8 bytes an entry); the walker looks weights up as it goes."""
+    def impact(self, view: _View, term: str, only: dict[int, float] | None = None) -> list[Sequence[int]]:
+        """The view's documents of ``term``, heaviest BM25 weight first, in one or more parts (each
+        heaviest first; the threshold walk reads them side by side); ``only`` = documents the term
+        reaches through expansions alone (prefix, CJK character) with their weights. Numbers only
+        (8 bytes an entry); the walker looks weights up as it goes."""
         key = (view.key, term if only is None else "\1" + term)
-        ordered = self.impacts.get(key)
-        if ordered is None and (bt := view.base_term(term)) is not None and bt.order is not None:
-            ordered = _base_impact(view, term, bt.order, only)
-        if ordered is None:
-            numbers = view.docs_of(view.term(term))
-            weights = view.weights(term)
-            if only is not None:
-                numbers += only
-                ordered = sorted(numbers, key=lambda i: weights[i] or only[i], reverse=True)
+        parts = self.impacts.get(key)
+        if parts is None:
+            bt = view.base_term(term)
+            if bt is not None and bt.order is not None:
+                parts = _base_impact(view, term, bt.order, only)
             else:
-                ordered = sorted(numbers, key=weights.__getitem__, reverse=True)
-        if key not in self.impacts:
-            if self.memo_entries[0] + len(ordered) > MAX_MEMO_ENTRIES:  # bound the memory, not the count
+                numbers = view.docs_of(view.term(term))
+                weights = view.weights(term)
+                if only is not None:
+                    numbers += only
+                    parts = [sorted(numbers, key=lambda i: weights[i] or only[i], reverse=True)]
+                else:
+                    parts = [sorted(numbers, key=weights.__getitem__, reverse=True)]
+            size = sum(map(len, parts))
+            if self.memo_entries[0] + size > MAX_MEMO_ENTRIES:  # bound the memory, not the count
                 self.impacts.clear()
                 self.memo_entries[0] = 0
-            self.memo_entries[0] += len(ordered)
-            self.impacts[key] = ordered
-        return ordered
+            self.memo_entries[0] += size
+            self.impacts[key] = parts
+        return parts
 
     @functools.cached_property
     def doc_count(self) -> int:  # (a state never changes; at 100k this sum was a tenth of apply())
@@ -1352,57 +1355,22 @@ def _flags(bits: int, n: int) -> bytes:
     return format(bits & ((1 << n) - 1), "b").zfill(n)[::-1].encode().translate(_BITS) if n else b""
 
 
-class _Walk(Sequence[int]):
-    """A weight order merged as it is read and kept: the threshold walk reads the first few
-    hundred entries of orders tens of thousands long. Thread-safe; iterable any number of times."""
-
-    def __init__(self, entries: Iterator[int], size: int) -> None:
-        self._entries = entries
-        self._read: list[int] = []
-        self._lock = threading.Lock()
-        self.size = size
-
-    def __len__(self) -> int:
-        return self.size
-
-    def __getitem__(self, i: Any) -> Any:  # (not read by the walk; here for the Sequence protocol)
-        return list(self)[i]
-
-    def __iter__(self) -> Iterator[int]:
-        read = self._read
-        i = 0
-        while True:
-            if i < len(read):
-                yield read[i]
-                i += 1
-                continue
-            with self._lock:
-                if i >= len(read):
-                    got = next(self._entries, None)
-                    if got is None:
-                        return
-                    read.append(got)
-
-
-def _base_impact(view: _View, term: str, order: Sequence[int], only: dict[int, float] | None) -> Sequence[int]:
+def _base_impact(view: _View, term: str, order: Sequence[int], only: dict[int, float] | None) -> list[Sequence[int]]:
     """:meth:`IndexState.impact` from the base's stored order (its documents are never sorted
-    here): the view's base documents in that order, merged as the walk reads them with the
-    overlay's and the expansions' (``only``), sorted here."""
+    here), beside the overlay's documents and the expansions' (``only``), each sorted here: parts
+    the walk reads side by side rather than one merged order (a merge ran bytecode per entry)."""
     assert view.base is not None
-    part: Iterable[int] = order if view.whole else compress(order, map(view.live_flags.__getitem__, order))
-    extras: list[list[int]] = []
-    weight = view.weigher(term)
+    parts: list[Sequence[int]] = [
+        order if view.whole else list(compress(order, map(view.live_flags.__getitem__, order)))
+    ]
     overlay = view.term(term) >> view.base.n
     if overlay:
+        weight = view.weigher(term)
         shift = view.base.n
-        extras.append(sorted(map(shift.__add__, view.docs_of(overlay)), key=lambda i: weight(i) or 0.0, reverse=True))
+        parts.append(sorted(map(shift.__add__, view.docs_of(overlay)), key=lambda i: weight(i) or 0.0, reverse=True))
     if only:
-        extras.append(sorted(only, key=only.__getitem__, reverse=True))
-    if not extras and view.whole:
-        return order
-    got = only or {}
-    merged = heapq.merge(part, *extras, key=lambda i: -(weight(i) or got.get(i, 0.0)))
-    return _Walk(merged, len(order) + sum(map(len, extras)))
+        parts.append(sorted(only, key=only.__getitem__, reverse=True))
+    return parts
 
 
 def _base_words(pq: ParsedQuery, term: str, view: _View) -> list[str] | None:
@@ -1485,7 +1453,11 @@ def _top_bm25(
 
     ``check``: pool documents it rejects (when met) are not of the pool after all. The flag
     returned is True when fewer than ``limit`` documents passed (the whole pool was walked)."""
-    walkers = [(weight, f, only, iter(state.impact(view, term, only))) for term, f, only, weight in idf]
+    # (A term whose documents come in several parts walks each: the bound then counts its weight
+    # once per part, an overestimate that only makes the walk stop a little later.)
+    walkers = [
+        (weight, f, only, iter(part)) for term, f, only, weight in idf for part in state.impact(view, term, only)
+    ]
     frontier = [f * 10.0 for _, f, _, _ in walkers]  # above any weight (weights < K1 + 1)
     alive = [True] * len(walkers)
     seen: set[int] = set()

@@ -148,7 +148,8 @@ def test_commits_after_the_base_was_written_rank_as_a_fresh_build(
     snap = store.find_workspace("/w/1")
     assert snap is not None
     added = rec("r-1-new", "pnpm quagga lockfile committed 打包用了")
-    snap = store.commit(snap.key, [PutOp(record=added)], snap.revision)
+    heavy = rec("r-1-heavy", "pnpm " * 400)  # (the best BM25 of all, in a scope beside the base)
+    snap = store.commit(snap.key, [PutOp(record=added), PutOp(record=heavy)], snap.revision)
     ix.apply(snap)
     snap2 = store.find_workspace("/w/2")
     assert snap2 is not None
@@ -167,6 +168,7 @@ def test_commits_after_the_base_was_written_rank_as_a_fresh_build(
     ix.refresh()  # (opens the new base, if any)
     assert (base_tokens(root) != tokens) == rebuild
     expected = fresh(root)
+    assert expected["pnpm", 3].hits[0].name == "r-1-heavy"
     assert answers(ix) == expected
     assert answered_by_base(ix)
     overlay = [v for v in ix._state.views.values() if v.base is not None and v.segs]
