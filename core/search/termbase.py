@@ -51,6 +51,7 @@ SEAM_PREFIX = "\x01s"  # + a seam or junction key (index.phrase_keys): the phras
 DENSE_SHARE = 64  # a term held by more than 1 / DENSE_SHARE of the documents stores its bitmap too
 _CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 MEMO_BYTES = 96_000_000  # decoded term rows kept per base (a window's queries repeat their terms)
+SINGLE_ROWS = 4  # documents of a scope read row by row before its rows are read at once
 ROWS_BYTES = 24_000_000  # document rows kept per base for phrase scans (a scan of every scope reads all)
 
 
@@ -120,6 +121,7 @@ class TermBase:
         # (segment id, row token) -> that scope's document rows, for phrase scans (see norm_of)
         self._rows: OrderedDict[tuple[str, str], list[bytes]] = OrderedDict()
         self._rows_bytes = 0
+        self._asked: dict[tuple[str, str], int] = {}  # rows asked for one at a time, per scope
         self._memo_bytes = 0
         self._lock = threading.Lock()
 
@@ -229,6 +231,15 @@ class TermBase:
             rows = self._rows.get(key)
             if rows is not None:
                 self._rows.move_to_end(key)
+            else:
+                asked = self._asked[key] = self._asked.get(key, 0) + 1
+        if rows is None and asked <= SINGLE_ROWS:  # (a walk checks a document here and there: its own row)
+            try:
+                return doc_from_row(
+                    meta.key, meta.cwd, meta.archived, db.read_doc(meta.sid, meta.token, i)
+                ).analysis.norm
+            except _ROW_ERRORS:
+                return None
         if rows is None:
             rows = db.read_texts(meta.sid, meta.token)
             if rows is None or len(rows) != meta.n:
