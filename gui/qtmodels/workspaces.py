@@ -68,7 +68,7 @@ def _shown(info: WorkspaceInfo) -> _Shown:
     problems = problems_text(info)
     return _Shown(
         name,
-        str(info.record_count),
+        str(info.record_count) if info.counted else "…",  # a first load's names: the counts follow
         ", ".join(problems),
         len(problems),
         name.lower(),
@@ -175,7 +175,9 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
             lines = [
                 info.cwd or info.key,
                 QCoreApplication.translate("WorkspaceTableModel", "key: {key}").format(key=info.key),
-                QCoreApplication.translate("WorkspaceTableModel", "%n record(s)", "", info.record_count),
+                QCoreApplication.translate("WorkspaceTableModel", "%n record(s)", "", info.record_count)
+                if info.counted
+                else QCoreApplication.translate("WorkspaceTableModel", "Counting records…"),
             ]
             lines += problems_text(info)
             return "\n".join(lines)
