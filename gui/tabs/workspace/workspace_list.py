@@ -116,7 +116,7 @@ class WorkspaceList(QObject):
         return self.model.workspace(row) if row >= 0 else None
 
     def names(self) -> dict[str, str]:
-        return {i.key: i.display_name for i in (self.model.workspace(r) for r in range(self.model.rowCount()))}
+        return self.model.names()
 
     def _on_filter(self, text: str) -> None:
         """Filter the list; never switch workspaces as a side effect of typing.
