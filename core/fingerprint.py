@@ -51,6 +51,7 @@ def scope_fingerprint(scope_dir: str | os.PathLike[str], now_ns: int) -> str | N
         return None
     names: list[str] = []
     nums: list[int] = []
+    cutoff = now_ns - RACY_WINDOW_NS  # is_racy, inlined: this loop runs for every file of the root
     try:
         with os.scandir(scope_dir) as it:
             for de in it:
@@ -58,10 +59,11 @@ def scope_fingerprint(scope_dir: str | os.PathLike[str], now_ns: int) -> str | N
                 if not (name.endswith(RECORD_SUFFIX) or name == SCOPE_FILE):
                     continue
                 st = de.stat(follow_symlinks=False)
-                if is_racy(st, now_ns):
+                mtime, ctime = st.st_mtime_ns, st.st_ctime_ns
+                if mtime > cutoff or ctime > cutoff:
                     return None
                 names.append(name)
-                nums += (st.st_mode, st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+                nums += (st.st_mode, st.st_size, st.st_ino, mtime, ctime)
     except OSError:  # vanished or unreadable while listing: let the real read decide
         return None
     # No sort (hot path: 10k files): the same directory lists in the same order, and if the file

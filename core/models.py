@@ -72,6 +72,9 @@ class WorkspaceInfo(_Frozen):
     size_bytes: int = 0
     cwd_exists: bool = True
     scope_problem: str | None = None  # e.g. unreadable scope.json; the scope is still listed
+    counted: bool = True
+    """False in a quick listing (``list_workspaces(counts=False)``): ``record_count``,
+    ``invalid_count`` and ``size_bytes`` are not known yet (they read 0); a UI shows "…" for them."""
 
     @property
     def display_name(self) -> str:

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
 
-from core.models import RootStatus
+from core.models import RootStatus, WorkspaceInfo
 from core.store.api import MemoryStore
 from gui.check_process import check_root
 from gui.context import AppContext
@@ -115,6 +115,7 @@ class MainWindow(QMainWindow):
         from gui.tabs.workspace import WorkspaceTab
 
         workspace = self.tabs["workspace"]
+        self._status_follows_list = isinstance(workspace, WorkspaceTab)
         if isinstance(workspace, WorkspaceTab):
             workspace.open_global_requested.connect(lambda: self.show_tab("global"))
             # An archive, a commit or a new workspace reloads the list: the counts follow at once.
@@ -282,10 +283,9 @@ class MainWindow(QMainWindow):
     def _initial_load(self) -> None:
         """The first load of every tab (tabs don't load in their constructors).
 
-        Global and the workspace list come first; the other tabs and the status line (which scans
-        the whole root again) start once the workspace list has arrived, so on a big root they
-        don't compete with it for the two worker threads and the GIL (at 100k, both scans at once
-        ended at 4.6-5.1 s against 3.2-3.9 s one after the other: every stat hands the GIL over).
+        Global and the workspace list first (its names, then its counts); the other tabs and the
+        status line (summed from that list, no second scan) once the counted list is in, so on a big
+        root nothing competes with it for the two worker threads and the GIL (docs/architecture.md).
         """
         from gui.tabs.workspace import WorkspaceTab
 
@@ -299,13 +299,12 @@ class MainWindow(QMainWindow):
         for key in ("global", "workspace"):
             self.tabs[key].refresh()
 
-    def _after_first_list(self) -> None:
+    def _after_first_list(self, listing: list[WorkspaceInfo] | None = None) -> None:
         deferred, self._deferred_tabs = self._deferred_tabs, None
         if deferred is None or self._closing:
             return
-        self.refresh_status(check=False)  # cheap now: the store has just scanned the root; starts the watcher
-        # check() parses every record (seconds of CPU at 10k records, on a worker but under the same
-        # interpreter lock as the window): let the window settle before the first one.
+        self.refresh_status(check=False, listing=listing)  # sums the list just in; starts the watcher
+        # check() parses every record (seconds of CPU at 10k, under the window's interpreter lock): settle first.
         QTimer.singleShot(FIRST_CHECK_DELAY_MS, self._first_check)
         for key in deferred:
             tab = self.tabs.built().get(key)
@@ -316,15 +315,19 @@ class MainWindow(QMainWindow):
         if self._closing:
             return
         self._deferred_tabs = None  # a full refresh supersedes a pending first load
-        # The status line first: on two worker threads it would otherwise wait behind every tab's load.
-        self.refresh_status()
+        # The status line follows the workspace list (_workspaces_reloaded): one scan of the root, not two.
+        self.refresh_status(status=not self._status_follows_list)
         for tab in self.tabs.built().values():
             tab.refresh()
 
-    def refresh_status(self, *, check: bool = True) -> None:
+    def refresh_status(
+        self, *, check: bool = True, listing: list[WorkspaceInfo] | None = None, status: bool = True
+    ) -> None:
         if self._closing:
             return
-        self.jobs.start("status", self.ctx.store.status, done=self._show_status, failed=self._status_failed)
+        if status:  # listing: the counted workspace list just in, summed instead of scanning the root again
+            run = self.ctx.store.status if listing is None else partial(self.ctx.store.status, active=listing)
+            self.jobs.start("status", run, done=self._show_status, failed=self._status_failed)
         if check:
             self._start_check()
         self.jobs.start("pending", pending_counts, self.ctx.store, done=self._show_pending, failed=lambda _exc: None)
@@ -334,9 +337,9 @@ class MainWindow(QMainWindow):
         self.refresh_status(check=False)
         self._check_later.start()
 
-    def _workspaces_reloaded(self) -> None:
-        if self._deferred_tabs is None and self.last_status is not None:  # not the first list
-            self.refresh_status(check=False)
+    def _workspaces_reloaded(self, listing: list[WorkspaceInfo] | None = None) -> None:
+        if self._deferred_tabs is None:  # not the first list (that one is _after_first_list's)
+            self.refresh_status(check=False, listing=listing)
 
     def _on_raw_event(self) -> None:
         """The first change on disk after a quiet spell updates the counts at once; the tabs reload

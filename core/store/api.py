@@ -37,12 +37,18 @@ class MemoryStore(Protocol):
         ...
 
     # --- reading -------------------------------------------------------------------------
-    def status(self) -> RootStatus: ...
+    def status(self, *, active: Sequence[WorkspaceInfo] | None = None) -> RootStatus:
+        """Totals of the root. ``active``: a counted ``list_workspaces()`` the caller has just
+        taken, reused instead of listing every scope again (ValueError if one is not counted)."""
+        ...
 
     def read_global(self) -> GlobalSnapshot: ...
 
-    def list_workspaces(self, *, archived: bool = False) -> list[WorkspaceInfo]:
-        """Active scopes (or archived ones), sorted by display name then key."""
+    def list_workspaces(self, *, archived: bool = False, counts: bool = True) -> list[WorkspaceInfo]:
+        """Active scopes (or archived ones), sorted by display name then key.
+
+        ``counts=False`` may skip what the counts need (a stat of every record file) and return
+        infos with ``counted`` False: a first paint of a big root, followed by a counted listing."""
         ...
 
     def read_workspace(self, key: str, *, archived: bool = False) -> WorkspaceSnapshot:

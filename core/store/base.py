@@ -421,8 +421,10 @@ class StoreCore(ABC):
         record_count: int,
         invalid_count: int,
         size_bytes: int,
+        counted: bool = True,
     ) -> WorkspaceInfo:
-        """A WorkspaceInfo from scope.json and the numbers a parse (or the summary cache) gave."""
+        """A WorkspaceInfo from scope.json and the numbers a parse (or the summary cache) gave
+        (``counted=False``: none yet, see ``list_workspaces(counts=False)``)."""
         cwd, created, problem = parse_scope_json(key, scope_json)
         return WorkspaceInfo(
             key=key,
@@ -434,6 +436,7 @@ class StoreCore(ABC):
             size_bytes=size_bytes,
             cwd_exists=bool(cwd) and os.path.isdir(cwd),
             scope_problem=problem,
+            counted=counted,
         )
 
     def _snapshot(self, files: ScopeFiles) -> WorkspaceSnapshot:
@@ -485,7 +488,8 @@ class StoreCore(ABC):
         """Reads take the scope lock too, so they never see a half-applied transaction."""
         return self._lock(scope)
 
-    def list_workspaces(self, *, archived: bool = False) -> list[WorkspaceInfo]:
+    def list_workspaces(self, *, archived: bool = False, counts: bool = True) -> list[WorkspaceInfo]:
+        # counts=False is a hint: here (in memory) counting is as cheap as not, so always counted.
         infos: list[WorkspaceInfo] = []
         for key in self._scope_keys(archived):
             with self._read_lock(key):
@@ -509,8 +513,11 @@ class StoreCore(ABC):
         except NotFoundError:
             return None
 
-    def status(self) -> RootStatus:
-        active = self.list_workspaces()
+    def status(self, *, active: Sequence[WorkspaceInfo] | None = None) -> RootStatus:
+        if active is None:
+            active = self.list_workspaces()
+        elif not all(i.counted for i in active):
+            raise ValueError("status() needs a counted listing (list_workspaces(counts=True))")
         archived = self.list_workspaces(archived=True)
         g = self.read_global()
         total = g.size + sum(i.size_bytes for i in active) + sum(i.size_bytes for i in archived)

@@ -331,9 +331,15 @@ class FileStore(StoreCore):
         except (FileNotFoundError, NotADirectoryError):
             return []
 
-    def list_workspaces(self, *, archived: bool = False) -> list[WorkspaceInfo]:
+    def list_workspaces(self, *, archived: bool = False, counts: bool = True) -> list[WorkspaceInfo]:
         """As :meth:`StoreCore.list_workspaces`, but unchanged scopes come from the persisted
-        summary cache (:mod:`core.store.summaries`): a stat per file instead of a parse."""
+        summary cache (:mod:`core.store.summaries`): a stat per file instead of a parse.
+
+        ``counts=False`` reads only each scope's ``scope.json`` (one small file per scope, ~0.15 s
+        for 1,000 scopes against ~1.2 s for the stat of all 100,000 record files the cache check
+        needs): every info is ``counted=False``. Nothing cached is shown unchecked."""
+        if not counts:
+            return self._list_uncounted(archived)
         section = "archived" if archived else "active"
         summaries = self._summaries.load()
         old = summaries[section]
@@ -365,6 +371,26 @@ class FileStore(StoreCore):
         if new != old:
             summaries[section] = new
             self._summaries.save(summaries)
+        return sorted(infos, key=lambda i: (i.display_name.lower(), i.key))
+
+    def _list_uncounted(self, archived: bool) -> list[WorkspaceInfo]:
+        # No scope lock (a lock file opened and flocked per scope was 40 % of this listing): the one
+        # file read, scope.json, is only ever replaced whole (os.replace), so it reads as the old or
+        # the new version; no count is claimed, so no other file must agree with it; and the counted
+        # list that follows reads under the locks.
+        infos: list[WorkspaceInfo] = []
+        for key in self._scope_keys(archived):
+            d = self._scope_dir(key, archived)
+            scope_json = self._scope_json_bytes(d)
+            try:  # gone since the scan (archived, purged), or replaced by a symlink: not listed
+                if not S_ISDIR(os.lstat(d).st_mode):
+                    continue
+            except OSError:
+                continue
+            when = self._archived_at(key, d) if archived else None
+            infos.append(
+                self._make_info(key, scope_json, when, record_count=0, invalid_count=0, size_bytes=0, counted=False)
+            )
         return sorted(infos, key=lambda i: (i.display_name.lower(), i.key))
 
     @staticmethod

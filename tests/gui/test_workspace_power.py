@@ -328,3 +328,28 @@ def test_bulk_stage_keeps_seed_helper_usable(ctx: AppContext, qtbot: Any, tmp_pa
     combo = tab.records.bulk_bar.target_combo
     assert [combo.itemData(i) for i in range(combo.count())] == [b.key]
     assert [tab.rec_proxy.index(r, 0).data(KEY_ROLE) for r in range(tab.rec_proxy.rowCount())] == ["x", "y"]
+
+
+def test_bulk_targets_follow_workspaces_listed_while_the_bar_was_hidden(
+    ctx: AppContext, qtbot: Any, tmp_path: Path
+) -> None:
+    """The target list is filled when a multi-selection shows the bar (not on every click: a big
+    root has 1,000 targets), so a workspace added meanwhile is there, and the shown one never is."""
+    a = seed_workspace(ctx.store, tmp_path / "p" / "one", [record("x"), record("y")])
+    b = seed_workspace(ctx.store, tmp_path / "p" / "two", [record("z"), record("w")])
+    tab = _tab(ctx, qtbot)
+    tab.show()
+    assert tab.select_workspace(a.key)
+    combo = tab.records.bulk_bar.target_combo
+    _select(tab, ["x", "y"])
+    assert [combo.itemData(i) for i in range(combo.count())] == [b.key]
+    _select(tab, ["x"])
+    assert not tab.records.bulk_bar.isVisible()
+    c = seed_workspace(ctx.store, tmp_path / "p" / "three", [])
+    tab.refresh()
+    _select(tab, ["x", "y"])
+    assert tab.records.bulk_bar.isVisible()
+    assert sorted(combo.itemData(i) for i in range(combo.count())) == sorted([b.key, c.key])
+    assert tab.select_workspace(b.key)
+    _select(tab, ["z", "w"])
+    assert sorted(combo.itemData(i) for i in range(combo.count())) == sorted([a.key, c.key])

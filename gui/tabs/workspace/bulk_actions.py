@@ -31,6 +31,9 @@ class BulkActions(QObject):
 
     def on_selection(self, count: int) -> None:
         tab = self.tab
+        if count <= 1:  # no bar: nothing to list (every click in the table comes here)
+            tab.records.bulk_bar.show_selection(count, [])
+            return
         names = tab.workspaces.names()
         targets = sorted(((k, n) for k, n in names.items() if k != tab.current_key), key=lambda t: t[1].lower())
         tab.records.bulk_bar.show_selection(count, targets)

@@ -67,12 +67,16 @@ class BulkBar(QWidget):
         self.export_button.clicked.connect(self.export_requested.emit)
         h.insertWidget(h.count() - 1, self.export_button)
         mark_writes(self.delete_button, self.type_combo, self.move_button, self.copy_button)
+        self._targets: list[tuple[str, str]] | None = None  # what target_combo lists
         self.hide()
 
     def show_selection(self, count: int, targets: list[tuple[str, str]]) -> None:
         """``count`` selected rows; ``targets`` (key, display name): the other workspaces."""
         self.setVisible(count > 1)
         self.label.setText(self.tr("%n selected:", "", count))
+        if count <= 1 or targets == self._targets:  # hidden, or unchanged: a big root has 1,000 targets
+            return
+        self._targets = list(targets)
         current = self.target_combo.currentData()
         self.target_combo.clear()
         for key, name in targets:

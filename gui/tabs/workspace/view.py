@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # core.provenance imports core.consolidation (httpx...): 0.4 
 class WorkspaceTab(Tab):
     open_global_requested = Signal()
     open_global_section = Signal(str)  # a Global search hit: the heading of its section
-    workspaces_loaded = Signal()  # after every workspace list refresh (the window chains its status on it)
+    workspaces_loaded = Signal(object)  # after each counted list (the list) or failed one (None): the status follows
     demo_requested = Signal()  # the empty-root panel's "Open the demo root" (the window switches roots)
     receipt_requested = Signal(str)  # a provenance link: open the Consolidation tab on this review id
 
@@ -186,13 +186,13 @@ class WorkspaceTab(Tab):
     # --- tab protocol ----------------------------------------------------------------------------------
     def refresh(self) -> None:
         self.search.mark_stale()  # memory may have changed: the next search re-reads it
-        self.jobs.start("list", self.ctx.store.list_workspaces, done=self._on_workspaces, failed=self._on_list_failed)
+        self.workspaces.list_from(self.jobs, self.ctx.store, shown=self._on_workspaces, failed=self._on_list_failed)
         self.foreign.refresh()
 
     def _on_list_failed(self, exc: BaseException) -> None:
         self._listed = True
         self.on_error(exc)
-        self.workspaces_loaded.emit()
+        self.workspaces_loaded.emit(None)
 
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
@@ -230,10 +230,13 @@ class WorkspaceTab(Tab):
     # --- workspaces -------------------------------------------------------------------------------------
     def _on_workspaces(self, infos: list[WorkspaceInfo]) -> None:
         self._listed = True
+        if not all(i.counted for i in infos):  # a first load's names ("…" counts): the counted list follows
+            self._show_workspaces(infos)
+            return
         try:
             self._show_workspaces(infos)
         finally:
-            self.workspaces_loaded.emit()
+            self.workspaces_loaded.emit(infos)
 
     def _show_workspaces(self, infos: list[WorkspaceInfo]) -> None:
         self.workspaces.set_workspaces(infos)

@@ -777,5 +777,9 @@ Agents read memory. Undo anyway?</source>
         <source>%n record(s)</source>
         <translation><numerusform>%n 条记忆</numerusform></translation>
     </message>
+    <message>
+        <source>Counting records…</source>
+        <translation>正在统计记忆…</translation>
+    </message>
 </context>
 </TS>

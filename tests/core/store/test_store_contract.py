@@ -358,6 +358,20 @@ def test_status_and_check(store: StoreCore) -> None:
     assert "UTF-8" in problems[0].reason
 
 
+def test_status_reuses_a_counted_listing(store: StoreCore) -> None:
+    """status(active=...) adds up the listing the caller just took: the same figures as a scan."""
+    store.replace_global("hi\n", None)
+    s = store.create_workspace(CWD)
+    store.commit(s.key, [PutOp(record=rec("fact"))], s.revision)
+    listing = store.list_workspaces()
+    assert store.status(active=listing) == store.status()
+    quick = store.list_workspaces(counts=False)
+    assert [(i.key, i.cwd, i.display_name) for i in quick] == [(i.key, i.cwd, i.display_name) for i in listing]
+    if not all(i.counted for i in quick):  # a store that skipped the counts must not be summed
+        with pytest.raises(ValueError):
+            store.status(active=quick)
+
+
 def test_stale_index_reported_and_rebuilt(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("fact"))], s.revision)

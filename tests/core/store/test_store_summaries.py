@@ -370,3 +370,32 @@ def test_concurrent_listers_and_writer_never_corrupt_the_cache(
     assert cached(root) == full_parse(root)  # now from the cache
     assert cached(root, archived=True) == full_parse(root, archived=True)
     assert not list((root / ".manager" / CACHE_DIR).glob(".dshtmp-*"))
+
+
+def test_quick_listing_reads_no_record_and_claims_no_count(root: Path, loads: list[str]) -> None:
+    """list_workspaces(counts=False) (the window's first paint): every scope, named and in order,
+    with no count claimed, not even one the cache holds for an unchanged scope; nothing parsed."""
+    warm(root)
+    counted = cached(root)
+    loads.clear()
+    quick = FileStore(root).list_workspaces(counts=False)
+    assert loads == []
+    assert [i.key for i in quick] == [i.key for i in counted]
+    assert all(not i.counted and (i.record_count, i.invalid_count, i.size_bytes) == (0, 0, 0) for i in quick)
+    unknown = {"record_count": 0, "invalid_count": 0, "size_bytes": 0, "counted": False}
+    assert [i.model_copy(update=unknown) for i in counted] == quick
+    assert all(i.counted and i.record_count == 3 for i in counted)
+
+
+def test_quick_listing_skips_a_symlinked_scope_and_lists_archived(root: Path, tmp_path: Path) -> None:
+    store = FileStore(root)
+    key = key_of(root, 0)
+    snap = store.read_workspace(key)
+    store.archive(key, snap.revision)
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(scope_dir(root, key_of(root, 1)), elsewhere)
+    os.symlink(elsewhere, scope_dir(root, "a" * 8 + "-link"))
+    quick_keys = [i.key for i in store.list_workspaces(counts=False)]
+    assert quick_keys == [i.key for i in full_parse(root)]
+    archived = store.list_workspaces(archived=True, counts=False)
+    assert [(i.key, i.archived_at) for i in archived] == [(i.key, i.archived_at) for i in full_parse(root, True)]
