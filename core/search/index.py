@@ -540,6 +540,13 @@ class IndexState:
         (8 bytes an entry); the walker looks weights up as it goes."""
         key = (view.key, term if only is None else "\1" + term)
         parts = self.impacts.get(key)
+        if parts is not None and len(parts) > 1:
+            # Asked again (a repeated or typed-on query): one merged order from now on. Read side by
+            # side, parts make the walk's bound count the term once per part, and so the walk longer.
+            weights = view.weights(term)
+            got = only or {}
+            parts = [list(heapq.merge(*parts, key=lambda i: -(weights[i] or got.get(i, 0.0))))]
+            self.impacts[key] = parts
         if parts is None:
             bt = view.base_term(term)
             if bt is not None and bt.order is not None:
@@ -1505,6 +1512,7 @@ SEAM_BUILD_BUDGET_S = 0.002  # seam tables built lazily per lookup, for about th
 FEW_SCANS = 64  # pending checks below this many skip the seam lookup (scanning them is cheaper)
 DENSE_BYTES = 64_000_000  # per view, for the per-term weight arrays (80 terms at 100k records)
 MAX_VIEW_MEMO = 4096  # memoized bitmaps per view (each n/8 bytes: 1.25 KB at 10k documents)
+MAX_CHECKED = 1_000_000  # remembered phrase checks per view over the base (see _View.holds)
 
 
 class _View:
@@ -1561,6 +1569,8 @@ class _View:
         # common word was tens of MB, and the memo thrashed rebuilding them.
         self.dense: dict[str, array[float]] = {}
         self.max_dense = max(16, DENSE_BYTES // (8 * max(self.n, 1)))
+        self.checked: dict[str, dict[int, bool]] = {}  # text -> document -> contains it (see holds)
+        self.weighed: Counter[str] = Counter()  # terms weighed by bisection so far (see weigher)
 
     def _seg(self, i: int) -> tuple[Segment, int]:
         k = bisect.bisect_right(self.every_offsets, i) - 1  # (empty segments share an offset: the last wins)
@@ -1609,7 +1619,10 @@ class _View:
         """``document number -> BM25 weight of term`` (None when the document lacks it). Over the
         base, a bisection into its postings (a query looks up the weights of the few hundred
         documents its walk meets: no array of every document is filled), the overlay's in a dict."""
-        if self.base is None:
+        self.weighed[term] += 1
+        if self.base is None or term in self.dense or self.weighed[term] > 1:
+            # (A term queried again in this view: one array of every document's weight, filled in C,
+            # answers a long walk faster than bisections.)
             weights = self.weights(term)
 
             def dense(i: int) -> float | None:
@@ -1740,8 +1753,25 @@ class _View:
 
     def containing(self, numbers: list[int], text: str) -> int:
         """The bitmap of those of ``numbers`` whose normalized text contains ``text`` (C-level scan)."""
-        return self.bits_of(compress(numbers, map(contains, map(self.norm, numbers), repeat(text))))
+        if self.base is None:
+            return self.bits_of(compress(numbers, map(contains, map(self.norm, numbers), repeat(text))))
+        return self.bits_of(compress(numbers, map(self.holds, numbers, repeat(text))))
 
+    def holds(self, i: int, text: str) -> bool:
+        """Whether document ``i``'s normalized text contains ``text``. Remembered per view over the
+        base: its texts are read from the persisted document rows, not kept in memory, so a repeated
+        query would read them again."""
+        if self.base is None:
+            return text in self.norm(i)
+        known = self.checked.get(text)
+        if known is None:
+            if len(self.checked) >= MAX_VIEW_MEMO or sum(map(len, self.checked.values())) > MAX_CHECKED:
+                self.checked.clear()
+            known = self.checked[text] = {}
+        got = known.get(i)
+        if got is None:
+            got = known[i] = text in self.norm(i)
+        return got
 
 def _view(state: IndexState, segs: list[Segment]) -> _View:
     base = state.base if state.base is not None and not state.base.dead else None
@@ -1888,7 +1918,7 @@ def _rank_view(
             bit = 1 << d
             if maybe_phrase & bit:
                 maybe_phrase ^= bit
-                if pq.norm in view.norm(d):
+                if view.holds(d, pq.norm):
                     maybe_loose &= ~bit
                     continue
                 hi &= ~bit
@@ -1897,7 +1927,7 @@ def _rank_view(
                     continue
             if maybe_loose & bit:
                 maybe_loose ^= bit
-                if pq.squashed in view.norm(d):
+                if view.holds(d, pq.squashed):
                     lo |= bit
                 else:
                     lo &= ~bit
