@@ -619,18 +619,32 @@ class ScopeMeta:
 
 
 def encode_meta(s: CachedScope) -> bytes:
+    return encode_meta_of(s.sid, s.key, s.cwd, s.archived, s.revision, s.fingerprint, s.stamp, s.info, len(s.docs))
+
+
+def encode_meta_of(
+    sid: str,
+    key: str,
+    cwd: str,
+    archived: bool,
+    revision: str,
+    fingerprint: str | None,
+    stamp: tuple[int, int] | None,
+    info: WorkspaceInfo | None,
+    n: int,
+) -> bytes:
     return _wrap(
         META_MAGIC,
         {
-            "sid": s.sid,
-            "key": s.key,
-            "cwd": s.cwd,
-            "archived": s.archived,
-            "revision": s.revision,
-            "fingerprint": s.fingerprint,
-            "stamp": list(s.stamp) if s.stamp is not None else None,
-            "info": s.info.model_dump(mode="json") if s.info is not None else None,
-            "n": len(s.docs),
+            "sid": sid,
+            "key": key,
+            "cwd": cwd,
+            "archived": archived,
+            "revision": revision,
+            "fingerprint": fingerprint,
+            "stamp": list(stamp) if stamp is not None else None,
+            "info": info.model_dump(mode="json") if info is not None else None,
+            "n": n,
         },
     )
 
@@ -1286,6 +1300,27 @@ class CacheDB:
             except BaseException:
                 cur.execute("ROLLBACK")
                 raise
+
+    def save_metas(self, metas: Iterable[tuple[str, str, bytes]]) -> set[str]:
+        """Rewrite only the meta of rows ``(segment id, token, meta)`` that still hold that token (a
+        scope whose folder stamp or stat fingerprint changed while its files did not: its payload,
+        document rows and the base's slot stay as they are); returns the segment ids written."""
+        con = self._connect(create=False)
+        if con is None:
+            return set()
+        done: set[str] = set()
+        with contextlib.closing(con.cursor()) as cur:
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                for sid, token, meta in metas:
+                    cur.execute("UPDATE scopes SET meta = ? WHERE sid = ? AND token = ?", (meta, sid, token))
+                    if cur.rowcount:
+                        done.add(sid)
+                cur.execute("COMMIT")
+            except BaseException:
+                cur.execute("ROLLBACK")
+                raise
+        return done
 
     def row_tokens(self) -> dict[str, str]:
         """Segment id -> token of every row (for tests and diagnostics)."""

@@ -819,6 +819,30 @@ class SearchIndex:
         try:
             if full:
                 removed |= set(db.row_tokens()) - set(segments)
+            # A scope whose folder stamp or fingerprint is all that changed (the same body and
+            # revision as its row) gets its meta rewritten only: no payload to read and write again,
+            # and its slot of the base stays valid. (After commits, every process saw such stamps.)
+            metas: dict[str, tuple[Segment, str, bytes]] = {}
+            for seg in changed:
+                old = self._saved.get(seg.id)
+                token = seg.lazy.get("generation")
+                if old is not None and token and old.body is seg.body and old.revision == seg.revision:
+                    meta = cache.encode_meta_of(
+                        seg.id,
+                        seg.key,
+                        seg.cwd,
+                        seg.archived,
+                        seg.revision,
+                        seg.fingerprint,
+                        seg.stamp,
+                        seg.info,
+                        seg.n,
+                    )
+                    metas[seg.id] = (seg, str(token), meta)
+            if metas:
+                for sid in db.save_metas((sid, token, meta) for sid, (_s, token, meta) in metas.items()):
+                    self._saved[sid] = metas[sid][0]
+                changed = [seg for seg in changed if self._saved.get(seg.id) is not seg]
             if not changed and not removed:
                 self._cache_ok = True
                 return True
@@ -1772,6 +1796,7 @@ class _View:
         if got is None:
             got = known[i] = text in self.norm(i)
         return got
+
 
 def _view(state: IndexState, segs: list[Segment]) -> _View:
     base = state.base if state.base is not None and not state.base.dead else None

@@ -235,3 +235,24 @@ def test_a_big_cli_search_starts_the_builder_and_later_searches_read_its_base(tm
     ix.refresh()
     assert answers(ix) == expected
     assert answered_by_base(ix)
+
+
+def test_a_folder_whose_stamp_alone_changed_keeps_its_row_and_its_slot(tmp_path: Path) -> None:
+    """A folder touched without a file changing (its mtime, as some tools leave it) is looked at
+    again, found unchanged, and only its row's meta records the new stamp: the payload is not
+    rewritten, so the row keeps its token and the base keeps answering for that scope."""
+    root = build(tmp_path)
+    write_base(root)
+    folder = next(p for p in (root / "workspaces").iterdir() if p.is_dir())
+    with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
+        before = dict(con.execute("SELECT sid, token FROM scopes").fetchall())
+    past = time.time() - 600
+    os.utime(folder, (past, past))
+    ix = SearchIndex(FileStore(root))
+    assert ix.refresh().scopes_reread == 0
+    with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
+        assert dict(con.execute("SELECT sid, token FROM scopes").fetchall()) == before
+    again = SearchIndex(FileStore(root))
+    again.refresh()
+    assert answers(again) == fresh(root)
+    assert [v for v in again._state.views.values() if v.base is not None and not v.segs]  # no overlay
