@@ -515,6 +515,7 @@ class IndexState:
     # Derived, filled on first use: (selected segment ids, term) -> the view's document numbers of
     # that term, heaviest BM25 weight first. A new state (after any refresh) starts empty.
     impacts: dict[tuple[tuple[str, ...], str], list[Sequence[int]]] = field(default_factory=dict)
+    asked: dict[tuple[tuple[str, ...], str], int] = field(default_factory=dict)  # the query that made them
     expanded: dict[tuple[tuple[str, ...], str], dict[int, float] | None] = field(default_factory=dict)
     memo_entries: list[int] = field(default_factory=lambda: [0])  # entries held by ``impacts``
     views: dict[tuple[tuple[str, ...], str], _View] = field(default_factory=dict)  # by selected ids, base token
@@ -540,7 +541,7 @@ class IndexState:
         (8 bytes an entry); the walker looks weights up as it goes."""
         key = (view.key, term if only is None else "\1" + term)
         parts = self.impacts.get(key)
-        if parts is not None and len(parts) > 1:
+        if parts is not None and len(parts) > 1 and self.asked.get(key) != view.queries:
             # Asked again (a repeated or typed-on query): one merged order from now on. Read side by
             # side, parts make the walk's bound count the term once per part, and so the walk longer.
             weights = view.weights(term)
@@ -565,6 +566,7 @@ class IndexState:
                 self.memo_entries[0] = 0
             self.memo_entries[0] += size
             self.impacts[key] = parts
+            self.asked[key] = view.queries  # (merged when a later query asks again, not this one)
         return parts
 
     @functools.cached_property
@@ -1594,6 +1596,7 @@ class _View:
         self.dense: dict[str, array[float]] = {}
         self.max_dense = max(16, DENSE_BYTES // (8 * max(self.n, 1)))
         self.checked: dict[str, dict[int, bool]] = {}  # text -> document -> contains it (see holds)
+        self.queries = 0  # queries ranked over this view so far
         self.weighed: Counter[str] = Counter()  # terms weighed by bisection so far (see weigher)
 
     def _seg(self, i: int) -> tuple[Segment, int]:
@@ -1855,6 +1858,7 @@ def _rank_view(
     if pq.empty or not segs:
         return [], 0
     view = _view(state, segs)
+    view.queries += 1
     n_docs = view.live or 1
     term_bits: list[int] = []
     idf: list[_Idf] = []
