@@ -93,6 +93,15 @@ class BaseTerm:
         self.size = 20 * len(refs) + len(field_pts) * 5 + 64
 
 
+def _array(code: str, raw: Any, size: int | None = None) -> array[Any]:
+    """An array decoded from a row's bytes; ValueError unless it has ``size`` items (when given)."""
+    out = array(code)
+    out.frombytes(raw)
+    if size is not None and len(out) != size:
+        raise ValueError("a base array of another length")
+    return out
+
+
 def _bits(refs: Iterable[int], n: int) -> int:
     """The bitmap of these document numbers (C-level maps, as ``_View.bits_from``)."""
     if not n:
@@ -178,25 +187,13 @@ class TermBase:
             return None  # (a name key no document has)
         try:
             obj = _unwrap(TERM_MAGIC, data)
-            refs = array("I")
-            refs.frombytes(obj["refs"])
-            weights = None
-            if obj["weights"] is not None:
-                weights = array("d")
-                weights.frombytes(obj["weights"])
-                if len(weights) != len(refs):
-                    raise ValueError("bad base weights")
-            field_refs = array("I")
-            field_refs.frombytes(obj["field_refs"])
+            refs = _array("I", obj["refs"])
+            weights = _array("d", obj["weights"], len(refs)) if obj["weights"] is not None else None
+            order = _array("I", obj["order"], len(refs)) if obj["order"] is not None else None
+            field_refs = _array("I", obj["field_refs"])
             field_pts = obj["field_pts"]
             if not isinstance(field_pts, bytes) or len(field_pts) != len(field_refs):
                 raise ValueError("bad base field points")
-            order = None
-            if obj["order"] is not None:
-                order = array("I")
-                order.frombytes(obj["order"])
-                if len(order) != len(refs):
-                    raise ValueError("bad base order")
             n = self.n
             # (The builder writes the numbers ascending, and the order as a permutation of them, under
             # the checksum: the last number bounds them all; a full scan per row was a third of a
