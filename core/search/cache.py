@@ -618,40 +618,42 @@ class ScopeMeta:
     n: int
 
 
-def encode_meta(s: CachedScope) -> bytes:
-    return encode_meta_of(s.sid, s.key, s.cwd, s.archived, s.revision, s.fingerprint, s.stamp, s.info, len(s.docs))
-
-
-def encode_meta_of(
-    sid: str,
-    key: str,
-    cwd: str,
-    archived: bool,
-    revision: str,
-    fingerprint: str | None,
-    stamp: tuple[int, int] | None,
-    info: WorkspaceInfo | None,
-    n: int,
-) -> bytes:
-    return _wrap(
-        META_MAGIC,
-        {
-            "sid": sid,
-            "key": key,
-            "cwd": cwd,
-            "archived": archived,
-            "revision": revision,
-            "fingerprint": fingerprint,
-            "stamp": list(stamp) if stamp is not None else None,
-            "info": info.model_dump(mode="json") if info is not None else None,
-            "n": n,
-        },
+def meta_of(s: CachedScope) -> ScopeMeta:
+    """The meta of the row that persists ``s`` (its token is the one it was loaded with, if any)."""
+    return ScopeMeta(
+        s.sid, s.generation, s.key, s.cwd, s.archived, s.revision, s.fingerprint, s.stamp, s.info, len(s.docs)
     )
+
+
+def encode_meta(m: ScopeMeta) -> bytes:
+    """A row's meta column (the token is the row's own column, not part of it)."""
+    return _wrap(META_MAGIC, _meta_fields(m))
+
+
+def _meta_fields(m: ScopeMeta) -> dict[str, Any]:
+    """The fields of a row's meta (the payload repeats them: a row is checked against its meta)."""
+    return {
+        "sid": m.sid,
+        "key": m.key,
+        "cwd": m.cwd,
+        "archived": m.archived,
+        "revision": m.revision,
+        "fingerprint": m.fingerprint,
+        "stamp": list(m.stamp) if m.stamp is not None else None,
+        "info": m.info.model_dump(mode="json") if m.info is not None else None,
+        "n": m.n,
+    }
 
 
 def decode_meta(token: str, data: bytes) -> ScopeMeta:
     """A row's meta; raises ValueError (or another of _ROW_ERRORS) for anything else."""
-    raw = _unwrap(META_MAGIC, data)
+    return _meta_from(_unwrap(META_MAGIC, data), token)
+
+
+def _meta_from(raw: Any, token: str) -> ScopeMeta:
+    """The meta fields of a row's meta or payload object, checked (see :func:`_meta_fields`)."""
+    if not isinstance(raw, dict):
+        raise ValueError("bad cache meta")
     sid, key, cwd, archived, revision, n = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision", "n"))
     fingerprint, stamp_raw, info_raw = raw.get("fingerprint"), raw.get("stamp"), raw.get("info")
     if not (
@@ -773,15 +775,7 @@ def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list
     else:
         light, texts = _columns(docs)
     return {
-        "sid": s.sid,
-        "key": s.key,
-        "cwd": s.cwd,
-        "archived": s.archived,
-        "revision": s.revision,
-        "fingerprint": s.fingerprint,
-        "stamp": list(s.stamp) if s.stamp is not None else None,
-        "info": s.info.model_dump(mode="json") if s.info is not None else None,
-        "n": len(docs),
+        **_meta_fields(meta_of(s)),
         "columns": light,
         "terms": list(term_no),
         "postings": _table(postings, term_no, docs, weighted=True) if s.postings is not None else None,
@@ -938,34 +932,12 @@ def _decode_scope(
     raw: Any, texts: Callable[[], list[bytes] | None] | tuple[list[str], list[str], list[str]] | None = None
 ) -> CachedScope:
     """A row's scope; ``texts``: its texts, or what reads its texts row (None: no texts)."""
-    if not isinstance(raw, dict):
-        raise ValueError("bad cache scope")
-    sid, key, cwd, archived, revision = (raw.get(k) for k in ("sid", "key", "cwd", "archived", "revision"))
-    if not (
-        isinstance(sid, str)
-        and isinstance(key, str)
-        and isinstance(cwd, str)
-        and isinstance(archived, bool)
-        and isinstance(revision, str)
-    ):
-        raise ValueError("bad cache scope")
-    fingerprint = raw["fingerprint"]
-    if fingerprint is not None and not isinstance(fingerprint, str):
-        raise ValueError("bad cache fingerprint")
-    stamp_raw = raw.get("stamp")
-    stamp = (int(stamp_raw[0]), int(stamp_raw[1])) if stamp_raw is not None else None
-    info_raw = raw["info"]
-    info = None
-    if info_raw is not None:  # (only for stores listed by the store itself; on-disk roots have none)
-        from core.models import WorkspaceInfo
-
-        info = WorkspaceInfo.model_validate(info_raw)
-    n = raw["n"]
+    m = _meta_from(raw, "")
+    n = m.n
     columns = raw["columns"]
     terms = raw["terms"]
     if not (
-        isinstance(n, int)
-        and isinstance(terms, list)
+        isinstance(terms, list)
         and set(map(type, terms)) <= {str}
         and isinstance(columns, list)
         and len(columns) == len(_LIGHT_TYPES)
@@ -978,12 +950,14 @@ def _decode_scope(
     if min(columns[-1], default=0) < 0:  # (token counts)
         raise ValueError("bad cache column")
     terms = list(map(sys.intern, terms))  # one copy of each word across scopes, as a fresh build has
-    tdocs = LazyDocs(key, cwd, archived, columns, texts if texts is not None else _no_texts)
+    tdocs = LazyDocs(m.key, m.cwd, m.archived, columns, texts if texts is not None else _no_texts)
     postings = _lazy(raw["postings"], terms, tdocs, weighted=True, order=raw["postings_order"])
     field_reps = _lazy(raw["field_reps"], terms, tdocs, order=raw["field_reps_order"])
     pending = PendingWeights(tdocs, postings, field_reps)
-    out = CachedScope(sid, key, cwd, archived, revision, fingerprint, tdocs, info, postings, field_reps, pending)
-    out.stamp = stamp
+    out = CachedScope(
+        m.sid, m.key, m.cwd, m.archived, m.revision, m.fingerprint, tdocs, m.info, postings, field_reps, pending
+    )
+    out.stamp = m.stamp
     return out
 
 

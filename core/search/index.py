@@ -829,16 +829,19 @@ class SearchIndex:
                 old = self._saved.get(seg.id)
                 token = seg.lazy.get("generation")
                 if old is not None and token and old.body is seg.body and old.revision == seg.revision:
-                    meta = cache.encode_meta_of(
-                        seg.id,
-                        seg.key,
-                        seg.cwd,
-                        seg.archived,
-                        seg.revision,
-                        seg.fingerprint,
-                        seg.stamp,
-                        seg.info,
-                        seg.n,
+                    meta = cache.encode_meta(
+                        cache.ScopeMeta(
+                            seg.id,
+                            str(token),
+                            seg.key,
+                            seg.cwd,
+                            seg.archived,
+                            seg.revision,
+                            seg.fingerprint,
+                            seg.stamp,
+                            seg.info,
+                            seg.n,
+                        )
                     )
                     metas[seg.id] = (seg, str(token), meta)
             if metas:
@@ -1313,7 +1316,7 @@ def _rows(segs: Iterable[Segment]) -> Iterator[tuple[str, bytes, bytes, bytes | 
         else:  # (a loaded segment's tables are written back as loaded; no weight dicts needed)
             row = cache.encode_scope(scope)
         if row is not None:
-            yield seg.id, cache.encode_meta(scope), row[0], cache.encode_seams(scope), row[1]
+            yield seg.id, cache.encode_meta(cache.meta_of(scope)), row[0], cache.encode_seams(scope), row[1]
 
 
 @dataclass
