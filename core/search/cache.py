@@ -102,7 +102,7 @@ _TEXTS = ("description", "body")  # + the stored normalized text
 class LazyDocs(Sequence[Doc]):
     """A loaded scope's documents, kept as the row's columns: the :class:`Doc` objects are made
     only when something needs them (a hit, a re-index of the scope), all at once and once; the
-    texts are read from the row's texts (the texts table) when first needed.
+    texts are read from the scope's document rows (the docs table) when first needed.
 
     A query ranks by document number (``norm``, ``tiebreak`` and the term tables need no
     ``Doc``), so a fresh process never builds 100,000 of them to answer one search (at 100k
@@ -111,11 +111,12 @@ class LazyDocs(Sequence[Doc]):
     (no phrase to check, no hit there) never reads that scope's texts. Thread-safe: objects are
     made under a lock, so every caller sees the same ones (the index keys tables by them).
 
-    Texts that can't be had as they were when the row was loaded are never guessed at: a texts
-    blob that fails its checksum or does not decode to this scope's shape (a bug, a damaged or
-    forged file), or a row another process has rewritten since (its token changed), reads as
-    empty texts, and ``damaged`` turns true: the index never writes such a segment back and
-    re-reads that scope from the store at its next refresh."""
+    Texts that can't be had as they were when the row was loaded are never guessed at: document
+    rows that fail their digest, do not decode to this scope's shape or do not match its columns (a
+    bug, a damaged or forged file), or rows another process has rewritten since (their token
+    changed), read as empty texts, and ``damaged`` turns true: the index never writes such a
+    segment back and re-reads that scope from the store (the query that found it does so at once,
+    unless a refresh is running)."""
 
     __slots__ = ("_docs", "_light", "_lock", "_norms", "_raw", "_texts", "archived", "cwd", "damaged", "key")
 
@@ -760,7 +761,7 @@ def _keyed_table(table: Mapping[str, Sequence[int]], docs: Sequence[Doc]) -> Any
 
 
 def _encode_scope(s: CachedScope) -> tuple[dict[str, Any], tuple[list[str], list[str], list[str]] | None]:
-    """The row's payload object, and the texts of its texts row when they were made here."""
+    """The row's payload object, and the texts of its document rows when they were made here."""
     docs = s.docs
     postings = s.postings if s.postings is not None else {}
     reps = s.field_reps if s.field_reps is not None else {}
@@ -931,7 +932,7 @@ def _lazy(raw: Any, terms: list[str], docs: Sequence[Doc], weighted: bool = Fals
 def _decode_scope(
     raw: Any, texts: Callable[[], list[bytes] | None] | tuple[list[str], list[str], list[str]] | None = None
 ) -> CachedScope:
-    """A row's scope; ``texts``: its texts, or what reads its texts row (None: no texts)."""
+    """A row's scope; ``texts``: its texts, or what reads its document rows (None: no texts)."""
     m = _meta_from(raw, "")
     n = m.n
     columns = raw["columns"]
