@@ -18,16 +18,11 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from core.changeset import RecordRow
 from gui.core_text import core_texts
 from gui.qtmodels.base import RowTableModel, SourceSortingProxy
-from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
+from gui.qtmodels.roles import ALIGN, DISPLAY, FOREGROUND, ITEM_ROLE, KEY_ROLE, RIGHT, SORT_ROLE, TOOLTIP
 
 _Index = QModelIndex | QPersistentModelIndex
 # Plain ints: data() runs ~800 times per repaint of a full table, so every comparison counts.
-_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
-_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
-_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 _FONT = int(Qt.ItemDataRole.FontRole)
-_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
-_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _INVALID_BRUSH = QBrush(QColor("#b3261e"))
 _DELETED_BRUSH = QBrush(QColor("#888888"))
 
@@ -127,7 +122,7 @@ class RecordTableModel(RowTableModel[RecordRow]):
             return None
         r = rows[row]
         col = index.column()
-        if role == _DISPLAY:
+        if role == DISPLAY:
             if col == 4:
                 return status_text(r)
             if col == 2 and r.invalid_reasons:  # an invalid file shows its reasons there
@@ -139,7 +134,7 @@ class RecordTableModel(RowTableModel[RecordRow]):
             if col == 4:
                 return r.status
             return (r.name, r.type, r.description)[col] if col < 3 else ""
-        if role == _FOREGROUND:
+        if role == FOREGROUND:
             if r.invalid_reasons and not r.staged:
                 return _INVALID_BRUSH
             if r.staged == "deleted":
@@ -152,9 +147,9 @@ class RecordTableModel(RowTableModel[RecordRow]):
             font.setItalic(True)
             font.setStrikeOut(r.staged == "deleted")
             return font
-        if role == _ALIGN:
-            return _RIGHT if col == 3 else None
-        if role == _TOOLTIP:
+        if role == ALIGN:
+            return RIGHT if col == 3 else None
+        if role == TOOLTIP:
             if r.invalid_reasons:
                 return QCoreApplication.translate(
                     "RecordTableModel", "{file} is invalid and is not loaded by the agent:"

@@ -17,15 +17,10 @@ from PySide6.QtGui import QBrush, QColor
 
 from core.models import WorkspaceInfo
 from gui.qtmodels.base import RowTableModel, SourceSortingProxy
-from gui.qtmodels.roles import ITEM_ROLE, KEY_ROLE, SORT_ROLE
+from gui.qtmodels.roles import ALIGN, DISPLAY, FOREGROUND, ITEM_ROLE, KEY_ROLE, RIGHT, SORT_ROLE, TOOLTIP
 
 _Index = QModelIndex | QPersistentModelIndex
 # Plain ints and shared objects: data() runs for every painted cell.
-_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
-_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
-_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
-_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
-_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _PROBLEM_BRUSH = QBrush(QColor("#a33"))
 
 
@@ -173,15 +168,15 @@ class WorkspaceTableModel(RowTableModel[WorkspaceInfo]):
             return None
         shown = self._shown[row]
         col = index.column()
-        if role == _DISPLAY:
+        if role == DISPLAY:
             return shown[col] if 0 <= col < 3 else None
         if role == SORT_ROLE:
             return (shown.name_key, self._rows[row].record_count, shown.problem_count)[col] if col < 3 else None
-        if role == _FOREGROUND:
+        if role == FOREGROUND:
             return _PROBLEM_BRUSH if col == 2 and shown.problem_count else None
-        if role == _ALIGN:
-            return _RIGHT if col == 1 else None
-        if role == _TOOLTIP:
+        if role == ALIGN:
+            return RIGHT if col == 1 else None
+        if role == TOOLTIP:
             info = self._rows[row]
             lines = [
                 info.cwd or info.key,
