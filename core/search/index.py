@@ -319,9 +319,8 @@ class Segment:
         return got
 
     def norm(self, i: int) -> str:
-        """Document ``i``'s normalized text."""
-        if not self.body.loaded:
-            return self.hit_doc(i).analysis.norm
+        """Document ``i``'s normalized text. (From the body: what asks for one asks for many, a seam
+        table or a scan of the segment; a view over the base reads a few through ``TermBase.norm_of``.)"""
         docs = self.docs
         if isinstance(docs, cache.LazyDocs):
             return docs.norm(i)
