@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from core.errors import DshMemoryError
 from core.fingerprint import file_fingerprint, is_racy, scope_fingerprint
 from core.layout import GLOBAL_FILE
-from core.search import cache, termbase
+from core.search import cache, cold_build, termbase
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
 from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query
@@ -92,6 +92,7 @@ def _base_min_docs() -> int:
 _TIER = 1000.0  # coverage < _TIER, points < _TIER: coarse = level * _TIER² + points * _TIER + coverage
 MAX_MEMO_ENTRIES = 2_000_000  # doc references memoized per index state (8 bytes each, ~16 MB)
 MAX_EXPANDED = 64  # memoized prefix / CJK-character expansions per index state
+COLD_MIN_SCOPES = 4  # a refresh with this many scopes to read builds them as rows (core/search/cold_build.py)
 FLUSH_ROWS = 64  # a refresh writes the rows of new segments in batches of this many
 AUTO_SAVE_DOCS = 200  # warm_up() that built seam tables for this many documents saves them
 
@@ -752,8 +753,13 @@ class SearchIndex:
         now_ns = time.time_ns()
         unsaved: list[Segment] = []
         total = len(targets) + (1 if wanted is None or GLOBAL_SCOPE in wanted else 0)
+        cold = [
+            cold_build.Item(sid, key, archived) for sid, (key, archived, _) in targets.items() if sid not in segments
+        ]
+        built = self._cold_build(cold, progress, total, now_ns, counters)
+        segments.update(built)
         for n, (sid, (key, archived, listed)) in enumerate(targets.items()):
-            if progress is not None:
+            if progress is not None and not built:
                 progress(n, total)
             counters.checked += 1
             seg = self._refresh_workspace(
@@ -958,16 +964,93 @@ class SearchIndex:
             return {}
         self._cache_ok = True
         self._base = termbase.TermBase.open(db)
+        return self._opened(m for m in metas if wanted is None or m.key in wanted)
+
+    def _opened(self, metas: Iterable[cache.ScopeMeta]) -> dict[str, Segment]:
+        """A segment per row meta, reading its row's payload on first use (as saved: ``_saved``)."""
+        db = self._cache_db
+        assert db is not None
         out: dict[str, Segment] = {}
         for m in metas:
-            if wanted is not None and m.key not in wanted:
-                continue
             lazy: dict[str, Any] = {"generation": m.token, "rows": (db, m)}
             body = _Body(m.n, load=functools.partial(_load_body, db, m, lazy))
             seg = Segment(m.sid, m.key, m.cwd, m.archived, m.revision, m.fingerprint, body, m.info, m.stamp, lazy)
             out[m.sid] = seg
             self._saved[m.sid] = seg
         return out
+
+    # --- a cold build shared with helper processes (core/search/cold_build.py) ------------------
+    def _cold_build(
+        self,
+        cold: list[cold_build.Item],
+        progress: Callable[[int, int], None] | None,
+        total: int,
+        now_ns: int,
+        counters: _Counters,
+    ) -> dict[str, Segment]:
+        """Build and write the rows of the scopes in ``cold`` (no segment yet), sharing them with
+        helper processes once the build proves long, then open those rows as a reopen would. Only
+        for a persisted index of a root (rows are how helpers hand their work over); {} otherwise,
+        and every scope left out is read by the refresh as before."""
+        db, root = self._cache_db, self._root
+        if db is None or root is None or len(cold) < COLD_MIN_SCOPES:
+            return {}
+        queue = cold_build.Queue(cold)
+        helpers: cold_build.Helpers | None = None
+        wanted_helpers = cold_build.helper_count()
+        t0 = time.perf_counter()
+        try:
+            while (item := queue.take()) is not None:
+                try:
+                    reindexed = self.build_row(item.sid, item.key, archived=item.archived, now_ns=now_ns, locked=True)
+                except (OSError, sqlite3.Error):
+                    queue.done(item, None)
+                    break  # (the cache can't be written: the refresh builds the rest in memory, as before)
+                queue.done(item, reindexed)
+                if progress is not None:
+                    progress(queue.finished(), total)
+                if helpers is None and wanted_helpers:
+                    # Helpers once the pace says enough work is left to repay their start-up.
+                    spent = time.perf_counter() - t0
+                    left = spent / queue.finished() * queue.remaining
+                    if spent >= cold_build.HELPER_AFTER_S and left >= cold_build.HELPER_MIN_REMAINING_S:
+                        argv = cold_build.helper_argv(root, db.directory)
+                        helpers = cold_build.Helpers(queue, argv, wanted_helpers)
+        finally:
+            queue.close()  # (an error here: the helpers finish the scope they hold and stop)
+            if helpers is not None:
+                queue.wait_helpers(None if progress is None else lambda done: progress(done, total))
+        if not queue.built:
+            return {}
+        metas = db.load_meta({item.key for item in cold}) or []
+        opened = self._opened(m for m in metas if m.sid in queue.built)
+        counters.reread += len(opened)
+        counters.reindexed += sum(queue.built[sid] for sid in opened)
+        return opened
+
+    def build_row(self, sid: str, key: str, *, archived: bool, now_ns: int, locked: bool = False) -> int | None:
+        """Read workspace ``key`` and write its row to the persisted index without keeping it in
+        this index (a cold build's share, here or in a helper process); the number of documents
+        indexed, or None when there is no such scope. Raises OSError/sqlite3.Error when the row
+        cannot be written."""
+        db = self._cache_db
+        if db is None:
+            raise OSError("no persisted index to write to")
+        with contextlib.nullcontext() if locked else self._lock:
+            directory = self._scope_dir(key, archived)
+            stamp = _dir_stamp(directory, now_ns) if directory is not None else None
+            fp = scope_fingerprint(directory, now_ns) if directory is not None else None
+            try:
+                snap = self._store.read_workspace(key, archived=archived)
+            except DshMemoryError:
+                return None
+            counters = _Counters()
+            seg = self._workspace_segment(
+                sid, snap, archived, fp, None, counters, None, stamp if fp is not None else None, compact=False
+            )
+            rows = list(_rows([seg]))  # (encoded before the write transaction: helpers write beside us)
+            db.save(rows)
+            return counters.reindexed
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
         """Index a snapshot a store mutation just returned (a commit, a Global save): no disk reads."""
