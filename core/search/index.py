@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from core.errors import DshMemoryError
 from core.fingerprint import file_fingerprint, is_racy, scope_fingerprint
 from core.layout import GLOBAL_FILE
-from core.search import cache, cold_build, termbase
+from core.search import cache, termbase
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
 from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query
@@ -753,9 +753,7 @@ class SearchIndex:
         now_ns = time.time_ns()
         unsaved: list[Segment] = []
         total = len(targets) + (1 if wanted is None or GLOBAL_SCOPE in wanted else 0)
-        cold = [
-            cold_build.Item(sid, key, archived) for sid, (key, archived, _) in targets.items() if sid not in segments
-        ]
+        cold = [(sid, key, archived) for sid, (key, archived, _) in targets.items() if sid not in segments]
         built = self._cold_build(cold, progress, total, now_ns, counters)
         segments.update(built)
         for n, (sid, (key, archived, listed)) in enumerate(targets.items()):
@@ -982,20 +980,23 @@ class SearchIndex:
     # --- a cold build shared with helper processes (core/search/cold_build.py) ------------------
     def _cold_build(
         self,
-        cold: list[cold_build.Item],
+        cold: list[tuple[str, str, bool]],
         progress: Callable[[int, int], None] | None,
         total: int,
         now_ns: int,
         counters: _Counters,
     ) -> dict[str, Segment]:
-        """Build and write the rows of the scopes in ``cold`` (no segment yet), sharing them with
+        """Build and write the rows of the scopes in ``cold`` ((segment id, key, archived): no
+        segment yet), sharing them with
         helper processes once the build proves long, then open those rows as a reopen would. Only
         for a persisted index of a root (rows are how helpers hand their work over); {} otherwise,
         and every scope left out is read by the refresh as before."""
         db, root = self._cache_db, self._root
         if db is None or root is None or len(cold) < COLD_MIN_SCOPES:
             return {}
-        queue = cold_build.Queue(cold)
+        from core.search import cold_build  # (not on a one-shot search's path: its scopes have rows)
+
+        queue = cold_build.Queue([cold_build.Item(*c) for c in cold])
         helpers: cold_build.Helpers | None = None
         wanted_helpers = cold_build.helper_count()
         t0 = time.perf_counter()
@@ -1022,7 +1023,7 @@ class SearchIndex:
                 queue.wait_helpers(None if progress is None else lambda done: progress(done, total))
         if not queue.built:
             return {}
-        metas = db.load_meta({item.key for item in cold}) or []
+        metas = db.load_meta({key for _, key, _ in cold}) or []
         opened = self._opened(m for m in metas if m.sid in queue.built)
         counters.reread += len(opened)
         counters.reindexed += sum(queue.built[sid] for sid in opened)
