@@ -128,7 +128,9 @@ def _read_regular(path: Path | str, dir_fd: int | None = None, label: object = N
     try:
         chunks = []
         while True:
-            chunk = os.read(fd, 1 << 20)
+            # (64 KB, not 1 MB: records are a few KB, and in a process with a big heap every 1 MB
+            # buffer cost page faults: a cold build's read phase at 100k records took ~10 % longer.)
+            chunk = os.read(fd, 1 << 16)
             if not chunk:
                 break
             chunks.append(chunk)
