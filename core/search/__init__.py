@@ -25,7 +25,9 @@ Persisted index: ``SearchIndex(store)`` (``cache_dir=True``) keeps one SQLite ro
 loads the rows and trusts each scope while its folder keeps the (mtime, inode) stamp recorded with it
 (a file rewritten in place needs ``refresh(keys=...)`` or ``deep=True``); every refresh writes the rows
 of the scopes it changed, never the whole cache; ``save_cache()`` writes what ``apply()`` changed.
-A damaged row or file is ignored and replaced. ``cache_dir=False`` disables it. Loaded scopes build
+A damaged row or file is ignored and replaced. ``cache_dir=False`` disables it. A refresh that
+finds many scopes without a row shares building them with helper processes
+(``core.search.cold_build``). Loaded scopes build
 almost no Python objects: posting lists are materialized when a query first needs them, and queries
 read BM25 weights from the postings arrays. ``warm_up()`` builds (or reads from the rows) the phrase
 seam tables.
