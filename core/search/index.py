@@ -987,10 +987,9 @@ class SearchIndex:
         counters: _Counters,
     ) -> dict[str, Segment]:
         """Build and write the rows of the scopes in ``cold`` ((segment id, key, archived): no
-        segment yet), sharing them with
-        helper processes once the build proves long, then open those rows as a reopen would. Only
-        for a persisted index of a root (rows are how helpers hand their work over); {} otherwise,
-        and every scope left out is read by the refresh as before."""
+        segment yet), sharing them with helper processes once the build proves long, then open those
+        rows as a reopen would. Only for a persisted index of a root (rows are how helpers hand
+        their work over); {} otherwise, and every scope left out is read by the refresh as before."""
         db, root = self._cache_db, self._root
         if db is None or root is None or len(cold) < COLD_MIN_SCOPES:
             return {}
