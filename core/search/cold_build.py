@@ -116,7 +116,7 @@ class Queue:
             while self._busy:
                 self._cond.wait(0.25)
                 if progress is not None:
-                    done = self.total - len(self._items) - self._busy
+                    done = self._finished()
                     self._cond.release()
                     try:
                         progress(done)
@@ -124,8 +124,12 @@ class Queue:
                         self._cond.acquire()
 
     def finished(self) -> int:
+        """Scopes taken and answered for (built or not)."""
         with self._cond:
-            return self.total - len(self._items) - self._busy
+            return self._finished()
+
+    def _finished(self) -> int:  # (with the lock held)
+        return self.total - len(self._items) - self._busy
 
 
 class Helpers:

@@ -64,7 +64,7 @@ from core.layout import GLOBAL_FILE
 from core.search import cache, termbase
 from core.search.documents import Analysis, Doc, analyze, split_global_sections
 from core.search.snippets import make_snippet, truncate_utf8
-from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, parse_query
+from core.search.tokenizer import _ASCII_CHUNK_RE, _CHUNK_RE, CJK_CLASS, ParsedQuery, bigram_table, parse_query
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
 
 if TYPE_CHECKING:  # (imported lazily: a one-shot CLI search over a fresh cache never needs pydantic)
@@ -391,12 +391,7 @@ class Segment:
         """Indexed CJK bigrams containing ``char``."""
         table: dict[str, list[str]] | None = self.lazy.get("cjk")
         if table is None:
-            table = {}
-            for term in self.postings:
-                if len(term) == 2 and not term.isascii() and _CJK_RE.fullmatch(term):
-                    table.setdefault(term[0], []).append(term)
-                    if term[1] != term[0]:
-                        table.setdefault(term[1], []).append(term)
+            table = bigram_table(self.postings)
             self.lazy["cjk"] = table
         return table.get(char, [])[: MAX_EXPANSIONS * 4]
 

@@ -27,7 +27,6 @@ numbering differs, the scores and the order do not): the tests compare both.
 from __future__ import annotations
 
 import bisect
-import re
 import threading
 from array import array
 from collections import Counter, OrderedDict, deque
@@ -38,7 +37,7 @@ from operator import gt
 from typing import TYPE_CHECKING, Any, Protocol
 
 from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap, doc_from_row
-from core.search.tokenizer import CJK_CLASS
+from core.search.tokenizer import bigram_table
 
 if TYPE_CHECKING:
     from core.search.cache import CacheDB
@@ -49,7 +48,6 @@ TERM_MAGIC = b"DSHBTRM1"
 NAME_PREFIX = "\x01n"
 SEAM_PREFIX = "\x01s"  # + a seam or junction key (index.phrase_keys): the phrase rule's candidates
 DENSE_SHARE = 64  # a term held by more than 1 / DENSE_SHARE of the documents stores its bitmap too
-_CJK_RE = re.compile(rf"[{CJK_CLASS}]+")
 MEMO_BYTES = 96_000_000  # decoded term rows kept per base (a window's queries repeat their terms)
 SINGLE_ROWS = 4  # documents of a scope read row by row before its rows are read at once
 ROWS_BYTES = 24_000_000  # document rows kept per base for phrase scans (a scan of every scope reads all)
@@ -271,12 +269,7 @@ class TermBase:
         :meth:`expansions`); None when there are more."""
         table = self._cjk
         if table is None:
-            table = {}
-            for term in self.vocab:
-                if len(term) == 2 and not term.isascii() and _CJK_RE.fullmatch(term):
-                    table.setdefault(term[0], []).append(term)
-                    if term[1] != term[0]:
-                        table.setdefault(term[1], []).append(term)
+            table = bigram_table(self.vocab)
             self._cjk = table
         got = table.get(char, [])
         return got if len(got) <= cap else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import filterfalse
 from operator import add
@@ -111,6 +112,18 @@ def cjk_terms(run: str) -> list[str]:
     if len(run) == 1:
         return [run]
     return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def bigram_table(terms: Iterable[str]) -> dict[str, list[str]]:
+    """CJK character -> the CJK bigrams among ``terms`` holding it (what a one-character query
+    expands to), in the order of ``terms``."""
+    table: dict[str, list[str]] = {}
+    for term in terms:
+        if len(term) == 2 and not term.isascii() and _CJK_RUN_RE.fullmatch(term):
+            table.setdefault(term[0], []).append(term)
+            if term[1] != term[0]:
+                table.setdefault(term[1], []).append(term)
+    return table
 
 
 def _words(norm: str) -> tuple[list[str], list[str], list[str]]:
