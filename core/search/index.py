@@ -1862,7 +1862,27 @@ class _View:
         """The bitmap of those of ``numbers`` whose normalized text contains ``text`` (C-level scan)."""
         if self.base is None:
             return self.bits_of(compress(numbers, map(contains, map(self.norm, numbers), repeat(text))))
-        return self.bits_of(compress(numbers, map(self.holds, numbers, repeat(text))))
+        # Segment by segment (``numbers`` ascend): the base reads a segment's checked documents in
+        # one go, and the results are remembered as :meth:`holds` remembers its own.
+        known = self._checked(text)
+        todo = [i for i in numbers if i not in known]
+        offsets = self.every_offsets
+        at = 0
+        while at < len(todo):
+            k = bisect.bisect_right(offsets, todo[at]) - 1
+            seg, lo = self.every[k], offsets[k]
+            assert seg is not None  # (masked documents are in no bitmap a query reads)
+            end = bisect.bisect_left(todo, lo + seg.n, at)
+            local = [i - lo for i in todo[at:end]]
+            passed = None
+            if not seg.body.loaded and "rows" in seg.lazy:
+                passed = self.base.holding(seg, local, text)
+            if passed is None:
+                passed = [j for j in local if text in seg.norm(j)]
+            known.update(zip(todo[at:end], repeat(False)))
+            known.update(zip(map(lo.__add__, passed), repeat(True)))
+            at = end
+        return self.bits_of(compress(numbers, map(known.__getitem__, numbers)))
 
     def holds(self, i: int, text: str) -> bool:
         """Whether document ``i``'s normalized text contains ``text``. Remembered per view over the
@@ -1870,15 +1890,20 @@ class _View:
         query would read them again."""
         if self.base is None:
             return text in self.norm(i)
+        known = self._checked(text)
+        got = known.get(i)
+        if got is None:
+            got = known[i] = text in self.norm(i)
+        return got
+
+    def _checked(self, text: str) -> dict[int, bool]:
+        """The remembered checks of ``text`` (see :meth:`holds`), bounded per view."""
         known = self.checked.get(text)
         if known is None:
             if len(self.checked) >= MAX_VIEW_MEMO or sum(map(len, self.checked.values())) > MAX_CHECKED:
                 self.checked.clear()
             known = self.checked[text] = {}
-        got = known.get(i)
-        if got is None:
-            got = known[i] = text in self.norm(i)
-        return got
+        return known
 
 
 def _view(state: IndexState, segs: list[Segment]) -> _View:

@@ -550,8 +550,7 @@ def test_rows_of_another_version_or_shape_are_rebuilt_never_trusted(tmp_path: Pa
 
 def _doc_row(values: Any) -> bytes:
     """A docs-table row holding ``values``, with a right digest (so only its shape can refuse it)."""
-    data = marshal.dumps(values)
-    return hashlib.blake2b(data, digest_size=8).digest() + data
+    return cache.seal_doc_row(marshal.dumps(values))
 
 
 @pytest.mark.parametrize(
@@ -583,9 +582,9 @@ def test_document_rows_that_do_not_decode_are_never_trusted(tmp_path: Path, dama
             elif damage == "wrong digest":
                 new = data[:20] + bytes([data[20] ^ 0xFF]) + data[21:]
             elif damage == "short":
-                new = _doc_row(marshal.loads(data[8:])[:-1])
+                new = _doc_row(marshal.loads(data[cache.DOC_DIGEST :])[:-1])
             elif damage == "not texts":
-                new = _doc_row([*marshal.loads(data[8:])[:-2], 7, ""])
+                new = _doc_row([*marshal.loads(data[cache.DOC_DIGEST :])[:-2], 7, ""])
             elif damage == "of another scope":
                 new = next(d for s, d in other.items() if s != sid) if i == 0 else data
             elif damage == "one gone":

@@ -5,6 +5,7 @@ base that is damaged or was replaced by another process."""
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import sqlite3
 import subprocess
@@ -16,7 +17,7 @@ import pytest
 from search_support import age_files, age_recent, put, rec
 
 from core.models import DeleteOp, PutOp
-from core.search import SearchIndex, SearchResults, base_builder, index
+from core.search import SearchIndex, SearchResults, base_builder, cache, index
 from core.search.cache import DB_FILE
 from core.store.fs import FileStore
 
@@ -216,6 +217,35 @@ def test_a_base_that_is_damaged_or_replaced_is_never_trusted(tmp_path: Path, how
             con.execute("DELETE FROM base_terms")
     assert answers(ix) == expected
     assert not answered_by_base(ix) or all(v.base is None or v.base.dead for v in ix._state.views.values())
+
+
+@pytest.mark.parametrize("how", ["damaged", "gone"])
+def test_a_phrase_scan_over_the_base_never_trusts_a_damaged_document_row(tmp_path: Path, how: str) -> None:
+    """A quoted phrase over the base reads the candidates' document rows, a scope at a time: a row
+    that fails its check (or is missing) sends that scope to its files, and the answer is a fresh
+    build's."""
+    root = build(tmp_path)
+    phrases = ('"use pnpm"', '"打包用了"', '"full-width file"', '"lockfile is committed"')
+    plain = SearchIndex(FileStore(root), cache_dir=False)
+    plain.refresh()
+    expected = {q: plain.search(q, limit=100) for q in phrases}
+    assert all(r.total_matches for r in expected.values())
+    write_base(root)
+    with sqlite3.connect(root / ".manager" / "cache" / DB_FILE) as con:
+        # (one workspace's rows: the other scopes are still the base's, so the base stays in use)
+        sid = con.execute("SELECT sid FROM docs WHERE sid != (SELECT min(sid) FROM docs) ORDER BY sid").fetchone()[0]
+        if how == "damaged":  # texts changed, check not: trusted, the scope's matches would be lost
+            for i, data in con.execute("SELECT i, data FROM docs WHERE sid = ?", (sid,)).fetchall():
+                values = marshal.loads(data[cache.DOC_DIGEST :])
+                values[-3:] = ["", "nothing here", ""]
+                new = data[: cache.DOC_DIGEST] + marshal.dumps(values)
+                con.execute("UPDATE docs SET data = ? WHERE sid = ? AND i = ?", (new, sid, i))
+        else:
+            con.execute("DELETE FROM docs WHERE sid = ? AND i % 2 = 1", (sid,))
+    ix = SearchIndex(FileStore(root))
+    ix.refresh()
+    assert {q: ix.search(q, limit=100) for q in phrases} == expected
+    assert answered_by_base(ix)
 
 
 def test_a_big_cli_search_starts_the_builder_and_later_searches_read_its_base(tmp_path: Path) -> None:
