@@ -144,8 +144,23 @@ def squash_keys(squashed: str) -> list[str]:
     A junction is where a CJK character and a non-CJK letter/digit touch (``on公``); its key is the
     four characters around it (``on公证``). Every junction of ``squashed`` with two characters on
     each side occurs, with those characters, in a document containing it: a necessary condition.
+
+    The keys :func:`_junction_re` finds, found by a loop over the (short) query: compiling that
+    pattern costs ~8 ms, which the first CJK query of a one-shot search would pay for nothing.
+    (``[^\\W_]`` is ``str.isalnum``.)
     """
-    return [m.group(1) for m in _junction_re().finditer(squashed)] if not squashed.isascii() else []
+    if squashed.isascii():
+        return []
+    cjk = [_CJK_RE.fullmatch(c) is not None for c in squashed]
+    alnum = [c.isalnum() for c in squashed]
+    return [
+        squashed[p : p + 4]
+        for p in range(len(squashed) - 3)
+        if alnum[p]
+        and alnum[p + 3]
+        and cjk[p + 1] != cjk[p + 2]
+        and (alnum[p + 2] if cjk[p + 1] else alnum[p + 1])  # (the non-CJK one of the two is a letter/digit)
+    ]
 
 
 def seam_keys(norm: str) -> set[str]:
@@ -1576,6 +1591,7 @@ def _top_bm25(
     seen: set[int] = set()
     best: list[float] = []  # min-heap of the top ``limit`` BM25 scores
     found: list[tuple[float, int]] = []
+    steps = 0  # postings walked so far
 
     while any(alive):
         for i, (wweight, f, wonly, walker) in enumerate(walkers):
@@ -1607,12 +1623,44 @@ def _top_bm25(
                 heapq.heapreplace(best, bm)
         if len(best) >= limit and best[0] > sum(frontier):
             break
+        steps += len(walkers)
+        if steps > WALK_MAX:
+            # A walk this long is among many near-equal weights (a common term's thousands of
+            # documents of one length), most of them outside the pool: scoring the rest of the
+            # pool at once is cheaper than walking on. Same sums (same order of additions; an
+            # absent weight adds 0.0), visited best first; the first that cannot enter the top ends it.
+            rest = [d for d in pool if d not in seen]
+            scores = _bulk_bm25(idf, view, rest) if len(rest) > DENSE_POOL else [_bm25(d, idf) for d in rest]
+            for bm, d in sorted(zip(scores, rest, strict=True), reverse=True):
+                if len(best) >= limit and bm < best[0]:
+                    break
+                if check is not None and not check(d):
+                    continue
+                found.append((bm, d))
+                if len(best) < limit:
+                    heapq.heappush(best, bm)
+                elif bm > best[0]:
+                    heapq.heapreplace(best, bm)
+            break
     kth = best[0] if len(best) >= limit else float("-inf")
     return [(bm, d) for bm, d in found if bm >= kth], len(best) < limit
 
 
+def _bulk_bm25(idf: list[_Idf], view: _View, docs: list[int]) -> list[float]:
+    """Each document's BM25, added term by term in the order :func:`_bm25` adds them."""
+    scores = [0.0] * len(docs)
+    for term, tf, only, _weight in idf:
+        xs = list(map(view.weights(term).__getitem__, docs))  # (0.0: the document lacks the term)
+        if only:
+            xs = [x or only.get(d, 0.0) for x, d in zip(xs, docs, strict=True)]
+        scores = list(map(add, scores, map(tf.__mul__, xs)))
+    return scores
+
+
 _BITS = bytes.maketrans(b"01", b"\x00\x01")
 _NONZERO_RE = re.compile(rb"[^\x00]")
+WALK_MAX = 4000  # postings a threshold walk steps through before it scores the rest of its pool at once
+DENSE_POOL = 2000  # ... from the terms' dense weight arrays when more of the pool is left
 SPARSE_DOCS = 64  # bitmaps with at most this many documents are decoded byte by byte
 SEAM_BUILD_BUDGET_S = 0.002  # seam tables built lazily per lookup, for about this long (one segment at least)
 FEW_SCANS = 64  # pending checks below this many skip the seam lookup (scanning them is cheaper)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from search_support import make_store, put, rec
 
-from core.search import SearchIndex
+from core.search import SearchIndex, index
 from core.search.index import phrase_keys, seam_keys, squash_keys
 from core.search.tokenizer import collapse_spaces, normalize, squash
 
@@ -28,6 +28,14 @@ def test_keys_of_any_substring_are_in_the_document(text: str, i: int, j: int) ->
     squashed = squash(part)
     if squashed in norm:
         assert set(squash_keys(squashed)) <= keys
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab9_ -Ｃé́ß打包缓存⺀ぁㇰ", "ci"]), max_size=24).map("".join))
+def test_query_junction_keys_are_the_ones_documents_hold(text: str) -> None:
+    """A query's junction keys are found without the pattern documents' keys are found with
+    (``seam_keys``); they must be exactly the keys that pattern finds in the same text."""
+    assert squash_keys(text) == [m.group(1) for m in index._junction_re().finditer(text)]
 
 
 def test_phrase_inside_a_compound_still_counts_as_phrase(tmp_path: Path) -> None:

@@ -132,6 +132,21 @@ def test_a_reopened_index_answers_through_the_base_exactly_as_a_fresh_build(tmp_
     assert read == [untouched.store.find_workspace("/w/3").key]  # type: ignore[union-attr]
 
 
+def test_walks_that_score_their_pool_at_once_answer_as_a_fresh_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A threshold walk that meets many documents scores the rest of its pool at once from dense
+    weight arrays (over the base, with expansions beside it): the same answers, cut for cut."""
+    root = build(tmp_path)
+    expected = fresh(root)
+    write_base(root)
+    reopened = SearchIndex(FileStore(root))
+    reopened.refresh()
+    monkeypatch.setattr(index, "WALK_MAX", 0)
+    assert answers(reopened) == expected
+    assert answered_by_base(reopened)
+
+
 @pytest.mark.parametrize("rebuild", [False, True])
 def test_commits_after_the_base_was_written_rank_as_a_fresh_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rebuild: bool
