@@ -354,16 +354,14 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, Any]
     # One-shot CLI, the way an agent's shell tool calls it (index persisted by the runs above). The
     # commits above may have made a rebuild of the base due (a builder process then runs, niced):
     # wait for it, so the figures are the steady state rather than two processes on two cores.
-    builders = time.perf_counter()
-    while _builder_pids(root) and time.perf_counter() - builders < 900:
-        time.sleep(0.5)
-    waited = time.perf_counter() - builders
-    if waited > 1:
-        print(f"  (a base builder the commits made due ran for {ms(waited)} more; waited for it)")
+    _wait_for_builders(root)
     # The first process after the commits re-reads the scopes whose files were still within the racy
     # window when their rows were saved (and imports the store to do it): reported on its own.
     first_cli, _ = timed_run([*cli, "--root", str(root), "search", "zebra", "--all"])
     print(f"  first one-shot CLI search after the commits (re-reads the scopes they touched): {ms(first_cli)}")
+    # (That search may have found the base due and started its builder: the timed searches below,
+    # and rg beside them, would otherwise share the two cores with it.)
+    _wait_for_builders(root)
     print("  one-shot CLI `dsh-memory search Q --all` (fresh process each) vs rg -i -l:")
     for q in CLI_QUERIES:
         t_cli = statistics.median(timed_run([*cli, "--root", str(root), "search", q, "--all"])[0] for _ in range(runs))
@@ -375,6 +373,15 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, Any]
         print(line)
     print(f"  machine at end: {load()}")
     return res
+
+
+def _wait_for_builders(root: Path) -> None:
+    builders = time.perf_counter()
+    while _builder_pids(root) and time.perf_counter() - builders < 900:
+        time.sleep(0.5)
+    waited = time.perf_counter() - builders
+    if waited > 1:
+        print(f"  (a base builder ran for {ms(waited)} more; waited for it)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
