@@ -36,7 +36,7 @@ from itertools import accumulate, compress, repeat
 from operator import contains, gt
 from typing import TYPE_CHECKING, Any, Protocol
 
-from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap, doc_from_row, doc_row_norm
+from core.search.cache import _ROW_ERRORS, LazyPostings, _unwrap, _wrap, doc_row_norm
 from core.search.tokenizer import bigram_table
 
 if TYPE_CHECKING:
@@ -230,9 +230,7 @@ class TermBase:
                 asked = self._asked[key] = self._asked.get(key, 0) + 1
         if rows is None and asked <= SINGLE_ROWS:  # (a walk checks a document here and there: its own row)
             try:
-                return doc_from_row(
-                    meta.key, meta.cwd, meta.archived, db.read_doc(meta.sid, meta.token, i)
-                ).analysis.norm
+                return doc_row_norm(db.read_doc(meta.sid, meta.token, i))
             except _ROW_ERRORS:
                 return None
         if rows is None:
@@ -246,7 +244,7 @@ class TermBase:
                     _, old = self._rows.popitem(last=False)
                     self._rows_bytes -= sum(map(len, old))
         try:
-            return doc_from_row(meta.key, meta.cwd, meta.archived, rows[i]).analysis.norm
+            return doc_row_norm(rows[i])
         except _ROW_ERRORS:
             return None
 
