@@ -39,6 +39,7 @@ from core.atomic import (
 )
 from core.errors import DshMemoryError, ReadOnlyRootError, StorageError
 from core.fingerprint import content_hash, is_racy, scope_fingerprint
+from core.layout import cache_dir_of
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
 from core.store import journal
@@ -195,6 +196,9 @@ class FileStore(StoreCore):
     @property
     def root(self) -> Path:
         return self._root
+
+    def cache_dir(self) -> Path:
+        return Path(cache_dir_of(self._root))
 
     # --- recovery -----------------------------------------------------------------------------
     def recover(self) -> None:
