@@ -202,6 +202,7 @@ class SearchIndex:
         self, wanted: set[str] | None, hints: set[str], deep: bool, progress: Progress | None, t0: float
     ) -> RefreshStats:
         d = self._dir()
+        d.index.reload()  # (what other processes committed)
         if d.scopes_changed():  # another process committed: start from what it recorded
             self._load_scopes()
         counters = _Counters()
