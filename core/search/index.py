@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from core.models import GlobalSnapshot, WorkspaceSnapshot
     from core.store.api import MemoryStore
 
+CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
 Progress = Callable[[int, int], None]
 _SEP = "\x1f"
@@ -79,6 +80,7 @@ class _Commit:
         self.writer: tantivy.IndexWriter | None = None
         self.refused = False
         self.reloaded = False  # the searcher was just reloaded: diffs made before must be redone
+        self.committed_docs = 0
 
     def get(self) -> tantivy.IndexWriter | None:
         if self.writer is None and not self.refused:
@@ -89,6 +91,19 @@ class _Commit:
                 self.reloaded = True
         return self.writer
 
+    def checkpoint(self, docs: int) -> None:
+        """Commit what was added so far and keep the writer (a long build becomes searchable in steps)."""
+        if self.writer is not None:
+            self.writer.commit()
+            self._published()
+            self.committed_docs = docs
+
+    def _published(self) -> None:
+        d = self.owner._dir()
+        d.secure()
+        d.write_scopes(self.owner._scopes)
+        d.index.reload()
+
     def finish(self) -> None:
         writer, self.writer = self.writer, None
         if writer is None:
@@ -98,10 +113,7 @@ class _Commit:
             writer.wait_merging_threads()  # (also releases the writer's lock)
         finally:
             del writer
-        d = self.owner._dir()
-        d.secure()
-        d.write_scopes(self.owner._scopes)
-        d.index.reload()
+        self._published()
 
 
 class SearchIndex:
@@ -249,6 +261,8 @@ class SearchIndex:
             counters.reread += 1
             if not self._index_workspace(snap, sid, new_row, commit, counters):
                 break
+            if counters.reindexed - commit.committed_docs >= CHECKPOINT_DOCS:
+                commit.checkpoint(counters.reindexed)  # (a window searching meanwhile sees these)
         if gone and not commit.refused and commit.get() is not None:
             for sid in gone:
                 assert commit.writer is not None
