@@ -26,12 +26,13 @@ import tantivy
 
 from core.search.tokenizer import CJK_CLASS, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 1  # bump on any change to the schema, the analyzers or prep(): the index is rebuilt
-WORD = "dsh_word"
-COMPOUND = "dsh_compound"
-_WORD_RE = r"[\p{L}\p{N}]+"
-_COMPOUND_RE = r"[\p{L}\p{N}]+(?:[-_.][\p{L}\p{N}]+)+"
-_PY_WORD_RE = re.compile(r"[^\W_]+")  # what _WORD_RE cuts, for query phrases
+SCHEMA_VERSION = 1  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
+COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
+_PY_WORD_RE = re.compile(r"[^\W_]+")
+_NON_WORD_RE = re.compile(f"(?:[^\\w{CJK_CLASS}]|_)+")  # (a CJK character Python does not know yet stays)
+_COMPOUND_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)++")
+_ASCII_COMPOUND_RE = re.compile(r"[a-z0-9]++(?:[-_.][a-z0-9]++)++")
 _CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
 _CJK_CHAR_RE = re.compile(f"[{CJK_CLASS}]")
 _SEPARATORS = "-_."
@@ -69,8 +70,7 @@ def build_schema() -> tantivy.Schema:
 
 def register_analyzers(index: tantivy.Index) -> None:
     """The analyzers live in the process, not in the index folder: every open registers them."""
-    index.register_tokenizer(WORD, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(_WORD_RE)).build())
-    index.register_tokenizer(COMPOUND, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(_COMPOUND_RE)).build())
+    index.register_tokenizer(WORD, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build())
 
 
 def _bigrams(m: re.Match[str]) -> str:
@@ -79,8 +79,20 @@ def _bigrams(m: re.Match[str]) -> str:
 
 
 def prep(norm: str) -> str:
-    """Normalized text as tantivy gets it: CJK runs written out as bigrams between spaces."""
+    """Normalized text with its CJK runs written out as bigrams between spaces."""
     return norm if norm.isascii() else _CJK_RUN_RE.sub(_bigrams, norm)
+
+
+def fields_of(norm: str) -> tuple[str, str]:
+    """(words, compounds) of normalized text, as the word and compound fields get them.
+
+    tantivy's simple tokenizer cuts at every character that is not alphanumeric to Rust, which
+    is a superset of Python's ``str.isalnum`` (some combining marks, newer Unicode): so every other
+    character becomes a space first (in C), and both sides cut text at the same places."""
+    if norm.isascii():
+        return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm))
+    text = prep(norm)
+    return _NON_WORD_RE.sub(" ", text), " ".join(_COMPOUND_RE.findall(text))
 
 
 def make_document(
@@ -101,18 +113,21 @@ def make_document(
     revision: str,
 ) -> tantivy.Document:
     name_norm = normalize(name)
+    text, comp = fields_of(normalize(f"{name}\n{description}\n{type_}\n{body}"))
+    name_words, name_comp = fields_of(name_norm)
+    desc_words, desc_comp = fields_of(normalize(description))
     return tantivy.Document(
         id=doc_id,
         sid=sid,
         arch="1" if archived else "0",
         named=squash(name_norm),
-        text=prep(normalize(f"{name}\n{description}\n{type_}\n{body}")),
-        comp=prep(normalize(f"{name}\n{description}\n{body}")),
-        name=prep(name_norm),
-        namec=prep(name_norm),
-        desc=prep(normalize(description)),
-        descc=prep(normalize(description)),
-        type=normalize(type_),
+        text=text,
+        comp=comp,
+        name=name_words,
+        namec=name_comp,
+        desc=desc_words,
+        descc=desc_comp,
+        type=fields_of(normalize(type_))[0],
         key=key,
         cwd=cwd,
         kind=kind,

@@ -54,41 +54,12 @@ _STOPWORD_TEXT = (
 STOPWORDS = frozenset(_STOPWORD_TEXT.split(" "))
 
 
-# Characters NFKC leaves alone in practice (ASCII, kana, CJK ideographs, Hangul syllables): the fast
-# NFKC below maps every other character on its own and keeps the result only when it is normalized.
-_NFKC_ODD = "[^\x00-\x7f\u3041-\u3096\u30a1-\u30fa\u4e00-\u9fff\uac00-\ud7a3]"  # compiled on first use
-_NFKC_CHAR: dict[str, str] = {}
-
-
-def _nfkc_char(m: re.Match[str]) -> str:
-    ch = m.group()
-    out = _NFKC_CHAR.get(ch)
-    if out is None:
-        out = unicodedata.normalize("NFKC", ch)
-        if len(_NFKC_CHAR) < 65536:
-            _NFKC_CHAR[ch] = out
-    return out
-
-
-def nfkc(text: str) -> str:
-    """``unicodedata.normalize("NFKC", text)``, faster on text whose few odd characters (full-width
-    punctuation, say) normalize on their own. Exact: mapping each character to its own NFKC form
-    keeps the text compatibility-equivalent, so when that result is already NFKC-normalized it *is*
-    the NFKC form; otherwise (combining marks, jamo) the full algorithm runs."""
-    fast = re.sub(_NFKC_ODD, _nfkc_char, text)  # (re's own cache keeps the compiled pattern)
-    return fast if unicodedata.is_normalized("NFKC", fast) else unicodedata.normalize("NFKC", text)
-
-
 def normalize(text: str) -> str:
-    """NFKC + case folding (idempotent for practical text); ASCII takes a fast path."""
+    """NFKC + case folding (idempotent for practical text), in C; ASCII takes a fast path."""
     if text.isascii():
         return text.lower()
-    if not unicodedata.is_normalized("NFKC", text):
-        text = nfkc(text)
-    folded = text.casefold()
-    if folded != text and not unicodedata.is_normalized("NFKC", folded):
-        folded = unicodedata.normalize("NFKC", folded)
-    return folded
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return folded if unicodedata.is_normalized("NFKC", folded) else unicodedata.normalize("NFKC", folded)
 
 
 def squash(norm: str) -> str:
