@@ -10,7 +10,7 @@ import unicodedata
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 WORD = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")
-STOP = set("a an and are as at be by do does did for from how i in is it its of on or so that the this to".split())
+STOP = set(["a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "of", "on", "or", "so", "that", "the", "this", "to"])
 
 
 def norm(text: str) -> str:
