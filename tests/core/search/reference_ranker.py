@@ -68,5 +68,6 @@ def group(doc: dict[str, str], query: str) -> tuple[int, int, int] | None:
     points = sum(pts for t in terms for field, pts in fields if t in field)
     squashed = re.sub(r"[\W_]+", "", norm(query))
     multi = len(terms) > 1 or '"' in query
-    level = 3 if re.sub(r"[\W_]+", "", norm(doc["name"])) == squashed else 2 if multi and holds(seq, sequence(query)) else 0
+    phrase = multi and holds(seq, sequence(query))
+    level = 3 if re.sub(r"[\W_]+", "", norm(doc["name"])) == squashed else 2 if phrase else 0
     return (level, points, covered)
