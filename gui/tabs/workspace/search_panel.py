@@ -53,12 +53,11 @@ class IndexFreshness:
                     # look at the files of the folders the watcher saw change (index.note_changed),
                     # or at every file without a watcher.
                     stats = index.refresh(deep=not first and not index.watched, progress=progress)
-                    if first:
-                        if stats.from_cache:
-                            # Searchable from here on (queries don't wait while ``building``);
-                            # then in-place edits made while the window was closed, in the scopes
-                            # the persisted index gave (every file's stat: 1.8 s at 100k).
-                            index.refresh(deep=True, progress=lambda _d, _t: self.typing.step_aside())
+                    if first and stats.from_cache:
+                        # Searchable from here on (queries don't wait while ``building``); then
+                        # in-place edits made while the window was closed, in the scopes the
+                        # persisted index gave (every file's stat: 1.8 s at 100k).
+                        index.refresh(deep=True, progress=lambda _d, _t: self.typing.step_aside())
                 finally:
                     self.building = False
             self.done = max(self.done, wanted)

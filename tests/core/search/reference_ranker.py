@@ -10,7 +10,8 @@ import unicodedata
 
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 WORD = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")
-STOP = set(["a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "did", "for", "from", "how", "i", "in", "is", "it", "its", "of", "on", "or", "so", "that", "the", "this", "to"])
+_STOP_TEXT = "a an and are as at be by do does did for from how i in is it its of on or so that the this to"
+STOP = frozenset(_STOP_TEXT.split(" "))
 
 
 def norm(text: str) -> str:
