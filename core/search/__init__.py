@@ -22,7 +22,7 @@ returns no hits; ``search`` and ``refresh`` may run on different threads.
 from __future__ import annotations
 
 from core.search.index import SearchIndex
-from core.search.tokenizer import normalize, query_terms, tokenize
+from core.search.tokenizer import normalize, query_terms
 from core.search.types import (
     GLOBAL_SCOPE,
     Recall,
@@ -42,5 +42,4 @@ __all__ = [
     "SearchResults",
     "normalize",
     "query_terms",
-    "tokenize",
 ]
