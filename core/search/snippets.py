@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
 from functools import lru_cache
 
+from core.search.documents import Doc
 from core.search.tokenizer import ParsedQuery, collapse_spaces, normalize
+from core.search.types import SearchHit
 
 SNIPPET_CHARS = 160
 ELLIPSIS = "…"
@@ -145,3 +148,36 @@ def truncate_utf8(text: str, max_bytes: int) -> str:
     if len(data) <= max_bytes:
         return text
     return data[:max_bytes].decode("utf-8", errors="ignore")
+
+
+def hit_of(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:
+    """A hit: the snippet around the body's first match, or the description's when only the
+    description matched (its words highlighted there), or the body's first line."""
+    snippet, spans = make_snippet(doc.body if doc.body.strip() else (doc.description or doc.name), pq)
+    if not spans and doc.description:
+        snippet, spans = max((snippet, spans), make_snippet(doc.description, pq), key=lambda s: bool(s[1]))
+    return SearchHit(
+        scope_key=doc.scope_key,
+        cwd=doc.cwd,
+        kind="record" if doc.kind == "record" else "global_section",
+        name=doc.name,
+        type=doc.type,
+        description=doc.description,
+        score=score,
+        snippet=snippet,
+        highlights=spans,
+        file_name=doc.file_name,
+        section_index=doc.section_index,
+        archived=doc.archived,
+        mtime_ns=doc.mtime_ns,
+    )
+
+
+def shrink(hit: SearchHit, budget: int) -> SearchHit | None:
+    """``hit`` with its snippet cut to fit ``budget`` bytes, or None if even its metadata doesn't fit."""
+    room = budget - (hit.byte_size - len(hit.snippet.encode("utf-8")))
+    if room < 16:
+        return None
+    snippet = truncate_utf8(hit.snippet, room - len("…".encode())).rstrip() + "…"
+    spans = tuple((s, min(e, len(snippet) - 1)) for s, e in hit.highlights if s < len(snippet) - 1)
+    return replace(hit, snippet=snippet, highlights=spans)
