@@ -24,6 +24,7 @@ from typing import Any
 
 import tantivy
 
+from core.search.documents import Doc
 from core.search.tokenizer import CJK_CLASS, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
 SCHEMA_VERSION = 1  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
@@ -95,31 +96,15 @@ def fields_of(norm: str) -> tuple[str, str]:
     return _NON_WORD_RE.sub(" ", text), " ".join(_COMPOUND_RE.findall(text))
 
 
-def make_document(
-    *,
-    doc_id: str,
-    sid: str,
-    key: str,
-    cwd: str,
-    archived: bool,
-    kind: str,
-    name: str,
-    description: str,
-    type_: str,
-    body: str,
-    file_name: str,
-    section: int,
-    mtime_ns: int,
-    revision: str,
-) -> tantivy.Document:
-    name_norm = normalize(name)
-    text, comp = fields_of(normalize(f"{name}\n{description}\n{type_}\n{body}"))
+def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.Document:
+    name_norm = normalize(doc.name)
+    text, comp = fields_of(normalize(f"{doc.name}\n{doc.description}\n{doc.type}\n{doc.body}"))
     name_words, name_comp = fields_of(name_norm)
-    desc_words, desc_comp = fields_of(normalize(description))
+    desc_words, desc_comp = fields_of(normalize(doc.description))
     return tantivy.Document(
         id=doc_id,
         sid=sid,
-        arch="1" if archived else "0",
+        arch="1" if doc.archived else "0",
         named=squash(name_norm),
         text=text,
         comp=comp,
@@ -127,18 +112,36 @@ def make_document(
         namec=name_comp,
         desc=desc_words,
         descc=desc_comp,
-        type=fields_of(normalize(type_))[0],
-        key=key,
-        cwd=cwd,
-        kind=kind,
-        dname=name,
-        dtype=type_,
-        ddesc=description,
-        body=body,
-        file=file_name,
+        type=fields_of(normalize(doc.type))[0],
+        key=doc.scope_key,
+        cwd=doc.cwd,
+        kind=doc.kind,
+        dname=doc.name,
+        dtype=doc.type,
+        ddesc=doc.description,
+        body=doc.body,
+        file=doc.file_name,
         rev=revision,
-        sec=section,
-        mtime=mtime_ns,
+        sec=doc.section_index,
+        mtime=doc.mtime_ns,
+    )
+
+
+def stored_doc(stored: tantivy.Document) -> Doc:
+    """The :class:`Doc` a stored document was made from."""
+    get = stored.get_first
+    return Doc(
+        scope_key=get("key") or "",
+        cwd=get("cwd") or "",
+        archived=(get("id") or "").startswith("a:"),
+        kind=get("kind") or "record",
+        name=get("dname") or "",
+        description=get("ddesc") or "",
+        type=get("dtype") or "",
+        body=get("body") or "",
+        file_name=get("file") or "",
+        section_index=int(get("sec") or 0),
+        mtime_ns=int(get("mtime") or 0),
     )
 
 

@@ -25,7 +25,7 @@ from core.errors import DshMemoryError
 from core.fingerprint import content_hash, file_fingerprint, is_racy, scope_fingerprint
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, WORKSPACES_DIR
 from core.search.documents import Doc, split_global_sections
-from core.search.engine import QueryBuilder
+from core.search.engine import QueryBuilder, stored_doc
 from core.search.persist import INDEX_DIR, IndexDir
 from core.search.snippets import hit_of, shrink
 from core.search.sync import Scopes, Session, stored
@@ -226,17 +226,23 @@ class SearchIndex:
 
     def _index_workspace(self, session: Session, snap: WorkspaceSnapshot, sid: str, new_row: list[Any]) -> bool:
         cwd = snap.info.cwd
-        docs: dict[str, tuple[str, dict[str, Any]]] = {}
+        docs: dict[str, tuple[str, Doc]] = {}
         for e in snap.entries:
-            if e.record is None or not e.is_valid:
-                continue
-            r = e.record
-            docs[f"{sid}{_SEP}{e.file_name}"] = (
-                f"{e.revision}|{e.mtime_ns}|{cwd}",
-                dict(key=snap.key, cwd=cwd, archived=sid.startswith("a:"), kind="record", name=r.name,
-                     description=r.description, type_=r.type, body=r.body, file_name=e.file_name, section=-1,
-                     mtime_ns=e.mtime_ns),
-            )  # fmt: skip
+            if (r := e.record) is not None and e.is_valid:
+                doc = Doc(
+                    snap.key,
+                    cwd,
+                    sid[0] == "a",
+                    "record",
+                    r.name,
+                    r.description,
+                    r.type,
+                    r.body,
+                    e.file_name,
+                    -1,
+                    e.mtime_ns,
+                )
+                docs[f"{sid}{_SEP}{e.file_name}"] = (f"{e.revision}|{e.mtime_ns}|{cwd}", doc)
         if not session.sync(sid, docs):
             return False
         self._scopes[sid] = [*new_row[:3], snap.revision]
@@ -259,14 +265,25 @@ class SearchIndex:
         if self._root is not None:
             with contextlib.suppress(OSError):
                 mtime_ns = (self._root / GLOBAL_FILE).stat().st_mtime_ns
-        docs: dict[str, tuple[str, dict[str, Any]]] = {}
+        docs: dict[str, tuple[str, Doc]] = {}
         for s in split_global_sections(snap.text if snap.exists and not snap.invalid_reasons else ""):
+            doc = Doc(
+                GLOBAL_SCOPE,
+                "",
+                False,
+                "global_section",
+                s.heading,
+                "",
+                "global",
+                s.text,
+                GLOBAL_FILE,
+                s.index,
+                mtime_ns,
+            )
             docs[f"{GLOBAL_SCOPE}{_SEP}{s.index}"] = (
                 f"{content_hash(f'{s.heading}{_SEP}{s.text}'.encode())}|{mtime_ns}",
-                dict(key=GLOBAL_SCOPE, cwd="", archived=False, kind="global_section", name=s.heading,
-                     description="", type_="global", body=s.text, file_name=GLOBAL_FILE, section=s.index,
-                     mtime_ns=mtime_ns),
-            )  # fmt: skip
+                doc,
+            )
         if session.sync(GLOBAL_SCOPE, docs):
             self._scopes[GLOBAL_SCOPE] = [None, None, fp, snap.revision]
 
@@ -341,7 +358,7 @@ class SearchIndex:
             return [], 0
         try:
             result = searcher.search(query, limit=max(limit, 0) + TIE_MARGIN, count=True)
-            docs = [(_doc(searcher.doc(addr)), float(score)) for score, addr in result.hits]
+            docs = [(stored_doc(searcher.doc(addr)), float(score)) for score, addr in result.hits]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
             self._broken()
             return [], 0
@@ -371,7 +388,7 @@ class SearchIndex:
     def _docs(self, sid: str) -> list[Doc]:
         """Every document of one scope, in a stable order (recall)."""
         d = self._index_dir
-        docs = [_doc(x) for x in stored(d, d.index.searcher(), sid)] if d is not None else []
+        docs = [stored_doc(x) for x in stored(d, d.index.searcher(), sid)] if d is not None else []
         return sorted(docs, key=lambda x: (x.section_index, x.file_name))
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
@@ -394,20 +411,3 @@ def _dir_stamp(folder: Path, now_ns: int) -> tuple[int, int] | None:
     except OSError:
         return None
     return None if is_racy(st, now_ns) else (st.st_mtime_ns, st.st_ino)
-
-
-def _doc(stored_doc: tantivy.Document) -> Doc:
-    get = stored_doc.get_first
-    return Doc(
-        scope_key=get("key") or "",
-        cwd=get("cwd") or "",
-        archived=(get("id") or "").startswith("a:"),
-        kind=get("kind") or "record",
-        name=get("dname") or "",
-        description=get("ddesc") or "",
-        type=get("dtype") or "",
-        body=get("body") or "",
-        file_name=get("file") or "",
-        section_index=int(get("sec") or 0),
-        mtime_ns=int(get("mtime") or 0),
-    )

@@ -13,6 +13,7 @@ from typing import Any
 
 import tantivy
 
+from core.search.documents import Doc
 from core.search.engine import make_document
 from core.search.persist import IndexDir
 
@@ -36,9 +37,9 @@ class Session:
             self.refused = self.writer is None
         return self.writer
 
-    def sync(self, sid: str, docs: dict[str, tuple[str, dict[str, Any]]]) -> bool:
-        """Make scope ``sid``'s documents exactly ``docs`` (id -> (signature, make_document
-        arguments)). False when that needs the writer and another process holds it."""
+    def sync(self, sid: str, docs: dict[str, tuple[str, Doc]]) -> bool:
+        """Make scope ``sid``'s documents exactly ``docs`` (id -> (signature, document)). False
+        when that needs the writer and another process holds it."""
         fresh = self.writer is None
         indexed = self._indexed(sid)
         old = {i: indexed.pop(i, None) for i in docs}
@@ -55,7 +56,7 @@ class Session:
             if replaced:
                 writer.delete_documents_by_term("id", doc_id)
                 self.removed += 1
-            writer.add_document(make_document(doc_id=doc_id, sid=sid, revision=docs[doc_id][0], **docs[doc_id][1]))
+            writer.add_document(make_document(docs[doc_id][1], doc_id=doc_id, sid=sid, revision=docs[doc_id][0]))
             self.reindexed += 1
         for doc_id in indexed:
             writer.delete_documents_by_term("id", doc_id)
