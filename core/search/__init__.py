@@ -13,10 +13,8 @@ Public API (what the GUI, CLI, MCP server and consolidation use)::
     index.note_changed(keys)                     # a watcher saw these workspaces change
     index.doc_count, index.read_only, index.scope_revisions(), index.save_cache(), index.warm_up()
 
-The index lives in the store's cache folder (``store.cache_dir()``, see ``core.search.persist``) and
-is shared by every process on the root; ranking and matching are in ``docs/search.md`` and
-``core.search.engine``; change detection in ``core.search.index``. ``search`` before any refresh
-returns no hits; ``search`` and ``refresh`` may run on different threads.
+The index lives in the store's cache folder (``core.search.persist``), shared by every process on
+the root; ranking and matching: ``docs/search.md``. ``search`` before any refresh finds nothing.
 """
 
 from __future__ import annotations

@@ -22,10 +22,6 @@ class Doc:
     section_index: int
     mtime_ns: int
 
-    @property
-    def sort_name(self) -> tuple[str, str, int]:
-        return (self.scope_key, self.name, self.section_index)
-
 
 @dataclass(frozen=True)
 class GlobalSection:

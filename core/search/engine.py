@@ -1,24 +1,20 @@
-"""The tantivy side of search: the schema, the analyzers, documents in, rank-group queries out.
+"""The tantivy side of search: schema, analyzers, documents in, rank-group queries out.
 
-Text reaches tantivy normalized (NFKC + casefold, in C through ``unicodedata``/``str``) with every
-CJK run written out as its bigrams (``打包用了`` → `` 打包 包用 用了 ``; a one-character run stays
-itself). tantivy's own regex tokenizers then cut it (Rust speed, no per-token Python):
-
-- ``text`` (positions): letters/digits runs: words, the parts of compounds, CJK bigrams;
-- ``comp``: compounds whole (``electron-builder``, ``core.store.api``, ``3.11``); a query word
-  also finds the compounds it is the squashed form of (``electronbuilder``) through a regex query.
-
-A query (``core.search.tokenizer.parse_query``) becomes one boolean query whose score *is* the
-rank: constant-score clauses add the group (exact name / heading, phrase, field points, terms
-matched) in weights far above any BM25 sum, and the term clauses add tantivy's BM25 below them.
-See ``docs/search.md`` for the contract.
+Text reaches tantivy normalized (NFKC + casefold, in C), every CJK run written out as its bigrams
+(``打包用了`` → `` 打包 包用 用了 ``); tantivy's simple tokenizer cuts the ``text`` field into words
+and bigrams (with positions, for phrases) in Rust; compounds (``electron-builder``) are found with
+one C-level regex and indexed whole in ``comp``. A query becomes one boolean query whose score *is*
+the rank: constant-score clauses add the rank group (docs/search.md) in steps above any BM25 sum,
+the term clauses add tantivy's BM25 below them.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import astuple
 from operator import add
 from typing import Any
 
@@ -27,7 +23,7 @@ import tantivy
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_CLASS, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 1  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 2  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE = re.compile(r"[^\W_]+")
@@ -36,7 +32,6 @@ _COMPOUND_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"[a-z0-9]++(?:[-_.][a-z0-9]++)++")
 _CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
 _CJK_CHAR_RE = re.compile(f"[{CJK_CLASS}]")
-_SEPARATORS = "-_."
 _SEP_RE = "[-_.]?"
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 # Field points per query term (the third rank group).
@@ -53,7 +48,6 @@ TEXT_FIELDS = (
     ("type", WORD, "basic"),
 )
 RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
-STORED = ("key", "cwd", "kind", "dname", "dtype", "ddesc", "body", "file", "rev")
 
 
 def build_schema() -> tantivy.Schema:
@@ -62,10 +56,7 @@ def build_schema() -> tantivy.Schema:
         sb.add_text_field(name, stored=False, tokenizer_name=tokenizer, index_option=option)
     for name in RAW_FIELDS:
         sb.add_text_field(name, stored=name == "id", tokenizer_name="raw", index_option="basic")
-    for name in STORED:
-        sb.add_text_field(name, stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_integer_field("sec", stored=True)
-    sb.add_integer_field("mtime", stored=True, fast=True)
+    sb.add_bytes_field("doc", stored=True)  # the Doc and its signature as JSON (stored, not indexed)
     return sb.build()
 
 
@@ -113,48 +104,30 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         desc=desc_words,
         descc=desc_comp,
         type=fields_of(normalize(doc.type))[0],
-        key=doc.scope_key,
-        cwd=doc.cwd,
-        kind=doc.kind,
-        dname=doc.name,
-        dtype=doc.type,
-        ddesc=doc.description,
-        body=doc.body,
-        file=doc.file_name,
-        rev=revision,
-        sec=doc.section_index,
-        mtime=doc.mtime_ns,
+        doc=json.dumps([*astuple(doc), revision], ensure_ascii=False).encode(),
     )
 
 
-def stored_doc(stored: tantivy.Document) -> Doc:
-    """The :class:`Doc` a stored document was made from."""
-    get = stored.get_first
-    return Doc(
-        scope_key=get("key") or "",
-        cwd=get("cwd") or "",
-        archived=(get("id") or "").startswith("a:"),
-        kind=get("kind") or "record",
-        name=get("dname") or "",
-        description=get("ddesc") or "",
-        type=get("dtype") or "",
-        body=get("body") or "",
-        file_name=get("file") or "",
-        section_index=int(get("sec") or 0),
-        mtime_ns=int(get("mtime") or 0),
-    )
+def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
+    """The :class:`Doc` a stored document was made from, and its signature (ValueError when the
+    stored bytes are not what ``make_document`` writes: a damaged or foreign index)."""
+    try:
+        raw = json.loads(stored.get_first("doc") or b"[]")
+    except TypeError as exc:
+        raise ValueError("not a stored document of this index") from exc
+    if not isinstance(raw, list) or len(raw) != len(_DOC_TYPES) + 1:
+        raise ValueError("not a stored document of this index")
+    for value, kind in zip(raw, (*_DOC_TYPES, str), strict=True):
+        if not isinstance(value, kind):
+            raise ValueError("not a stored document of this index")
+    return Doc(*raw[:-1]), raw[-1]
+
+
+_DOC_TYPES = (str, str, bool, str, str, str, str, str, str, int, int)  # (the fields of Doc, in order)
 
 
 def _esc(word: str) -> str:
     return re.sub(r"([.\\+*?()|\[\]{}^$#&~-])", r"\\\1", word)
-
-
-def _is_cjk_char(term: str) -> bool:
-    return len(term) == 1 and _CJK_CHAR_RE.fullmatch(term) is not None
-
-
-def _is_compound(term: str) -> bool:
-    return any(s in term for s in _SEPARATORS)
 
 
 class QueryBuilder:
@@ -178,10 +151,10 @@ class QueryBuilder:
         """Documents holding ``term`` in these fields (as a word, a compound, or a compound's
         squashed form); ``expand``: also a one-character CJK term inside a bigram, and ``prefix``:
         words the term begins."""
-        if _is_compound(term):
+        if any(s in term for s in "-_."):  # a compound
             return self._term(compound, term)
         parts = [self._term(word, term)]
-        if _is_cjk_char(term):
+        if len(term) == 1 and _CJK_CHAR_RE.fullmatch(term):
             if expand:
                 parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
             return self._any(parts)

@@ -97,8 +97,11 @@ class SearchIndex:
     def note_changed(self, keys: Iterable[str]) -> None:
         """A file watcher saw files of these workspaces change (any thread, never blocks): the next
         refresh compares their files' stats (an in-place rewrite keeps the folder's stamp)."""
+        self._watched = True
+        self._hint(keys)
+
+    def _hint(self, keys: Iterable[str]) -> None:
         with self._hints_lock:
-            self._watched = True
             self._hints.update(keys)
 
     @property
@@ -110,10 +113,6 @@ class SearchIndex:
             taken = set(self._hints) if wanted is None else self._hints & wanted
             self._hints -= taken
             return taken
-
-    def _return_hints(self, keys: Iterable[str]) -> None:
-        with self._hints_lock:
-            self._hints.update(keys)
 
     # --- refresh and apply -------------------------------------------------------------------
     def refresh(
@@ -131,9 +130,14 @@ class SearchIndex:
             wanted = None if keys is None else set(keys)
             hints = self._take_hints(wanted)
             try:
-                return self._refresh_locked(wanted, hints, deep or wanted is not None, progress, t0)
+                try:
+                    return self._refresh_locked(wanted, hints, deep or wanted is not None, progress, t0)
+                except (ValueError, RuntimeError):  # tantivy met damaged files: start over, once
+                    self._dir().rebuild()
+                    self._scopes, self._persisted = {}, set()
+                    return self._refresh_locked(wanted, hints, True, progress, t0)
             except BaseException:
-                self._return_hints(hints)
+                self._hint(hints)  # (not looked at after all)
                 raise
 
     def _refresh_locked(
@@ -195,8 +199,8 @@ class SearchIndex:
         if wanted is None or GLOBAL_SCOPE in wanted:
             global_reread, global_trusted = self._refresh_global(session, now)
             reread, trusted = reread + global_reread, trusted + global_trusted
-        if session.refused:
-            self._return_hints([key for _, key, _, _ in todo])
+        if session.refused:  # (looked at again next time)
+            self._hint(hints | {key for _, key, _, _ in todo})
         session.finish()
         self._read_only = session.refused
         if progress is not None:
@@ -204,16 +208,9 @@ class SearchIndex:
         return self._stats(session, t0, len(targets) + (wanted is None or GLOBAL_SCOPE in wanted), reread, trusted)
 
     def _stats(self, session: Session, t0: float, checked: int, reread: int, trusted: int) -> RefreshStats:
-        return RefreshStats(
-            scopes_checked=checked,
-            scopes_reread=reread,
-            docs_reindexed=session.reindexed,
-            docs_removed=session.removed,
-            docs_total=self.doc_count,
-            from_cache=trusted,
-            read_only=session.refused,
-            elapsed_ms=(time.perf_counter() - t0) * 1000.0,
-        )
+        elapsed = (time.perf_counter() - t0) * 1000.0
+        done = (session.reindexed, session.removed, self.doc_count, trusted, session.refused, elapsed)
+        return RefreshStats(checked, reread, *done)
 
     def _scope_keys(self, archived: bool) -> list[str]:
         if self._root is None:
@@ -300,7 +297,7 @@ class SearchIndex:
                 sid = _sid(snapshot.key, snapshot.info.archived_at is not None)
                 self._index_workspace(session, snapshot, sid, [None, None, None])
             if session.refused:
-                self._return_hints([GLOBAL_SCOPE if isinstance(snapshot, GlobalSnapshot) else snapshot.key])
+                self._hint([GLOBAL_SCOPE if isinstance(snapshot, GlobalSnapshot) else snapshot.key])
             session.finish()
             self._read_only = session.refused
             return self._stats(session, t0, 1, 0, 0)
@@ -356,9 +353,15 @@ class SearchIndex:
         query = QueryBuilder(d.schema).ranked(pq, searcher.num_docs, _scope_filter(d, scopes, include_archived))
         if query is None:
             return [], 0
+        want = max(limit, 0) + TIE_MARGIN
         try:
-            result = searcher.search(query, limit=max(limit, 0) + TIE_MARGIN, count=True)
-            docs = [(stored_doc(searcher.doc(addr)), float(score)) for score, addr in result.hits]
+            while True:  # until the hits fetched hold every one that ties with the last wanted
+                result = searcher.search(query, limit=want, count=True)
+                hits = result.hits
+                if len(hits) < want or limit <= 0 or hits[-1][0] < hits[min(limit, len(hits)) - 1][0]:
+                    break
+                want *= 4
+            docs = [(stored_doc(searcher.doc(addr))[0], float(score)) for score, addr in hits]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
             self._broken()
             return [], 0
@@ -388,7 +391,7 @@ class SearchIndex:
     def _docs(self, sid: str) -> list[Doc]:
         """Every document of one scope, in a stable order (recall)."""
         d = self._index_dir
-        docs = [stored_doc(x) for x in stored(d, d.index.searcher(), sid)] if d is not None else []
+        docs = [stored_doc(x)[0] for x in stored(d, d.index.searcher(), sid)] if d is not None else []
         return sorted(docs, key=lambda x: (x.section_index, x.file_name))
 
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:

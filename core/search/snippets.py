@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 
@@ -15,18 +14,6 @@ SNIPPET_CHARS = 160
 ELLIPSIS = "…"
 
 
-_CHAR_NORM: dict[str, str] = {}
-
-
-def _char_norm(ch: str) -> str:
-    n = _CHAR_NORM.get(ch)
-    if n is None:
-        n = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
-        if len(_CHAR_NORM) < 65536:
-            _CHAR_NORM[ch] = n
-    return n
-
-
 def _normalize_with_map(text: str) -> tuple[str, list[int] | None]:
     """Normalized ``text`` and, for each normalized char, the index of the source char (None when
     normalization kept every character in place)."""
@@ -35,7 +22,7 @@ def _normalize_with_map(text: str) -> tuple[str, list[int] | None]:
     norm = normalize(text)
     if len(norm) == len(text):
         return norm, None
-    parts = [_char_norm(ch) for ch in text]
+    parts = [normalize(ch) for ch in text]  # (a snippet window: a few hundred characters)
     origin: list[int] = []
     for i, n in enumerate(parts):
         origin += [i] * len(n)
@@ -84,13 +71,6 @@ def _anchor_order(pq: ParsedQuery) -> tuple[str, ...]:
     return extra + pq.phrases + pq.terms
 
 
-@lru_cache(maxsize=256)
-def _raw_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
-    """The terms pattern, case-insensitive, for locating a match in un-normalized text cheaply."""
-    pattern = _terms_pattern(terms)
-    return re.compile(pattern.pattern, re.IGNORECASE) if pattern is not None else None
-
-
 def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A one-line window of ``text`` (whitespace collapsed) around the first match, with highlights."""
     cut_before = cut_after = False
@@ -99,8 +79,8 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
         # folding) and only flatten a stretch around it, not the whole document.
         at = 0
         for want in _anchor_order(pq):  # the phrase, then the terms in query order
-            raw = _raw_pattern((want,))
-            m = raw.search(text) if raw is not None else None
+            pattern = _terms_pattern((want,))  # (case-insensitive on the raw text: CJK needs no folding)
+            m = re.search(pattern.pattern, text, re.IGNORECASE) if pattern is not None else None
             if m is not None:
                 at = m.start()
                 break

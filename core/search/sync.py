@@ -14,7 +14,7 @@ from typing import Any
 import tantivy
 
 from core.search.documents import Doc
-from core.search.engine import make_document
+from core.search.engine import make_document, stored_doc
 from core.search.persist import IndexDir
 
 CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
@@ -81,7 +81,7 @@ class Session:
         searcher = self.dir.index.searcher()
         if not searcher.doc_freq("sid", sid):
             return {}
-        return {d.get_first("id") or "": d.get_first("rev") or "" for d in stored(self.dir, searcher, sid)}
+        return {d.get_first("id") or "": stored_doc(d)[1] for d in stored(self.dir, searcher, sid)}
 
     def _published(self) -> None:
         self.dir.secure()
