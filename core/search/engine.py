@@ -111,19 +111,16 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
 def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
     """The :class:`Doc` a stored document was made from, and its signature (ValueError when the
     stored bytes are not what ``make_document`` writes: a damaged or foreign index)."""
-    try:
-        raw = json.loads(stored.get_first("doc") or b"[]")
-    except TypeError as exc:
-        raise ValueError("not a stored document of this index") from exc
-    if not isinstance(raw, list) or len(raw) != len(_DOC_TYPES) + 1:
+    raw = json.loads(stored.get_first("doc") or b"[]") if isinstance(stored.get_first("doc"), bytes) else None
+    if not (isinstance(raw, list) and len(raw) == len(_TYPES) and all(map(isinstance, raw, _TYPES))):
         raise ValueError("not a stored document of this index")
-    for value, kind in zip(raw, (*_DOC_TYPES, str), strict=True):
-        if not isinstance(value, kind):
-            raise ValueError("not a stored document of this index")
     return Doc(*raw[:-1]), raw[-1]
 
 
-_DOC_TYPES = (str, str, bool, str, str, str, str, str, str, int, int)  # (the fields of Doc, in order)
+_TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
+
+
+Occur = tantivy.Occur
 
 
 def _esc(word: str) -> str:
@@ -143,9 +140,7 @@ class QueryBuilder:
         return tantivy.Query.regex_query(self.schema, field, pattern)
 
     def _any(self, queries: Sequence[tantivy.Query]) -> tantivy.Query:
-        if len(queries) == 1:
-            return queries[0]
-        return tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in queries])
+        return queries[0] if len(queries) == 1 else tantivy.Query.boolean_query([(Occur.Should, q) for q in queries])
 
     def term(self, term: str, word: str, compound: str, *, prefix: bool = False, expand: bool = True) -> tantivy.Query:
         """Documents holding ``term`` in these fields (as a word, a compound, or a compound's
@@ -189,7 +184,6 @@ class QueryBuilder:
         w_cover = math.ceil(n_terms * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
         w_points = w_cover * (n_terms + 1)
         w_level = w_points * (7 * n_terms + 1)
-        Occur = tantivy.Occur
         clauses: list[tuple[Any, tantivy.Query]] = [(Occur.Must, self._any(matches))]
         for phrase in pq.phrases:
             q = self.phrase(phrase)

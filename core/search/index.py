@@ -66,17 +66,12 @@ class SearchIndex:
         self._read_only = False
 
     @property
-    def store(self) -> MemoryStore:
-        return self._store
-
-    @property
     def doc_count(self) -> int:
         return self._index_dir.index.searcher().num_docs if self._index_dir is not None else 0
 
     @property
     def read_only(self) -> bool:
-        """The last refresh found the writer held by another process: answers come from the last
-        committed state until a later refresh can write."""
+        """The last refresh found the writer held elsewhere: answers come from the last commit."""
         return self._read_only
 
     def scope_revisions(self) -> dict[str, str]:
@@ -86,12 +81,11 @@ class SearchIndex:
     def _dir(self) -> IndexDir:
         if self._index_dir is None:
             self._index_dir = IndexDir(self._path)
-            self._load_scopes()
+            self._load_scopes(self._index_dir)
         return self._index_dir
 
-    def _load_scopes(self) -> None:
-        assert self._index_dir is not None
-        self._scopes = self._index_dir.read_scopes() or {}
+    def _load_scopes(self, d: IndexDir) -> None:
+        self._scopes = d.read_scopes() or {}
         self._persisted = set(self._scopes)
 
     def note_changed(self, keys: Iterable[str]) -> None:
@@ -122,9 +116,8 @@ class SearchIndex:
         deep: bool = False,
         progress: Callable[[int, int], None] | None = None,
     ) -> RefreshStats:
-        """Bring the index up to date with the store (see the module docstring). ``keys``: only
-        these workspace keys (active and archived) and, with ``"global"``, GLOBAL.md.
-        ``progress(done, total)`` is called (on this thread) as scopes are read and indexed."""
+        """Bring the index up to date with the store. ``keys``: only these workspace keys (active
+        and archived) and, with ``"global"``, GLOBAL.md. ``progress(done, total)``: as scopes are read."""
         t0 = time.perf_counter()
         with self._lock:
             wanted = None if keys is None else set(keys)
@@ -150,8 +143,8 @@ class SearchIndex:
     ) -> RefreshStats:
         d = self._dir()
         d.index.reload()  # (what other processes committed)
-        if d.scopes_changed():
-            self._load_scopes()
+        if d.scopes_changed():  # (another process committed since)
+            self._load_scopes(d)
         now = time.time_ns()
         targets = {
             _sid(key, archived): (key, archived)
@@ -226,19 +219,8 @@ class SearchIndex:
         docs: dict[str, tuple[str, Doc]] = {}
         for e in snap.entries:
             if (r := e.record) is not None and e.is_valid:
-                doc = Doc(
-                    snap.key,
-                    cwd,
-                    sid[0] == "a",
-                    "record",
-                    r.name,
-                    r.description,
-                    r.type,
-                    r.body,
-                    e.file_name,
-                    -1,
-                    e.mtime_ns,
-                )
+                fields = (r.name, r.description, r.type, r.body)
+                doc = Doc(snap.key, cwd, sid[0] == "a", "record", *fields, e.file_name, -1, e.mtime_ns)
                 docs[f"{sid}{_SEP}{e.file_name}"] = (f"{e.revision}|{e.mtime_ns}|{cwd}", doc)
         if not session.sync(sid, docs):
             return False
@@ -258,29 +240,15 @@ class SearchIndex:
         return 1, 0
 
     def _index_global(self, session: Session, snap: GlobalSnapshot, fp: str | None) -> None:
-        mtime_ns = 0  # the recency of every Global section
+        mtime = 0  # the recency of every Global section
         if self._root is not None:
             with contextlib.suppress(OSError):
-                mtime_ns = (self._root / GLOBAL_FILE).stat().st_mtime_ns
+                mtime = (self._root / GLOBAL_FILE).stat().st_mtime_ns
         docs: dict[str, tuple[str, Doc]] = {}
         for s in split_global_sections(snap.text if snap.exists and not snap.invalid_reasons else ""):
-            doc = Doc(
-                GLOBAL_SCOPE,
-                "",
-                False,
-                "global_section",
-                s.heading,
-                "",
-                "global",
-                s.text,
-                GLOBAL_FILE,
-                s.index,
-                mtime_ns,
-            )
-            docs[f"{GLOBAL_SCOPE}{_SEP}{s.index}"] = (
-                f"{content_hash(f'{s.heading}{_SEP}{s.text}'.encode())}|{mtime_ns}",
-                doc,
-            )
+            sig = f"{content_hash(f'{s.heading}{_SEP}{s.text}'.encode())}|{mtime}"
+            fields = ("global_section", s.heading, "", "global", s.text, GLOBAL_FILE, s.index, mtime)
+            docs[f"{GLOBAL_SCOPE}{_SEP}{s.index}"] = (sig, Doc(GLOBAL_SCOPE, "", False, *fields))
         if session.sync(GLOBAL_SCOPE, docs):
             self._scopes[GLOBAL_SCOPE] = [None, None, fp, snap.revision]
 
@@ -301,14 +269,6 @@ class SearchIndex:
             session.finish()
             self._read_only = session.refused
             return self._stats(session, t0, 1, 0, 0)
-
-    def save_cache(self) -> bool:
-        """Every change is committed as it is indexed; kept for callers that close a window."""
-        return self._path is not None and self._index_dir is not None
-
-    def warm_up(self) -> float:
-        """Nothing to warm (tantivy reads its files through the page cache); kept for callers."""
-        return 0.0
 
     # --- search and recall -------------------------------------------------------------------
     def search(

@@ -125,11 +125,11 @@ class IndexDir:
 
 
 def _valid_row(row: object) -> bool:
+    kinds = (int, int, str, str)
     return (
         isinstance(row, list)
         and len(row) == 4
-        and all(x is None or isinstance(x, int) for x in row[:2])
-        and all(x is None or isinstance(x, str) for x in row[2:])
+        and all(x is None or isinstance(x, k) for x, k in zip(row, kinds, strict=True))
     )
 
 

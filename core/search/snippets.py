@@ -8,10 +8,11 @@ from functools import lru_cache
 
 from core.search.documents import Doc
 from core.search.tokenizer import ParsedQuery, collapse_spaces, normalize
-from core.search.types import SearchHit
+from core.search.types import HitKind, SearchHit
 
 SNIPPET_CHARS = 160
 ELLIPSIS = "…"
+_KINDS: dict[str, HitKind] = {"record": "record"}
 
 
 def _normalize_with_map(text: str) -> tuple[str, list[int] | None]:
@@ -136,21 +137,9 @@ def hit_of(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:
     snippet, spans = make_snippet(doc.body if doc.body.strip() else (doc.description or doc.name), pq)
     if not spans and doc.description:
         snippet, spans = max((snippet, spans), make_snippet(doc.description, pq), key=lambda s: bool(s[1]))
-    return SearchHit(
-        scope_key=doc.scope_key,
-        cwd=doc.cwd,
-        kind="record" if doc.kind == "record" else "global_section",
-        name=doc.name,
-        type=doc.type,
-        description=doc.description,
-        score=score,
-        snippet=snippet,
-        highlights=spans,
-        file_name=doc.file_name,
-        section_index=doc.section_index,
-        archived=doc.archived,
-        mtime_ns=doc.mtime_ns,
-    )
+    d, kind = doc, _KINDS.get(doc.kind, "global_section")
+    head = (d.scope_key, d.cwd, kind, d.name, d.type, d.description, score, snippet, spans)
+    return SearchHit(*head, d.file_name, d.section_index, d.archived, d.mtime_ns)
 
 
 def shrink(hit: SearchHit, budget: int) -> SearchHit | None:

@@ -1,10 +1,7 @@
-"""Writing to the index: one writer session per refresh/apply, and a scope's documents brought to
-exactly what the store holds, touching only those whose signature (revision, mtime, cwd) changed.
-
-The index's own stored fields are the reference for the diff, so a crash between a commit and the
-scopes file costs a second look, never a wrong answer. The writer is taken only when something
-has to change and released at the end: a process that can't take it (another one holds it) leaves
-the change for later and answers from the last commit.
+"""Writing to the index: one writer session per refresh/apply, taken only when something must
+change; a scope's documents brought to exactly what the store holds, touching only those whose
+signature (revision, mtime, cwd) changed. The diff is against the index's own stored documents, so
+a crash between a commit and the scopes file costs a second look, never a wrong answer.
 """
 
 from __future__ import annotations
