@@ -67,7 +67,8 @@ def test_a_plain_log_over_its_size_cap_is_skipped_not_read(tmp_path: Path, monke
     monkeypatch.setattr(foreign, "MAX_LOG_BYTES", 64 << 10)
     good = write_session(tmp_path, conversation(turns=1, session_id="good"), folder="good")
     rows = conversation(turns=1, session_id="big")
-    big = write_session(tmp_path, jsonl(rows) + b'{"type":"note","seq":99,"data":"' + b"y" * (80 << 10) + b'"}\n', folder="big")
+    filler = b'{"type":"note","seq":99,"data":"' + b"y" * (80 << 10) + b'"}\n'
+    big = write_session(tmp_path, jsonl(rows) + filler, folder="big")
     catalog = SessionCatalog(sessions_root=tmp_path)
     assert [s.folder for s in catalog.list()] == [str(good)]
     assert "over the limit" in catalog.problems[str(big)]
