@@ -293,7 +293,75 @@ class MemoryServer:
 
     async def serve_stdio(self) -> None:
         async with stdio_server() as (read, write):
-            await self.server.run(read, write, self.server.create_initialization_options())
+            answering = _AnswerUnparsable(read, write)  # issue 25: never leave a client waiting
+            await self.server.run(answering, write, self.server.create_initialization_options())
+
+
+class _AnswerUnparsable:
+    """The read stream, except that a line the SDK could not decode (too deep, not JSON, not a
+    JSON-RPC message) is answered with a JSON-RPC error here instead of being logged in silence.
+
+    The SDK's stdio transport hands such lines on as exceptions with no reply, so a client sending
+    a 100k-deep ``arguments`` waited forever. The error carries the request's ``id`` when a linear
+    scan of the line's top level finds one (JSON-RPC: null when it cannot be told)."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:  # the SDK reads the sender's context through this
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._answer(item)
+
+    async def _answer(self, exc: Exception) -> None:
+        from mcp.shared.message import SessionMessage
+        from pydantic import ValidationError
+
+        from core.foreign import top_level_member
+
+        line = ""
+        if isinstance(exc, ValidationError):
+            errors = exc.errors(include_url=False, include_context=False)
+            raw = errors[0].get("input") if errors else None
+            line = raw if isinstance(raw, str) else ""
+            parse = bool(errors) and errors[0].get("type") == "json_invalid"
+        else:
+            parse = False
+        ident = top_level_member(line, "id") if line else None
+        ident = ident if isinstance(ident, int | str) and not isinstance(ident, bool) else None
+        error = types.ErrorData(
+            code=-32700 if parse else -32600,
+            message="Parse error: the message is not JSON this server can read (too deep or malformed)"
+            if parse
+            else "Invalid request: not a JSON-RPC message this server understands",
+        )
+        log.warning("answered an unreadable message with a JSON-RPC error (%s)", type(exc).__name__)
+        await self._write.send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident, error=error)))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _AnswerUnparsable:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnswerUnparsable:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 def _str(args: dict[str, Any], key: str) -> str:
