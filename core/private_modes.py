@@ -23,7 +23,7 @@ def private_dir(path: Path) -> None:
     _tighten_one(path)
 
 
-def _tighten_one(path: Path) -> stat.struct_time | os.stat_result | None:
+def _tighten_one(path: Path) -> os.stat_result | None:
     """Drop group/other bits of one file or folder (never a link); its stat, or None when skipped."""
     try:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
