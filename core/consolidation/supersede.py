@@ -51,20 +51,20 @@ _NEGATION = re.compile(
     r"|(?:不要|别|不是|而不是|不再|不用|禁止)(?:再)?(?:用|在|从)?\s*(?P<zh>[A-Za-z0-9._/-]+|[\u3400-\u9fff]{2})",
     _I,
 )
-_STOP = frozenset(
-    (
-        "a an the to of and or for in on at is are be been was were we i you it its that this with our my "
-        "your should will would please always never use using used do does dont don t not can could just also "
-        "us me them they there here from by as into than then so very really all any some now still new "
-        "remember note keep mind forget moved move changed change instead rather no longer lives live "
-        "prefer like want make sure every each when before after run runs running"
-    ).split()
+_STOP_TEXT = (
+    "a an the to of and or for in on at is are be been was were we i you it its that this with our my "
+    "your should will would please always never use using used do does dont don t not can could just "
+    "also us me them they there here from by as into than then so very really all any some now still "
+    "new remember note keep mind forget moved move changed change instead rather no longer lives live "
+    "prefer like want make sure every each when before after run runs running "
 )
+_STOP = frozenset(_STOP_TEXT.split())
 # Words that are the subject of a keyed fact even when all else differs.
-_KINDS = frozenset(
+_KINDS_TEXT = (
     "dashboard dashboards docs documentation wiki runbook board tracker issue issues ticket grafana "
-    "kibana sentry status page api endpoint url link repo staging production prod codeword".split()
+    "kibana sentry status page api endpoint url link repo staging production prod codeword "
 )
+_KINDS = frozenset(_KINDS_TEXT.split())
 SUBJECT_SHARE = 0.6
 """Share of the smaller record's content words the two must have in common to be about the same
 thing (tuned on tests/data/consolidation_sequences.yml: true supersessions share 0.67–1.0, distinct
@@ -146,7 +146,8 @@ def compare(new: Record, old: Record) -> Supersession | None:
     ua, ub = _urls(a), _urls(b)
     if ua and ub:
         for host, url in ua.items():
-            if host in ub and ub[host].rstrip("/") != url.rstrip("/") and (shared or new.type == old.type == "reference"):
+            moved = ub.get(host, url).rstrip("/") != url.rstrip("/")
+            if moved and (shared or new.type == old.type == "reference"):
                 return Supersession(old.name, "supersedes", "url", ub[host], url)
         if set(ua.values()) != set(ub.values()) and shared & _KINDS:
             return Supersession(old.name, "supersedes", "url", next(iter(ub.values())), next(iter(ua.values())))
