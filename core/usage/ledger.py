@@ -62,6 +62,8 @@ def usage_dir(store: MemoryStore) -> Path:
 def _ensure_dir(path: Path) -> Path:
     """Create ``.manager/usage`` owner-only; refuse a symlink or non-folder on the way (never
     write through a link out of the root)."""
+    if not path.parent.parent.is_dir():
+        raise UsageError(f"The memory root {path.parent.parent} does not exist yet; there is no usage to keep.")
     for folder in (path.parent, path):
         try:
             st = os.lstat(folder)
