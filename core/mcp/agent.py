@@ -202,6 +202,10 @@ class AgentSession:
 
             body = render_record(entry.record).decode("utf-8")
         text, _ = _framed(f"record {name} ({entry.file_name}) of the workspace {self.cwd}", body, READ_MAX_BYTES)
+        # --- usage ledger (issue 30): the one call that counts what the server served ---
+        from core.usage import note_served
+
+        note_served(self.store, self.key, [name], "memory_read", self.client)
         return text
 
     def index_text(self) -> str:
