@@ -94,6 +94,7 @@ class PurgeSweep:
     review_states: int = 0
     receipts_closed: int = 0
     debug_logs: int = 0
+    usage_entries: int = 0
     search_cache_dropped: bool = False
 
 
@@ -129,6 +130,7 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
     - pending review states (``.manager/review-state/``, proposals, evidence and the user's edits);
     - receipts of those reviews: marked ``discarded`` (they never held bodies);
     - debug logs of every review of the workspace (``debug/<review-id>/``);
+    - its uses in the usage ledger and the MCP served log (``.manager/usage/``);
     - the search cache (``.manager/cache/``): dropped whole and rebuilt from the records by the next
       search, since deleted rows of an SQLite file (or a search index's segments) keep their bytes
       in free pages until they are overwritten.
@@ -164,8 +166,13 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
     for rid in sorted(reviews):
         with contextlib.suppress(DshMemoryError, OSError):
             debug += store.delete_debug(rid)
+    usage = 0
+    with contextlib.suppress(DshMemoryError, OSError, TimeoutError):
+        from core.usage.ledger import forget_workspace
+
+        usage = forget_workspace(store, key)
     dropped = _drop_search_cache(store.root)
-    return PurgeSweep(proposals, states, closed, debug, dropped)
+    return PurgeSweep(proposals, states, closed, debug, usage, dropped)
 
 
 def _drop_search_cache(root: Path | None) -> bool:

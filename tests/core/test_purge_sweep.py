@@ -2,7 +2,8 @@
 
 A root gets every kind of derived data for one workspace, each holding a unique marker: records
 with history and a commit log, the search cache, a pending agent proposal with its receipt, a
-pending (zip import) review with the user's edit in its review state, a debug log, review marks.
+pending (zip import) review with the user's edit in its review state, a debug log, review marks,
+the usage ledger's log of what the MCP server served.
 After ``dsh-memory purge`` every byte of every file under the root (SQLite files and their -wal /
 -shm included) is searched for the marker: zero hits. On the code before issue 25 the proposal, the
 review state, the debug log and the search cache kept it, and ``review ID --apply --refresh``
@@ -24,6 +25,7 @@ from core.import_zip import open_zip_reviews, read_export_zip
 from core.mcp.agent import AgentSession
 from core.models import PutOp, Record
 from core.store.fs import FileStore
+from core.usage.ledger import note_served
 
 MARKER = "zq7-purge-marker-4f1c9e"
 CWD = "/home/ada/projects/atlas"
@@ -90,6 +92,8 @@ def test_purge_leaves_no_copy_of_the_workspace_anywhere_under_the_root(tmp_path:
     service.edit_change(review, change.id, _record("zip-fact", f"Edited {MARKER}"))
     store.append_debug(review.review_id, 1, json.dumps({"evidence": f"said {MARKER}"}))
     store.write_stale_marks(key, json.dumps({"reviewed": {"deploy": f"{MARKER}"}}))
+    note_served(store, key, [f"deploy-{MARKER}"], "memory_read", "test-agent")  # the usage ledger's MCP log
+    note_served(store, "other-0123456789abcdef", ["kept"], "memory_read", "test-agent")
     assert _hits(root)  # the marker is planted in every kind of derived data
 
     assert run(root, "archive", "--key", key)[0] == 0
@@ -97,6 +101,7 @@ def test_purge_leaves_no_copy_of_the_workspace_anywhere_under_the_root(tmp_path:
     assert code == 0, err
 
     assert _hits(root) == []
+    assert b"kept" in (root / ".manager" / "usage" / "served.jsonl").read_bytes()  # other workspaces' usage stays
     code, out, _ = run(root, "--json", "reviews", "--pending")
     assert code == 0 and MARKER not in out and proposal_id not in out
     code, _, _ = run(root, "review", proposal_id, "--apply", "--refresh")
