@@ -15,6 +15,7 @@ from core import keys
 from core import messages as M
 from core.atomic import write_atomic
 from core.errors import NotFoundError, SessionReadError, StorageError, UsageError
+from core.foreign import MAX_LOG_BYTES, load_json, read_capped
 from core.sessions.files import SessionFile, find_session_file
 from core.sessions.models import SessionRevision, SessionSummary
 from core.sessions.parse import ParsedSession, folder_session_id, read_session_file, read_session_summary
@@ -134,8 +135,8 @@ class SessionCatalog:
         if self.cache_file is None:
             return
         try:
-            doc = json.loads(self.cache_file.read_bytes())
-        except (OSError, ValueError):
+            doc = load_json(read_capped(self.cache_file, MAX_LOG_BYTES)[0])  # bounded, never trusted blindly
+        except (OSError, ValueError):  # ForeignDataError (too large, too deep) is a ValueError
             return
         if not isinstance(doc, dict) or doc.get("format") != CACHE_FORMAT:
             return
