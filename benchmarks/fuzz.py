@@ -109,7 +109,10 @@ def foreign_target(data: bytes) -> None:
             (base / "storages" / "workspace.json").write_bytes(payload)
             read_registry(base)
         elif kind == 2:
-            parse_topic(text)
+            try:
+                parse_topic(text)
+            except ValueError:  # its contract: a malformed topic file is a ValueError with a reason
+                pass
         elif kind == 3:
             split_entries(text)
         else:
