@@ -10,7 +10,6 @@ tuned on; the held-out split is reported by benchmarks/offline_quality.py.
 
 from __future__ import annotations
 
-
 import pytest
 from sequence_corpus import Outcome, Score, consolidate, load
 
@@ -25,7 +24,9 @@ def test_corpus_has_what_the_issue_asks_for() -> None:
     assert {w.split for w in CORPUS} == {"dev", "held"}
     steps = [step for w in CORPUS for s in w.sessions for step in s]
     texts = " ".join(step[1] for step in steps if step[0] in ("user", "context"))
-    for phrase in ("MARMALADE", "SAFFRON", "e2e and lint", "记得帮我把 README 的错别字改了", "以后提交信息用中文写", "failing again"):
+    wanted = ("MARMALADE", "SAFFRON", "e2e and lint", "failing again")
+    wanted += ("记得帮我把 README 的错别字改了", "以后提交信息用中文写")
+    for phrase in wanted:
         assert phrase in texts, phrase
     assert any(step[0] == "context" for step in steps) and any(step[0] == "ask" for step in steps)
     assert sum(1 for w in CORPUS if w.stale) >= 6  # facts that change between sessions
