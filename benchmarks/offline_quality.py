@@ -43,7 +43,7 @@ REAL_LOGS = Path("/work/shared/fixtures/dsh-sessions")
 
 def sequences(verbose: bool) -> None:
     corpus = load()
-    scores = {"dev": SequenceScore(), "held": SequenceScore()}
+    scores = {"dev": SequenceScore(), "held": SequenceScore(), "held2": SequenceScore()}
     started = time.perf_counter()
     proposals: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:

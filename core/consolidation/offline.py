@@ -141,6 +141,8 @@ _REMEMBER = [
         r"\b(?:\s+that\b)?\s*[:,\-–]?\s*(?P<fact>.+)$",
         _I,
     ),
+    # "暗号改成 KESTREL 了，记住。": the Chinese "…, remember that".
+    re.compile(r"^(?P<fact>.{3,}?)\s*[，,；;]\s*(?:请)?(?:记住|记一下|记下来|别忘了)(?:了|哦|啊|这个)?\s*[。！!]*$"),
     re.compile(r"(?:请|帮我|你要)?(?:记住|记一下|记下来|记下|牢记)(?:一下)?[：:，,、]?\s*(?P<fact>.+)$"),
     # "记得 X" at the start is "remember to X" ("我记得…" is "I recall…", not a request).
     re.compile(r"^(?:请|你要)?(?:记得|别忘了|不要忘了|不要忘记)[：:，,、]?\s*(?P<fact>.+)$"),
@@ -422,7 +424,7 @@ def _scoped(hit: _Hit, sentence: str) -> _Hit:
 
 def _strip_request(sentence: str) -> str:
     """A sentence without its "remember:"/"记住：" request words (they are not part of the fact)."""
-    for pattern in _REMEMBER[:2]:
+    for pattern in _REMEMBER[:3]:
         m = pattern.search(sentence)
         if m is not None:
             return m.group("fact")

@@ -21,7 +21,7 @@ CORPUS = load()
 def test_corpus_has_what_the_issue_asks_for() -> None:
     assert len(CORPUS) >= 20
     assert all(2 <= len(w.sessions) <= 4 for w in CORPUS)
-    assert {w.split for w in CORPUS} == {"dev", "held"}
+    assert {w.split for w in CORPUS} == {"dev", "held", "held2"}
     steps = [step for w in CORPUS for s in w.sessions for step in s]
     texts = " ".join(step[1] for step in steps if step[0] in ("user", "context"))
     wanted = ("MARMALADE", "SAFFRON", "e2e and lint", "failing again")
