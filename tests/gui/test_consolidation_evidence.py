@@ -211,3 +211,36 @@ def test_the_stale_badge_is_translated_text_of_the_view(qtbot: QtBot) -> None:
     label = model.data(model.index(0))
     assert label.endswith(model.tr("⚠ memory changed since"))
     assert "⚠" not in PendingItem("agent", "rv-1", "An agent", "2026-01-01T10:00:00", stale=True).label
+
+
+def test_open_record_opens_the_highlighted_record_even_when_the_workspace_loads_later(
+    qtbot: QtBot, ctx: AppContext, sessions: Path
+) -> None:
+    from gui.main_window import MainWindow
+    from gui.tasks import SyncTaskRunner, ThreadPoolTaskRunner
+
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    window.show()
+    window.show_tab("consolidation")
+    tab = window.tabs["consolidation"]
+    tab.refresh()
+    run_offline(tab)
+    tab.review_panel.set_all(True)
+    tab.commit_button.click()
+    names = tab.review_panel.touched_names()
+    assert len(names) >= 2
+    tab.review_panel.touched_list.setCurrentRow(len(names) - 1)  # not the first one
+    wanted = names[-1]
+    runner = ThreadPoolTaskRunner()
+    ctx.runner = runner  # the workspace loads on a worker, as in the app
+    try:
+        window.tabs["workspace"].jobs._runner = runner
+        tab.review_panel.open_record_button.click()
+        workspace = window.tabs["workspace"]
+        qtbot.waitUntil(lambda: workspace.snapshot is not None, timeout=10000)
+        qtbot.waitUntil(lambda: workspace.editor.editing_name == wanted, timeout=10000)
+    finally:
+        assert runner.wait_all(10000)
+        ctx.runner = SyncTaskRunner()
+    window.shutdown()

@@ -315,7 +315,7 @@ class ConsolidationTab(Tab):
             self._wanted_receipt = None
         # Consolidator choices: the model entry names the configured model (or why it can't run).
         current = self.consolidator_box.currentData() if self.consolidator_box.count() else None
-        self.consolidator_box.setItemText(1, listing.model_label)
+        self.consolidator_box.setItemText(1, self._model_label(listing))
         self.consolidator_box.setItemData(
             1, listing.model_problem or self.tr("Runs the configured chat model"), Qt.ItemDataRole.ToolTipRole
         )
@@ -325,6 +325,17 @@ class ConsolidationTab(Tab):
             self.banner.show_message("warning", listing.settings_problem)
         else:
             self.banner.clear(topic="listing")
+
+    def _model_label(self, listing: Listing) -> str:
+        """The model entry of the consolidator picker, in the user's language."""
+        choice = listing.model_choice
+        if choice is None:
+            return self.tr("Model (not configured)")
+        if choice.provider == "custom":
+            name = self.tr("Custom: {model} at {url}").format(model=choice.model, url=choice.base_url)
+        else:
+            name = choice.label
+        return self.tr("Model: {name}").format(name=name)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Coming back from Settings: show the consolidator saved there (it is one setting)."""
