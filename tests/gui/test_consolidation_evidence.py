@@ -244,3 +244,16 @@ def test_open_record_opens_the_highlighted_record_even_when_the_workspace_loads_
         assert runner.wait_all(10000)
         ctx.runner = SyncTaskRunner()
     window.shutdown()
+
+
+def test_news_in_the_banner_does_not_push_the_review_down(qtbot: QtBot, ctx: AppContext, project: Path) -> None:
+    write_session(Path(ctx.sessions_root), "sess-plain", str(project), ["Can you run the tests?"], "Just tests")
+    tab = make_tab(qtbot, ctx)
+    tab.show()
+    qtbot.waitExposed(tab)
+    top = tab.splitter.geometry().top()
+    run_offline(tab, "sess-plain")  # "found nothing new": news, not a problem
+    assert "nothing new" in tab.banner.text
+    assert tab.splitter.geometry().top() == top
+    tab.banner.show_message("error", "Something failed")  # a problem still stays in the layout
+    qtbot.waitUntil(lambda: tab.splitter.geometry().top() > top)

@@ -44,7 +44,7 @@ from gui.tabs.consolidation.relation_actions import RelationActions
 from gui.tabs.consolidation.review_panel import ReviewPanel
 from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, SessionsPanel, unassigned_hint
 from gui.tasks import JobControl
-from gui.widgets.banner import Banner
+from gui.widgets.review_banner import ReviewBanner
 from gui.widgets.messages import describe_error
 from gui.widgets.review_receipt import status_label
 
@@ -92,7 +92,7 @@ class ConsolidationTab(Tab):
 
     # --- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.banner = Banner()
+        self.banner = ReviewBanner()
         self.source_filter = SourceFilter()
         self.sessions = SessionsPanel()
         self.pending = PendingPanel()
