@@ -18,9 +18,7 @@ if TYPE_CHECKING:
     from gui.tabs.consolidation.view import ConsolidationTab
 
 
-def _tr(text: str) -> str:
-    # The strings keep their "ConsolidationTab" context: they were translated there.
-    return QCoreApplication.translate("ConsolidationTab", text)
+translate = QCoreApplication.translate
 
 
 class CommitActions:
@@ -35,22 +33,26 @@ class CommitActions:
         request = commit_request(tab.changes_model.change_rows())
         if not request.change_ids and not tab.ctx.dialogs.confirm(
             tab,
-            _tr("Reject every change?"),
-            _tr("No change is selected. Record this review as rejected? Nothing is written to memory."),
-            _tr("Reject all"),
+            translate("ConsolidationTab", "Reject every change?"),
+            translate(
+                "ConsolidationTab",
+                "No change is selected. Record this review as rejected? Nothing is written to memory.",
+            ),
+            translate("ConsolidationTab", "Reject all"),
         ):
             return
         if request.touches_global and not tab.ctx.dialogs.confirm(
             tab,
-            _tr("Change GLOBAL.md?"),
-            _tr(
+            translate("ConsolidationTab", "Change GLOBAL.md?"),
+            translate(
+                "ConsolidationTab",
                 "You accepted a change to GLOBAL.md, which every workspace loads. "
-                "Commit it only if it is about you in general, not about this project."
+                "Commit it only if it is about you in general, not about this project.",
             ),
-            _tr("Change GLOBAL.md"),
+            translate("ConsolidationTab", "Change GLOBAL.md"),
         ):
             return
-        tab.status_label.setText(_tr("Committing…"))
+        tab.status_label.setText(translate("ConsolidationTab", "Committing…"))
         tab._start(
             "commit",
             tab.handler.commit,
@@ -75,15 +77,15 @@ class CommitActions:
         tab.last_receipt = receipt
         tab.show_review(None)
         words = {
-            "committed": _tr("Committed"),
-            "partially-committed": _tr("Committed part of the proposal"),
-            "rejected": _tr("Rejected every change; nothing was written"),
-            "discarded": _tr("Deleted the pending review; nothing was written"),
-            "no-change": _tr("Nothing to write"),
+            "committed": translate("ConsolidationTab", "Committed"),
+            "partially-committed": translate("ConsolidationTab", "Committed part of the proposal"),
+            "rejected": translate("ConsolidationTab", "Rejected every change; nothing was written"),
+            "discarded": translate("ConsolidationTab", "Deleted the pending review; nothing was written"),
+            "no-change": translate("ConsolidationTab", "Nothing to write"),
         }
         tab.banner.show_message(
             "ok",
-            _tr("{what}: {counts}. Receipt {id}.").format(
+            translate("ConsolidationTab", "{what}: {counts}. Receipt {id}.").format(
                 what=words.get(receipt.status, receipt.status),
                 counts=counts_in_words(receipt.changes),
                 id=receipt.review_id,
@@ -97,8 +99,12 @@ class CommitActions:
         tab.status_label.setText("")
         actions: list[tuple[str, Callable[[], None]]] = []
         if isinstance(exc, ProposalMismatchError):  # the saved proposal was changed on disk
-            actions.append((_tr("Delete this review"), tab.pending_actions.delete_current))
-        tab.banner.show_message("error", _tr("Nothing was committed: {why}").format(why=describe_error(exc)), actions)
+            actions.append((translate("ConsolidationTab", "Delete this review"), tab.pending_actions.delete_current))
+        tab.banner.show_message(
+            "error",
+            translate("ConsolidationTab", "Nothing was committed: {why}").format(why=describe_error(exc)),
+            actions,
+        )
 
     def recheck(self) -> None:
         tab = self.tab
@@ -110,10 +116,11 @@ class CommitActions:
             tab.show_review(fresh)
             tab.banner.show_message(
                 "warning",
-                _tr(
+                translate(
+                    "ConsolidationTab",
                     "Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). "
                     "Nothing was written. The proposal has been checked again against the current memory: "
-                    "review the diffs and accept again."
+                    "review the diffs and accept again.",
                 ),
             )
 

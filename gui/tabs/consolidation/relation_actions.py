@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from gui.tabs.consolidation.view import ConsolidationTab
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("RelationActions", text)
+translate = QCoreApplication.translate
 
 
 class RelationActions:
@@ -58,7 +57,10 @@ class RelationActions:
 
         def failed(exc: BaseException) -> None:
             tab.review_panel.transcript_pane.show_evidence(
-                None, caption=_tr("This session cannot be previewed: {why}").format(why=describe_error(exc))
+                None,
+                caption=translate("RelationActions", "This session cannot be previewed: {why}").format(
+                    why=describe_error(exc)
+                ),
             )
 
         tab.jobs.start("preview", session_transcript, folder, done=done, failed=failed)
@@ -101,9 +103,9 @@ class RelationActions:
                 tab.changes_model.set_accepted(r, result.is_actionable)
                 tab.review_panel.show_current_change()
                 words = (
-                    _tr("Replaced {target} with the corrected text.")
+                    translate("RelationActions", "Replaced {target} with the corrected text.")
                     if resolution == "replace"
-                    else _tr("Merged into {target}: review the merged text.")
+                    else translate("RelationActions", "Merged into {target}: review the merged text.")
                 )
                 tab.banner.show_message("info", words.format(target=result.target), transient=True)
 
@@ -119,8 +121,10 @@ class RelationActions:
             return
         name = tab.ctx.dialogs.ask_text(
             tab,
-            _tr("Rename record"),
-            _tr("New name for {name} (lower-case words joined by hyphens):").format(name=change.record.name),
+            translate("RelationActions", "Rename record"),
+            translate("RelationActions", "New name for {name} (lower-case words joined by hyphens):").format(
+                name=change.record.name
+            ),
         )
         if name is None or not name.strip() or name.strip() == change.record.name:
             return
@@ -130,7 +134,9 @@ class RelationActions:
             if result.problems:  # an invalid name: the change stays as it was
                 tab.banner.show_message(
                     "warning",
-                    _tr("Not renamed: {why}").format(why="; ".join(core_texts(result.problems))),
+                    translate("RelationActions", "Not renamed: {why}").format(
+                        why="; ".join(core_texts(result.problems))
+                    ),
                     topic="rename",
                 )
                 return

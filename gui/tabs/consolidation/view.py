@@ -44,8 +44,8 @@ from gui.tabs.consolidation.relation_actions import RelationActions
 from gui.tabs.consolidation.review_panel import ReviewPanel
 from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, SessionsPanel, unassigned_hint
 from gui.tasks import JobControl
-from gui.widgets.review_banner import ReviewBanner
 from gui.widgets.messages import describe_error
+from gui.widgets.review_banner import ReviewBanner
 from gui.widgets.review_receipt import status_label
 
 
