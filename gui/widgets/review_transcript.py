@@ -19,13 +19,13 @@ _HIGHLIGHT = QColor("#ffe58a")
 
 
 def transcript_items(evidence: Evidence) -> list[tuple[int, str, str]]:
-    """``(seq, who, text)`` in seq order: user and assistant messages, then tools by name."""
+    """``(seq, who, text)`` in seq order: user and assistant messages, and tools as ``name\x1foutcome``."""
     items: list[tuple[int, int, str, str]] = []
     for turn in evidence.turns:
         for m in turn.messages:
             items.append((m.seq, 0, m.role, m.text))
         for tool in turn.tools:
-            items.append((tool.seq, 1, "tool", f"{tool.name} — {tool.outcome}"))
+            items.append((tool.seq, 1, "tool", f"{tool.name}\x1f{tool.outcome}"))
     items.sort(key=lambda i: (i[0], i[1]))
     return [(seq, who, text) for seq, _, who, text in items]
 
@@ -47,6 +47,16 @@ class TranscriptPane(QWidget):
         layout.addWidget(self.view, 1)
         self.evidence: Evidence | None = None
         self._highlighted: list[int] = []
+
+    def _outcome(self, outcome: str) -> str:
+        words = {
+            "ok": self.tr("ok"),
+            "error": self.tr("error"),
+            "rejected": self.tr("rejected"),
+            "cancelled": self.tr("cancelled"),
+            "unknown": self.tr("no result recorded"),
+        }
+        return words.get(outcome, outcome)
 
     def _who(self, who: str) -> str:
         return {"user": self.tr("user"), "assistant": self.tr("assistant"), "tool": self.tr("tool")}.get(who, who)
@@ -71,6 +81,9 @@ class TranscriptPane(QWidget):
         head.setFontWeight(QFont.Weight.Bold)
         first_hit: int | None = None
         for seq, who, text in transcript_items(evidence):
+            if who == "tool":  # "name\x1foutcome": the outcome in the user's language
+                name, _, outcome = text.partition("\x1f")
+                text = f"{name} — {self._outcome(outcome)}"
             body = QTextCharFormat()
             if who == "tool":
                 body.setForeground(QColor("#666666"))

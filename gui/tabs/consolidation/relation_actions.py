@@ -54,6 +54,7 @@ class RelationActions:
             if current is not None and current.summary.folder == folder and tab.review is None:
                 tab.review_panel.transcript_pane.show_evidence(evidence)
                 tab.review_panel.detail_tabs.setCurrentIndex(3)
+                tab.review_panel.setCurrentIndex(0)  # the Review page holds the transcript
 
         def failed(exc: BaseException) -> None:
             tab.review_panel.transcript_pane.show_evidence(

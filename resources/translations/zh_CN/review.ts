@@ -2432,5 +2432,25 @@ Type the folder name “{name}” to confirm:</source>
             <source>(answer to “{question}”)</source>
             <translation>（回答“{question}”）</translation>
         </message>
+        <message>
+            <source>ok</source>
+            <translation>成功</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>出错</translation>
+        </message>
+        <message>
+            <source>rejected</source>
+            <translation>被拒绝</translation>
+        </message>
+        <message>
+            <source>cancelled</source>
+            <translation>已取消</translation>
+        </message>
+        <message>
+            <source>no result recorded</source>
+            <translation>未记录结果</translation>
+        </message>
     </context>
 </TS>
