@@ -17,6 +17,7 @@ from core.consolidation.supersede import Resolution
 from core.sessions.evidence import session_transcript
 from core.sessions.models import Evidence
 from gui.core_text import core_texts
+from gui.tabs.consolidation.review_panel import TRANSCRIPT_TAB
 from gui.widgets.messages import describe_error
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ class RelationActions:
         tab.changes_view.selectionModel().currentRowChanged.connect(lambda *_: tab._update_controls())
         tab.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self.preview_selected())
         tab.workspace_box.activated.connect(lambda _row: self.workspace_switched())
-        self.settled: set[str] = set()  # change ids whose supersession the user settled with Keep both
 
     # --- transcript preview -------------------------------------------------------------------
     def preview_selected(self) -> None:
@@ -53,7 +53,7 @@ class RelationActions:
             current = tab.selected_session()
             if current is not None and current.summary.folder == folder and tab.review is None:
                 tab.review_panel.transcript_pane.show_evidence(evidence)
-                tab.review_panel.detail_tabs.setCurrentIndex(3)
+                tab.review_panel.detail_tabs.setCurrentIndex(TRANSCRIPT_TAB)
                 tab.review_panel.setCurrentIndex(0)  # the Review page holds the transcript
 
         def failed(exc: BaseException) -> None:
@@ -91,7 +91,6 @@ class RelationActions:
         review, change = selected
         cid = change.id
         if resolution == "keep":  # nothing to re-check: the change stays as proposed
-            self.settled.add(cid)
             tab.review_panel.settled.add(cid)
             tab.changes_model.set_accepted(tab.changes_model.row_of(cid), True)
             tab.review_panel.show_current_change()

@@ -116,7 +116,7 @@ class ReviewPanel(QTabWidget):
         self.detail_tabs.setTabEnabled(2, False)
         # "Transcript": the session read-only, the current change's cited seqs highlighted.
         self.transcript_pane = TranscriptPane()
-        self.detail_tabs.addTab(self.transcript_pane, self.tr("Transcript"))
+        self.detail_tabs.addTab(self.transcript_pane, self.tr("Transcript"))  # index TRANSCRIPT_TAB
         # The user's words at the current change's cited seqs, and its supersession choices.
         self.quote_label = QLabel()
         self.quote_label.setObjectName("changeQuotes")
@@ -263,6 +263,8 @@ class ReviewPanel(QTabWidget):
         self.detail_tabs.setTabEnabled(2, transcript is not None and bool(transcript.entries))
         self.merge_side.hide()
         self.transcript_pane.show_evidence(review.evidence if review is not None else None)
+        # Agent proposals and imports come with no session: nothing to read there.
+        self.detail_tabs.setTabEnabled(TRANSCRIPT_TAB, review is None or review.evidence is not None)
         self.delete_button.setVisible(
             review is not None and (review.restored or review_source(review.consolidator) != "session")
         )

@@ -79,3 +79,33 @@ def test_copying_a_log_keeps_a_separate_review(tmp_path: Path) -> None:
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings(), sessions=catalog)
     reviews = [service.propose(service.prepare(s), consolidator="offline") for s in catalog.list()]
     assert len({r.review_id for r in reviews}) == 2
+
+
+def test_an_agent_proposal_of_a_changed_fact_is_marked_supersedes(tmp_path: Path) -> None:
+    """Agent proposals (MCP) go through the same supersession check as every other path."""
+    from core.mcp.agent import AgentSession
+    from core.mcp.proposals import AgentProposals
+    from core.models import PutOp, Record
+    from core.store.fs import FileStore
+
+    store = FileStore(tmp_path / "memory")
+    cwd = str(tmp_path / "shop")
+    snap = store.create_workspace(cwd)
+    old = Record(
+        name="staging-db",
+        description="Staging database",
+        type="reference",
+        body="\nThe staging db is at https://db.example.com/staging\n",
+    )
+    store.commit(snap.key, [PutOp(record=old)], snap.revision)
+    agent = AgentSession(store, cwd, client="test-agent")
+    agent.recall("staging")
+    changes = [
+        {"op": "put", "name": "staging-database-v2", "description": "Staging database moved",
+         "type": "reference", "body": "The staging db is at https://db.example.com/staging-v2"},
+    ]  # fmt: skip
+    answer = json.loads(agent.update(changes, "the user said the staging db moved"))
+    review = AgentProposals(store).open(answer["proposal_id"])
+    [change] = review.actionable
+    assert change.relation == "supersedes" and change.related_to == "staging-db"
+    assert any("https://db.example.com/staging → https://db.example.com/staging-v2" in w for w in change.warnings)
