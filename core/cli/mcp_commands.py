@@ -61,6 +61,11 @@ def register(sub: Any) -> None:
         action="store_true",
         help="with --apply: apply to the memory as it is now, after the memory changed since the agent read it",
     )
+    r.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --apply --refresh: also overwrite records someone edited after the agent read them",
+    )
     r.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON document")
     r.set_defaults(handler=cmd_review)
 
@@ -189,8 +194,8 @@ def cmd_review(args: argparse.Namespace, ctx: Context) -> Result:
         receipt: Receipt = service.reject_id(args.proposal_id)
         return Result(data={"receipt": receipt.model_dump(mode="json")}, text=f"{receipt.status}: nothing was written.")
     if not args.apply:
-        if args.accept_global or args.refresh:
-            raise UsageError("--accept-global and --refresh go with --apply.")
+        if args.accept_global or args.refresh or args.overwrite:
+            raise UsageError("--accept-global, --refresh and --overwrite go with --apply.")
         review = service.open(args.proposal_id)
         from core.cli.session_commands import change_json  # consolidation imports: only when asked
 
@@ -198,7 +203,11 @@ def cmd_review(args: argparse.Namespace, ctx: Context) -> Result:
         lines = _review_lines(review)
         lines += ["", f"Nothing was written. Commit with `dsh-memory review {review.review_id} --apply`, or --reject."]
         return Result(data=data, text="\n".join(lines))
-    receipt = service.apply(args.proposal_id, confirm_global=args.accept_global, rebase=args.refresh)
+    if args.overwrite and not args.refresh:
+        raise UsageError("--overwrite goes with --apply --refresh.")
+    receipt = service.apply(
+        args.proposal_id, confirm_global=args.accept_global, rebase=args.refresh, overwrite=args.overwrite
+    )
     if receipt.status == "conflict":
         raise ConflictError(
             "The memory changed since the agent read it, so nothing was written. See the proposal against the "

@@ -198,13 +198,60 @@ def run_http_client(
     from mcp.client.streamable_http import streamable_http_client
 
     async def main() -> Any:
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http, Client(
-            streamable_http_client(url, http_client=http),
-            mode=mode,
-            client_info=types.Implementation(name=client_name, version="1"),
-            read_timeout_seconds=60,
-            cache=None,
-        ) as client:
+        async with (
+            httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
+            Client(
+                streamable_http_client(url, http_client=http),
+                mode=mode,
+                client_info=types.Implementation(name=client_name, version="1"),
+                read_timeout_seconds=60,
+                cache=None,
+            ) as client,
+        ):
             return await body(client)
 
     return anyio.run(main)
+
+
+def raw_session(
+    root: Path, cwd: Path, lines: list[Any], *, until_id: int, extra: tuple[str, ...] = ()
+) -> dict[Any, dict[str, Any]]:
+    """Write raw lines (dicts as JSON, strings as they are) to a stdio server and collect the answers
+    until the one with id ``until_id`` arrived; stdin stays open until then. Answers by id (None:
+    answers to lines that had no id), plus ``"stderr"``: what the server logged."""
+    import threading
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "core.cli.main", "--root", str(root), "mcp", "--cwd", str(cwd), *extra],
+        env=env_for(root.parent),
+        cwd=str(REPO),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    timer = threading.Timer(120, proc.kill)
+    timer.start()
+    try:
+        for line in lines:
+            proc.stdin.write((line if isinstance(line, str) else json.dumps(line)) + "\n")
+        proc.stdin.flush()
+        answers: dict[Any, dict[str, Any]] = {}
+        for out in proc.stdout:
+            msg = json.loads(out)
+            answers[msg.get("id")] = msg
+            if msg.get("id") == until_id:
+                break
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        answers["stderr"] = {"text": proc.stderr.read() if proc.stderr else ""}
+        return answers
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
