@@ -82,7 +82,7 @@ def _replace_section(body: str, heading: str, text: str) -> str:
     section = text.strip("\n")
     new = [lines[start] if lines[start].endswith("\n") else lines[start] + "\n"]
     if section:
-        new.append(section + "\n")
+        new.append("\n" + section + "\n")
     if end < len(lines):
         new.append("\n")
     return "".join(lines[:start] + new + lines[end:])

@@ -115,7 +115,10 @@ def recent(
         entries = store.commit_log(scope)  # newest first
         if since_revision is not None and scope == key:
             cut = next((i for i, e in enumerate(entries) if e.after == since_revision), None)
-            entries = entries[:cut] if cut is not None else entries
+            if cut is not None:
+                # Global has no revision in a workspace handle: the commit the handle saw dates it.
+                since_time = max(since_time, entries[cut].time) if since_time is not None else entries[cut].time
+                entries = entries[:cut]
         if since_time is not None:
             entries = [e for e in entries if e.time > since_time]
         newest = store.commit_log(scope)[:1]

@@ -406,7 +406,11 @@ class AgentProposals:
         the log, or files were changed behind the store's back (the log does not explain the revision)."""
         if p.workspace_revision is None:
             return []
-        targets = {getattr(c, "name", None) for c in p.proposal.changes} - {None}
+        targets = {
+            c.record.name if isinstance(c, PutRecord) else c.name
+            for c in p.proposal.changes
+            if not isinstance(c, ReplaceGlobal)
+        }
         snap = self.store.find_workspace(p.cwd)
         current = snap.revision if snap is not None else EMPTY_REVISION
         if current == p.workspace_revision:
@@ -418,7 +422,7 @@ class AgentProposals:
         if base is None or not log or log[0].after != current:
             return ["*"]
         changed = {c.name for e in log[: base + 1] for c in e.changes}
-        return sorted(n for n in targets & changed if isinstance(n, str))
+        return sorted(targets & changed)
 
     def apply(
         self, proposal_id: str, *, confirm_global: bool = False, rebase: bool = False, overwrite: bool = False
