@@ -171,13 +171,16 @@ class HttpServer:
         return self.token_file.read_text().strip()
 
     def stop(self) -> str:
-        self.proc.terminate()
+        """Stop the server; its stderr (also kept in ``self.stderr``)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
         try:
             _, err = self.proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             _, err = self.proc.communicate()
-        return err
+        self.stderr: str = (getattr(self, "stderr", "") or "") + (err or "")
+        return self.stderr
 
     def __enter__(self) -> HttpServer:
         return self
