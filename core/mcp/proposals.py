@@ -29,6 +29,7 @@ from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import (
     FINAL_STATUSES,
     ChangeSummary,
+    DeleteRecord,
     Proposal,
     PutRecord,
     Receipt,
@@ -409,7 +410,7 @@ class AgentProposals:
         targets = {
             c.record.name if isinstance(c, PutRecord) else c.name
             for c in p.proposal.changes
-            if not isinstance(c, ReplaceGlobal)
+            if isinstance(c, PutRecord | DeleteRecord)
         }
         snap = self.store.find_workspace(p.cwd)
         current = snap.revision if snap is not None else EMPTY_REVISION

@@ -115,6 +115,9 @@ class MemoryServer:
             if self._scope_settled:
                 return
             self._scope_settled = True
+            name = _client_name(ctx)
+            if name:  # the default name for proposals and the usage ledger (each write names its caller)
+                self.session.client = name
             start = self.session.cwd
             caps = getattr(ctx.session, "client_capabilities", None)
             if self.use_roots and caps is not None and caps.roots is not None and ctx.session.can_send_request:

@@ -102,11 +102,14 @@ def put(name: str, description: str, body: str, rtype: str = "project") -> dict[
 
 def tree(root: Path) -> dict[str, bytes]:
     """Every file under the root except the store's own locks and caches and the server's handle key
-    (created at the first read), to prove no memory, proposal or receipt was written."""
+    (created at the first read) and the usage ledger (what reads served), to prove no memory,
+    proposal or receipt was written."""
     out: dict[str, bytes] = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
-        if path.is_file() and not rel.startswith((".manager/locks/", ".manager/cache/", ".manager/mcp-handle.key")):
+        if path.is_file() and not rel.startswith(
+            (".manager/locks/", ".manager/cache/", ".manager/mcp-handle.key", ".manager/usage/")
+        ):
             out[rel] = path.read_bytes()
     return out
 
