@@ -319,6 +319,9 @@ class StoreCore(ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
+        # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
+        # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
+        self.actor = ""
 
     # --- primitives the backends provide ----------------------------------------------------
     @abstractmethod
@@ -1181,6 +1184,25 @@ class StoreCore(ABC):
     def delete_agent_proposal(self, proposal_id: str) -> None:
         self._aux_delete(self._agent_proposal_path(proposal_id))
 
+    # --- the MCP server's handle key (private state: .manager/mcp-handle.key) ---------------
+    # Added for core/mcp/handles.py: the HMAC key that makes an agent's `observed` handle
+    # tamper-evident and bound to this root. 32 random bytes, owner-only.
+    MCP_HANDLE_KEY = ".manager/mcp-handle.key"
+
+    def mcp_handle_key(self) -> bytes:
+        """This root's handle key, created on first use. A file of the wrong size is replaced (the
+        handles it signed stop verifying, which only makes agents read again)."""
+        import secrets as _secrets
+
+        data = self._aux_read(self.MCP_HANDLE_KEY)
+        if data is not None and len(data) == 32:
+            return data
+        self._aux_write_private(self.MCP_HANDLE_KEY, _secrets.token_bytes(32))
+        data = self._aux_read(self.MCP_HANDLE_KEY)  # what is on disk now (another server may have won)
+        if data is None or len(data) != 32:
+            raise StorageError(f"Could not keep {self.MCP_HANDLE_KEY} in the memory root.")
+        return data
+
     # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
     def read_record_file(self, key: str, file_name: str) -> bytes | None:
         """The bytes of record file ``file_name`` in active workspace ``key``, exactly as on disk.
@@ -1326,6 +1348,7 @@ class StoreCore(ABC):
             scope=scope,
             time=when,
             origin=origin,
+            actor=self.actor,
             before=before,
             after=after,
             changes=tuple(changes),
