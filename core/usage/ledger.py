@@ -97,6 +97,31 @@ def _read_private(path: Path, limit: int) -> bytes | None:
         os.close(fd)
 
 
+def _load_doc(folder: Path) -> dict[str, Any] | None:
+    data = _read_private(folder / LEDGER_FILE, MAX_LEDGER_BYTES)
+    if data is None:
+        return None
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("sessions"), dict):
+        return None
+    return doc
+
+
+def load_view(store: MemoryStore) -> UsageView:
+    """What the ledger on disk says now (no update; an empty, unavailable view when there is none)."""
+    if store.root is None:
+        return UsageView()
+    folder = usage_dir(store)
+    doc = _load_doc(folder)
+    served = read_served(folder)
+    if doc is None:
+        return fold({}, served, available=bool(served))
+    return fold(doc["sessions"], served, available=True, updated=doc.get("updated"))
+
+
 def _empty(sessions_root: str) -> dict[str, Any]:
     return {"format": FORMAT, "sessions_root": sessions_root, "updated": None, "sessions": {}}
 
@@ -133,28 +158,17 @@ class UsageLedger:
 
     # --- reading ---------------------------------------------------------------------------
     def _load(self) -> dict[str, Any]:
-        data = _read_private(self.dir / LEDGER_FILE, MAX_LEDGER_BYTES)
-        blank = _empty(str(self.sessions_root))
-        if data is None:
-            return blank
-        try:
-            doc = json.loads(data)
-        except ValueError:
-            return blank
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("sessions"), dict):
-            return blank
-        if doc.get("sessions_root") != str(self.sessions_root):
-            return blank  # counted from another sessions folder: start over
+        doc = _load_doc(self.dir)
+        if doc is None or doc.get("sessions_root") != str(self.sessions_root):
+            return _empty(str(self.sessions_root))  # counted from another sessions folder: start over
         return doc
 
     def exists(self) -> bool:
         return (self.dir / LEDGER_FILE).is_file()
 
-    def view(self, *, now: float | None = None) -> UsageView:
+    def view(self) -> UsageView:
         """Per-record usage from the ledger and the MCP log, as they are on disk now (no update)."""
-        doc = self._load()
-        served = read_served(self.dir)
-        return fold(doc["sessions"], served, available=self.exists(), updated=doc.get("updated"))
+        return load_view(self.store)
 
     # --- updating --------------------------------------------------------------------------
     def update(
