@@ -32,7 +32,7 @@ from filelock import FileLock, Timeout
 from core.atomic import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, append_durable, write_atomic
 from core.errors import CancelledError, DshMemoryError, StorageError, UsageError
 from core.layout import MANAGER_DIR, USAGE_DIR
-from core.sessions.files import find_session_file
+from core.sessions.files import find_session_file, log_generation
 from core.sessions.stability import DEFAULT_QUIET_SECONDS, lock_state
 from core.store.api import MemoryStore
 from core.usage.paths import MemoryRoot
@@ -126,7 +126,29 @@ def _empty(sessions_root: str) -> dict[str, Any]:
     return {"format": FORMAT, "sessions_root": sessions_root, "updated": None, "sessions": {}}
 
 
-def _session_folders(sessions_root: Path) -> Iterator[Path]:
+def _stamp(folder: str) -> list[list[Any]] | None:
+    """Name and stat identity of every canonical log file in a session folder. Equal to the stamp
+    stored when the session was counted => the reader would pick the same file at the same
+    revision, so it is not looked at again (no header read, no path objects: the warm update over
+    a thousand sessions is this loop)."""
+    out: list[list[Any]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if log_generation(entry.name) is None:
+                    continue
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                out.append([entry.name, st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev])
+    except OSError:
+        return None
+    out.sort()
+    return out
+
+
+def _session_folders(sessions_root: Path) -> Iterator[str]:
     """``<root>/<project>/<session>/`` folders, the layout the session catalog lists."""
     try:
         projects = sorted(e.path for e in os.scandir(sessions_root) if e.is_dir(follow_symlinks=False))
@@ -138,7 +160,7 @@ def _session_folders(sessions_root: Path) -> Iterator[Path]:
                 folders = sorted(e.path for e in entries if e.is_dir(follow_symlinks=False))
         except OSError:
             continue
-        yield from (Path(f) for f in folders)
+        yield from folders  # (text, not Path objects: a Path is made only for the few folders read)
 
 
 class UsageLedger:
@@ -155,10 +177,21 @@ class UsageLedger:
         self.sessions_root = Path(os.path.abspath(os.fspath(sessions_root)))
         self.quiet_seconds = quiet_seconds
         self.dir = usage_dir(store)
+        # The ledger as this update read it, with its stat: re-read under the lock only if it moved.
+        self._loaded: tuple[tuple[int, int, int] | None, dict[str, Any] | None] = (None, None)
 
     # --- reading ---------------------------------------------------------------------------
+    def _ledger_stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.lstat(self.dir / LEDGER_FILE)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
     def _load(self) -> dict[str, Any]:
+        self._loaded = (self._ledger_stat(), None)
         doc = _load_doc(self.dir)
+        self._loaded = (self._loaded[0], doc)
         if doc is None or doc.get("sessions_root") != str(self.sessions_root):
             return _empty(str(self.sessions_root))  # counted from another sessions folder: start over
         return doc
@@ -196,24 +229,30 @@ class UsageLedger:
                     raise CancelledError("The usage update was cancelled; the ledger was not changed.")
                 if progress is not None:
                     progress(done, len(folders))
-            found = find_session_file(folder)
-            if found is None:
+            name = folder
+            stamp = _stamp(name)
+            if not stamp:
                 continue
-            name = str(folder)
             present.add(name)
             stats.sessions_seen += 1
             entry = entries.get(name)
-            if isinstance(entry, dict) and entry.get("rev") == found.revision.token:
+            if isinstance(entry, dict) and entry.get("stamp") == stamp:
                 stats.sessions_kept += 1
+                continue
+            found = find_session_file(Path(folder))
+            if found is None:
+                continue
+            if isinstance(entry, dict) and entry.get("rev") == found.revision.token:
+                stats.sessions_kept += 1  # another log file came or went, the one read is the same
                 continue
             if found.unusable is not None:
                 stats.problems[name] = found.unusable
                 continue
-            if lock_state(folder, current) is not None or current - found.revision.mtime_ns / 1e9 < self.quiet_seconds:
+            if lock_state(name, current) is not None or current - found.revision.mtime_ns / 1e9 < self.quiet_seconds:
                 stats.sessions_waiting += 1  # counted at its old revision (if any) until it is stable
                 continue
             try:
-                uses = scan_session(found, folder, root, files)
+                uses = scan_session(found, Path(folder), root, files)
             except (OSError, DshMemoryError) as exc:
                 stats.problems[name] = getattr(exc, "message", None) or str(exc)
                 continue
@@ -229,7 +268,7 @@ class UsageLedger:
             stats.uses_found += len(uses.uses)
             for tool, count in uses.unknown.items():
                 stats.unknown_tools[tool] = stats.unknown_tools.get(tool, 0) + count
-            fresh[name] = uses.to_json()
+            fresh[name] = {**uses.to_json(), "stamp": stamp}
         if progress is not None:
             progress(len(folders), len(folders))
         gone = [f for f in entries if f not in present and not os.path.isdir(f)]
@@ -243,7 +282,14 @@ class UsageLedger:
         _ensure_dir(self.dir)
         try:
             with FileLock(str(self.dir / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=PRIVATE_FILE_MODE):
-                doc = _empty(str(self.sessions_root)) if rebuild else self._load()
+                if rebuild:
+                    doc = _empty(str(self.sessions_root))
+                elif self._loaded[1] is not None and self._loaded[0] == self._ledger_stat() and (
+                    self._loaded[1].get("sessions_root") == str(self.sessions_root)
+                ):
+                    doc = self._loaded[1]  # nobody wrote it since this update read it
+                else:
+                    doc = self._load()
                 sessions: dict[str, Any] = doc["sessions"]
                 for folder, entry in fresh.items():
                     sessions[folder] = entry  # same revision as another writer's: the same entry

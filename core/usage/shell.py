@@ -11,6 +11,7 @@ usually lands outside the root (so it is not counted rather than guessed).
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Iterator
 
@@ -44,7 +45,12 @@ _ALIASES = {"egrep": "grep", "fgrep": "grep", "ag": "rg", "ack": "rg", "sls": "s
             "type": "get-content", "gci": "get-childitem", "dir": "get-childitem"}  # fmt: skip
 
 
+_PLAIN = re.compile(r"&&|\|\||>>|&>|[;|&()<>]|[^\s;|&()<>]+")
+
+
 def _tokens(command: str) -> list[str]:
+    if not any(c in command for c in "'\"\\$`#"):
+        return _PLAIN.findall(command)  # no quoting: the common case, without shlex's per-character loop
     lexer = shlex.shlex(command.replace("\r", " "), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
