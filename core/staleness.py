@@ -33,7 +33,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Literal
 
 from rapidfuzz import fuzz, process
@@ -283,6 +283,7 @@ class StaleScan:
     failed: dict[str, str] = field(default_factory=dict)  # key -> why it could not be scanned
     records: int = 0
     no_duplicate_check: list[str] = field(default_factory=list)  # keys too large for the pairwise check
+    usage_available: bool = False  # the usage ledger existed: the usage rules were applied
 
 
 def scan(
@@ -304,7 +305,7 @@ def scan(
             usage = load_view(store)
         except DshMemoryError:
             usage = UsageView()
-    out = StaleScan()
+    out = StaleScan(usage_available=usage.available)
     for done, key in enumerate(wanted):
         if cancelled():
             raise CancelledError("The scan was cancelled; nothing was changed.")

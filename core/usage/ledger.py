@@ -76,7 +76,9 @@ def _ensure_dir(path: Path) -> Path:
                 raise StorageError(f"Could not create {folder}: {exc.strerror or exc}.") from exc
             st = os.lstat(folder)
         if not stat.S_ISDIR(st.st_mode):
-            raise StorageError(f"{folder} is not a plain folder (a link or a file); the usage ledger is not kept there.")
+            raise StorageError(
+                f"{folder} is not a plain folder (a link or a file); the usage ledger is not kept there."
+            )
     return path
 
 
@@ -284,8 +286,10 @@ class UsageLedger:
             with FileLock(str(self.dir / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=PRIVATE_FILE_MODE):
                 if rebuild:
                     doc = _empty(str(self.sessions_root))
-                elif self._loaded[1] is not None and self._loaded[0] == self._ledger_stat() and (
-                    self._loaded[1].get("sessions_root") == str(self.sessions_root)
+                elif (
+                    self._loaded[1] is not None
+                    and self._loaded[0] == self._ledger_stat()
+                    and (self._loaded[1].get("sessions_root") == str(self.sessions_root))
                 ):
                     doc = self._loaded[1]  # nobody wrote it since this update read it
                 else:

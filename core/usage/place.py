@@ -51,7 +51,7 @@ class MemoryFiles:
             except DshMemoryError:
                 self._names[key] = ()
                 return ()
-            names = tuple(sorted(e.name for e in snap.entries)) + (INDEX_FILE,)
+            names = (*sorted(e.name for e in snap.entries), INDEX_FILE)
             self._names[key] = names
             self._texts[(key, INDEX_FILE)] = snap.index_text
             for entry in snap.entries:
@@ -107,13 +107,12 @@ def _under(target: Target, files: MemoryFiles, recursive: bool) -> Iterator[tupl
         for name in files.names(target.key):
             yield target.key, name, name if name == INDEX_FILE else name + RECORD_SUFFIX
         return
-    if target.where == "root":
-        if files.exists(GLOBAL_KEY, GLOBAL_FILE):
-            yield GLOBAL_KEY, GLOBAL_FILE, GLOBAL_FILE
+    if target.where == "root" and files.exists(GLOBAL_KEY, GLOBAL_FILE):
+        yield GLOBAL_KEY, GLOBAL_FILE, GLOBAL_FILE
     if not recursive:
         return
     prefix = f"{WORKSPACES_DIR}/" if target.where == "root" else ""
-    for key in files.keys():
+    for key in files.keys():  # noqa: SIM118 (MemoryFiles.keys lists workspaces; not a dict)
         for name in files.names(key):
             leaf = name if name == INDEX_FILE else name + RECORD_SUFFIX
             yield key, name, f"{prefix}{key}/{leaf}"

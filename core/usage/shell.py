@@ -79,7 +79,7 @@ def shell_accesses(command: str, cwd: str | None) -> Iterator[Access]:
         words, redirected = _strip_redirects(words)
         for kind, target in redirected:
             yield Access(kind, target, cwd)  # type: ignore[arg-type]
-        while words and ("=" in words[0] and not words[0].startswith(("-", "=")) or words[0] in _PREFIX_WORDS):
+        while words and (("=" in words[0] and not words[0].startswith(("-", "="))) or words[0] in _PREFIX_WORDS):
             words = words[1:]
         if not words:
             continue
@@ -217,8 +217,10 @@ def _search(
         fixed = any(o.lower() == "-simplematch" for o in options)
         recursive = False
     else:
-        ignore_case = _has_short(options, "i") or "--ignore-case" in options or (
-            word == "rg" and (_has_short(options, "S") or "--smart-case" in options) and pattern == pattern.lower()
+        ignore_case = (
+            _has_short(options, "i")
+            or "--ignore-case" in options
+            or (word == "rg" and (_has_short(options, "S") or "--smart-case" in options) and pattern == pattern.lower())
         )
         fixed = _has_short(options, "F") or "--fixed-strings" in options or word == "fgrep"
         recursive = word == "rg" or _has_short(options, "r") or _has_short(options, "R") or "--recursive" in options

@@ -17,6 +17,7 @@ from core.store.fs import FileStore
 from core.usage import UsageLedger, UsageView, note_served, usage_dir
 from tests.core.usage.usage_logs import call, make_store, write_log
 
+Env = tuple[FileStore, str, Path, Path]
 REPO = Path(__file__).resolve().parents[3]
 
 
@@ -36,7 +37,7 @@ def _snapshot(view: UsageView) -> dict[tuple[str, str], tuple[dict[str, int], di
     return {k: (dict(u.counts), dict(u.sessions), u.last_used) for k, u in view.records.items()}
 
 
-def test_a_new_session_is_read_alone_and_an_unchanged_one_never_again(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_new_session_is_read_alone_and_an_unchanged_one_never_again(env: Env) -> None:
     store, key, sessions, project = env
     for i in range(5):
         write_log(sessions, f"s{i}", str(project), [_read(store, key, "alpha")])
@@ -53,12 +54,14 @@ def test_a_new_session_is_read_alone_and_an_unchanged_one_never_again(env: tuple
     assert view.get(key, "beta").counts == {"opened": 1}  # type: ignore[union-attr]
 
 
-def test_a_session_whose_log_changed_is_read_again_at_its_new_revision(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_session_whose_log_changed_is_read_again_at_its_new_revision(env: Env) -> None:
     store, key, sessions, project = env
     write_log(sessions, "s1", str(project), [_read(store, key, "alpha")])
     ledger = UsageLedger(store, sessions, quiet_seconds=0)
     ledger.update()
-    write_log(sessions, "s1", str(project), [_read(store, key, "alpha"), _read(store, key, "beta", 2)], mtime=1_700_000_500)
+    write_log(
+        sessions, "s1", str(project), [_read(store, key, "alpha"), _read(store, key, "beta", 2)], mtime=1_700_000_500
+    )
     stats = ledger.update()
     assert stats.sessions_read == 1
     view = ledger.view()
@@ -66,7 +69,7 @@ def test_a_session_whose_log_changed_is_read_again_at_its_new_revision(env: tupl
     assert view.get(key, "beta").counts == {"opened": 1}  # type: ignore[union-attr]
 
 
-def test_a_live_session_waits_until_it_is_quiet(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_live_session_waits_until_it_is_quiet(env: Env) -> None:
     store, key, sessions, project = env
     write_log(sessions, "live", str(project), [_read(store, key, "alpha")], mtime=None)  # written just now
     ledger = UsageLedger(store, sessions, quiet_seconds=120)
@@ -77,7 +80,7 @@ def test_a_live_session_waits_until_it_is_quiet(env: tuple[FileStore, str, Path,
     assert later.sessions_read == 1
 
 
-def test_rebuild_equals_the_incremental_result(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_rebuild_equals_the_incremental_result(env: Env) -> None:
     store, key, sessions, project = env
     ledger = UsageLedger(store, sessions, quiet_seconds=0)
     for i in range(4):
@@ -95,7 +98,7 @@ def test_rebuild_equals_the_incremental_result(env: tuple[FileStore, str, Path, 
     assert _snapshot(ledger.view()) == incremental
 
 
-def test_a_deleted_session_leaves_the_ledger(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_deleted_session_leaves_the_ledger(env: Env) -> None:
     store, key, sessions, project = env
     folder = write_log(sessions, "gone", str(project), [_read(store, key, "alpha")])
     ledger = UsageLedger(store, sessions, quiet_seconds=0)
@@ -107,7 +110,7 @@ def test_a_deleted_session_leaves_the_ledger(env: tuple[FileStore, str, Path, Pa
     assert ledger.view().get(key, "alpha") is None
 
 
-def test_the_ledger_is_private_and_outside_every_record(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_the_ledger_is_private_and_outside_every_record(env: Env) -> None:
     store, key, sessions, project = env
     write_log(sessions, "s1", str(project), [_read(store, key, "alpha")])
     before = {p: p.read_bytes() for p in (store.root / "workspaces" / key).iterdir()}
@@ -121,7 +124,7 @@ def test_the_ledger_is_private_and_outside_every_record(env: tuple[FileStore, st
     assert {p: p.read_bytes() for p in (store.root / "workspaces" / key).iterdir()} == before  # records untouched
 
 
-def test_a_ledger_folder_that_is_a_symlink_is_refused(env: tuple[FileStore, str, Path, Path], tmp_path: Path) -> None:
+def test_a_ledger_folder_that_is_a_symlink_is_refused(env: Env, tmp_path: Path) -> None:
     store, key, sessions, project = env
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -150,7 +153,7 @@ _WORKER = textwrap.dedent(
 )
 
 
-def test_two_processes_updating_at_once_lose_nothing(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_two_processes_updating_at_once_lose_nothing(env: Env) -> None:
     store, key, sessions, project = env
     for i in range(60):
         write_log(sessions, f"s{i:02d}", str(project), [_read(store, key, "alpha"), _read(store, key, "beta", 2)])
@@ -175,7 +178,7 @@ def test_two_processes_updating_at_once_lose_nothing(env: tuple[FileStore, str, 
     assert view.get(key, "beta").counts == {"opened": 60}  # type: ignore[union-attr]
 
 
-def test_mcp_reads_are_counted_with_the_client_name(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_mcp_reads_are_counted_with_the_client_name(env: Env) -> None:
     store, key, sessions, project = env
     agent = AgentSession(store, str(project), client="claude-code", connection="c1")
     assert "Alpha fact." in agent.read("alpha")
@@ -189,7 +192,7 @@ def test_mcp_reads_are_counted_with_the_client_name(env: tuple[FileStore, str, P
     assert beta is not None and beta.recent[0].client == "codex" and beta.last_used is not None
 
 
-def test_the_served_log_stays_bounded(env: tuple[FileStore, str, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_served_log_stays_bounded(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     store, key, _, _ = env
     import core.usage.ledger as ledger_module
 
