@@ -119,9 +119,11 @@ def load_view(store: MemoryStore) -> UsageView:
     folder = usage_dir(store)
     doc = _load_doc(folder)
     served = read_served(folder)
-    if doc is None:
-        return fold({}, served, available=bool(served))
-    return fold(doc["sessions"], served, available=True, updated=doc.get("updated"))
+    # "Never used" means something only once some use could have been seen: a ledger built over
+    # an empty (or misconfigured) sessions folder and no MCP read says nothing about any record.
+    sessions = doc["sessions"] if doc is not None else {}
+    updated = doc.get("updated") if doc is not None else None
+    return fold(sessions, served, available=bool(sessions) or bool(served), updated=updated)
 
 
 def _empty(sessions_root: str) -> dict[str, Any]:

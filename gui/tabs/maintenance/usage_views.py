@@ -22,10 +22,6 @@ USAGE_SORT = {"never-used": 3, "used-unchanged": 4}
 _INDEX_LINE = re.compile(r"^- \[([a-z0-9-]+)\]\(")
 
 
-def _tr(text: str, n: int = -1) -> str:
-    return QCoreApplication.translate("MaintenanceUsage", text, "", n)
-
-
 def update_usage(store: MemoryStore, sessions_root: Path, cancelled: Callable[[], bool]) -> None:
     """On the worker: count new sessions into the ledger; a failure leaves the last ledger in use."""
     try:
@@ -40,10 +36,12 @@ def use_cell(item: StaleItem, available: bool) -> str:
     if not available:
         return ""
     if item.uses == 0:
-        return _tr("never")
+        return QCoreApplication.translate("MaintenanceUsage", "never")
     if item.last_used_days is None:
-        return _tr("%n use(s)", item.uses)
-    return _tr("%n use(s), last {days} d ago", item.uses).format(days=max(0, item.last_used_days))
+        return QCoreApplication.translate("MaintenanceUsage", "%n use(s)", None, item.uses)
+    return QCoreApplication.translate("MaintenanceUsage", "%n use(s), last {days} d ago", None, item.uses).format(
+        days=max(0, item.last_used_days)
+    )
 
 
 def use_rank(item: StaleItem) -> tuple[int, int]:
@@ -91,14 +89,20 @@ def follow_cell(follow: LoadFollow | None) -> str:
     if follow is None or not follow.index_bytes:
         return ""
     share = round(100 * follow.followed_bytes / follow.index_bytes)
-    return _tr("{share} % (%n session(s))", follow.sessions).format(share=share)
+    return QCoreApplication.translate("MaintenanceUsage", "{share} % (%n session(s))", None, follow.sessions).format(
+        share=share
+    )
 
 
 def follow_tip(follow: LoadFollow | None) -> str:
     if follow is None:
-        return _tr("No session in the usage ledger shows this workspace's index being loaded.")
-    return _tr(
+        return QCoreApplication.translate(
+            "MaintenanceUsage", "No session in the usage ledger shows this workspace's index being loaded."
+        )
+    return QCoreApplication.translate(
+        "MaintenanceUsage",
         "The index was loaded in %n session(s). {records} of its records were then opened in the same session: "
         "{followed} of its {total} bytes led to a read. The rest was loaded and not followed up.",
+        None,
         follow.sessions,
     ).format(records=follow.followed_records, followed=follow.followed_bytes, total=follow.index_bytes)
