@@ -117,9 +117,6 @@ class MainWindow(QMainWindow):
         workspace = self.tabs["workspace"]
         self._status_follows_list = isinstance(workspace, WorkspaceTab)
         if isinstance(workspace, WorkspaceTab):
-            from gui.tabs.workspace.usage_glue import attach_usage  # issue 30: Last used + the usage line
-
-            attach_usage(workspace)
             workspace.open_global_requested.connect(lambda: self.show_tab("global"))
             # An archive, a commit or a new workspace reloads the list: the counts follow at once.
             workspace.workspaces_loaded.connect(self._workspaces_reloaded)

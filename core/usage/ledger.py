@@ -276,13 +276,17 @@ class UsageLedger:
         if progress is not None:
             progress(len(folders), len(folders))
         gone = [f for f in entries if f not in present and not os.path.isdir(f)]
+        pruned = _prune(entries, files.known)
+        _prune_served(self.dir, files.known)
         stats.sessions_dropped = len(gone)
-        if fresh or gone or rebuild or not self.exists():
-            self._merge(fresh, gone, rebuild=rebuild)
+        if fresh or gone or rebuild or pruned:
+            self._merge(fresh, gone, files.known, rebuild=rebuild)
         stats.seconds = time.perf_counter() - started
         return stats
 
-    def _merge(self, fresh: dict[str, dict[str, Any]], gone: Sequence[str], *, rebuild: bool) -> None:
+    def _merge(
+        self, fresh: dict[str, dict[str, Any]], gone: Sequence[str], known: Callable[[str], bool], *, rebuild: bool
+    ) -> None:
         _ensure_dir(self.dir)
         try:
             with FileLock(str(self.dir / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=PRIVATE_FILE_MODE):
@@ -301,6 +305,7 @@ class UsageLedger:
                     sessions[folder] = entry  # same revision as another writer's: the same entry
                 for folder in gone:
                     sessions.pop(folder, None)
+                _prune(sessions, known)
                 doc["sessions"] = dict(sorted(sessions.items()))
                 doc["updated"] = int(time.time() * 1000)
                 data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -308,6 +313,20 @@ class UsageLedger:
                 write_atomic(self.dir / LEDGER_FILE, data, mode=PRIVATE_FILE_MODE, durable=False)
         except Timeout as exc:
             raise StorageError(f"Another program has held the usage ledger's lock for {LOCK_TIMEOUT:.0f} s.") from exc
+
+
+def _prune(sessions: dict[str, Any], known: Callable[[str], bool]) -> bool:
+    """Drop uses of workspaces that are no longer in the root (purged); True when any was dropped."""
+    changed = False
+    for entry in sessions.values():
+        uses = entry.get("uses") if isinstance(entry, dict) else None
+        if not isinstance(uses, list):
+            continue
+        kept = [u for u in uses if isinstance(u, list) and u and isinstance(u[0], str) and known(u[0])]
+        if len(kept) != len(uses):
+            entry["uses"] = kept
+            changed = True
+    return changed
 
 
 # --- what the MCP server served ------------------------------------------------------------------
@@ -353,6 +372,20 @@ def note_served(store: MemoryStore, workspace_key: str, names: Sequence[str], to
             append_durable(target, data)
     except (OSError, DshMemoryError, Timeout):
         return
+
+
+def _prune_served(folder: Path, known: Callable[[str], bool]) -> None:
+    """Drop the MCP log's lines about workspaces no longer in the root (a purge), under its lock."""
+    served = read_served(folder)
+    if all(known(str(item.get("k"))) for item in served):
+        return
+    try:
+        with FileLock(str(folder / SERVED_LOCK_FILE), timeout=5, mode=PRIVATE_FILE_MODE):
+            kept = [item for item in read_served(folder) if known(str(item.get("k")))]
+            data = "".join(json.dumps(i, ensure_ascii=False, separators=(",", ":")) + "\n" for i in kept)
+            write_atomic(folder / SERVED_FILE, data.encode("utf-8"), mode=PRIVATE_FILE_MODE, durable=False)
+    except (OSError, DshMemoryError, Timeout):
+        return  # tried again at the next update
 
 
 def _trim(target: Path) -> None:

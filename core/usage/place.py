@@ -32,6 +32,7 @@ class MemoryFiles:
     def __init__(self, store: MemoryStore) -> None:
         self.store = store
         self._keys: list[str] | None = None
+        self._known: set[str] | None = None
         self._names: dict[str, tuple[str, ...]] = {}
         self._texts: dict[tuple[str, str], str] = {}
 
@@ -42,6 +43,18 @@ class MemoryFiles:
             except DshMemoryError:
                 self._keys = []
         return self._keys
+
+    def known(self, key: str) -> bool:
+        """Whether ``key`` is a workspace of this root, active or archived ("" is GLOBAL.md's). Uses
+        in any other (a purged workspace, a folder never created) are not kept: purging a workspace
+        removes its memory from the ledger too, at the next update."""
+        if self._known is None:
+            try:
+                archived = [w.key for w in self.store.list_workspaces(archived=True, counts=False)]
+            except DshMemoryError:
+                archived = []
+            self._known = {"", *self.keys(), *archived}
+        return key in self._known
 
     def names(self, key: str) -> tuple[str, ...]:
         """Record names of workspace ``key`` (invalid files by their stem), then ``MEMORY.md``."""

@@ -198,7 +198,7 @@ def scan_session(found: SessionFile, folder: Path, root: MemoryRoot, files: Memo
         elif event.type == "user/message":
             for loaded in sorted(loaded_files(event.data)):
                 use_key = GLOBAL_KEY if loaded == GLOBAL_FILE else key
-                if use_key is not None:
+                if use_key is not None and files.known(use_key):
                     _add(out, (use_key, loaded, "loaded", "start", event.seq, event.time))
     return out
 
@@ -226,6 +226,6 @@ def _tool_event(event: SessionEvent, out: SessionUses, root: MemoryRoot, files: 
         placed, outside = place_all(access, root, files)
         out.outside += outside
         for key, record, kind in placed:
-            if (key, record, kind) not in seen:
+            if (key, record, kind) not in seen and files.known(key):
                 seen.add((key, record, kind))
                 _add(out, (key, record, kind, name, event.seq, event.time))

@@ -18,7 +18,6 @@ from gui.context import AppContext
 from gui.qtmodels.roles import KEY_ROLE
 from gui.tabs.maintenance import MaintenanceTab
 from gui.tabs.workspace import WorkspaceTab
-from gui.tabs.workspace.usage_glue import attach_usage
 from tests.core.usage.usage_logs import call, injected, write_log
 from tests.gui.conftest import record, seed_workspace
 
@@ -76,11 +75,11 @@ def _rows(tab: WorkspaceTab) -> dict[str, tuple[str, str]]:
 def test_last_used_column_tooltip_and_usage_line(ctx: AppContext, used: WorkspaceSnapshot, qtbot: Any) -> None:
     tab = WorkspaceTab(ctx)
     qtbot.addWidget(tab)
-    glue = attach_usage(tab)
+    glue = tab.usage
     tab.refresh()
     assert tab.select_workspace(used.key)
     header = tab.records.model.headerData(5, Qt.Orientation.Horizontal)
-    assert header == "Last used"
+    assert header == "Last used" and not tab.records.view.isColumnHidden(5)
     rows = _rows(tab)
     log_day = datetime.fromtimestamp(1_785_000_000, UTC)
     days = (datetime.now(UTC) - log_day).days
@@ -108,10 +107,11 @@ def test_before_any_session_is_counted_the_column_stays_empty(ctx: AppContext, t
     snap = seed_workspace(ctx.store, tmp_path / "p", [record("alpha")])
     tab = WorkspaceTab(ctx)
     qtbot.addWidget(tab)
-    glue = attach_usage(tab)
+    glue = tab.usage
     tab.refresh()  # no DSH session anywhere: the ledger is empty, so "never" would be a guess
     assert tab.select_workspace(snap.key)
     assert _rows(tab)["alpha"][0] == ""
+    assert tab.records.view.isColumnHidden(5)  # no empty column taking the Description's room
     assert tab.select_record("alpha") and glue.label.text() == ""
 
 

@@ -1,7 +1,7 @@
 """The usage ledger in the Workspace tab: the records table's Last used column and the record
 pane's "opened in 12 sessions, last 3 days ago; matched 40 searches" line.
 
-Attached from outside (:func:`attach_usage`) so the tab's own modules stay as they are: it
+Attached from outside (``gui.tabs.workspace.WorkspaceTab``) so the view module stays as it is: it
 watches the records model for a workspace change, updates the ledger and reads this workspace's
 usage on a worker (the tab's task runner), then hands the figures to the model and the pane.
 """
@@ -22,7 +22,7 @@ from gui.tabs.workspace.usage_text import usage_line, usage_tooltip
 from gui.tasks import JobControl, Jobs
 
 if TYPE_CHECKING:
-    from gui.tabs.workspace.view import WorkspaceTab
+    from gui.tabs.workspace.view import WorkspaceTab as WorkspaceView
 
 UsageResult = tuple[str, dict[str, RecordUsage], bool]
 
@@ -39,7 +39,7 @@ def workspace_usage(store: MemoryStore, sessions_root: Path, key: str, *, contro
 
 
 class UsageGlue(QObject):
-    def __init__(self, tab: WorkspaceTab) -> None:
+    def __init__(self, tab: WorkspaceView) -> None:
         super().__init__(tab)
         self.tab = tab
         self.jobs = Jobs(self, tab.ctx.runner)
@@ -60,7 +60,10 @@ class UsageGlue(QObject):
         model.dataChanged.connect(self._rows_changed)
         tab.records.record_chosen.connect(self.show_record)
         header = tab.records.view.horizontalHeader()
-        header.resizeSection(5, header.fontMetrics().horizontalAdvance("00 months ago") + 16)
+        header.resizeSection(5, header.fontMetrics().horizontalAdvance(self.tr("11 months ago")) + 12)
+        # Hidden until the ledger has counted something: an empty column would only take the
+        # Description's room (and "never" everywhere would be a guess).
+        tab.records.view.setColumnHidden(5, True)
 
     def _rows_changed(self) -> None:
         if self.tab.current_key != self.key:
@@ -81,6 +84,7 @@ class UsageGlue(QObject):
             return
         self.usage, self.available = usage, available
         self.tab.records.model.set_usage(usage, available)
+        self.tab.records.view.setColumnHidden(5, not available)
         self.show_record(self.tab.editor.editing_name or "")
 
     def show_record(self, name: str) -> None:
@@ -93,7 +97,3 @@ class UsageGlue(QObject):
         self.label.setText(usage_line(usage, self.available))
         self.label.setToolTip(usage_tooltip(usage, self.available) if self.available else "")
 
-
-def attach_usage(tab: WorkspaceTab) -> UsageGlue:
-    """Give ``tab`` its Last used column and usage line (the glue lives as long as the tab)."""
-    return UsageGlue(tab)

@@ -262,15 +262,21 @@
     </message>
     <message numerus="yes">
         <source>%n use(s)</source>
-        <translation><numerusform>%n 次使用</numerusform></translation>
+        <translation>
+            <numerusform>%n 次使用</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n use(s), last {days} d ago</source>
-        <translation><numerusform>%n 次使用，最近一次在 {days} 天前</numerusform></translation>
+        <translation>
+            <numerusform>%n 次使用，最近一次在 {days} 天前</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>{share} % (%n session(s))</source>
-        <translation><numerusform>{share} %（%n 个会话）</numerusform></translation>
+        <translation>
+            <numerusform>{share} %（%n 个会话）</numerusform>
+        </translation>
     </message>
     <message>
         <source>No session in the usage ledger shows this workspace&apos;s index being loaded.</source>
@@ -278,7 +284,9 @@
     </message>
     <message numerus="yes">
         <source>The index was loaded in %n session(s). {records} of its records were then opened in the same session: {followed} of its {total} bytes led to a read. The rest was loaded and not followed up.</source>
-        <translation><numerusform>索引在 %n 个会话中被载入。其中 {records} 条记录随后在同一会话中被打开：{total} 字节中有 {followed} 字节引出了读取，其余只是载入、未被跟进。</numerusform></translation>
+        <translation>
+            <numerusform>索引在 %n 个会话中被载入。其中 {records} 条记录随后在同一会话中被打开：{total} 字节中有 {followed} 字节引出了读取，其余只是载入、未被跟进。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -315,11 +323,15 @@
     </message>
     <message numerus="yes">
         <source>never used since created (%n day(s))</source>
-        <translation><numerusform>创建以来从未被使用（%n 天）</numerusform></translation>
+        <translation>
+            <numerusform>创建以来从未被使用（%n 天）</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>used {uses} times, never changed in %n day(s)</source>
-        <translation><numerusform>已使用 {uses} 次，%n 天内从未修改</numerusform></translation>
+        <translation>
+            <numerusform>已使用 {uses} 次，%n 天内从未修改</numerusform>
+        </translation>
     </message>
     <message>
         <source>links to {links}, which do not exist in this workspace</source>
@@ -392,6 +404,22 @@
     <message>
         <source>{path} in the zip expands to far more than it stores (a zip bomb); refused.</source>
         <translation>zip 包中的 {path} 解压后远大于其压缩大小（zip 炸弹）；已拒绝。</translation>
+    </message>
+    <message>
+        <source>The zip is damaged ({path} fails its checksum or its header is wrong).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The zip is damaged: {path} holds compressed data that cannot be unpacked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{path} in the zip uses a compression method this app cannot read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The zip is cut short: {path} ends before its data does.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>The memory of workspace {path} is in the Recycle Bin (archived): restore it first, then import the zip again.</source>

@@ -668,6 +668,13 @@ Agents read memory. Undo anyway?</source>
     </message>
 </context>
 <context>
+    <name>UsageGlue</name>
+    <message>
+        <source>11 months ago</source>
+        <translation>11 个月前</translation>
+    </message>
+</context>
+<context>
     <name>UsageText</name>
     <message>
         <source>never</source>
@@ -739,7 +746,9 @@ Agents read memory. Undo anyway?</source>
     </message>
     <message numerus="yes">
         <source>matched %n time(s) in searches</source>
-        <translation><numerusform>被搜索命中 %n 次</numerusform></translation>
+        <translation>
+            <numerusform>被搜索命中 %n 次</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>served %n time(s) over MCP</source>

@@ -203,3 +203,21 @@ def test_the_served_log_stays_bounded(env: Env, monkeypatch: pytest.MonkeyPatch)
     assert size <= 4096
     names = [line["n"][0] for line in ledger_module.read_served(usage_dir(store))]
     assert names[-1] == "record-399" and "record-0" not in names
+
+
+def test_a_purged_workspace_leaves_the_ledger_at_the_next_update(env: Env) -> None:
+    store, key, sessions, project = env
+    write_log(sessions, "s1", str(project), [_read(store, key, "alpha"), call(2, "read", {"file_path": "x"})])
+    ledger = UsageLedger(store, sessions, quiet_seconds=0)
+    ledger.update()
+    note_served(store, key, ["beta"], "memory_read", "c")
+    assert ledger.view().workspace(key).keys() == {"alpha", "beta"}
+    info = store.archive(key)
+    assert ledger.view().workspace(key)  # archived: still there (it can be restored)
+    store.purge(key, info.display_name)
+    ledger.update()
+    assert ledger.view().workspace(key) == {}
+    raw = (usage_dir(store) / "ledger.json").read_text() + (usage_dir(store) / "served.jsonl").read_text()
+    assert "alpha" not in raw and "beta" not in raw  # (the session's own cwd stays: DSH's, not memory)
+    ledger.update(rebuild=True)  # the log still names the file: a rebuild does not bring it back
+    assert ledger.view().workspace(key) == {}
