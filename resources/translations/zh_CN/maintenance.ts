@@ -407,19 +407,19 @@
     </message>
     <message>
         <source>The zip is damaged ({path} fails its checksum or its header is wrong).</source>
-        <translation type="unfinished"></translation>
+        <translation>zip 文件已损坏（{path} 校验失败或其文件头有误）。</translation>
     </message>
     <message>
         <source>The zip is damaged: {path} holds compressed data that cannot be unpacked.</source>
-        <translation type="unfinished"></translation>
+        <translation>zip 文件已损坏：{path} 中的压缩数据无法解压。</translation>
     </message>
     <message>
         <source>{path} in the zip uses a compression method this app cannot read.</source>
-        <translation type="unfinished"></translation>
+        <translation>zip 中的 {path} 使用了本应用无法读取的压缩方式。</translation>
     </message>
     <message>
         <source>The zip is cut short: {path} ends before its data does.</source>
-        <translation type="unfinished"></translation>
+        <translation>zip 文件不完整：{path} 在数据结束前就中断了。</translation>
     </message>
     <message>
         <source>The memory of workspace {path} is in the Recycle Bin (archived): restore it first, then import the zip again.</source>
