@@ -30,6 +30,7 @@ from core.sessions.parse import (
     folder_session_id,
     header_cwd,
     header_workspace_key,
+    message_of,
     seed_boundary,
 )
 from core.usage.paths import GLOBAL_KEY, OUTSIDE, MemoryRoot
@@ -108,6 +109,7 @@ def loaded_files(data: Mapping[str, Any]) -> set[str]:
     MEMORY.md when a section is named ``index``/``workspace`` or the text holds the index's
     generated first line; the generated first line alone is enough anywhere.
     """
+    data = message_of(data)  # v1+: data.message holds the source and the content
     source = data.get("source")
     source = source if isinstance(source, Mapping) else {}
     if source.get("kind") in HUMAN_SOURCE_KINDS:

@@ -126,13 +126,13 @@ def test_review_queue_usage_views_sorted(ctx: AppContext, used: WorkspaceSnapsho
     panel.reason_box.setCurrentIndex(panel.reason_box.findData("used-unchanged"))
     proxy = panel.proxy
     rows = [
-        (proxy.index(r, 0).data(), proxy.index(r, 3).data(), proxy.index(r, 4).data()) for r in range(proxy.rowCount())
+        (proxy.index(r, 0).data(), proxy.index(r, 4).data(), proxy.index(r, 3).data()) for r in range(proxy.rowCount())
     ]
-    assert rows == [("old-idea", "used 11 times, never changed in 400 days", "11 uses, last 0 d ago")]
+    assert rows == [("old-idea", "used 11 times, never changed in 400 days", "11 uses, last today")]
     assert panel.reason_box.currentText() == "Used often, never changed"
     panel.reason_box.setCurrentIndex(panel.reason_box.findData("never-used"))
     assert proxy.rowCount() == 0  # every record here was used (old-idea over MCP)
-    assert panel.table.horizontalHeader().sortIndicatorSection() == 3
+    assert panel.table.horizontalHeader().sortIndicatorSection() == 4  # Details: never used the longest first
 
 
 def test_load_meter_shows_the_bytes_followed_by_a_read(ctx: AppContext, used: WorkspaceSnapshot, qtbot: Any) -> None:

@@ -32,7 +32,7 @@ def folder_label(cwd: str) -> str:
 class StaleQueueModel(RowTableModel[StaleItem]):
     """One row per (record, reason) the scan found."""
 
-    HEADERS = ("Record", "Workspace", "Reason", "Details", "Agent use")
+    HEADERS = ("Record", "Workspace", "Reason", "Agent use", "Details")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -42,7 +42,7 @@ class StaleQueueModel(RowTableModel[StaleItem]):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             labels = (
-                self.tr("Record"), self.tr("Workspace"), self.tr("Reason"), self.tr("Details"), self.tr("Agent use")
+                self.tr("Record"), self.tr("Workspace"), self.tr("Reason"), self.tr("Agent use"), self.tr("Details")
             )
             return labels[section] if 0 <= section < len(labels) else None
         return super().headerData(section, orientation, role)
@@ -72,9 +72,9 @@ class StaleQueueModel(RowTableModel[StaleItem]):
             if col == 2:
                 return reason_label(item.reason)
             if col == 3:
-                return reason_detail(item) if role == Qt.ItemDataRole.DisplayRole else (item.days, item.score)
-            if col == 4:
                 return use_cell(item, self.usage_available) if role == Qt.ItemDataRole.DisplayRole else use_rank(item)
+            if col == 4:
+                return reason_detail(item) if role == Qt.ItemDataRole.DisplayRole else (item.days, item.score)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 1:
                 return cwd

@@ -18,7 +18,7 @@ from core.usage import UsageLedger
 
 # Review-queue view -> the column it opens sorted by (descending): never used the longest first
 # (Details sorts by days), used most first (Agent use sorts by uses).
-USAGE_SORT = {"never-used": 3, "used-unchanged": 4}
+USAGE_SORT = {"never-used": 4, "used-unchanged": 3}
 _INDEX_LINE = re.compile(r"^- \[([a-z0-9-]+)\]\(")
 
 
@@ -39,9 +39,13 @@ def use_cell(item: StaleItem, available: bool) -> str:
         return QCoreApplication.translate("MaintenanceUsage", "never")
     if item.last_used_days is None:
         return QCoreApplication.translate("MaintenanceUsage", "%n use(s)", None, item.uses)
-    return QCoreApplication.translate("MaintenanceUsage", "%n use(s), last {days} d ago", None, item.uses).format(
-        days=max(0, item.last_used_days)
+    days = max(0, item.last_used_days)
+    when = (
+        QCoreApplication.translate("MaintenanceUsage", "today")
+        if days == 0
+        else QCoreApplication.translate("MaintenanceUsage", "%n day(s) ago", None, days)
     )
+    return QCoreApplication.translate("MaintenanceUsage", "%n use(s), last {when}", None, item.uses).format(when=when)
 
 
 def use_rank(item: StaleItem) -> tuple[int, int]:

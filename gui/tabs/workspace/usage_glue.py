@@ -60,7 +60,8 @@ class UsageGlue(QObject):
         model.dataChanged.connect(self._rows_changed)
         tab.records.record_chosen.connect(self.show_record)
         header = tab.records.view.horizontalHeader()
-        header.resizeSection(5, header.fontMetrics().horizontalAdvance(self.tr("11 months ago")) + 12)
+        # Narrow (the Description stretches into what is left); longer dates elide, the tooltip has all.
+        header.resizeSection(5, header.fontMetrics().horizontalAdvance(self.tr("10 days ago")) + 10)
         # Hidden until the ledger has counted something: an empty column would only take the
         # Description's room (and "never" everywhere would be a guess).
         tab.records.view.setColumnHidden(5, True)

@@ -10,15 +10,14 @@ from PySide6.QtCore import QCoreApplication
 
 from core.usage import RecordUsage, Use
 
-_DAY_MS = 86_400_000
-
 
 def relative_when(stamp: int | None, now: float | None = None) -> str:
     """ "today", "3 days ago", "2 months ago"... for an epoch-ms time; "never" for None."""
     if stamp is None:
         return QCoreApplication.translate("UsageText", "never")
-    current = (time.time() if now is None else now) * 1000
-    days = max(0, int((current - stamp) // _DAY_MS))
+    # Calendar days in local time: a use at 23:00 yesterday is "yesterday", not "today" at 08:00.
+    today = datetime.fromtimestamp(time.time() if now is None else now).date()
+    days = max(0, (today - datetime.fromtimestamp(stamp / 1000).date()).days)
     if days == 0:
         return QCoreApplication.translate("UsageText", "today")
     if days == 1:

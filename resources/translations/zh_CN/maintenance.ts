@@ -266,11 +266,17 @@
             <numerusform>%n 次使用</numerusform>
         </translation>
     </message>
+    <message>
+        <source>today</source>
+        <translation>今天</translation>
+    </message>
     <message numerus="yes">
-        <source>%n use(s), last {days} d ago</source>
-        <translation>
-            <numerusform>%n 次使用，最近一次在 {days} 天前</numerusform>
-        </translation>
+        <source>%n day(s) ago</source>
+        <translation><numerusform>%n 天前</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n use(s), last {when}</source>
+        <translation><numerusform>%n 次使用，最近一次：{when}</numerusform></translation>
     </message>
     <message numerus="yes">
         <source>{share} % (%n session(s))</source>

@@ -670,8 +670,8 @@ Agents read memory. Undo anyway?</source>
 <context>
     <name>UsageGlue</name>
     <message>
-        <source>11 months ago</source>
-        <translation>11 个月前</translation>
+        <source>10 days ago</source>
+        <translation>10 天前</translation>
     </message>
 </context>
 <context>

@@ -252,3 +252,14 @@ def test_inherited_history_of_a_fork_is_not_counted_again(env: Env) -> None:
     view, _ = _run(store, sessions)
     assert view.get(key, "db-notes") is None  # seq 1 < cut... copied from the parent
     assert _kinds(view, key, "code-style") == {"opened": 1}
+
+
+def test_injected_memory_in_the_v1_message_shape_is_loaded_too(env: Env) -> None:
+    store, key, sessions, project = env
+    index = store.read_workspace(key).index_text
+    source = {"kind": "plugin", "plugin": "dsh-memory", "sections": [{"name": "memory:workspace-index", "text": index}]}
+    message = {"role": "user", "source": source, "content": [{"type": "text", "text": index}]}
+    start = {"type": "user/message", "seq": 1, "time": 1_785_000_001_000, "data": {"message": message}}
+    write_log(sessions, "s1", str(project), [start], version=1)
+    view, _ = _run(store, sessions)
+    assert _kinds(view, key, "MEMORY.md") == {"loaded": 1}
