@@ -1,13 +1,19 @@
 """The usage ledger on disk: ``<root>/.manager/usage/`` (derived data, never in a record file).
 
-Two files, both private (0600, folder 0700), both owned by this module:
+Three files, all private (0600, folder 0700), all owned by this module:
 
-- ``ledger.json``: one entry per DSH session folder counted (the log revision it was counted at,
-  the session id and workspace, call counts, and its uses: key, name, kind, tool, seq, time).
-  Rebuildable at any time from the logs (``rebuild=True``); an update reads only the sessions
-  that are new or whose log revision changed since, and only once they are stable (the same
-  rules as consolidation: no live ``session.lock``, quiet for ``quiet_seconds``). Entries of
-  session folders that are gone are dropped, so the ledger mirrors what DSH keeps.
+- ``ledger.json``: the index: per DSH session folder counted, the log revision it was counted at
+  and the stat stamp of its log files (so an unchanged session is skipped without opening it).
+- ``entries.jsonl``: what each counted session contributed (session id, workspace, call counts,
+  its uses: key, name, kind, tool, first seq, last time, count), one line per session revision,
+  appended; the line whose revision the index names is the live one. It is rewritten without the
+  dead lines once they outnumber the live ones, and when a workspace was purged. Appending keeps
+  the update after one new session small however many sessions were counted before.
+
+Rebuildable at any time from the logs (``rebuild=True``); an update reads only the sessions that
+are new or whose log revision changed since, and only once they are stable (the same rules as
+consolidation: no live ``session.lock``, quiet for ``quiet_seconds``). Entries of session folders
+that are gone are dropped, so the ledger mirrors what DSH keeps.
 - ``served.jsonl``: what ``dsh-memory mcp`` served (:func:`note_served`), append-only, trimmed
   to its newest half past ``MAX_SERVED_BYTES``. Not in any log, so a rebuild keeps it.
 
@@ -42,10 +48,11 @@ from core.usage.types import UpdateStats
 from core.usage.view import UsageView, fold
 
 LEDGER_FILE = "ledger.json"
+ENTRIES_FILE = "entries.jsonl"
 SERVED_FILE = "served.jsonl"
 LOCK_FILE = "ledger.lock"
 SERVED_LOCK_FILE = "served.lock"
-FORMAT = 1
+FORMAT = 2
 MAX_LEDGER_BYTES = 256 << 20  # a ledger bigger than this is not ours to trust: it is rebuilt
 MAX_SERVED_BYTES = 4 << 20
 LOCK_TIMEOUT = 30.0
@@ -107,9 +114,29 @@ def _load_doc(folder: Path) -> dict[str, Any] | None:
         doc = json.loads(data)
     except ValueError:
         return None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("sessions"), dict):
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("index"), dict):
         return None
     return doc
+
+
+def read_entries(folder: Path, index: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The live entry of each indexed session folder: its last line at the revision the index names."""
+    data = _read_private(folder / ENTRIES_FILE, MAX_LEDGER_BYTES)
+    out: dict[str, dict[str, Any]] = {}
+    for line in (data or b"").split(b"\n"):
+        if not line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a torn last line (an append cut short): its session is read again
+        if not isinstance(entry, dict):
+            continue
+        where = entry.get("f")
+        known = index.get(where) if isinstance(where, str) else None
+        if isinstance(known, dict) and known.get("rev") == entry.get("rev"):
+            out[str(where)] = entry
+    return out
 
 
 def load_view(store: MemoryStore) -> UsageView:
@@ -121,13 +148,13 @@ def load_view(store: MemoryStore) -> UsageView:
     served = read_served(folder)
     # "Never used" means something only once some use could have been seen: a ledger built over
     # an empty (or misconfigured) sessions folder and no MCP read says nothing about any record.
-    sessions = doc["sessions"] if doc is not None else {}
+    sessions = read_entries(folder, doc["index"]) if doc is not None else {}
     updated = doc.get("updated") if doc is not None else None
     return fold(sessions, served, available=bool(sessions) or bool(served), updated=updated)
 
 
 def _empty(sessions_root: str) -> dict[str, Any]:
-    return {"format": FORMAT, "sessions_root": sessions_root, "updated": None, "sessions": {}}
+    return {"format": FORMAT, "sessions_root": sessions_root, "updated": None, "keys": [], "lines": 0, "index": {}}
 
 
 def _stamp(folder: str) -> list[list[Any]] | None:
@@ -220,7 +247,7 @@ class UsageLedger:
         started = time.perf_counter()
         current = time.time() if now is None else now
         old = _empty(str(self.sessions_root)) if rebuild else self._load()
-        entries: dict[str, Any] = old["sessions"]
+        entries: dict[str, Any] = old["index"]
         root = MemoryRoot(self.store.root or "")
         files = MemoryFiles(self.store)
         fresh: dict[str, dict[str, Any]] = {}
@@ -272,47 +299,73 @@ class UsageLedger:
             stats.uses_found += len(uses.uses)
             for tool, count in uses.unknown.items():
                 stats.unknown_tools[tool] = stats.unknown_tools.get(tool, 0) + count
-            fresh[name] = {**uses.to_json(), "stamp": stamp}
+            fresh[name] = {"f": name, **uses.to_json(), "stamp": stamp}
         if progress is not None:
             progress(len(folders), len(folders))
         gone = [f for f in entries if f not in present and not os.path.isdir(f)]
-        pruned = _prune(entries, files.known)
+        # A workspace counted before and gone from the root now (purged): rewrite without its uses.
+        pruned = any(not files.known(k) for k in old.get("keys") or ())
         _prune_served(self.dir, files.known)
         stats.sessions_dropped = len(gone)
-        if fresh or gone or rebuild or pruned:
-            self._merge(fresh, gone, files.known, rebuild=rebuild)
+        if fresh or gone or rebuild or pruned or old.get("keys") != files.known_keys():
+            self._merge(fresh, gone, files, rebuild=rebuild, prune=pruned)
         stats.seconds = time.perf_counter() - started
         return stats
 
     def _merge(
-        self, fresh: dict[str, dict[str, Any]], gone: Sequence[str], known: Callable[[str], bool], *, rebuild: bool
+        self, fresh: dict[str, dict[str, Any]], gone: Sequence[str], files: MemoryFiles, *, rebuild: bool, prune: bool
     ) -> None:
         _ensure_dir(self.dir)
         try:
             with FileLock(str(self.dir / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=PRIVATE_FILE_MODE):
-                if rebuild:
-                    doc = _empty(str(self.sessions_root))
-                elif (
-                    self._loaded[1] is not None
-                    and self._loaded[0] == self._ledger_stat()
-                    and (self._loaded[1].get("sessions_root") == str(self.sessions_root))
-                ):
-                    doc = self._loaded[1]  # nobody wrote it since this update read it
-                else:
-                    doc = self._load()
-                sessions: dict[str, Any] = doc["sessions"]
-                for folder, entry in fresh.items():
-                    sessions[folder] = entry  # same revision as another writer's: the same entry
-                for folder in gone:
-                    sessions.pop(folder, None)
-                _prune(sessions, known)
-                doc["sessions"] = dict(sorted(sessions.items()))
-                doc["updated"] = int(time.time() * 1000)
-                data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-                # Derived and rebuildable: a power cut may cost the last update, never tear the file.
-                write_atomic(self.dir / LEDGER_FILE, data, mode=PRIVATE_FILE_MODE, durable=False)
+                self._merge_locked(fresh, gone, files, rebuild=rebuild, prune=prune)
         except Timeout as exc:
             raise StorageError(f"Another program has held the usage ledger's lock for {LOCK_TIMEOUT:.0f} s.") from exc
+
+    def _merge_locked(
+        self, fresh: dict[str, dict[str, Any]], gone: Sequence[str], files: MemoryFiles, *, rebuild: bool, prune: bool
+    ) -> None:
+        if rebuild:
+            doc = _empty(str(self.sessions_root))
+        elif (
+            self._loaded[1] is not None
+            and self._loaded[0] == self._ledger_stat()
+            and (self._loaded[1].get("sessions_root") == str(self.sessions_root))
+        ):
+            doc = self._loaded[1]  # nobody wrote it since this update read it
+        else:
+            doc = self._load()
+        index: dict[str, Any] = doc["index"]
+        lines = [
+            json.dumps({k: v for k, v in e.items() if k != "stamp"}, ensure_ascii=False, separators=(",", ":")) + "\n"
+            for e in fresh.values()
+        ]
+        for folder, entry in fresh.items():
+            index[folder] = {"rev": entry["rev"], "stamp": entry["stamp"]}
+        for folder in gone:
+            index.pop(folder, None)
+        target = self.dir / ENTRIES_FILE
+        lines_total = int(doc.get("lines") or 0) + len(lines)
+        if rebuild:
+            write_atomic(target, "".join(lines).encode("utf-8"), mode=PRIVATE_FILE_MODE, durable=False)
+            lines_total = len(lines)
+        elif prune or lines_total > 2 * len(index) + 64:
+            # Compact: the live line of each session only (and no uses of purged workspaces).
+            live = read_entries(self.dir, index)
+            live.update({f: {k: v for k, v in e.items() if k != "stamp"} for f, e in fresh.items()})
+            _prune(live, files.known)
+            kept = [json.dumps(live[f], ensure_ascii=False, separators=(",", ":")) + "\n" for f in sorted(live)]
+            write_atomic(target, "".join(kept).encode("utf-8"), mode=PRIVATE_FILE_MODE, durable=False)
+            lines_total = len(kept)
+        elif lines:
+            append_durable(target, "".join(lines).encode("utf-8"))  # before the index names them
+        doc["lines"] = lines_total
+        doc["keys"] = files.known_keys()
+        doc["index"] = dict(sorted(index.items()))
+        doc["updated"] = int(time.time() * 1000)
+        data = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        # Derived and rebuildable: a power cut may cost the last update, never tear the file.
+        write_atomic(self.dir / LEDGER_FILE, data, mode=PRIVATE_FILE_MODE, durable=False)
 
 
 def _prune(sessions: dict[str, Any], known: Callable[[str], bool]) -> bool:

@@ -44,6 +44,10 @@ class MemoryFiles:
                 self._keys = []
         return self._keys
 
+    def known_keys(self) -> list[str]:
+        self.known("")
+        return sorted(self._known or ())
+
     def known(self, key: str) -> bool:
         """Whether ``key`` is a workspace of this root, active or archived ("" is GLOBAL.md's). Uses
         in any other (a purged workspace, a folder never created) are not kept: purging a workspace

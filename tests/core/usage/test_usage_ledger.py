@@ -170,7 +170,7 @@ def test_two_processes_updating_at_once_lose_nothing(env: Env) -> None:
     outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
     doc = json.loads((usage_dir(store) / "ledger.json").read_bytes())
-    assert len(doc["sessions"]) == 60
+    assert len(doc["index"]) == 60
     view = UsageLedger(store, sessions, quiet_seconds=0).view()
     alpha = view.get(key, "alpha")
     assert alpha is not None and alpha.counts == {"opened": 60, "served": 50}
@@ -217,7 +217,21 @@ def test_a_purged_workspace_leaves_the_ledger_at_the_next_update(env: Env) -> No
     store.purge(key, info.display_name)
     ledger.update()
     assert ledger.view().workspace(key) == {}
-    raw = (usage_dir(store) / "ledger.json").read_text() + (usage_dir(store) / "served.jsonl").read_text()
+    raw = (usage_dir(store) / "entries.jsonl").read_text() + (usage_dir(store) / "served.jsonl").read_text()
     assert "alpha" not in raw and "beta" not in raw  # (the session's own cwd stays: DSH's, not memory)
     ledger.update(rebuild=True)  # the log still names the file: a rebuild does not bring it back
     assert ledger.view().workspace(key) == {}
+
+
+def test_entries_are_appended_then_compacted_and_a_torn_line_is_ignored(env: Env) -> None:
+    store, key, sessions, project = env
+    ledger = UsageLedger(store, sessions, quiet_seconds=0)
+    for i in range(80):  # one session rewritten 80 times: 80 appended lines, compacted on the way
+        write_log(sessions, "s1", str(project), [_read(store, key, "alpha", 1 + i)], mtime=1_700_000_000 + i)
+        ledger.update()
+    entries = usage_dir(store) / "entries.jsonl"
+    assert len(entries.read_bytes().splitlines()) <= 2 * 1 + 64 + 1
+    with open(entries, "ab") as handle:
+        handle.write(b'{"f":"' + str(sessions).encode() + b'/--proj--/s1","rev":"x","uses":[[')  # torn
+    usage = ledger.view().get(key, "alpha")
+    assert usage is not None and usage.counts == {"opened": 1} and usage.recent[0].seq == 80
