@@ -16,13 +16,13 @@ Events copied from a parent session (before the inherited cut) are not this sess
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.foreign import load_json
 from core.layout import GLOBAL_FILE, INDEX_FILE
 from core.sessions.files import SessionFile, read_log_text
 from core.sessions.parse import (
@@ -161,7 +161,7 @@ def scan_session(found: SessionFile, folder: Path, root: MemoryRoot, files: Memo
     text, revision, warnings = read_log_text(found.path, found.compressed)
     first, _, _ = text.partition(b"\n")
     try:
-        header = json.loads(first)
+        header = load_json(first)
     except ValueError:
         return None
     if not isinstance(header, dict) or header.get("type") != "session":
@@ -190,7 +190,7 @@ def scan_session(found: SessionFile, folder: Path, root: MemoryRoot, files: Memo
         elif kind == b"user/message" and _INDEX_MARKER_BYTES not in line and b"memory" not in line:
             continue
         try:
-            event = _event(json.loads(line))
+            event = _event(load_json(line))  # bounded: a deep line is one bad line
         except ValueError:
             continue  # a torn last line
         if event is None:
