@@ -284,13 +284,8 @@ class UsageLedger:
                 stats.sessions_waiting += 1  # counted at its old revision (if any) until it is stable
                 continue
             try:
-<<<<<<< HEAD
                 uses = scan_session(found, Path(folder), root, files)
-            except (OSError, DshMemoryError) as exc:
-=======
-                uses = scan_session(found, folder, root, files)
             except (OSError, DshMemoryError, ForeignDataError) as exc:  # over a reading budget: its problem
->>>>>>> main
                 stats.problems[name] = getattr(exc, "message", None) or str(exc)
                 continue
             if uses is None:
@@ -466,21 +461,18 @@ def forget_workspace(store: MemoryStore, key: str) -> int:
         return 0
     removed = 0
     with FileLock(str(folder / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=PRIVATE_FILE_MODE):
-        data = _read_private(folder / LEDGER_FILE, MAX_LEDGER_BYTES)
-        try:
-            doc = json.loads(data) if data else None
-        except ValueError:
-            doc = None
-        if isinstance(doc, dict) and isinstance(doc.get("sessions"), dict):
-            for entry in doc["sessions"].values():
-                if not isinstance(entry, dict) or not isinstance(entry.get("uses"), list):
-                    continue
-                kept = [u for u in entry["uses"] if not (isinstance(u, list) and u and u[0] == key)]
-                removed += len(entry["uses"]) - len(kept)
-                entry["uses"] = kept
-            if removed:
-                out = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-                write_atomic(folder / LEDGER_FILE, out, mode=PRIVATE_FILE_MODE, durable=False)
+        doc = _load_doc(folder)
+        if doc is not None:
+            live = read_entries(folder, doc["index"])
+            before = sum(len(e.get("uses") or ()) for e in live.values())
+            _prune(live, lambda k: k != key)
+            removed = before - sum(len(e.get("uses") or ()) for e in live.values())
+            # Always rewritten compact: the dead lines (older revisions) may hold its uses too.
+            kept = [json.dumps(live[f], ensure_ascii=False, separators=(",", ":")) + "\n" for f in sorted(live)]
+            write_atomic(folder / ENTRIES_FILE, "".join(kept).encode("utf-8"), mode=PRIVATE_FILE_MODE, durable=False)
+            doc["lines"] = len(kept)
+            out = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            write_atomic(folder / LEDGER_FILE, out, mode=PRIVATE_FILE_MODE, durable=False)
     with FileLock(str(folder / SERVED_LOCK_FILE), timeout=5, mode=PRIVATE_FILE_MODE):
         served = _read_private(folder / SERVED_FILE, MAX_SERVED_BYTES * 2)
         if served:

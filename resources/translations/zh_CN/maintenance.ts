@@ -413,11 +413,7 @@
     </message>
     <message>
         <source>The zip is damaged ({path} fails its checksum or its header is wrong).</source>
-<<<<<<< HEAD
-        <translation>zip 文件已损坏（{path} 校验失败或其文件头有误）。</translation>
-=======
         <translation>zip 文件已损坏（{path} 校验和不符，或其文件头有误）。</translation>
->>>>>>> main
     </message>
     <message>
         <source>The zip is damaged: {path} holds compressed data that cannot be unpacked.</source>
@@ -429,11 +425,7 @@
     </message>
     <message>
         <source>The zip is cut short: {path} ends before its data does.</source>
-<<<<<<< HEAD
-        <translation>zip 文件不完整：{path} 在数据结束前就中断了。</translation>
-=======
         <translation>zip 文件不完整：{path} 的数据在结尾前就中断了。</translation>
->>>>>>> main
     </message>
     <message>
         <source>The memory of workspace {path} is in the Recycle Bin (archived): restore it first, then import the zip again.</source>
