@@ -11,3 +11,5 @@ SCOPE_FILE = "scope.json"  # a workspace folder's identity (cwd, created)
 WORKSPACES_DIR = "workspaces"
 ARCHIVED_DIR = "archived"
 MANAGER_DIR = ".manager"  # this app's internals: locks, journal, history, caches
+REVIEWS_DIR = "reviews"  # consolidation receipts (and move receipts)
+SYNC_DIR = "sync"  # under MANAGER_DIR: this machine's sync repository, workspace map and last result
