@@ -130,7 +130,9 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> Result:
     for p, why in {**result.held, **result.frozen}.items():
         lines.append(f"  not synced: {p}: {why}")
     if result.unmapped:
-        lines.append(f"  not on this machine (see `dsh-memory sync --map`): {', '.join(result.unmapped)}")
+        n = len(result.unmapped)
+        shown = ", ".join(result.unmapped[:5]) + (f" and {n - 5} more" if n > 5 else "")
+        lines.append(f"  {n} synced workspace(s) not on this machine (`dsh-memory sync --map`): {shown}")
     return Result(result.model_dump(mode="json"), "\n".join(lines), exit_code=0 if result.ok else 1)
 
 
