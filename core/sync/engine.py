@@ -38,7 +38,7 @@ from core.store.api import MemoryStore
 from core.sync import mapping, state
 from core.sync.apply import apply_changes, archive_transition, split
 from core.sync.gitcli import Git, GitMissingError, SyncError, blob_sha
-from core.sync.models import PendingReview, SyncConfig, SyncResult
+from core.sync.models import PendingReview, SyncConfig, SyncResult, SyncSummary
 from core.sync.move import finish_pending_moves
 from core.sync.review import Resolution, ReviewItem, resolved_text
 from core.sync.scan import LocalTree, scan
@@ -496,3 +496,13 @@ def _write_choice(store: MemoryStore, item: ReviewItem, text: str | None) -> Non
             snap,
         )
     store.commit_versions(item.scope, [(item.name, None if text is None else text.encode("utf-8"))], snap.revision)
+
+
+def summary(root: Path) -> SyncSummary:
+    """The badge's facts, read from this machine's small sync files (nothing is written)."""
+    review = pending_review(root)
+    return SyncSummary(
+        remote=load_config(root).remote,
+        last=last_result(root),
+        open_items=len(review.open_items()) if review else 0,
+    )

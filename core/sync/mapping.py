@@ -168,5 +168,35 @@ def find_candidates(
     return out
 
 
+def remembered_remote(root: Path, key: str, scope_json: bytes | None = None) -> str | None:
+    """The git remote URL a workspace's folder had: from its synced ``scope.json`` (the sync
+    repository's copy, written by the machine that first pushed it) or the local one."""
+    import json
+    import subprocess
+
+    sources = [scope_json]
+    repo = state.sync_path(root) / "repo.git"
+    if (repo / "HEAD").is_file():
+        for top in ("workspaces", "archived"):
+            try:
+                proc = subprocess.run(
+                    ["git", f"--git-dir={repo}", "cat-file", "blob", f"refs/heads/local:{top}/{key}/scope.json"],
+                    capture_output=True, timeout=30, check=False,
+                )
+            except (OSError, subprocess.SubprocessError):
+                break
+            if proc.returncode == 0:
+                sources.append(proc.stdout)
+    for data in sources:
+        try:
+            obj = json.loads((data or b"").decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            continue
+        url = obj.get("git_remote") if isinstance(obj, dict) else None
+        if isinstance(url, str) and url:
+            return url
+    return None
+
+
 def folder_exists(cwd: str) -> bool:
     return bool(cwd) and os.path.isdir(cwd)

@@ -60,3 +60,11 @@ class PendingReview(_Model):
 
     def open_items(self) -> list[ReviewItem]:
         return [i for i in self.items if i.id not in self.resolutions]
+
+
+class SyncSummary(_Model):
+    """What a status-bar badge shows: set up or not, the last result, how many items wait."""
+
+    remote: str = ""
+    last: SyncResult | None = None
+    open_items: int = 0

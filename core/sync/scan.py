@@ -11,6 +11,7 @@ this machine's. A file that is not a valid record (or not a regular file, or ove
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
@@ -21,8 +22,10 @@ from pathlib import Path
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, INDEX_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.records import MAX_RECORD_BYTES
 from core.store.base import MAX_GLOBAL_BYTES, entry_from_bytes
+from core.secrets import has_secrets
 from core.sync import state
 from core.sync.gitcli import blob_sha
+from core.sync.mapping import git_remote_url
 
 INDEX_FORMAT = "dsh-sync-index/1"
 MAX_SCOPE_BYTES = 64 << 10
@@ -46,6 +49,7 @@ class LocalTree:
             return self.data[path]
         data = _read(self.root / self.local.get(path, path), _budget(path))
         if data is not None:
+            data = export_bytes(path, data)
             self.files[path] = blob_sha(data)
             self.data[path] = data
         return data
@@ -74,6 +78,24 @@ def _read(path: Path, budget: int) -> bytes | None:
             return f.read(budget + 1)
     finally:
         os.close(fd)
+
+
+def export_bytes(path: str, data: bytes) -> bytes:
+    """What the synced tree holds for a local file: a ``scope.json`` gains its folder's git remote URL
+    (``git_remote``) so another machine can find the project by it; everything else as it is."""
+    if not path.endswith("/" + SCOPE_FILE):
+        return data
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return data
+    if not isinstance(obj, dict) or "git_remote" in obj or not isinstance(obj.get("cwd"), str):
+        return data
+    url = git_remote_url(Path(obj["cwd"])) if os.path.isdir(obj["cwd"]) else None
+    if not url or has_secrets(url):
+        return data
+    obj["git_remote"] = url
+    return (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def _dirs(parent: Path) -> Iterator[os.DirEntry[str]]:
@@ -125,6 +147,7 @@ def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> 
             if data is None:
                 tree.frozen[path] = "not readable, or over the size limit"
                 return
+            data = export_bytes(path, data)
             sha, problem = blob_sha(data), _valid(path, data)
             tree.data[path] = data
         if problem is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -213,3 +214,27 @@ def test_git_missing_is_said_clearly(m: Machines, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("PATH", str(m.tmp / "empty-bin"))
     got = engine.run_sync(m.a, str(m.remote), env=m.env)
     assert got.status == "git-missing" and "install git" in got.message.lower()
+
+
+def _git_checkout(folder: Path, url: str) -> None:
+    (folder / ".git").mkdir(parents=True)
+    (folder / ".git" / "config").write_text(f'[core]\n\tbare = false\n[remote "origin"]\n\turl = {url}\n')
+
+
+def test_the_other_machine_finds_the_project_by_its_git_remote(m: Machines, tmp_path: Path) -> None:
+    from core.sync.mapping import find_candidates, remembered_remote
+
+    a_dir = tmp_path / "laptop" / "shop"
+    _git_checkout(a_dir, "git@github.com:me/shop.git")
+    a_key = put(m.a, a_dir, rec("alpha"))
+    m.sync(m.a)
+    shutil.rmtree(a_dir)
+    # On the desktop the checkout has another name; only its remote says it is the same project.
+    b_dir = tmp_path / "desktop" / "work" / "storefront"
+    _git_checkout(b_dir, "https://github.com/me/shop")
+    (tmp_path / "desktop" / "work" / "shop-notes").mkdir()
+    m.sync(m.b)
+    url = remembered_remote(m.b.root, a_key)
+    assert url == "git@github.com:me/shop.git"
+    cands = find_candidates(str(a_dir), [tmp_path / "desktop"], remote_url=url)
+    assert [(Path(c.path).name, c.reason) for c in cands] == [("storefront", "git-remote"), ("shop-notes", "similar-name")]
