@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QPushButton, QWidget
 from core.sync import engine
 from core.sync.models import SyncSummary
 from gui.context import AppContext
-from gui.tabs.settings.sync_text import badge_text
+from gui.tabs.settings.sync_text import badge_text, badge_tooltip
 from gui.tasks import Jobs
 
 POLL_MS = 15_000  # another process (the CLI) may sync: look again now and then, cheaply
@@ -23,7 +23,7 @@ class SyncBadge(QPushButton):
         self.setObjectName("syncBadge")
         self.setFlat(True)
         self.setStyleSheet("padding: 0 6px;")
-        self.setToolTip(self.tr("Sync with your other machines (Settings ▸ Sync)"))
+        self.setToolTip(badge_tooltip())
         self.ctx = ctx
         self.jobs = Jobs(self, ctx.runner)
         self.hide()

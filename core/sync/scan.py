@@ -21,8 +21,8 @@ from pathlib import Path
 
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, INDEX_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.records import MAX_RECORD_BYTES
-from core.store.base import MAX_GLOBAL_BYTES, entry_from_bytes
 from core.secrets import has_secrets
+from core.store.base import MAX_GLOBAL_BYTES, entry_from_bytes
 from core.sync import state
 from core.sync.gitcli import blob_sha
 from core.sync.mapping import git_remote_url

@@ -31,9 +31,9 @@ from core.sync.move import MovePlan, MoveResult, apply_move, plan_move
 from core.sync.review import Resolution
 from gui.context import AppContext
 from gui.tasks import Jobs
-from gui.widgets.merge_review import MergeReview
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
+from gui.widgets.review_merge import MergeReview
 
 
 def _missing(store: MemoryStore) -> list[WorkspaceInfo]:

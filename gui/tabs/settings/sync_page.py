@@ -24,9 +24,9 @@ from core.sync.review import Resolution
 from gui.context import AppContext
 from gui.tabs.settings.sync_text import result_details, status_text
 from gui.tasks import Jobs
-from gui.widgets.merge_review import MergeReview
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
+from gui.widgets.review_merge import MergeReview
 
 
 def _load(root: Path) -> tuple[SyncSummary, PendingReview | None]:

@@ -85,3 +85,7 @@ def badge_text(status: str | None, open_items: int, configured: bool) -> str:
     if status in ("up-to-date", "pushed", "merged"):
         return translate("SyncText", "Sync: ✓")
     return translate("SyncText", "Sync: ⚠ {status}").format(status=status_word(status))
+
+
+def badge_tooltip() -> str:
+    return translate("SyncText", "Sync with your other machines (Settings ▸ Sync)")

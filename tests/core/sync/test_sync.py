@@ -237,4 +237,5 @@ def test_the_other_machine_finds_the_project_by_its_git_remote(m: Machines, tmp_
     url = remembered_remote(m.b.root, a_key)
     assert url == "git@github.com:me/shop.git"
     cands = find_candidates(str(a_dir), [tmp_path / "desktop"], remote_url=url)
-    assert [(Path(c.path).name, c.reason) for c in cands] == [("storefront", "git-remote"), ("shop-notes", "similar-name")]
+    got = [(Path(c.path).name, c.reason) for c in cands]
+    assert got == [("storefront", "git-remote"), ("shop-notes", "similar-name")]
