@@ -12,14 +12,14 @@ _WINDOW_FLAGS = {"--self-test", "--demo"}
 
 
 def _wants_window(argv: Sequence[str]) -> bool:
-    """True when argv holds only global options (``--root X``), window flags, or nothing."""
+    """True when argv holds only global options (``--root X``, ``--lang X``), window flags, or nothing."""
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg == "--root":
+        if arg in ("--root", "--lang"):
             i += 2
             continue
-        if arg.startswith("--root=") or arg in _WINDOW_FLAGS:
+        if arg.startswith(("--root=", "--lang=")) or arg in _WINDOW_FLAGS:
             i += 1
             continue
         return False

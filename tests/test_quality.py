@@ -37,3 +37,27 @@ def test_no_gui_module_is_over_600_lines() -> None:
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600
     }
     assert long == {}
+
+
+# Still over the core limit, each with the issue that takes it under: the store's three modules
+# split into collaborators next session (issue 27), search's engine is being replaced (issue 24).
+# An entry leaves this set the day its module fits; a module can't join it.
+CORE_OVER_800 = {
+    "core/store/base.py",
+    "core/store/fs.py",
+    "core/store/journal.py",
+    "core/search/index.py",
+    "core/search/cache.py",
+}
+
+
+def test_no_core_module_is_over_800_lines() -> None:
+    """A core module over ~800 lines is several concepts; split it (docs/architecture.md)."""
+    long = {
+        str(p.relative_to(REPO)): n
+        for p in sorted((REPO / "core").rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800
+    }
+    assert set(long) - CORE_OVER_800 == set(), long
+    fits = {name for name in CORE_OVER_800 if (REPO / name).exists() and name not in long}
+    assert fits == set(), f"now under 800 lines: take them off CORE_OVER_800: {sorted(fits)}"

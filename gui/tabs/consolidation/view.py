@@ -33,6 +33,7 @@ from core.mcp.proposals import AgentProposals, ReviewSource
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
 from gui.core_text import core_text
+from gui.root_switch import remember_workspace, remembered_workspace
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
 from gui.tabs.consolidation.choice_actions import ConsolidatorChoice, EditActions
@@ -74,7 +75,7 @@ class ConsolidationTab(Tab):
         self.last_receipt: Receipt | None = None
         self._job: str | None = None
         self._refresh_pending = False
-        self._selected_key: str | None = None
+        self._selected_key: str | None = remembered_workspace(ctx.root)  # where the last run left off
         self._wanted_receipt: str | None = None
         self.session_handler = ReviewHandler(lambda: self.pipeline.service)
         self.handler: ReviewHandler = self.session_handler  # who settles the review shown
@@ -261,6 +262,7 @@ class ConsolidationTab(Tab):
     def _workspace_chosen(self, row: int) -> None:
         if 0 <= row < self.workspace_model.rowCount():
             self._selected_key = self.workspace_model.choice(row).key
+            remember_workspace(self.ctx.root, self._selected_key)
             if self._job is None:
                 self._load(self._selected_key)
             else:
