@@ -34,6 +34,7 @@ from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
+from scripts import shots_sync as sync_steps
 from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]
@@ -666,6 +667,7 @@ STEPS: list[tuple[str, Step]] = [
     ("settings-limits", settings_limits),
     ("settings-other-stores", settings_other_stores),
     *maintenance_steps.STEPS,  # review queue, load meter, export, zip import under review
+    *sync_steps.STEPS,  # Settings ▸ Sync, a sync review, "Moved? Pick the new folder…" (issue 28)
 ]
 
 

@@ -316,7 +316,7 @@ class _Run:
             lambda s: self._blob(theirs.get(f"{WORKSPACES_DIR}/{s}/{SCOPE_FILE}")),
             self.step,
         )
-        self.result.received = sorted([*applied.done, *applied_moves])
+        self.result.received = sorted(p for p in [*applied.done, *applied_moves] if not p.endswith("/" + SCOPE_FILE))
         self.result.held = dict(applied.held)
         if both:
             self._save_review(remote, both, base_map, head_map, theirs)

@@ -170,17 +170,17 @@ class MoveDialog(QDialog):
     def _show_plan(self, plan: MovePlan) -> None:
         self.plan = plan
         text = self.tr("Move “{name}” to {folder}.").format(name=self.info.display_name, folder=plan.target_cwd)
-        text += "\n" + self.tr("%n record(s) move as they are.", "", len(plan.incoming))
+        text += "\n" + self.tr("Records moving over as they are: %n.", "", len(plan.incoming))
         if plan.is_merge:
-            text += " " + self.tr("That folder already has a workspace: %n record(s) are the same there.", "",
+            text += " " + self.tr("That folder already has a workspace; identical in both: %n.", "",
                                   len(plan.identical))
         if plan.conflicts:
             text += "\n" + self.tr(
-                "%n record(s) exist in both with different texts: choose for each (nothing is overwritten unseen; "
+                "In both with different texts: %n. Choose for each (nothing is overwritten unseen; "
                 "a replaced version stays in history).", "", len(plan.conflicts)
             )
         if plan.left_behind:
-            text += "\n" + self.tr("%n invalid file(s) stay in the Recycle Bin copy.", "", len(plan.left_behind))
+            text += "\n" + self.tr("Invalid files staying in the Recycle Bin copy: %n.", "", len(plan.left_behind))
         text += "\n" + self.tr("The old copy goes to the Recycle Bin; a receipt records the move.")
         self.summary.setText(text)
         self.merge.set_items(plan.conflicts)

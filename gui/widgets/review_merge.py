@@ -77,6 +77,7 @@ class MergeReview(QWidget):
         split.addWidget(self.list)
         split.addWidget(right)
         split.setStretchFactor(1, 3)
+        self.list.setMinimumWidth(300)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)

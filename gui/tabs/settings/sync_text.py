@@ -6,6 +6,7 @@ from PySide6.QtCore import QCoreApplication
 
 from core.display import format_time
 from core.sync.models import SyncResult
+from gui.core_text import core_texts
 
 translate = QCoreApplication.translate
 
@@ -35,16 +36,15 @@ def status_text(last: SyncResult | None, open_items: int, configured: bool) -> s
         when = format_time(datetime.fromisoformat(last.time))
     except ValueError:
         when = last.time
-    text = translate("SyncText", "Last sync {when}: {status}.").format(when=when, status=status_word(last.status))
     counts = []
     if last.received:
-        counts.append(translate("SyncText", "%n received", "", len(last.received)))
+        counts.append(translate("SyncText", "files received: %n", "", len(last.received)))
     if last.sent:
-        counts.append(translate("SyncText", "%n sent", "", len(last.sent)))
-    if counts:
-        text += " " + ", ".join(counts) + "."
+        counts.append(translate("SyncText", "files sent: %n", "", len(last.sent)))
+    status = status_word(last.status) + (f" ({', '.join(counts)})" if counts else "")
+    text = translate("SyncText", "Last sync {when}: {status}.").format(when=when, status=status)
     if open_items:
-        text += " " + translate("SyncText", "%n record(s) to review below.", "", open_items)
+        text += " " + translate("SyncText", "Records to review below: %n.", "", open_items)
     if last.status == "git-missing":
         text += "\n" + translate(
             "SyncText",
@@ -59,12 +59,14 @@ def result_details(last: SyncResult) -> str:
     for path in last.secrets:
         lines.append(translate("SyncText", "Never sent (credential-shaped value): {path}").format(path=path))
     for path, why in {**last.frozen, **last.held}.items():
-        lines.append(translate("SyncText", "Not synced: {path} — {why}").format(path=path, why=why))
+        # A frozen file's reasons are the store's invalid-record reasons: said in the user's language.
+        said = "; ".join(core_texts(why.split("; ")))
+        lines.append(translate("SyncText", "Not synced: {path} — {why}").format(path=path, why=said))
     if last.unmapped:
         lines.append(
             translate(
                 "SyncText",
-                "%n synced workspace(s) have no folder on this machine; map them in the Recycle Bin "
+                "Synced workspaces with no folder on this machine: %n. Map each in the Recycle Bin "
                 "(Moved? Pick the new folder…).",
                 "",
                 len(last.unmapped),

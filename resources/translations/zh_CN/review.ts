@@ -687,27 +687,27 @@ Where is the project now?</source>
         <translation>将“{name}”移动到 {folder}。</translation>
     </message>
     <message numerus="yes">
-        <source>%n record(s) move as they are.</source>
+        <source>Records moving over as they are: %n.</source>
         <translation>
-            <numerusform>%n 条记忆原样移动。</numerusform>
+            <numerusform>原样移过去的记忆：%n 条。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>That folder already has a workspace: %n record(s) are the same there.</source>
+        <source>That folder already has a workspace; identical in both: %n.</source>
         <translation>
-            <numerusform>该文件夹已有工作区：其中 %n 条记忆两边相同。</numerusform>
+            <numerusform>该文件夹已有工作区；两边完全相同的：%n 条。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n record(s) exist in both with different texts: choose for each (nothing is overwritten unseen; a replaced version stays in history).</source>
+        <source>In both with different texts: %n. Choose for each (nothing is overwritten unseen; a replaced version stays in history).</source>
         <translation>
-            <numerusform>%n 条记忆两边都有但内容不同：请逐条选择（不会在你看不到的情况下覆盖；被替换的版本保留在历史中）。</numerusform>
+            <numerusform>两边都有但内容不同的：%n 条。请逐条选择（不会在你看不到的情况下覆盖；被替换的版本保留在历史中）。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n invalid file(s) stay in the Recycle Bin copy.</source>
+        <source>Invalid files staying in the Recycle Bin copy: %n.</source>
         <translation>
-            <numerusform>%n 个无效文件留在回收站的副本中。</numerusform>
+            <numerusform>留在回收站副本中的无效文件：%n 个。</numerusform>
         </translation>
     </message>
     <message>
@@ -2382,26 +2382,32 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <source>Not synced yet.</source>
         <translation>尚未同步。</translation>
     </message>
+    <message numerus="yes">
+        <source>files received: %n</source>
+        <translation>
+            <numerusform>收到文件 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>files sent: %n</source>
+        <translation>
+            <numerusform>发送文件 %n 个</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Last sync {when}: {status}.</source>
         <translation>上次同步 {when}：{status}。</translation>
     </message>
     <message numerus="yes">
-        <source>%n received</source>
+        <source>Records to review below: %n.</source>
         <translation>
-            <numerusform>收到 %n 项</numerusform>
+            <numerusform>下方待审阅的记忆：%n 条。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n sent</source>
+        <source>Synced workspaces with no folder on this machine: %n. Map each in the Recycle Bin (Moved? Pick the new folder…).</source>
         <translation>
-            <numerusform>发送 %n 项</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n record(s) to review below.</source>
-        <translation>
-            <numerusform>下方有 %n 条记忆待审阅。</numerusform>
+            <numerusform>本机没有对应文件夹的同步工作区：%n 个。请在回收站中逐个指定（“移动了？选择新文件夹…”）。</numerusform>
         </translation>
     </message>
     <message>
@@ -2415,12 +2421,6 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
     <message>
         <source>Not synced: {path} — {why}</source>
         <translation>未同步：{path} — {why}</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n synced workspace(s) have no folder on this machine; map them in the Recycle Bin (Moved? Pick the new folder…).</source>
-        <translation>
-            <numerusform>%n 个同步来的工作区在本机没有对应文件夹；请在回收站中为它们指定文件夹（“移动了？选择新文件夹…”）。</numerusform>
-        </translation>
     </message>
     <message numerus="yes">
         <source>Sync: %n to review</source>
