@@ -412,7 +412,13 @@ class _Run:
     def done(self, status: str, message: str, **fields: object) -> SyncResult:
         data = self.result.model_dump()
         data.update(status=status, message=message, time=_now(), **fields)
-        data["unmapped"] = unmapped_workspaces(self.store)
+        head = self.git.rev(LOCAL_REF)
+        synced = {
+            mapping.local_key(self.map, split(p)[1])
+            for p in (self.git.ls_tree(head) if head else {})
+            if p.startswith(WORKSPACES_DIR + "/") and p.endswith("/" + SCOPE_FILE)
+        }
+        data["unmapped"] = [k for k in unmapped_workspaces(self.store) if k in synced]
         result = SyncResult.model_validate(data)
         state.write_json(_paths(self.root)["last"], result.model_dump(mode="json"))
         return result

@@ -52,3 +52,34 @@ def test_sync_from_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     code, text = run(b, "sync", "--status")
     assert code == 0 and str(remote) in text and "merged" in text
     assert os.environ["HOME"] == env["HOME"]
+
+
+def test_sync_review_and_map_from_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.models import PutOp
+
+    env = git_env(tmp_path)
+    for k in ("HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"):
+        monkeypatch.setenv(k, env[k])
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=env, check=True)
+    a, b = tmp_path / "a", tmp_path / "b"
+    laptop_dir = tmp_path / "laptop" / "shop"
+    key = put(FileStore(a), laptop_dir, rec("alpha", "base"))
+    run(a, "sync", "--remote", str(remote))
+    run(b, "sync", "--remote", str(remote))
+    FileStore(a).commit(key, [PutOp(record=rec("alpha", "from a"))], None)
+    FileStore(b).commit(key, [PutOp(record=rec("alpha", "from b"))], None)
+    run(a, "sync")
+    code, text = run(b, "sync")
+    assert code == 1 and text.startswith("review"), text
+    code, text = run(b, "sync", "--review")
+    item = f"workspaces/{key}/alpha.md"
+    assert item in text and "-from b" in text and "+from a" in text
+    code, text = run(b, "sync", "--accept", f"{item}=theirs")
+    assert "[theirs]" in text and "Every item is chosen" in text
+    code, text = run(b, "sync")
+    assert code == 0, text
+    # The laptop's folder is not on this machine: --map proposes one by name.
+    (tmp_path / "desktop" / "shop").mkdir(parents=True)
+    code, text = run(b, "sync", "--map", "--search", str(tmp_path / "desktop"))
+    assert key in text and str(tmp_path / "desktop" / "shop") in text and "same-name" in text

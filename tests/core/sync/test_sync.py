@@ -239,3 +239,19 @@ def test_the_other_machine_finds_the_project_by_its_git_remote(m: Machines, tmp_
     cands = find_candidates(str(a_dir), [tmp_path / "desktop"], remote_url=url)
     got = [(Path(c.path).name, c.reason) for c in cands]
     assert got == [("storefront", "git-remote"), ("shop-notes", "similar-name")]
+
+
+def test_archive_and_restore_travel(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.archive(key)
+    assert m.sync(m.a).status == "pushed"
+    got = m.sync(m.b)
+    assert got.ok and f"archived/{key}/" in got.received
+    assert [i.key for i in m.b.list_workspaces(archived=True)] == [key]
+    m.b.restore(key)
+    m.sync(m.b)
+    m.sync(m.a)
+    assert m.a.find_workspace(PROJ) is not None and texts(m.a, key) == {"alpha": "\nA durable fact.\n"}
+    assert m.sync(m.a).status == "up-to-date" and m.sync(m.b).status == "up-to-date"
