@@ -24,6 +24,7 @@ from core.store.api import MemoryStore
 class Applied:
     done: list[str] = field(default_factory=list)  # synced paths now equal to the remote's version
     held: dict[str, str] = field(default_factory=dict)  # synced path -> why it was not written here
+    changed_here: list[str] = field(default_factory=list)  # edited here during the sync: merge again
 
 
 def split(path: str) -> tuple[str, str, str]:
@@ -87,7 +88,7 @@ def _apply_global(store: MemoryStore, data: bytes | None, base: bytes | None, ou
     try:
         store.replace_global(data.decode("utf-8"), expect)
     except ConflictError:
-        out.held[GLOBAL_FILE] = "GLOBAL.md changed here while syncing; the next sync merges it"
+        out.changed_here.append(GLOBAL_FILE)
         return
     except DshMemoryError as exc:
         out.held[GLOBAL_FILE] = exc.message
@@ -123,7 +124,7 @@ def _apply_scope(
         was = base.get(paths[name])
         now_rev = entry.revision if entry is not None else None
         if now_rev != (content_hash(was) if was is not None else None):
-            out.held[paths[name]] = "changed here while syncing; the next sync merges it"
+            out.changed_here.append(paths[name])
             continue
         if entry is not None and not entry.is_valid:
             out.held[paths[name]] = "invalid here; a merge never rewrites an invalid file"
@@ -137,8 +138,7 @@ def _apply_scope(
     try:
         store.commit_versions(key, versions, snap.revision)
     except ConflictError:
-        for name, _ in versions:
-            out.held[paths[name + RECORD_SUFFIX]] = "changed here while syncing; the next sync merges it"
+        out.changed_here.extend(paths[name + RECORD_SUFFIX] for name, _ in versions)
         return
     except DshMemoryError as exc:
         # An invalid record or a credential from the remote: the whole batch is refused by the store;

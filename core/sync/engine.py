@@ -318,6 +318,16 @@ class _Run:
         )
         self.result.received = sorted(p for p in [*applied.done, *applied_moves] if not p.endswith("/" + SCOPE_FILE))
         self.result.held = dict(applied.held)
+        if applied.changed_here:
+            # Edited here while we merged: committing the merge now would claim those remote versions
+            # were taken. Nothing is pushed; the next run sees both edits (a sync review).
+            self._save_held(applied.held, override)
+            return self.done(
+                "changed-here",
+                "Memory changed here while syncing; nothing was sent. Sync again to merge it: "
+                + ", ".join(applied.changed_here),
+                commit=head,
+            )
         if both:
             self._save_review(remote, both, base_map, head_map, theirs)
             self._save_held(applied.held, override)

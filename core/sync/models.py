@@ -15,6 +15,7 @@ SyncStatus = Literal[
     "review",  # records changed on both machines wait for the user's choice; nothing pushed
     "secret",  # a record holding a credential-shaped value would have been pushed: stopped
     "push-rejected",  # the remote moved on meanwhile: sync again
+    "changed-here",  # memory was edited here while merging: nothing sent, sync again
     "remote",  # the remote could not be reached
     "git-missing",  # git is not installed
     "failed",  # another failure (see message)

@@ -19,6 +19,7 @@ def status_word(status: str) -> str:
         "review": translate("SyncText", "waiting for your review"),
         "secret": translate("SyncText", "stopped: a record holds a credential"),
         "push-rejected": translate("SyncText", "the remote moved on; sync again"),
+        "changed-here": translate("SyncText", "memory changed here while syncing; sync again"),
         "remote": translate("SyncText", "the remote could not be reached"),
         "git-missing": translate("SyncText", "git is not installed"),
         "failed": translate("SyncText", "failed"),
@@ -72,7 +73,7 @@ def result_details(last: SyncResult) -> str:
                 len(last.unmapped),
             )
         )
-    if last.status in ("remote", "failed", "push-rejected"):
+    if last.status in ("remote", "failed", "push-rejected", "changed-here"):
         lines.append(last.message)
     return "\n".join(lines)
 

@@ -2363,6 +2363,10 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <translation>远程仓库已有新内容；请再同步一次</translation>
     </message>
     <message>
+        <source>memory changed here while syncing; sync again</source>
+        <translation>同步期间本机记忆有改动；请再同步一次</translation>
+    </message>
+    <message>
         <source>the remote could not be reached</source>
         <translation>无法连接远程仓库</translation>
     </message>

@@ -255,3 +255,26 @@ def test_archive_and_restore_travel(m: Machines) -> None:
     m.sync(m.a)
     assert m.a.find_workspace(PROJ) is not None and texts(m.a, key) == {"alpha": "\nA durable fact.\n"}
     assert m.sync(m.a).status == "up-to-date" and m.sync(m.b).status == "up-to-date"
+
+
+def test_an_edit_made_here_during_the_merge_is_never_overwritten(m: Machines, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = put(m.a, PROJ, rec("alpha", "base"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.commit(key, [PutOp(record=rec("alpha", "from a"))], None)
+    m.sync(m.a)
+    before = m.remote_head()
+    real = engine._Steps.__call__
+
+    def edit_while_merging(self: engine._Steps, name: str) -> None:
+        real(self, name)
+        if name == "fetched":  # an agent writes right after the fetch, before the merge applies
+            m.b.commit(key, [PutOp(record=rec("alpha", "agent on b"))], None)
+
+    monkeypatch.setattr(engine._Steps, "__call__", edit_while_merging)
+    got = m.sync(m.b)
+    monkeypatch.setattr(engine._Steps, "__call__", real)
+    assert got.status == "changed-here"
+    assert texts(m.b, key)["alpha"] == "\nagent on b\n" and m.remote_head() == before
+    again = m.sync(m.b)
+    assert again.status == "review" and again.conflicts == [f"workspaces/{key}/alpha.md"]
