@@ -76,6 +76,15 @@ def sync_review(shot: Shot) -> None:
     shot.grab_target = tab.sync
 
 
+def consolidation_sync_review(shot: Shot) -> None:
+    """The same pending review as a tab of Session Consolidation."""
+    tab = shot.tab("consolidation")
+    tab.refresh()
+    _settle()
+    tab.review_panel.setCurrentWidget(tab.sync_review)
+    _settle()
+
+
 def recycle_moved_pick(shot: Shot) -> None:
     from core.models import PutOp, Record
 
@@ -138,6 +147,7 @@ def recycle_missing_panel(shot: Shot) -> None:
 STEPS = [
     ("settings-sync", settings_sync),
     ("sync-review", sync_review),
+    ("consolidation-sync-review", consolidation_sync_review),
     ("recycle-bin-folder-missing", recycle_missing_panel),
     ("recycle-moved-pick", recycle_moved_pick),
     ("recycle-moved-review", recycle_moved_review),

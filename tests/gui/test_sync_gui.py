@@ -97,3 +97,30 @@ def test_sync_now_and_the_sync_review(ctx: AppContext, qtbot: Any, tmp_path: Pat
     badge.refresh()
     assert badge.text() == "Sync: ✓"
     assert workspace_key("/srv/shop") == key
+
+
+def test_the_sync_review_is_a_tab_of_session_consolidation(
+    ctx: AppContext, qtbot: Any, tmp_path: Path, git_home: dict[str, str]
+) -> None:
+    from gui.tabs.consolidation import ConsolidationTab
+
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=git_home, check=True)
+    key = seed_workspace(ctx.store, "/srv/shop", [record("alpha", body="\nbase\n")]).key
+    other = FileStore(tmp_path / "other")
+    engine.run_sync(ctx.store, str(remote))
+    engine.run_sync(other, str(remote))
+    other.commit(key, [PutOp(record=record("alpha", body="\ntheirs\n"))], None)
+    engine.run_sync(other, str(remote))
+    ctx.store.commit(key, [PutOp(record=record("alpha", body="\nmine\n"))], None)
+    assert engine.run_sync(ctx.store, str(remote)).status == "review"
+    tab = ConsolidationTab(ctx)
+    qtbot.addWidget(tab)
+    tab.refresh()
+    titles = [tab.review_panel.tabText(i) for i in range(tab.review_panel.count())]
+    assert "Sync review" in titles
+    assert tab.sync_review.open_count() == 1
+    with qtbot.waitSignal(tab.memory_changed, timeout=5000):
+        tab.sync_review.merge.keep_button.click()
+    assert tab.sync_review.open_count() == 0
+    assert engine.run_sync(ctx.store, str(remote)).ok

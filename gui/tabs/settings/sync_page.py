@@ -20,13 +20,12 @@ from PySide6.QtWidgets import (
 from core.store.api import MemoryStore
 from core.sync import engine
 from core.sync.models import PendingReview, SyncResult, SyncSummary
-from core.sync.review import Resolution
 from gui.context import AppContext
+from gui.tabs.settings.sync_review_page import SyncReviewPage
 from gui.tabs.settings.sync_text import result_details, status_text
 from gui.tasks import Jobs
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
-from gui.widgets.review_merge import MergeReview
 
 
 def _load(root: Path) -> tuple[SyncSummary, PendingReview | None]:
@@ -35,10 +34,6 @@ def _load(root: Path) -> tuple[SyncSummary, PendingReview | None]:
 
 def _sync(store: MemoryStore, remote: str | None) -> SyncResult:
     return engine.run_sync(store, remote)
-
-
-def _resolve(store: MemoryStore, item_id: str, res: Resolution) -> PendingReview:
-    return engine.resolve(store, item_id, res)
 
 
 class SyncPanel(QGroupBox):
@@ -80,21 +75,9 @@ class SyncPanel(QGroupBox):
         self.details.setMaximumHeight(90)
         self.details.setVisible(False)
         self.review_box = QGroupBox(self.tr("Sync review: changed on both machines"))
-        self.review_note = QLabel()
-        self.review_note.setWordWrap(True)
-        self.merge = MergeReview(
-            {
-                "mine": self.tr("This machine"),
-                "theirs": self.tr("Other machine"),
-                "base": self.tr("Last synced"),
-                "keep": self.tr("Keep this machine's"),
-                "take": self.tr("Take the other machine's"),
-            }
-        )
-        self.merge.setMinimumHeight(320)
-        rb = QVBoxLayout(self.review_box)
-        rb.addWidget(self.review_note)
-        rb.addWidget(self.merge)
+        self.review_page = SyncReviewPage(ctx)
+        self.merge = self.review_page.merge
+        QVBoxLayout(self.review_box).addWidget(self.review_page)
         self.review_box.setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -103,7 +86,7 @@ class SyncPanel(QGroupBox):
         layout.addWidget(self.details)
         layout.addWidget(self.review_box)
         self.sync_button.clicked.connect(self.sync_now)
-        self.merge.chosen.connect(self.choose)
+        self.review_page.chosen.connect(lambda: self.synced.emit(None))  # memory changed here
 
     # --- loading ---------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -122,16 +105,7 @@ class SyncPanel(QGroupBox):
     def _show_review(self, review: PendingReview | None) -> None:
         self.review = review
         self.review_box.setVisible(review is not None)
-        if review is None:
-            self.merge.set_items([])
-            return
-        self.merge.set_items(review.items, review.resolutions)
-        n = len(review.open_items())
-        self.review_note.setText(
-            self.tr("Choose a version for each record (%n left). Nothing is sent until every one is chosen.", "", n)
-            if n
-            else self.tr("Every record is chosen. Sync now to commit the merge and send it.")
-        )
+        self.review_page.show_review(review)
 
     def _failed(self, exc: BaseException) -> None:
         self.status.setText(self.tr("Sync could not run: {why}").format(why=describe_error(exc)))
@@ -152,10 +126,3 @@ class SyncPanel(QGroupBox):
             self._failed(exc)
 
         self.jobs.start("sync", _sync, self.ctx.store, remote, done=done, failed=failed)
-
-    def choose(self, item_id: str, res: Resolution) -> None:
-        def done(review: PendingReview) -> None:
-            self._show_review(review)
-            self.synced.emit(None)  # memory changed here: the window reloads what it shows
-
-        self.jobs.start("resolve", _resolve, self.ctx.store, item_id, res, done=done, failed=self._failed)

@@ -284,6 +284,10 @@
         <translation>已编辑 {target}；将按编辑后的内容接受。</translation>
     </message>
     <message>
+        <source>Sync review</source>
+        <translation>同步审阅</translation>
+    </message>
+    <message>
         <source>Reject every change?</source>
         <translation>拒绝所有更改？</translation>
     </message>
@@ -2298,6 +2302,17 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <translation>同步审阅：两台电脑都修改过</translation>
     </message>
     <message>
+        <source>Sync could not run: {why}</source>
+        <translation>无法同步：{why}</translation>
+    </message>
+    <message>
+        <source>Syncing…</source>
+        <translation>正在同步…</translation>
+    </message>
+</context>
+<context>
+    <name>SyncReviewPage</name>
+    <message>
         <source>This machine</source>
         <translation>本机</translation>
     </message>
@@ -2317,6 +2332,10 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <source>Take the other machine&apos;s</source>
         <translation>采用另一台电脑的</translation>
     </message>
+    <message>
+        <source>No sync review is waiting: nothing changed on two machines at once.</source>
+        <translation>没有等待中的同步审阅：没有记忆同时在两台电脑上被修改。</translation>
+    </message>
     <message numerus="yes">
         <source>Choose a version for each record (%n left). Nothing is sent until every one is chosen.</source>
         <translation>
@@ -2328,12 +2347,8 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <translation>所有记忆都已选择。点击“立即同步”提交合并并发送。</translation>
     </message>
     <message>
-        <source>Sync could not run: {why}</source>
-        <translation>无法同步：{why}</translation>
-    </message>
-    <message>
-        <source>Syncing…</source>
-        <translation>正在同步…</translation>
+        <source>Could not save the choice: {why}</source>
+        <translation>无法保存选择：{why}</translation>
     </message>
 </context>
 <context>
