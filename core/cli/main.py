@@ -59,7 +59,9 @@ class Context:
     def store(self) -> Any:
         from core.store.fs import FileStore
 
-        return FileStore(self.root)
+        store = FileStore(self.root)
+        store.actor = "cli"  # the commit log names the CLI as the committer (MCP memory_recent shows it)
+        return store
 
 
 Handler = Callable[[argparse.Namespace, Context], Result]
