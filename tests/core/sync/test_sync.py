@@ -278,3 +278,39 @@ def test_an_edit_made_here_during_the_merge_is_never_overwritten(m: Machines, mo
     assert texts(m.b, key)["alpha"] == "\nagent on b\n" and m.remote_head() == before
     again = m.sync(m.b)
     assert again.status == "review" and again.conflicts == [f"workspaces/{key}/alpha.md"]
+
+
+def test_a_remote_that_cannot_be_reached_changes_nothing(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha"))
+    before = texts(m.a, key)
+    got = engine.run_sync(m.a, str(m.tmp / "no-such-remote.git"), env=m.env)
+    assert got.status == "remote" and not got.ok
+    assert texts(m.a, key) == before
+    assert m.sync(m.a).status == "pushed"  # the next sync with a good remote converges
+
+
+def test_a_push_rejected_because_the_remote_moved_on_converges(m: Machines, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = put(m.a, PROJ, rec("alpha"), rec("beta"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.commit(key, [PutOp(record=rec("alpha", "a1"))], None)
+    m.sync(m.a)
+    m.b.commit(key, [PutOp(record=rec("beta", "b1"))], None)
+    real = engine._Steps.__call__
+    racing = {"done": False}
+
+    def other_machine_pushes_first(self: engine._Steps, name: str) -> None:
+        real(self, name)
+        if name == "merge-commit" and not racing["done"]:
+            racing["done"] = True
+            monkeypatch.setattr(engine._Steps, "__call__", real)
+            m.a.commit(key, [PutOp(record=rec("gamma", "a2"))], None)
+            assert m.sync(m.a).status == "pushed"
+
+    monkeypatch.setattr(engine._Steps, "__call__", other_machine_pushes_first)
+    got = m.sync(m.b)
+    assert got.status == "push-rejected", got.message
+    assert m.sync(m.b).status == "merged"
+    m.sync(m.a)
+    want = {"alpha": "\na1\n", "beta": "\nb1\n", "gamma": "\na2\n"}
+    assert texts(m.a, key) == want and texts(m.b, key) == want
