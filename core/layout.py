@@ -11,5 +11,7 @@ SCOPE_FILE = "scope.json"  # a workspace folder's identity (cwd, created)
 WORKSPACES_DIR = "workspaces"
 ARCHIVED_DIR = "archived"
 MANAGER_DIR = ".manager"  # this app's internals: locks, journal, history, caches
+REVIEWS_DIR = "reviews"  # consolidation receipts (and move receipts)
+SYNC_DIR = "sync"  # under MANAGER_DIR: this machine's sync repository, workspace map and last result
 SEARCH_CACHE_DIR = ".manager/cache"  # derived search data: rebuilt from the records, dropped whole by a purge
 USAGE_DIR = "usage"  # under MANAGER_DIR: the usage ledger (derived from session logs and MCP reads)
