@@ -1,17 +1,26 @@
 """Typed errors raised by the core. Each carries a stable ``code`` used by the CLI's JSON output.
 
-Messages say what happened and what the user can do about it.
+Messages say what happened and what the user can do about it. Code that decides something from an
+error looks at its type, its ``code`` or its typed ``reason`` — never at the message.
+
+Each kind has its own ``exit_code`` for ``dsh-memory`` (the README's "Command line" lists them):
+0 success · 1 ``check`` found problems, or an error of no kind below · 2 ``usage`` (the command line is
+wrong) · 3 ``refused`` (the memory's state doesn't allow it now) · 4 ``not_found`` · 5 ``conflict`` ·
+6 ``invalid`` · 7 ``secret`` · 8 ``confirmation_required`` · 9 ``storage`` · 10 ``read_only`` ·
+11 ``session_read`` · 12 ``evidence-too-large`` · 13 ``consolidation_failed`` · 14 ``proposal_mismatch`` ·
+15 ``undo_refused`` · 16 ``import-zip`` · 130 ``cancelled`` (and Ctrl+C).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 
 class DshMemoryError(Exception):
     """Base class of every error the core raises on purpose."""
 
     code = "error"
+    exit_code: ClassVar[int] = 1
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -29,6 +38,7 @@ class ConflictError(DshMemoryError):
     """
 
     code = "conflict"
+    exit_code = 5
 
     def __init__(self, message: str, current_revision: str, current: Any = None) -> None:
         super().__init__(message)
@@ -43,6 +53,7 @@ class InvalidRecordError(DshMemoryError):
     """A record (or batch) breaks the on-disk rules. ``reasons`` lists every problem found."""
 
     code = "invalid"
+    exit_code = 6
 
     def __init__(self, message: str, reasons: tuple[str, ...] | list[str] = ()) -> None:
         reasons = tuple(reasons) or (message,)
@@ -55,12 +66,14 @@ class InvalidRecordError(DshMemoryError):
 
 class NotFoundError(DshMemoryError):
     code = "not_found"
+    exit_code = 4
 
 
 class SecretRefusedError(DshMemoryError):
     """A write contained credential-shaped values. ``findings`` describe where (never the value)."""
 
     code = "secret"
+    exit_code = 7
 
     def __init__(self, message: str, findings: tuple[str, ...] | list[str] = ()) -> None:
         super().__init__(message)
@@ -72,30 +85,55 @@ class SecretRefusedError(DshMemoryError):
 
 class ConfirmationRequiredError(DshMemoryError):
     code = "confirmation_required"
+    exit_code = 8
 
 
 class UsageError(DshMemoryError):
     code = "usage"
+    exit_code = 2
+
+
+RefusedReason = Literal["active-workspace", "no-cwd", "relative-cwd"]
+
+
+class RefusedError(UsageError):
+    """The command is well formed but the memory's state doesn't allow it now; nothing was written.
+
+    ``reason``: "active-workspace" (purge of a workspace not in the Recycle Bin), "no-cwd" / "relative-cwd"
+    (a session without an absolute working directory belongs to no workspace). A UsageError subclass
+    so callers that catch usage problems keep catching it; its code and exit code are its own.
+    """
+
+    code = "refused"
+    exit_code = 3
+
+    def __init__(self, message: str, *, reason: RefusedReason) -> None:
+        super().__init__(message)
+        self.reason: RefusedReason = reason
 
 
 class StorageError(DshMemoryError):
     """The file system refused an operation (permissions, disk full...). Memory was left unchanged."""
 
     code = "storage"
+    exit_code = 9
 
 
 class ReadOnlyRootError(StorageError):
     """The memory root is read-only (a read-only mount, or another user's files): reads work, writes don't."""
 
     code = "read_only"
+    exit_code = 10
 
 
 class EvidenceTooLargeError(DshMemoryError):
     code = "evidence-too-large"
+    exit_code = 12
 
 
 class SessionReadError(DshMemoryError):
     code = "session_read"
+    exit_code = 11
 
 
 class ConsolidationError(DshMemoryError):
@@ -108,6 +146,7 @@ class ConsolidationError(DshMemoryError):
     """
 
     code = "consolidation_failed"
+    exit_code = 13
 
     def __init__(self, message: str, *, reason: str = "failed") -> None:
         super().__init__(message)
@@ -116,6 +155,7 @@ class ConsolidationError(DshMemoryError):
 
 class CancelledError(DshMemoryError):
     code = "cancelled"
+    exit_code = 130
 
 
 class ProposalMismatchError(DshMemoryError):
@@ -123,6 +163,7 @@ class ProposalMismatchError(DshMemoryError):
     (edited or damaged on disk). Nothing was written; the review must be run again."""
 
     code = "proposal_mismatch"
+    exit_code = 14
 
 
 class UndoRefusedError(DshMemoryError):
@@ -135,6 +176,7 @@ class UndoRefusedError(DshMemoryError):
     """
 
     code = "undo_refused"
+    exit_code = 15
 
     def __init__(self, message: str, *, kind: str, scope: str = "", name: str = "") -> None:
         super().__init__(message)

@@ -32,6 +32,7 @@ from core.errors import (
     ConflictError,
     InvalidRecordError,
     NotFoundError,
+    RefusedError,
     SecretRefusedError,
     StorageError,
     UsageError,
@@ -982,8 +983,9 @@ class StoreCore(ABC):
             files = self._load_scope(key, True)
             if files is None:
                 if self._load_scope(key, False) is not None:
-                    raise UsageError(
-                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin."
+                    raise RefusedError(
+                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin.",
+                        reason="active-workspace",
                     )
                 raise NotFoundError(f"No archived workspace {key!r}. Run `dsh-memory workspaces --archived`.")
             info = self._info(files)

@@ -66,7 +66,7 @@ def test_purge_needs_the_typed_name(world: World, cli: Any) -> None:
     key = scope_key(world.gone)
     before = tree_state(world.wm_root)
     code, data = cli("foreign-bin", "purge", key, "--confirm", "wrong")
-    assert code == 1 and data["error"]["code"] == "confirmation_required"
+    assert code == 8 and data["error"]["code"] == "confirmation_required"
     assert tree_state(world.wm_root) == before
     with pytest.raises(ConfirmationRequiredError):
         WorkspaceMemoryBin(world.wm_root).purge(key, "Gone")

@@ -96,7 +96,7 @@ def test_an_over_long_name_is_refused_with_the_limit_and_the_root_keeps_working(
     record.write_bytes(render_record(rec(long_name)))
     for _ in range(2):  # the second put used to brick the root
         code, out = cli(root, "put", "--cwd", CWD, "--file", str(record))
-        assert code == 1 and out["error"]["code"] == "invalid"  # type: ignore[index]
+        assert code == 6 and out["error"]["code"] == "invalid"  # type: ignore[index]
         assert f"limit is {base.MAX_NAME_BYTES} bytes" in out["error"]["message"]  # type: ignore[index]
     for args in (["status"], ["global", "show"], ["workspaces"]):
         assert cli(root, *args)[0] == 0
@@ -224,7 +224,7 @@ def test_cli_put_of_a_bomb_file_is_refused_quickly(tmp_path: Path) -> None:
     f = tmp_path / "bomb.md"
     f.write_text(f"---\nname: bomb\ndescription: d\nmetadata:\n  type: project\n{BOMB}---\n\nbody\n")
     code, out = cli(tmp_path / "m", "put", "--cwd", CWD, "--file", str(f))
-    assert code == 1 and "anchors or aliases" in json.dumps(out)
+    assert code == 6 and "anchors or aliases" in json.dumps(out)
 
 
 # --- item 11: a cwd that is not UTF-8 -----------------------------------------------------------

@@ -85,7 +85,7 @@ def test_writes_fail_with_a_clear_read_only_error(ro_root: Path, tmp_path: Path)
 
     f.write_bytes(render_record(rec("new")))
     code, out = cli(ro_root, "put", "--cwd", CWD, "--file", str(f))
-    assert code == 1 and out["error"]["code"] == "read_only"  # type: ignore[index]
+    assert code == 10 and out["error"]["code"] == "read_only"  # type: ignore[index]
     assert any("read-only" in p.reason for p in store.check())
 
 
