@@ -476,7 +476,7 @@ class WorkspaceTab(Tab):
             )
             if choice is None or (choice == stage and not self.stage_current()):
                 return
-        self.records.view.selectionModel().clearCurrentIndex()
+        self.records.view.selectionModel().clear()  # the previous record is no longer highlighted
         self.detail.setCurrentIndex(0)
         self.editor.new_record()
 

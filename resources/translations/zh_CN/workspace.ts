@@ -252,6 +252,10 @@ Reload it now? Your staged changes are kept and shown against the current versio
 <context>
     <name>RecordEditor</name>
     <message>
+        <source>Fill in a name, a description and the fact, then Stage.</source>
+        <translation>填写名称、描述和要记住的事实，然后暂存。</translation>
+    </message>
+    <message>
         <source>
 The durable, self-contained fact.
 
