@@ -148,3 +148,44 @@ def test_a_new_record_starts_without_errors_and_without_the_old_highlight(
     assert not tab.stage_button.isEnabled()
     tab.name_edit.setText("Bad Name")  # the first keystrokes: now the reasons show
     assert "✗" in tab.editor.validation_label.text()
+
+
+# --- the search label says the query being searched, never an older one's count -----------------
+
+
+def test_the_search_label_never_lags_the_query(ctx: AppContext, sample: Sample, qtbot: QtBot) -> None:
+    from core.search import SearchIndex
+    from gui.tasks import Job
+
+    class Deferred:
+        """Runs jobs when the test says: a slow first search on a big root."""
+
+        def __init__(self) -> None:
+            self.pending: list[Job] = []
+
+        def start(self, job: Job) -> None:
+            self.pending.append(job)
+
+        def wait_all(self, timeout_ms: int = 30000) -> bool:
+            return True
+
+        def drain(self) -> None:
+            while self.pending:
+                self.pending.pop(0).execute()
+
+    runner = Deferred()
+    ctx.runner = runner
+    ctx.search = SearchIndex(ctx.store, cache_dir=False)
+    tab = _workspace_tab(ctx, qtbot)
+    runner.drain()
+    panel = tab.search
+    tab.search_box.setText("r")
+    tab.run_search_now()  # the search for "r" is slow to come back…
+    tab.search_box.setText("release")  # …and the user typed on meanwhile
+    assert panel.status.text() == "Searching for “release”…"
+    runner.drain()  # "r" comes back: its count would describe a query the box no longer holds
+    assert panel.status.text() == "Searching for “release”…"
+    tab.run_search_now()
+    runner.drain()
+    assert panel.status.text().endswith("for “release”") and panel.status.text()[0].isdigit()
+    assert any(h.name == "release-notes" for h in tab.last_search_hits)

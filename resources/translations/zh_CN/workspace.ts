@@ -501,6 +501,10 @@ The durable, self-contained fact.
 <context>
     <name>SearchPanel</name>
     <message>
+        <source>Searching for “{query}”…</source>
+        <translation>正在搜索“{query}”…</translation>
+    </message>
+    <message>
         <source>Global</source>
         <translation>全局记忆</translation>
     </message>
