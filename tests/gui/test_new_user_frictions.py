@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
@@ -189,3 +189,55 @@ def test_the_search_label_never_lags_the_query(ctx: AppContext, sample: Sample, 
     runner.drain()
     assert panel.status.text().endswith("for “release”") and panel.status.text()[0].isdigit()
     assert any(h.name == "release-notes" for h in tab.last_search_hits)
+
+
+# --- the problems dialog: one entry per file, with Open and Reveal ----------------------------------
+
+
+def test_the_problems_dialog_lists_a_file_once_and_opens_or_reveals_it(
+    ctx: AppContext, sample: Sample, qtbot: QtBot
+) -> None:
+    from PySide6.QtCore import QUrl
+
+    from gui.main_window import MainWindow
+
+    alpha = sample["alpha"]
+    bad = ctx.root / "workspaces" / alpha.key / "draft.md"
+    bad.write_text("---\nname: Draft Notes\nmetadata:\n  type: idea\n---\n\nx\n", encoding="utf-8")  # 3+ mistakes
+    window = MainWindow(ctx, watch=False)
+    qtbot.addWidget(window)
+    try:
+        window.refresh_status()
+        draft = [p for p in window.status_bar.problems if p.path.endswith("draft.md")]
+        assert len(draft) >= 3  # check reports each mistake
+        window.show_problems()
+        dialog = window.problems_dialog
+        opened: list[QUrl] = []
+        dialog._open_url = lambda url: opened.append(url) or True
+        tree = dialog.tree
+        paths = [str(tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)) for i in range(tree.topLevelItemCount())]
+        assert len(paths) == len(set(paths))  # each file once…
+        row = paths.index(f"workspaces/{alpha.key}/draft.md")
+        item = tree.topLevelItem(row)
+        assert item.childCount() == len(draft)  # …with all its mistakes under it
+        tree.setCurrentItem(item.child(1))
+        dialog.reveal_button.click()
+        assert opened == [QUrl.fromLocalFile(str(bad.parent))]
+        dialog.open_button.click()  # a record file: shown in the Workspace tab, ready to fix
+        assert window.tab_widget.currentWidget() is window.tabs["workspace"]
+        assert window.tabs["workspace"].editor.editing_name == "draft"
+        stray = ctx.root / "workspaces" / "stray.txt"
+        stray.write_text("x\n")
+        window.refresh_status()
+        window.show_problems()
+        dialog = window.problems_dialog
+        dialog._open_url = lambda url: opened.append(url) or True
+        tree = dialog.tree
+        for i in range(tree.topLevelItemCount()):
+            if tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole) == "workspaces/stray.txt":
+                tree.setCurrentItem(tree.topLevelItem(i))
+        dialog.open_button.click()  # not a record: its own application opens it
+        assert opened[-1] == QUrl.fromLocalFile(str(stray))
+        dialog.close()
+    finally:
+        window.shutdown()
