@@ -104,7 +104,9 @@ def export_zip(
                 summary.skipped.append({"path": rel, "reason": "invalid record: " + "; ".join(entry.invalid_reasons)})
                 continue
             data = render_record(entry.record)
-            if not include_secrets and _has_secret(f"{entry.record.description}\n{entry.record.body}"):
+            # The rendered bytes, not description + body: an unknown frontmatter key
+            # (``deploy_token: ghp_…``) leaves in the export just the same.
+            if not include_secrets and _has_secret(data.decode("utf-8", "replace")):
                 summary.skipped.append({"path": rel, "reason": "holds credential-shaped text"})
                 continue
             files[rel] = data

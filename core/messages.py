@@ -98,6 +98,14 @@ REPLACES_RECORD = _t(QT_TRANSLATE_NOOP("core", "replaces the existing record {na
 ALREADY_IN_MEMORY = _t(QT_TRANSLATE_NOOP("core", "already in memory as [[{name}]]"))
 SIMILAR_TO = _t(QT_TRANSLATE_NOOP(
     "core", "similar to [[{name}]], {score} %: merge it into that record instead of adding a near-copy"))
+SUPERSEDES = _t(QT_TRANSLATE_NOOP(
+    "core", "supersedes [[{name}]] ({detail}): Replace it, Keep both or Merge"))
+CONTRADICTS = _t(QT_TRANSLATE_NOOP(
+    "core", "contradicts [[{name}]] (which says {word}): Replace it, Keep both or Merge"))
+UPDATES_VALUE = _t(QT_TRANSLATE_NOOP("core", "{old} → {new}"))
+CHANGED_WORDING = _t(QT_TRANSLATE_NOOP("core", "the same fact, changed"))
+UNSUPPORTED = _t(QT_TRANSLATE_NOOP(
+    "core", "unsupported by the cited evidence: the user's words at seq {seqs} don't mention {words}"))
 NO_RECORD_TO_DELETE = _t(QT_TRANSLATE_NOOP("core", "there is no record {name} in this workspace to delete"))
 DELETES_RECORD = _t(QT_TRANSLATE_NOOP("core", "deletes the record {name} (it stays recoverable from history)"))
 GLOBAL_NO_EVIDENCE = _t(QT_TRANSLATE_NOOP("core", "changes GLOBAL.md without citing evidence; refused"))

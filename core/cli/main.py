@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "core.cli.session_commands",
     "core.cli.mcp_commands",  # after session_commands: adds --pending to its `reviews`
     "core.cli.source_commands",
+    "core.cli.usage_commands",  # issue 30: dsh-memory usage
 )
 # Commands an agent's shell tool runs one-shot: only their own module is imported, so start-up
 # does not pay for every command group (pydantic models, the store, model clients...).

@@ -50,6 +50,7 @@ from core.consolidation.base import (
 from core.consolidation.proposals import NoChange, Proposal, ProposedRecord, PutRecord, ReplaceGlobal
 from core.consolidation.similarity import is_exact_duplicate
 from core.models import Record, RecordType
+from core.secrets import without_secrets  # names derived from text never carry a credential
 
 Kind = Literal["remember", "decision", "correction", "preference"]
 RULES_VERSION = "rules-3"
@@ -361,7 +362,7 @@ def slug_name(fact: str) -> str:
     words of either language are left out; ``note-<hash8>`` only when nothing is left.
     """
     digest = hashlib.sha256(_normalized(fact).encode("utf-8")).hexdigest()[:8]
-    text = _URL.sub(lambda m: " ".join(re.findall(r"[a-z0-9]+", m.group(0).lower())[1:3]), fact)
+    text = _URL.sub(lambda m: " ".join(re.findall(r"[a-z0-9]+", m.group(0).lower())[1:3]), without_secrets(fact))
     words = _cjk_words(text) if _is_cjk(text) else _ascii_words(text)
     if not words:
         return f"note-{digest}"

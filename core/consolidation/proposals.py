@@ -151,6 +151,13 @@ class ReviewChange(_Frozen):
     # review can offer "Merge into existing" (ConsolidationService.merge_change).
     similar_to: str | None = None
     similarity: int = 0
+    # A new record that is a new value of an existing fact (core.consolidation.supersede): the
+    # review offers Replace / Keep both / Merge (ConsolidationService.resolve_change).
+    related_to: str | None = None
+    relation: Literal["", "supersedes", "contradicts"] = ""
+    # The user's own words at the cited seqs (what the review shows beside the change).
+    quotes: tuple[tuple[int, str], ...] = ()
+    unsupported: bool = False  # the cited seqs don't contain the change's key words
 
     @property
     def is_valid(self) -> bool:

@@ -42,6 +42,8 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.similarity import is_exact_duplicate, most_similar
+from core.consolidation.supersede import Supersession, find_superseded
+from core.consolidation.support import support_warning, user_quotes
 from core.keys import normalize_cwd, workspace_key
 from core.models import RECORD_TYPES, Record
 
@@ -166,9 +168,23 @@ def review_put(
                 target="",
                 change=NoChange(reason=M.ALREADY_IN_MEMORY.format(name=duplicate.name), evidence=change.evidence),
             )
+        # A near-copy (≥ 80 %) is a restatement to merge; below that, a keyed value that changed
+        # (codeword, URL, version) or a negation is a new value of the old fact.
+        related = find_superseded(record, existing.values())
         similar = most_similar(record, existing.values())
-        if similar is not None:
+        if related is not None and (related.key != "wording" or similar is None):
+            warnings.append(supersession_warning(related))
+            similar = None
+        elif similar is not None:
+            related = None
             warnings.append(M.SIMILAR_TO.format(name=similar.name, score=similar.score))
+    else:
+        related = None
+    unsupported = None
+    if record is not None:
+        unsupported = support_warning(record, request, change.evidence)
+        if unsupported is not None:
+            warnings.append(unsupported)
     return ReviewChange(
         id=change_id,
         kind="put",
@@ -182,7 +198,22 @@ def review_put(
         warnings=tuple(warnings),
         similar_to=similar.name if similar is not None else None,
         similarity=similar.score if similar is not None else 0,
+        related_to=related.name if related is not None else None,
+        relation=related.relation if related is not None else "",
+        quotes=user_quotes(request, change.evidence),
+        unsupported=unsupported is not None,
     )
+
+
+def supersession_warning(related: Supersession) -> str:
+    """ "supersedes [[codeword]] (MARMALADE → SAFFRON): …" / "contradicts [[tag-on-main]] (which says main): …" """
+    if related.relation == "contradicts":
+        return M.CONTRADICTS.format(name=related.name, word=related.old)
+    detail = (
+        M.UPDATES_VALUE.format(old=related.old, new=related.new) if related.old and related.new
+        else M.CHANGED_WORDING.format()
+    )
+    return M.SUPERSEDES.format(name=related.name, detail=detail)
 
 
 def review_delete(
@@ -204,6 +235,7 @@ def review_delete(
         diff=unified_diff(before, None, f"{name}.md") if before is not None else "",
         problems=tuple(problems),
         warnings=(M.DELETES_RECORD.format(name=repr(name)),) if old else (),
+        quotes=user_quotes(request, change.evidence),
     )
 
 
@@ -258,6 +290,7 @@ def global_row(
         problems=tuple(problems),
         warnings=tuple(warnings),
         needs_confirmation=True,
+        quotes=user_quotes(request, change.evidence),
     )
 
 

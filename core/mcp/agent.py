@@ -63,7 +63,7 @@ def bounded(text: str, max_bytes: int) -> tuple[str, bool]:
 
 def _framed(label: str, body: str, max_bytes: int) -> tuple[str, bool]:
     """Memory text between the untrusted-data markers, redacted, within ``max_bytes``."""
-    from core.search.recall import _clean  # the one defuse-and-redact rule recall uses
+    from core.fence import clean as _clean  # the one defuse-and-redact rule recall uses
 
     head = f"{BEGIN}\n{PREAMBLE}{label}\n\n"
     tail = f"\n{END}\n"
@@ -151,7 +151,7 @@ class AgentSession:
             revisions = self._refresh()
             results = self.index.search(query, scopes=[self.key, GLOBAL_SCOPE], limit=limit, max_bytes=SEARCH_MAX_BYTES)
             self._observe_index(revisions, global_complete=False)
-        from core.search.recall import _clean  # redact, and defuse look-alikes of the untrusted-data markers
+        from core.fence import clean as _clean  # redact, and defuse look-alikes of the untrusted-data markers
 
         hits: list[dict[str, Any]] = []
         for h in results.hits:
@@ -202,6 +202,10 @@ class AgentSession:
 
             body = render_record(entry.record).decode("utf-8")
         text, _ = _framed(f"record {name} ({entry.file_name}) of the workspace {self.cwd}", body, READ_MAX_BYTES)
+        # --- usage ledger (issue 30): the one call that counts what the server served ---
+        from core.usage import note_served
+
+        note_served(self.store, self.key, [name], "memory_read", self.client)
         return text
 
     def index_text(self) -> str:

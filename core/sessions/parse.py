@@ -13,7 +13,6 @@ cuts nothing, or a resumed session would lose every turn before the resume.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -25,6 +24,7 @@ from urllib.parse import unquote
 
 from core import keys
 from core.errors import SessionReadError
+from core.foreign import ForeignDataError, load_json
 from core.sessions.files import SessionFile, find_session_file, read_log_text
 from core.sessions.models import SessionRevision, SessionSummary
 
@@ -356,7 +356,7 @@ def _parse_lines(payload: bytes, only: frozenset[str] | None = None, assistant_s
             elif _SKIPPED_ROW.match(raw) is not None:
                 continue
         try:
-            obj = json.loads(raw)
+            obj = load_json(raw)  # the bounded loader: a line nested too deep is one bad line
         except ValueError:
             if scan.header is None:
                 scan.warnings.append(f"line {index + 1} should be the session header but is not JSON")
@@ -500,6 +500,8 @@ def _read_log(
         raise SessionReadError(
             f"Could not read {log}: {exc.strerror or exc}. Check that the file is readable, then refresh."
         ) from exc
+    except ForeignDataError as exc:  # over a budget: listed with this warning, the other logs read on
+        raise SessionReadError(f"Skipped {log}: {exc.detail}.") from exc
     return text, revision, Path(folder) if folder is not None else log.parent, warnings
 
 

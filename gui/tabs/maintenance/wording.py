@@ -88,6 +88,18 @@ def _zip_errors() -> dict[str, str]:
         "zip-bomb": QCoreApplication.translate(
             "MaintenanceWording", "{path} in the zip expands to far more than it stores (a zip bomb); refused."
         ),
+        "damaged": QCoreApplication.translate(
+            "MaintenanceWording", "The zip is damaged ({path} fails its checksum or its header is wrong)."
+        ),
+        "corrupt-data": QCoreApplication.translate(
+            "MaintenanceWording", "The zip is damaged: {path} holds compressed data that cannot be unpacked."
+        ),
+        "unsupported-method": QCoreApplication.translate(
+            "MaintenanceWording", "{path} in the zip uses a compression method this app cannot read."
+        ),
+        "truncated": QCoreApplication.translate(
+            "MaintenanceWording", "The zip is cut short: {path} ends before its data does."
+        ),
         "archived": QCoreApplication.translate(
             "MaintenanceWording",
             "The memory of workspace {path} is in the Recycle Bin (archived): restore it first, then import the "
