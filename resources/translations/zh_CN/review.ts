@@ -1773,6 +1773,18 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
     <context>
         <name>SettingsTab</name>
         <message>
+            <source>Settings saved.</source>
+            <translation>设置已保存。</translation>
+        </message>
+        <message>
+            <source>The new language shows after a restart.</source>
+            <translation>重新启动后显示新的语言。</translation>
+        </message>
+        <message>
+            <source>Restart now</source>
+            <translation>立即重新启动</translation>
+        </message>
+        <message>
             <source>Save</source>
             <translation>保存</translation>
         </message>
