@@ -64,9 +64,19 @@ class InvalidRecordError(DshMemoryError):
         return {**super().to_json(), "reasons": list(self.reasons)}
 
 
+NotFoundReason = Literal["other", "session", "session-log"]
+
+
 class NotFoundError(DshMemoryError):
+    """``reason``: "session" (no DSH session by that id), "session-log" (its folder has no log any more),
+    "other" (not typed yet)."""
+
     code = "not_found"
     exit_code = 4
+
+    def __init__(self, message: str, *, reason: NotFoundReason = "other") -> None:
+        super().__init__(message)
+        self.reason: NotFoundReason = reason
 
 
 class SecretRefusedError(DshMemoryError):
@@ -83,14 +93,40 @@ class SecretRefusedError(DshMemoryError):
         return {**super().to_json(), "findings": list(self.findings)}
 
 
+ConfirmationReason = Literal["other", "malformed-settings", "workspace-name", "full-key"]
+
+
 class ConfirmationRequiredError(DshMemoryError):
+    """``reason``: "malformed-settings" (saving replaces a settings.yml that can't be read), "workspace-name"
+    / "full-key" (a purge is confirmed by the workspace's name, or by its full key when its scope.json
+    is invalid; ``expected`` holds it), "other"."""
+
     code = "confirmation_required"
     exit_code = 8
 
+    def __init__(self, message: str, *, reason: ConfirmationReason = "other", expected: str = "") -> None:
+        super().__init__(message)
+        self.reason: ConfirmationReason = reason
+        self.expected = expected
+
+
+UsageReason = Literal[
+    "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
+    "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+]
+
 
 class UsageError(DshMemoryError):
+    """``reason``: "export-inside-root" (an export must be written outside the memory root),
+    "cache-inside-sessions" (this app never writes into DSH's sessions folder), "not-a-scope" (a folder
+    workspace memory would not use), "not-utf8" (a folder name that is not UTF-8), "usage" (the rest)."""
+
     code = "usage"
     exit_code = 2
+
+    def __init__(self, message: str, *, reason: UsageReason = "usage") -> None:
+        super().__init__(message)
+        self.reason: UsageReason = reason
 
 
 RefusedReason = Literal["active-workspace", "no-cwd", "relative-cwd"]
@@ -108,15 +144,25 @@ class RefusedError(UsageError):
     exit_code = 3
 
     def __init__(self, message: str, *, reason: RefusedReason) -> None:
-        super().__init__(message)
-        self.reason: RefusedReason = reason
+        super().__init__(message, reason=reason)
+
+
+StorageReason = Literal["io", "not-a-folder", "rolled-back", "read-only"]
 
 
 class StorageError(DshMemoryError):
-    """The file system refused an operation (permissions, disk full...). Memory was left unchanged."""
+    """The file system refused an operation (permissions, disk full...). Memory was left unchanged.
+
+    ``reason``: "not-a-folder" (a symbolic link or a file where the store's folder belongs; it never
+    writes through it), "rolled-back" (a commit failed after its commit point and was undone),
+    "read-only" (:class:`ReadOnlyRootError`), "io" (any other refusal)."""
 
     code = "storage"
     exit_code = 9
+
+    def __init__(self, message: str, *, reason: StorageReason = "io") -> None:
+        super().__init__(message)
+        self.reason: StorageReason = reason
 
 
 class ReadOnlyRootError(StorageError):
@@ -125,15 +171,29 @@ class ReadOnlyRootError(StorageError):
     code = "read_only"
     exit_code = 10
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message, reason="read-only")
+
 
 class EvidenceTooLargeError(DshMemoryError):
     code = "evidence-too-large"
     exit_code = 12
 
 
+SessionReadReason = Literal["unreadable", "over-budget", "empty", "no-header", "no-log", "unusable"]
+
+
 class SessionReadError(DshMemoryError):
+    """``reason``: "unreadable" (the OS refused), "over-budget" (over a size or decompression budget),
+    "empty", "no-header" (no session header line), "no-log" (no log file in the folder), "unusable"
+    (the only log disagrees with its name, or is of a format this app can't read)."""
+
     code = "session_read"
     exit_code = 11
+
+    def __init__(self, message: str, *, reason: SessionReadReason = "unreadable") -> None:
+        super().__init__(message)
+        self.reason: SessionReadReason = reason
 
 
 class ConsolidationError(DshMemoryError):

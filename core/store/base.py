@@ -996,7 +996,9 @@ class StoreCore(ABC):
                 what = "workspace name" if expected != key else "full workspace key (its scope.json is invalid)"
                 raise ConfirmationRequiredError(
                     f"Purging deletes {info.display_name} for good. Type the {what} {expected!r} "
-                    "to confirm; nothing was deleted."
+                    "to confirm; nothing was deleted.",
+                    reason="workspace-name" if expected != key else "full-key",
+                    expected=expected,
                 )
             # One journaled operation: the folder, its history and its archive stamp, finished on the
             # next open if interrupted.

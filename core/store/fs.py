@@ -625,7 +625,8 @@ class FileStore(StoreCore):
                 kind = "a symbolic link" if S_ISLNK(st.st_mode) else "not a folder"
                 raise StorageError(
                     f"{p.relative_to(self._root)} is {kind}; the store never writes through it. "
-                    "Nothing was written. Run `dsh-memory check` and move it out of the memory root."
+                    "Nothing was written. Run `dsh-memory check` and move it out of the memory root.",
+                    reason="not-a-folder",
                 )
         return True
 

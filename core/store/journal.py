@@ -339,7 +339,8 @@ class Transaction:
             if undone:
                 raise StorageError(
                     f"Could not write the change ({detail}); it was rolled back and nothing changed. "
-                    "Check permissions and free space."
+                    "Check permissions and free space.",
+                    reason="rolled-back",
                 ) from exc
             raise StorageError(
                 f"Could not write the change ({detail}); it will be undone the next time the memory is "
