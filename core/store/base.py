@@ -39,6 +39,7 @@ from core.errors import (
 )
 from core.fingerprint import content_hash
 from core.keys import normalize_cwd, workspace_key, workspace_name
+from core.layout import ARCHIVED_DIR, WORKSPACES_DIR
 from core.models import (
     EMPTY_REVISION,
     DeleteOp,
@@ -553,7 +554,7 @@ class StoreCore(ABC):
         ]
         active_keys = set(self._scope_keys(False))
         for archived in (False, True):
-            top = "archived" if archived else "workspaces"
+            top = ARCHIVED_DIR if archived else WORKSPACES_DIR
             for key in self._scope_keys(archived):
                 try:
                     snap = self.read_workspace(key, archived=archived)
