@@ -136,7 +136,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         result = handler(args, ctx)
     except DshMemoryError as err:
         _emit_error(err, as_json, out, err_out)
-        return 2 if err.code == "usage" else 1
+        return err.exit_code  # one per kind, listed in core/errors.py and the README
     except KeyboardInterrupt:
         err_out.write("interrupted; nothing was written by the interrupted step\n")
         return 130
