@@ -54,6 +54,7 @@ class Context:
     root: Path
     json: bool
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)  # progress lines (stdout stays clean)
 
     @cached_property
     def store(self) -> Any:
@@ -132,7 +133,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if handler is None:
             parser.print_help(out)
             return 2
-        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out)
+        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out, stderr=err_out)
         result = handler(args, ctx)
     except DshMemoryError as err:
         _emit_error(err, as_json, out, err_out)

@@ -42,6 +42,7 @@ from core.fingerprint import content_hash, is_racy, scope_fingerprint
 from core.layout import ARCHIVED_DIR as ARCHIVED_DIR
 from core.layout import GLOBAL_FILE as GLOBAL_FILE
 from core.layout import WORKSPACES_DIR as ACTIVE_DIR  # every layout name comes from core/layout.py
+from core.layout import cache_dir_of
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
 from core.private_modes import tighten_tree
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
@@ -196,6 +197,9 @@ class FileStore(StoreCore):
     @property
     def root(self) -> Path:
         return self._root
+
+    def cache_dir(self) -> Path:
+        return Path(cache_dir_of(self._root))
 
     # --- recovery -----------------------------------------------------------------------------
     def recover(self) -> None:
