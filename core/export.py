@@ -77,7 +77,10 @@ def export_zip(
     ``records``: per workspace key, only these record names (a selection); other keys export whole."""
     dest = Path(os.path.abspath(dest))
     if store.root is not None and _inside(dest.parent, store.root):
-        raise UsageError(f"{dest} is inside the memory root; choose a folder outside {store.root} for the export")
+        raise UsageError(
+            f"{dest} is inside the memory root; choose a folder outside {store.root} for the export",
+            reason="export-inside-root",
+        )
     if not dest.parent.is_dir():
         raise UsageError(f"the folder {dest.parent} does not exist; choose an existing folder for the export")
     summary = ExportSummary(path=dest)
@@ -104,7 +107,9 @@ def export_zip(
                 summary.skipped.append({"path": rel, "reason": "invalid record: " + "; ".join(entry.invalid_reasons)})
                 continue
             data = render_record(entry.record)
-            if not include_secrets and _has_secret(f"{entry.record.description}\n{entry.record.body}"):
+            # The rendered bytes, not description + body: an unknown frontmatter key
+            # (``deploy_token: ghp_…``) leaves in the export just the same.
+            if not include_secrets and _has_secret(data.decode("utf-8", "replace")):
                 summary.skipped.append({"path": rel, "reason": "holds credential-shaped text"})
                 continue
             files[rel] = data

@@ -32,11 +32,14 @@ appended under ``## Imported from <zip name>``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import json
+import lzma
 import stat
+import struct
 import zipfile
-from collections.abc import Mapping
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
@@ -45,6 +48,7 @@ from core.consolidation.base import CancelCheck, ConsolidationInput, DebugSink, 
 from core.consolidation.proposals import NoChange, Proposal, ProposedChange, ProposedRecord, PutRecord, ReplaceGlobal
 from core.errors import DshMemoryError
 from core.export import FORMAT, MANIFEST
+from core.foreign import ForeignDataError, load_json
 from core.models import Record
 
 ZipProblemKind = Literal[
@@ -67,6 +71,10 @@ ZipProblemKind = Literal[
     "invalid-record",
     "bad-workspace",
     "archived",
+    "damaged",
+    "corrupt-data",
+    "unsupported-method",
+    "truncated",
 ]
 CONSOLIDATOR = "import:zip"
 
@@ -75,6 +83,7 @@ class ImportZipError(DshMemoryError):
     """The zip cannot be imported at all; nothing was read into a review, nothing was written."""
 
     code = "import-zip"
+    exit_code = 16
 
     def __init__(self, kind: ZipProblemKind, message: str, *, path: str = "", limit: int = 0) -> None:
         super().__init__(message)
@@ -137,9 +146,35 @@ def _member_path(name: str) -> tuple[str, ...] | None:
     return None
 
 
+@contextlib.contextmanager
+def _zip_failures(zip_name: str, member: str = "") -> Iterator[None]:
+    """Every way zipfile and its decompressors fail on hostile bytes, as its own typed error.
+
+    zipfile raises whatever its parts raise (zlib, lzma, struct, IndexError on an empty name…);
+    the window translates ``kind``, so each failure class gets one (the exception type decides,
+    never its message)."""
+    where = member or zip_name
+    try:
+        yield
+    except ImportZipError:
+        raise
+    except zipfile.BadZipFile as exc:  # a bad CRC-32, a bad local header, overlapping entries
+        raise ImportZipError("damaged", f"{where} is damaged ({exc}).", path=member) from exc
+    except (zlib.error, lzma.LZMAError, OSError, ValueError) as exc:  # bz2 raises OSError/ValueError
+        raise ImportZipError("corrupt-data", f"{where} holds corrupt compressed data ({exc}).", path=member) from exc
+    except NotImplementedError as exc:
+        raise ImportZipError(
+            "unsupported-method", f"{where} uses a compression method this app cannot read ({exc}).", path=member
+        ) from exc
+    except EOFError as exc:
+        raise ImportZipError("truncated", f"{where} ends before its data does ({exc}).", path=member) from exc
+    except (IndexError, KeyError, struct.error, OverflowError, RuntimeError, UnicodeError) as exc:
+        raise ImportZipError("damaged", f"{where} is damaged ({type(exc).__name__}: {exc}).", path=member) from exc
+
+
 def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits, budget: list[int]) -> bytes:
     """The member's bytes, decompressed at most ``max_member_bytes`` + 1 (headers can lie)."""
-    with zf.open(info) as fh:
+    with _zip_failures(zf.filename or "", info.filename), zf.open(info) as fh:
         data = fh.read(limits.max_member_bytes + 1)
     if len(data) > limits.max_member_bytes:
         raise ImportZipError(
@@ -173,14 +208,20 @@ def _open(path: Path, limits: Limits) -> zipfile.ZipFile:
         )
     try:
         return zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except NotImplementedError as exc:  # a zip version this reader cannot read (found by benchmarks/fuzz.py)
+        raise ImportZipError(
+            "unsupported-method", f"{path.name} needs a zip feature this app cannot read ({exc}).", path=path.name
+        ) from exc
+    except (
+        zipfile.BadZipFile, OSError, ValueError, EOFError, IndexError, KeyError, struct.error, OverflowError
+    ) as exc:  # the central directory is damaged or this is no zip at all
         raise ImportZipError("not-a-zip", f"{path.name} is not a zip file ({exc}).", path=str(path)) from exc
 
 
 def _manifest(data: bytes) -> dict[str, Any]:
     try:
-        manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+        manifest = load_json(data.decode("utf-8"))  # the bounded loader: nesting is a budget too
+    except (UnicodeDecodeError, ForeignDataError) as exc:
         raise ImportZipError("bad-manifest", f"manifest.json is not valid JSON ({exc}).", path=MANIFEST) from exc
     if not isinstance(manifest, dict):
         raise ImportZipError("bad-manifest", "manifest.json is not a JSON object.", path=MANIFEST)
@@ -210,6 +251,9 @@ def read_export_zip(path: Path, limits: Limits = Limits()) -> ZipContents:
         members: dict[str, zipfile.ZipInfo] = {}
         for info in infos:
             name = info.filename
+            if not name:  # ZipInfo.is_dir() would raise IndexError on it
+                contents.refused.append(Refused(name, "unsafe-path", "a member without a name"))
+                continue
             if info.is_dir():
                 continue
             folded = name.casefold()
@@ -280,7 +324,7 @@ def read_export_zip(path: Path, limits: Limits = Limits()) -> ZipContents:
             if entry.record is None or not entry.is_valid:
                 contents.refused.append(Refused(name, "invalid-record", "; ".join(entry.invalid_reasons)))
                 continue
-            if has_secrets(f"{entry.record.description}\n{entry.record.body}"):
+            if has_secrets(data.decode("utf-8", "replace")):  # the whole file, unknown frontmatter keys too
                 contents.secrets.append(name)
             records.append(entry.record)
             digest.update(name.encode() + b"\0" + data + b"\0")

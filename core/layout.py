@@ -14,6 +14,10 @@ WORKSPACES_DIR = "workspaces"
 ARCHIVED_DIR = "archived"
 MANAGER_DIR = ".manager"  # this app's internals: locks, journal, history, caches
 CACHE_DIR = "cache"  # under MANAGER_DIR: derived data (search index, summaries), rebuilt when gone
+REVIEWS_DIR = "reviews"  # consolidation receipts (and move receipts)
+SYNC_DIR = "sync"  # under MANAGER_DIR: this machine's sync repository, workspace map and last result
+SEARCH_CACHE_DIR = f"{MANAGER_DIR}/{CACHE_DIR}"  # derived search data: rebuilt from the records, purged whole
+USAGE_DIR = "usage"  # under MANAGER_DIR: the usage ledger (derived from session logs and MCP reads)
 
 
 def cache_dir_of(root: str | os.PathLike[str]) -> str:

@@ -98,6 +98,14 @@ REPLACES_RECORD = _t(QT_TRANSLATE_NOOP("core", "replaces the existing record {na
 ALREADY_IN_MEMORY = _t(QT_TRANSLATE_NOOP("core", "already in memory as [[{name}]]"))
 SIMILAR_TO = _t(QT_TRANSLATE_NOOP(
     "core", "similar to [[{name}]], {score} %: merge it into that record instead of adding a near-copy"))
+SUPERSEDES = _t(QT_TRANSLATE_NOOP(
+    "core", "supersedes [[{name}]] ({detail}): Replace it, Keep both or Merge"))
+CONTRADICTS = _t(QT_TRANSLATE_NOOP(
+    "core", "contradicts [[{name}]] (which says {word}): Replace it, Keep both or Merge"))
+UPDATES_VALUE = _t(QT_TRANSLATE_NOOP("core", "{old} → {new}"))
+CHANGED_WORDING = _t(QT_TRANSLATE_NOOP("core", "the same fact, changed"))
+UNSUPPORTED = _t(QT_TRANSLATE_NOOP(
+    "core", "unsupported by the cited evidence: the user's words at seq {seqs} don't mention {words}"))
 NO_RECORD_TO_DELETE = _t(QT_TRANSLATE_NOOP("core", "there is no record {name} in this workspace to delete"))
 DELETES_RECORD = _t(QT_TRANSLATE_NOOP("core", "deletes the record {name} (it stays recoverable from history)"))
 GLOBAL_NO_EVIDENCE = _t(QT_TRANSLATE_NOOP("core", "changes GLOBAL.md without citing evidence; refused"))
@@ -117,7 +125,11 @@ OFFLINE_STATED = {
     "decision": _t(QT_TRANSLATE_NOOP("core", "decision stated by the user (seq {seqs})")),
     "correction": _t(QT_TRANSLATE_NOOP("core", "correction stated by the user (seq {seqs})")),
     "preference": _t(QT_TRANSLATE_NOOP("core", "preference stated by the user (seq {seqs})")),
+    "reference": _t(QT_TRANSLATE_NOOP("core", "reference given by the user (seq {seqs})")),
+    "constraint": _t(QT_TRANSLATE_NOOP("core", "constraint stated by the user (seq {seqs})")),
 }
+OFFLINE_SUPERSEDED = _t(QT_TRANSLATE_NOOP(
+    "core", "superseded by [[{new}]]: the user gave a new value for what [[{old}]] said"))
 OFFLINE_GLOBAL = _t(QT_TRANSLATE_NOOP(
     "core", "the user said this about themselves in every project (seq {seqs}); confirm it belongs to GLOBAL.md"))
 OFFLINE_ALL_KNOWN = _t(QT_TRANSLATE_NOOP("core", "Everything found is already in memory."))

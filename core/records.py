@@ -14,9 +14,14 @@ The on-disk rules are PRODUCT.md §2. Decisions made here (and documented in the
   its bytes. Files this app wrote round-trip exactly (``render(parse(x)) == x``); a hand-written file
   whose fields did not change keeps its whole frontmatter (pass it as ``base``).
 
-Parsing uses PyYAML's libyaml loader (python-frontmatter cannot hand back the raw text of unknown
-keys) behind a fast path for the canonical layout this app writes, which needs no YAML at all: a cold
-open parses ~10k records, and YAML is the dominant cost there.
+Parsing uses PyYAML's libyaml loader behind a fast path for the canonical layout this app writes,
+which needs no YAML at all: a cold open parses ~10k records, and YAML is the dominant cost there.
+Why not python-frontmatter, which the rest of the code uses for other programs' Markdown
+(core/sources/markdown.py): a record is written back, and python-frontmatter hands back neither the
+raw text of unknown keys nor the exact bytes around the header (it strips the text and re-dumps
+YAML), so ``render(parse(x)) == x`` could not hold; and it has no way to report a duplicate key or an
+unsupported layout, which this parser turns into the reasons shown beside an invalid file. A zip
+import holds records of this app, so it goes through this parser too (it validates them).
 """
 
 from __future__ import annotations

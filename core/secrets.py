@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["KIND_LABELS", "SecretFinding", "describe", "find_secrets", "has_secrets", "redact"]
+__all__ = ["KIND_LABELS", "SecretFinding", "describe", "find_secrets", "has_secrets", "redact", "without_secrets"]
 
 KIND_LABELS: dict[str, str] = {
     "api-key": "API key",
@@ -211,7 +211,69 @@ def _shell_password_ok(value: str) -> bool:
     return len(v) >= 4 and not _is_placeholder(v) and not v.startswith("-")
 
 
+# Credentials stated in words (issue 25): "the staging DB password is Tr0ub4dor&3xyz", "the pw is
+# X", "the token for CI was X". A keyword, an optional short "for/of/on ..." phrase, a verb (or : =),
+# then the value, which must still look like a credential (prose "the password is in the vault" is
+# not one). Bounded repeats only: linear on hostile input.
+_NL_KEY = r"(?:password|passwd|passcode|passphrase|pwd|pw|secret|token|api[ _-]?key|access[ _-]?key)"
+_NL_STATEMENT = (
+    rf"(?<![\w-]){_NL_KEY}s?(?![\w-])(?:[ \t]+(?:for|of|on|to|in)[ \t]+[^\n.;:=]{{1,40}}?)?"
+    r"(?:[ \t]+(?:is|was|are|were|equals|is[ \t]+set[ \t]+to|set[ \t]+to|reads|becomes)[ \t]+|[ \t]*[:=][ \t]*)"
+    r"[\"'`“‘]?([^\s\"'`”’]+)"
+)
+# ``passphrase "correct horse battery staple"`` / ``password 'Tr0ub4dor&3'``: a quoted value right
+# after the keyword (spaces allowed inside: passphrases are phrases).
+_QUOTED_AFTER_KEY = r"(?<!\w)(?:password|passwd|passphrase|pw|secret)s?[ \t]+[\"“'‘`]([^\"”'’`\n]{6,200})[\"”'’`]"
+
+
+def _quoted_secret_ok(value: str) -> bool:
+    v = value.strip()
+    if _is_placeholder(v):
+        return False
+    return _looks_like_credential(v) or (len(v) >= 12 and len(v.split()) >= 3)
+
+
+def _npm_ok(value: str) -> bool:
+    return _looks_random(value[4:])
+
+
 _OWN_PATTERNS: tuple[_Pattern, ...] = (
+    _Pattern(
+        "password",
+        re.compile("(?i)" + _NL_STATEMENT),
+        group=1,
+        check=_looks_like_credential,
+        priority=1,
+        needles=("pass", "pw", "secret", "token", "key"),
+        needs_token=False,
+        lower_regex=re.compile(_NL_STATEMENT),
+    ),
+    _Pattern(
+        "password",
+        re.compile("(?i)" + _QUOTED_AFTER_KEY),
+        group=1,
+        check=_quoted_secret_ok,
+        priority=1,
+        needles=("pass", "pw", "secret"),
+        needs_token=False,
+        lower_regex=re.compile(_QUOTED_AFTER_KEY),
+    ),
+    # ``sshpass -p X`` / ``redis-cli -a X`` / ``redis-cli --pass X``: the tools' password flags.
+    _Pattern(
+        "password",
+        re.compile(
+            r"(?i)\b(?:sshpass\b[^\n]*?(?<![\w-])-p|redis-cli\b[^\n]*?(?<![\w-])(?:-a|--pass))"
+            r"(?:[ \t]+|=)?[\"']?([^\s\"']+)"
+        ),
+        group=1,
+        check=_shell_password_ok,
+        priority=1,
+        needles=("sshpass", "redis-cli"),
+        needs_token=False,
+    ),
+    # npm access tokens on their own (detect-secrets only finds them in .npmrc ``_authToken=``).
+    _Pattern("npm-token", re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])"), check=_npm_ok, needles=("npm_",)),
+
     _Pattern("google-api-key", re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"), needles=("AIza",)),
     # Hugging Face user/org tokens: hf_ + 34 letters/digits (``hf_hub_download`` has no such run).
     _Pattern(
@@ -620,6 +682,22 @@ def redact(text: str) -> str:
     for hit in hits:
         parts.append(text[pos : hit.start])
         parts.append(f"[REDACTED:{hit.kind}]")
+        pos = hit.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def without_secrets(text: str) -> str:
+    """``text`` with each credential-shaped value replaced by a space: for names derived from text
+    (record names, file names), which must carry neither the value nor a redaction label."""
+    hits = _scan(text)
+    if not hits:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for hit in hits:
+        parts.append(text[pos : hit.start])
+        parts.append(" ")
         pos = hit.end
     parts.append(text[pos:])
     return "".join(parts)

@@ -33,6 +33,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--root")
     parser.add_argument("--demo", action="store_true")
     parser.add_argument("--self-test", action="store_true")
+    # This run's language, whatever Settings saved (screenshots, trying the other one); not saved.
+    parser.add_argument("--lang", choices=["en", "zh_CN", "system"])
     args, _unknown = parser.parse_known_args(list(argv))  # Qt's own flags (-platform ...) pass through
     return args
 
@@ -143,7 +145,7 @@ def run(argv: Sequence[str]) -> int:
     app.setApplicationName("dsh-memory")
     app.setApplicationDisplayName(APP_NAME)
     # Before any widget exists: texts are translated when a widget is built.
-    translators = install_translators(app, effective_language(load_prefs().language))
+    translators = install_translators(app, effective_language(args.lang or load_prefs().language))
     apply_app_fonts(app)
     app.setWindowIcon(app_icon())
 

@@ -38,6 +38,19 @@ def remember_root(root: Path) -> None:
         save_prefs(load_prefs().with_recent_root(root))
 
 
+def remembered_workspace(root: Path) -> str | None:
+    """The workspace the Session Consolidation tab last showed on ``root`` (a per-user preference)."""
+    return load_prefs().consolidation_workspace(root)
+
+
+def remember_workspace(root: Path, key: str | None) -> None:
+    """Remember the Session Consolidation tab's workspace on ``root`` for the next start."""
+    with contextlib.suppress(OSError):
+        prefs = load_prefs()
+        if prefs.consolidation_workspace(root) != key:
+            save_prefs(prefs.with_consolidation_workspace(root, key))
+
+
 def display_path(path: Path | str) -> str:
     """``path`` as a user reads it: under the home folder as ``~/…``."""
     path = Path(path)

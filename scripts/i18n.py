@@ -25,7 +25,21 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 TS_DIR = REPO / "resources" / "translations" / "zh_CN"
 QM = REPO / "resources" / "translations" / "dsh_zh_CN.qm"
-BIN = Path(sys.executable).parent
+
+
+def tool(name: str) -> str:
+    """Qt's ``lupdate`` / ``lrelease`` as shipped inside the PySide6 package.
+
+    Found through the package rather than beside ``sys.executable``: a wheel build runs in an
+    isolated environment whose scripts are elsewhere (packaging/dsh_build.py calls ``compile_qm``).
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("PySide6")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("i18n: PySide6 is not installed; lupdate/lrelease come with it")
+    exe = Path(next(iter(spec.submodule_search_locations))) / (name + (".exe" if sys.platform == "win32" else ""))
+    return str(exe)
 
 # Ordered: the first match wins.
 AREAS: list[tuple[str, tuple[str, ...]]] = [
@@ -63,7 +77,7 @@ def extract(areas: list[str]) -> None:
             continue
         ts = TS_DIR / f"{area}.ts"
         subprocess.run(
-            [str(BIN / "pyside6-lupdate"), *files, "-ts", str(ts), "-no-obsolete",
+            [tool("lupdate"), *files, "-ts", str(ts), "-no-obsolete",
              "-target-language", "zh_CN", "-locations", "none"],
             cwd=REPO, check=True,
         )
@@ -143,12 +157,14 @@ def lint() -> int:
     return 1 if problems else 0
 
 
-def compile_qm() -> None:
+def compile_qm(out_dir: Path = QM.parent) -> None:
+    """``dsh_zh_CN.qm`` and ``dsh_en.qm`` into ``out_dir`` (the source tree, or a wheel's build folder)."""
     sources = sorted(TS_DIR.glob("*.ts"))
     if not sources:
         return
-    subprocess.run([str(BIN / "pyside6-lrelease"), "-silent", *map(str, sources), "-qm", str(QM)], check=True)
-    compile_english_plurals()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    subprocess.run([tool("lrelease"), "-silent", *map(str, sources), "-qm", str(out_dir / QM.name)], check=True)
+    compile_english_plurals(out_dir)
 
 
 def english_forms(source: str) -> tuple[str, str]:
@@ -160,7 +176,7 @@ def english_forms(source: str) -> tuple[str, str]:
     return source.replace("(s)", ""), source.replace("(s)", "s")
 
 
-def compile_english_plurals() -> None:
+def compile_english_plurals(out_dir: Path = QM.parent) -> None:
     """``dsh_en.qm``: only the plural messages, so English says "1 record" and "6 records".
 
     Derived from the code at every setup (``lupdate -pluralonly``), never committed: there is
@@ -172,7 +188,7 @@ def compile_english_plurals() -> None:
     with tempfile.TemporaryDirectory(prefix="dsh-i18n-") as tmp:
         ts = Path(tmp) / "en.ts"
         subprocess.run(
-            [str(BIN / "pyside6-lupdate"), *files, "-ts", str(ts), "-pluralonly", "-silent",
+            [tool("lupdate"), *files, "-ts", str(ts), "-pluralonly", "-silent",
              "-target-language", "en", "-locations", "none"],
             cwd=REPO, check=True,
         )
@@ -189,7 +205,7 @@ def compile_english_plurals() -> None:
                 ET.SubElement(tr, "numerusform").text = form
         tree.write(ts, encoding="utf-8", xml_declaration=True)
         subprocess.run(
-            [str(BIN / "pyside6-lrelease"), "-silent", str(ts), "-qm", str(QM.with_name("dsh_en.qm"))], check=True
+            [tool("lrelease"), "-silent", str(ts), "-qm", str(out_dir / "dsh_en.qm")], check=True
         )
 
 

@@ -45,5 +45,6 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
 fi
 
 # The interface's translations: compile resources/translations/zh_CN/*.ts into dsh_zh_CN.qm
-# (the .qm is built here, not committed, so it never lags behind its sources).
+# (the .qm is built here, not committed, so it never lags behind its sources; a wheel build compiles
+# its own through packaging/dsh_build.py).
 .venv/bin/python scripts/i18n.py compile

@@ -130,3 +130,49 @@ def test_about_dialog_shows_version_root_and_licence(qtbot: Any, tmp_path: Path)
     assert not icon.isNull()
     assert {s.width() for s in icon.availableSizes()} >= {16, 32, 256}
     dialog.close()
+
+
+def _offline_env(home: Path, **extra: str) -> dict[str, str]:
+    """The environment of a child that must not see the user's home, locale or Python path."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHON", "XDG_"))}
+    env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local" / "share"))
+    env.update(extra)
+    return env
+
+
+@pytest.mark.slow
+def test_a_wheel_from_a_clean_clone_carries_the_translations_and_starts_in_chinese(tmp_path: Path) -> None:
+    """What ``pipx install .`` does: build the wheel from the sources alone, install it, start it.
+
+    The clone has no compiled ``.qm`` (they are never committed); the build backend must make them.
+    Built offline (``--no-index --no-build-isolation``: this venv's setuptools and PySide6) and
+    installed with ``--no-deps`` into a target folder that comes first on the child's path.
+    """
+    import zipfile
+
+    clone, wheels, target, home = (tmp_path / n for n in ("clone", "wheels", "target", "home"))
+    home.mkdir()
+    subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True, timeout=120)
+    assert not list(clone.rglob("*.qm"))
+    pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
+    env = _offline_env(home, PIP_NO_INDEX="1")
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(clone)],
+                   check=True, env=env, timeout=600)
+    (wheel,) = wheels.glob("dsh_memory_manager-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "resources/translations/dsh_zh_CN.qm" in names
+    assert "resources/translations/dsh_en.qm" in names
+
+    install = [*pip, "install", "--no-deps", "--target", str(target), str(wheel)]
+    subprocess.run(install, check=True, env=env, timeout=300)
+    code = "import sys, gui; print(gui.__file__); from gui.launcher import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "--self-test", "--demo"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        env=_offline_env(home, LANG="zh_CN.UTF-8", PYTHONPATH=str(target), QT_QPA_PLATFORM="offscreen"),
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[0] == str(target / "gui" / "__init__.py")  # the installed copy ran
+    assert "ok   工作区" in proc.stdout and "ok   设置" in proc.stdout, proc.stdout

@@ -27,10 +27,17 @@ COMMAND_MODULES = (
     "core.cli.session_commands",
     "core.cli.mcp_commands",  # after session_commands: adds --pending to its `reviews`
     "core.cli.source_commands",
+    "core.cli.sync_commands",
+    "core.cli.usage_commands",  # issue 30: dsh-memory usage
 )
 # Commands an agent's shell tool runs one-shot: only their own module is imported, so start-up
 # does not pay for every command group (pydantic models, the store, model clients...).
-FAST_COMMANDS = {"search": "core.cli.search_commands", "recall": "core.cli.search_commands"}
+FAST_COMMANDS = {
+    "search": "core.cli.search_commands",
+    "recall": "core.cli.search_commands",
+    "sync": "core.cli.sync_commands",  # a no-op sync should cost what the sync costs (issue 28)
+    "move": "core.cli.sync_commands",
+}
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,9 @@ class Context:
     def store(self) -> Any:
         from core.store.fs import FileStore
 
-        return FileStore(self.root)
+        store = FileStore(self.root)
+        store.actor = "cli"  # the commit log names the CLI as the committer (MCP memory_recent shows it)
+        return store
 
 
 Handler = Callable[[argparse.Namespace, Context], Result]
@@ -128,7 +137,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         result = handler(args, ctx)
     except DshMemoryError as err:
         _emit_error(err, as_json, out, err_out)
-        return 2 if err.code == "usage" else 1
+        return err.exit_code  # one per kind, listed in core/errors.py and the README
     except KeyboardInterrupt:
         err_out.write("interrupted; nothing was written by the interrupted step\n")
         return 130

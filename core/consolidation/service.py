@@ -30,6 +30,7 @@ from core.consolidation.base import (
     raise_if_cancelled,
 )
 from core.consolidation.debuglog import DebugLog
+from core.consolidation.editing import ReviewEditing
 from core.consolidation.pending import CommitPlan, ReviewState
 from core.consolidation.proposals import (
     FINAL_STATUSES,
@@ -42,9 +43,8 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.receipts import parse_receipt, render_receipt
-from core.consolidation.restore import NOT_PENDING, PendingReviews, now_iso, state_stamp, summarize
-from core.consolidation.similarity import merged_record
-from core.consolidation.validation import review_change, review_proposal
+from core.consolidation.restore import NOT_PENDING, now_iso, state_stamp, summarize
+from core.consolidation.validation import review_proposal
 from core.errors import (
     CancelledError,
     ConfirmationRequiredError,
@@ -55,6 +55,7 @@ from core.errors import (
     InvalidRecordError,
     NotFoundError,
     ProposalMismatchError,
+    RefusedError,
     SecretRefusedError,
     StorageError,
     UsageError,
@@ -135,7 +136,7 @@ class PreparedSession:
         )
 
 
-class ConsolidationService(PendingReviews):
+class ConsolidationService(ReviewEditing):
     """One pipeline per window / CLI run. Thread-safe enough to call from one worker at a time.
 
     Pending reviews (see :class:`~core.consolidation.restore.PendingReviews`): ``pending_reviews()``,
@@ -222,15 +223,17 @@ class ConsolidationService(PendingReviews):
     def prepare_evidence(self, evidence: Evidence, evidence_text: str) -> PreparedSession:
         """Same as :meth:`prepare` for evidence built elsewhere (tests, scripts)."""
         if not evidence.cwd:
-            raise UsageError(
+            raise RefusedError(
                 f"Session {evidence.session_id} has no working directory, so it belongs to no workspace; "
-                "only sessions with a cwd can be consolidated."
+                "only sessions with a cwd can be consolidated.",
+                reason="no-cwd",
             )
         if not os.path.isabs(evidence.cwd):
             # Resolving it against this process's cwd would pick an unrelated workspace.
-            raise UsageError(
+            raise RefusedError(
                 f"Session {evidence.session_id} has a relative working directory ({evidence.cwd!r}), so its "
-                "workspace is unknown; only sessions with an absolute cwd can be consolidated."
+                "workspace is unknown; only sessions with an absolute cwd can be consolidated.",
+                reason="relative-cwd",
             )
         if evidence.size_bytes > self.settings.evidence_limit_bytes:
             from core.errors import EvidenceTooLargeError
@@ -364,6 +367,7 @@ class ConsolidationService(PendingReviews):
             proposal_hash=proposal.digest(),
             changes=changes,
             receipt=receipt,
+            evidence=request.evidence,
         )
         if status == "proposed":
             review = self._save_new_state(review, request)
@@ -476,51 +480,6 @@ class ConsolidationService(PendingReviews):
             request = self._request_from_state(state)[0]
             self._requests[review.review_id] = request
         return request
-
-    def edit_change(self, review: Review, change_id: str, record: Record) -> ReviewChange:
-        """Re-validate a put whose record the user edited; the returned row goes to :meth:`commit`."""
-        row = review.change(change_id)
-        if row.kind != "put":
-            raise UsageError(f"change {change_id} is not a record; only proposed records can be edited")
-        assert isinstance(row.change, PutRecord)
-        edited = row.change.model_copy(update={"record": ProposedRecord.from_record(record)})
-        request = self._request(review)
-        checked = review_change(change_id, edited, request, {r.name: r for r in request.records})
-        state = self._load_state(review.review_id)
-        if state is not None and state.phase == "proposed":
-            # Saved with the review: closing the window loses no edit.
-            edits = {**state.edits, change_id: edited.record}
-            self._save_state(state.model_copy(update={"edits": edits, "updated": state_stamp()}))
-        return checked
-
-    def revert_edit(self, review: Review, change_id: str) -> ReviewChange:
-        """The change as proposed again (the user undid their edit); the saved edit is dropped.
-
-        Commit it without an ``edited`` row for ``change_id``; a restored review that listed the
-        edit in ``review.edited`` no longer gets it either, since it is gone from the saved review.
-        """
-        row = review.change(change_id)
-        if row.kind != "put":
-            raise UsageError(f"change {change_id} is not a record; only proposed records can be edited")
-        request = self._request(review)
-        original = next(c for c in review_proposal(review.proposal, request) if c.id == change_id)
-        state = self._load_state(review.review_id)
-        if state is not None and change_id in state.edits:
-            edits = {cid: e for cid, e in state.edits.items() if cid != change_id}
-            self._save_state(state.model_copy(update={"edits": edits, "updated": state_stamp()}))
-        return original
-
-    def merge_change(self, review: Review, change_id: str) -> ReviewChange:
-        """"Merge into existing": a new record flagged as similar becomes an update of that record
-        (its text kept, the new paragraphs appended), re-validated like an edit."""
-        row = review.change(change_id)
-        if row.similar_to is None or row.record is None:
-            raise UsageError(f"change {change_id} is not similar to an existing record; there is nothing to merge into")
-        request = self._request(review)
-        target = next((r for r in request.records if r.name == row.similar_to), None)
-        if target is None:
-            raise NotFoundError(f"the record {row.similar_to!r} is not in this workspace any more")
-        return self.edit_change(review, change_id, merged_record(target, row.record))
 
     def refresh(self, review: Review) -> Review:
         """The same proposal re-checked against memory as it is now (after a conflict).

@@ -42,6 +42,8 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.similarity import is_exact_duplicate, most_similar
+from core.consolidation.supersede import Supersession, find_superseded
+from core.consolidation.support import support_warning, user_quotes
 from core.keys import normalize_cwd, workspace_key
 from core.models import RECORD_TYPES, Record
 
@@ -136,7 +138,11 @@ def render_record_text(record: Record) -> str:
 
 
 def review_put(
-    change_id: str, change: PutRecord, request: ConsolidationInput, existing: dict[str, Record]
+    change_id: str,
+    change: PutRecord,
+    request: ConsolidationInput,
+    existing: dict[str, Record],
+    deleting: frozenset[str] = frozenset(),
 ) -> ReviewChange:
     name = change.record.name.strip()
     problems: list[str] = []
@@ -166,9 +172,25 @@ def review_put(
                 target="",
                 change=NoChange(reason=M.ALREADY_IN_MEMORY.format(name=duplicate.name), evidence=change.evidence),
             )
-        similar = most_similar(record, existing.values())
-        if similar is not None:
+        # A near-copy (≥ 80 %) is a restatement to merge; below that, a keyed value that changed
+        # (codeword, URL, version) or a negation is a new value of the old fact.
+        # Records the same proposal deletes are being replaced already: no Replace/Merge to offer.
+        others = [r for r in existing.values() if r.name not in deleting]
+        related = find_superseded(record, others)
+        similar = most_similar(record, others)
+        if related is not None and (related.key != "wording" or similar is None):
+            warnings.append(supersession_warning(related))
+            similar = None
+        elif similar is not None:
+            related = None
             warnings.append(M.SIMILAR_TO.format(name=similar.name, score=similar.score))
+    else:
+        related = None
+    unsupported = None
+    if record is not None:
+        unsupported = support_warning(record, request, change.evidence)
+        if unsupported is not None:
+            warnings.append(unsupported)
     return ReviewChange(
         id=change_id,
         kind="put",
@@ -182,7 +204,22 @@ def review_put(
         warnings=tuple(warnings),
         similar_to=similar.name if similar is not None else None,
         similarity=similar.score if similar is not None else 0,
+        related_to=related.name if related is not None else None,
+        relation=related.relation if related is not None else "",
+        quotes=user_quotes(request, change.evidence),
+        unsupported=unsupported is not None,
     )
+
+
+def supersession_warning(related: Supersession) -> str:
+    """ "supersedes [[codeword]] (MARMALADE → SAFFRON): …" / "contradicts [[tag-on-main]] (which says main): …" """
+    if related.relation == "contradicts":
+        return M.CONTRADICTS.format(name=related.name, word=related.old)
+    detail = (
+        M.UPDATES_VALUE.format(old=related.old, new=related.new) if related.old and related.new
+        else M.CHANGED_WORDING.format()
+    )
+    return M.SUPERSEDES.format(name=related.name, detail=detail)
 
 
 def review_delete(
@@ -204,6 +241,7 @@ def review_delete(
         diff=unified_diff(before, None, f"{name}.md") if before is not None else "",
         problems=tuple(problems),
         warnings=(M.DELETES_RECORD.format(name=repr(name)),) if old else (),
+        quotes=user_quotes(request, change.evidence),
     )
 
 
@@ -258,14 +296,19 @@ def global_row(
         problems=tuple(problems),
         warnings=tuple(warnings),
         needs_confirmation=True,
+        quotes=user_quotes(request, change.evidence),
     )
 
 
 def review_change(
-    change_id: str, change: ProposedChange, request: ConsolidationInput, existing: dict[str, Record]
+    change_id: str,
+    change: ProposedChange,
+    request: ConsolidationInput,
+    existing: dict[str, Record],
+    deleting: frozenset[str] = frozenset(),
 ) -> ReviewChange:
     if isinstance(change, PutRecord):
-        return review_put(change_id, change, request, existing)
+        return review_put(change_id, change, request, existing, deleting)
     if isinstance(change, DeleteRecord):
         return review_delete(change_id, change, request, existing)
     if isinstance(change, ReplaceGlobal):
@@ -279,8 +322,9 @@ def review_proposal(proposal: Proposal, request: ConsolidationInput) -> tuple[Re
     existing = {r.name: r for r in request.records}
     rows: list[ReviewChange] = []
     seen_targets: dict[str, str] = {}
+    deleting = frozenset(c.name.strip() for c in proposal.changes if isinstance(c, DeleteRecord))
     for i, change in enumerate(proposal.changes, start=1):
-        row = review_change(f"c{i}", change, request, existing)
+        row = review_change(f"c{i}", change, request, existing, deleting)
         if row.target:
             first = seen_targets.get(row.target)
             if first is not None:

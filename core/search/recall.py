@@ -12,11 +12,11 @@ import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+from core import fence
 from core.keys import normalize_cwd, workspace_key
 from core.search.documents import Doc
 from core.search.snippets import truncate_utf8
 from core.search.types import GLOBAL_SCOPE, Recall, RecallRecord
-from core.secrets import redact
 
 if TYPE_CHECKING:
     from core.search.index import SearchIndex
@@ -35,7 +35,7 @@ MIN_RECALL_BYTES = 256  # the delimiters and the untrusted-data label always fit
 
 def _clean(text: str) -> str:
     """Redact credentials and defuse anything that looks like our delimiters."""
-    return _MARKER_RE.sub("[recall marker removed]", redact(text))
+    return fence.clean(text)  # look-alike folding and redaction: core/fence.py
 
 
 def _size(text: str) -> int:

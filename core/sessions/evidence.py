@@ -2,12 +2,18 @@
 
 Human prompts, assistant text, tool names with their outcomes (never tool arguments or
 output), each with its seq for provenance. Same session bytes => same Evidence => same text.
+
+One tool is different: ``ask_user_question``'s result is the user's own answer (the most explicit
+confirmation a user ever gives), so it becomes user evidence, rendered
+``[seq N] user (answer to "<question>"):`` with the options the user picked and what they typed.
+Nothing else of any tool's arguments or output is kept.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from core.errors import EvidenceTooLargeError
@@ -29,6 +35,8 @@ from core.sessions.parse import (
 )
 
 DEFAULT_EVIDENCE_LIMIT_BYTES = 200_000
+ASK_USER_TOOL = "ask_user_question"
+_ANSWER_LIMIT = 4_000  # characters of one answer kept (a question tool answer is a short thing)
 
 Outcome = Literal["ok", "error", "rejected", "cancelled", "unknown"]
 
@@ -126,6 +134,46 @@ class _Call:
     name: str
     outcome: Outcome = "unknown"
     from_call_event: bool = False  # seq is the tool/call event's, not the announcing message's
+    questions: list[str] = field(default_factory=list)  # ask_user_question: what the user was asked
+
+
+def _questions(arguments: object) -> list[str]:
+    """The question texts of an ask_user_question call's arguments (JSON text or object)."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return []
+    if not isinstance(arguments, dict):
+        return []
+    items = arguments.get("questions")
+    if not isinstance(items, list):
+        items = [arguments]
+    return [q["question"] for q in items if isinstance(q, dict) and isinstance(q.get("question"), str)]
+
+
+def _answer_text(data: Mapping[str, Any]) -> str:
+    """What the user answered: picked options and typed text, one line per question."""
+    raw = text_of(data)
+    try:
+        parsed = json.loads(raw)
+    except ValueError:
+        return raw[:_ANSWER_LIMIT]
+    answers = parsed.get("answers") if isinstance(parsed, dict) else None
+    if not isinstance(answers, list):
+        return raw[:_ANSWER_LIMIT]
+    lines: list[str] = []
+    for answer in answers:
+        if not isinstance(answer, dict):
+            continue
+        parts = [str(x) for x in answer.get("selected") or [] if isinstance(x, str | int | float)]
+        for key in ("custom", "text", "answer"):
+            value = answer.get(key)
+            if isinstance(value, str) and value.strip():
+                parts.append(value.strip())
+        if parts:
+            lines.append("; ".join(parts))
+    return "\n".join(lines)[:_ANSWER_LIMIT]
 
 
 class _Builder:
@@ -177,11 +225,17 @@ def build_evidence(session: ParsedSession, limit_bytes: int = DEFAULT_EVIDENCE_L
                     call_id = block.get("id", block.get("callId"))
                     name = block.get("name")
                     if isinstance(call_id, str) and call_id:
-                        builder.add_call(call_id, event.seq, name if isinstance(name, str) and name else "tool", False)
+                        call = builder.add_call(
+                            call_id, event.seq, name if isinstance(name, str) and name else "tool", False
+                        )
+                        if call.name == ASK_USER_TOOL and not call.questions:
+                            call.questions = _questions(block.get("arguments", block.get("input")))
         elif event.type in TOOL_CALL_TYPES:
             raw_id = data.get("id")
             call_id = _call_id(data) or (raw_id if isinstance(raw_id, str) and raw_id else f"seq-{event.seq}")
-            builder.add_call(call_id, event.seq, _tool_name(data) or "tool", True)
+            call = builder.add_call(call_id, event.seq, _tool_name(data) or "tool", True)
+            if call.name == ASK_USER_TOOL and not call.questions:
+                call.questions = _questions(data.get("arguments", data.get("input")))
         elif event.type in TOOL_RESULT_TYPES or (
             (event.type in USER_MESSAGE_TYPES or event.type in GENERIC_MESSAGE_TYPES) and is_tool_message(data)
         ):
@@ -190,6 +244,13 @@ def build_evidence(session: ParsedSession, limit_bytes: int = DEFAULT_EVIDENCE_L
                 call_id, event.seq, _tool_name(data) or _tool_name(message_of(data)) or "tool", False
             )
             call.outcome = _result_outcome(data)
+            if call.name == ASK_USER_TOOL and call.outcome in ("ok", "unknown"):
+                answer = _answer_text(data)
+                if answer:
+                    question = " / ".join(call.questions) or ASK_USER_TOOL
+                    builder.current()[0].append(
+                        EvidenceMessage(seq=event.seq, role="user", text=answer, answer_to=question)
+                    )
         elif event.type == "approval/asked":
             approval_id, call_id = data.get("id"), data.get("callId")
             if isinstance(approval_id, str) and isinstance(call_id, str):
@@ -255,7 +316,8 @@ def render_evidence(evidence: Evidence) -> str:
         out.append(f"=== turn {turn.index} ===" if turn.index > 0 else "=== before the first prompt ===")
         items: list[tuple[int, int, str]] = []
         for message in turn.messages:
-            items.append((message.seq, 0, f"[seq {message.seq}] {message.role}:\n{message.text}"))
+            who = f'{message.role} (answer to "{message.answer_to}")' if message.answer_to else message.role
+            items.append((message.seq, 0, f"[seq {message.seq}] {who}:\n{message.text}"))
         for tool in turn.tools:
             items.append((tool.seq, 1, f"[seq {tool.seq}] tool {tool.name}: {tool.outcome}"))
         items.sort(key=lambda item: (item[0], item[1]))
@@ -264,3 +326,26 @@ def render_evidence(evidence: Evidence) -> str:
                 out.append("")
             out.append(text)
     return "\n".join(out) + "\n"
+
+
+PREVIEW_LIMIT_BYTES = 4_000_000
+"""How much evidence text the transcript preview shows (a session over it says so, never a freeze)."""
+
+
+def session_transcript(folder: str, limit_bytes: int = PREVIEW_LIMIT_BYTES) -> Evidence:
+    """The evidence of the session in ``folder``, read now, for a read-only preview (on a worker).
+
+    Raises SessionReadError when the log cannot be read and EvidenceLimitError above ``limit_bytes``.
+    """
+    from pathlib import Path
+
+    from core.sessions.files import find_session_file
+    from core.sessions.parse import read_session_file
+
+    found = find_session_file(Path(folder))
+    if found is None or found.unusable is not None:
+        from core.errors import SessionReadError
+
+        why = found.unusable if found is not None else "no session log"
+        raise SessionReadError(f"{folder}: {why}.")
+    return build_evidence(read_session_file(found.path, folder, found.warnings), limit_bytes)

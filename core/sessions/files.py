@@ -5,7 +5,6 @@ Read-only: files are opened for reading only; nothing is created, locked or rena
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import struct
@@ -16,6 +15,8 @@ from pathlib import Path
 
 import zstandard
 
+from core import foreign
+from core.foreign import InflateBudget, load_json, read_capped
 from core.sessions.models import SessionRevision
 
 # Canonical names only: session.jsonl[.zstd] and session.v<N>.jsonl[.zstd] with N >= 1 written
@@ -84,8 +85,8 @@ def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -
         if revision in _HEADER_CACHE:
             return _HEADER_CACHE[revision]
     try:
-        obj = json.loads(_first_line(path, compressed))
-    except (OSError, ValueError, zstandard.ZstdError):
+        obj = load_json(_first_line(path, compressed))
+    except (OSError, ValueError, zstandard.ZstdError):  # ForeignDataError is a ValueError
         obj = None
     version: int | None = None
     if isinstance(obj, dict) and obj.get("type") == "session":
@@ -173,17 +174,20 @@ def stat_revision(path: Path) -> SessionRevision:
     return SessionRevision(path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
 
-def read_stable_bytes(path: Path, attempts: int = 5) -> tuple[bytes, SessionRevision]:
+def read_stable_bytes(
+    path: Path, attempts: int = 5, max_bytes: int | None = None
+) -> tuple[bytes, SessionRevision]:
     """File bytes and the revision they belong to.
 
     A writer appending between the stat and the read would give bytes that do not match the
-    revision, so the read is retried while the revision moves (the last attempt is kept).
+    revision, so the read is retried while the revision moves (the last attempt is kept). Every
+    attempt goes through the bounded door: a log over ``max_bytes`` raises ForeignDataError.
     """
+    cap = foreign.MAX_LOG_BYTES if max_bytes is None else max_bytes
     data = b""
     revision = stat_revision(path)
     for _ in range(max(1, attempts)):
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data, _st = read_capped(path, cap)
         after = stat_revision(path)
         if after == revision and len(data) == after.size:
             return data, after
@@ -274,12 +278,16 @@ def _resync(data: bytes, after: int) -> int | None:
     return None
 
 
-def _decode_run(dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: int, warnings: list[str]) -> bytes:
+def _decode_run(
+    dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: int, warnings: list[str], budget: InflateBudget
+) -> bytes:
     """Decode a run of structurally complete frames; a frame with a damaged block is dropped, the rest kept."""
     view = memoryview(data)
+    left = budget.left
     try:
-        return dctx.decompressobj(read_across_frames=True).decompress(view[start:end])
+        return budget.inflate(dctx, view[start:end], across_frames=True)
     except zstandard.ZstdError:
+        budget.left = left  # decoded again frame by frame below
         pass
     parts: list[bytes] = []
     offset = start
@@ -288,24 +296,26 @@ def _decode_run(dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: 
         if frame_end is None:  # pragma: no cover - the walk already succeeded
             break
         try:
-            parts.append(dctx.decompressobj().decompress(view[offset:frame_end]))
+            parts.append(budget.inflate(dctx, view[offset:frame_end], across_frames=False))
         except zstandard.ZstdError as exc:
             warnings.append(f"zstd frame at byte {offset} is damaged ({exc}); ignored it")
         offset = frame_end
     return b"".join(parts)
 
 
-def _decode_partial(dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: int) -> bytes:
+def _decode_partial(
+    dctx: zstandard.ZstdDecompressor, data: bytes, start: int, end: int, budget: InflateBudget
+) -> bytes:
     """What the complete blocks of a torn frame decode to (nothing when it is not a frame at all)."""
     if end - start < 4 or struct.unpack_from("<I", data, start)[0] != _ZSTD_MAGIC:
         return b""
     try:
-        return dctx.decompressobj().decompress(memoryview(data)[start:end])
+        return budget.inflate(dctx, memoryview(data)[start:end], across_frames=False)
     except zstandard.ZstdError:
         return b""
 
 
-def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
+def decode_zstd_frames(data: bytes, budget: InflateBudget | None = None) -> tuple[bytes, list[str]]:
     """Decompress concatenated zstd frames; keep what decodes and describe what did not.
 
     Frame boundaries are found by walking frame and block headers (cheap, no decompression), so
@@ -313,7 +323,11 @@ def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
     A torn final frame's decodable blocks are kept (its torn last line is dropped later). Damaged
     bytes in the middle (a frame torn by a crash, then appended after) are skipped: the torn
     frame's complete lines are kept and reading resumes at the next complete frame.
+
+    Everything decodes into ``budget`` (a fresh :class:`InflateBudget` by default): a bomb raises
+    ForeignDataError(INFLATES_TOO_LARGE) instead of exhausting memory.
     """
+    budget = budget if budget is not None else InflateBudget()
     warnings: list[str] = []
     dctx = zstandard.ZstdDecompressor()
     parts: list[bytes] = []
@@ -322,19 +336,19 @@ def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
     while pos < size:
         end = _walk(data, pos)
         if end > pos:
-            parts.append(_decode_run(dctx, data, pos, end, warnings))
+            parts.append(_decode_run(dctx, data, pos, end, warnings, budget))
         if end >= size:
             break
         resume = _resync(data, end + 1)
         if resume is None:  # the tail: a torn final frame, or bytes that are no frame at all
-            partial = _decode_partial(dctx, data, end, size)
+            partial = _decode_partial(dctx, data, end, size, budget)
             if size - end >= 4 and struct.unpack_from("<I", data, end)[0] == _ZSTD_MAGIC:
                 parts.append(partial)
                 warnings.append(f"torn final zstd frame at byte {end} ({size - end} bytes); kept its complete lines")
             else:
                 warnings.append(f"{size - end} trailing bytes at byte {end} are not a zstd frame; ignored them")
             break
-        partial = _decode_partial(dctx, data, end, resume)
+        partial = _decode_partial(dctx, data, end, resume, budget)
         parts.append(partial[: partial.rfind(b"\n") + 1])  # its torn last line would glue onto the next
         warnings.append(f"damaged zstd data at byte {end} ({resume - end} bytes); kept its complete lines and read on")
         pos = resume
@@ -342,7 +356,9 @@ def decode_zstd_frames(data: bytes) -> tuple[bytes, list[str]]:
 
 
 def read_log_text(path: Path, compressed: bool | None = None) -> tuple[bytes, SessionRevision, list[str]]:
-    """Decoded JSONL bytes of a session log, the revision they were read at, and warnings."""
+    """Decoded JSONL bytes of a session log, the revision they were read at, and warnings.
+
+    Raises OSError, or ForeignDataError when the log is over its size or decompression budget."""
     data, revision = read_stable_bytes(path)
     if compressed is None:
         compressed = path.name.endswith(".zstd")

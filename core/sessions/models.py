@@ -67,6 +67,8 @@ class EvidenceMessage(_Frozen):
     seq: int
     role: Literal["user", "assistant"]
     text: str
+    # The question this user message answers, when the user answered through ask_user_question.
+    answer_to: str = ""
 
 
 class EvidenceTurn(_Frozen):

@@ -32,7 +32,6 @@ session from a finished one (:func:`live_session_protection` gives the text the 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import socket
 import struct
@@ -42,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import messages as M
+from core.foreign import load_json
 
 LOCK_FILE_NAME = "session.lock"
 DEFAULT_QUIET_SECONDS = 120.0
@@ -55,8 +55,8 @@ def _owner_pid(text: str) -> tuple[int | None, str | None]:
     if text.isdigit():
         return int(text), None
     try:
-        obj = json.loads(text)
-    except ValueError:
+        obj = load_json(text)
+    except ValueError:  # includes ForeignDataError (too deep)
         first = text.splitlines()[0].strip()
         return (int(first), None) if first.isdigit() else (None, None)
     if isinstance(obj, int) and not isinstance(obj, bool):

@@ -15,7 +15,6 @@ registry, never an error.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from core import keys
+from core.foreign import load_json, read_capped
 
 _PATH_KEYS = ("path", "cwd", "root", "directory", "folder")
 _TITLE_KEYS = ("title", "name", "label")
@@ -105,8 +105,8 @@ def read_registry(dsh_home: str | os.PathLike[str] | None) -> WorkspaceRegistry:
     if dsh_home is None:
         return WorkspaceRegistry()
     try:
-        raw = registry_path(dsh_home).read_bytes()
-        doc = json.loads(raw)
-    except (OSError, ValueError):
+        raw, _st = read_capped(registry_path(dsh_home))  # DSH writes it: read through the bounded door
+        doc = load_json(raw)
+    except (OSError, ValueError):  # ForeignDataError (too large, too deep, not JSON) is a ValueError
         return WorkspaceRegistry()
     return parse_registry(doc)

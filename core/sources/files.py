@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-import stat
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.foreign import MAX_FILE_BYTES, ForeignDataError, load_json, read_capped
 from core.sources.models import SourceProblem
 
-MAX_FILE_BYTES = 32 * 1024 * 1024
-"""Bigger files are reported, not read: no memory file of these stores is anywhere near this."""
+__all__ = ["MAX_FILE_BYTES", "Unreadable", "read_json", "read_text"]  # MAX_FILE_BYTES: re-exported
 
 
 class Unreadable(Exception):
@@ -25,13 +23,9 @@ class Unreadable(Exception):
 def read_text(path: Path) -> str:
     """The file as text (a UTF-8 BOM is tolerated: these stores are written on Windows too)."""
     try:
-        st = path.stat()
-        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
-            raise Unreadable(SourceProblem(path=str(path), reason="is not a regular file; not read"))
-        size = st.st_size
-        if size > MAX_FILE_BYTES:
-            raise Unreadable(SourceProblem(path=str(path), reason=f"is {size:,} bytes; too large to read"))
-        data = path.read_bytes()
+        data, _st = read_capped(path, MAX_FILE_BYTES)  # the bounded door (core/foreign.py)
+    except ForeignDataError as exc:
+        raise Unreadable(SourceProblem(path=str(path), reason=exc.detail.removeprefix(f"{path} "))) from exc
     except OSError as exc:
         raise Unreadable(SourceProblem(path=str(path), reason=f"cannot be read: {exc.strerror or exc}")) from exc
     try:
@@ -41,15 +35,12 @@ def read_text(path: Path) -> str:
 
 
 def read_json(path: Path) -> Any:
+    """The file's JSON through the bounded loader: too deep or malformed is a problem, never a crash."""
     text = read_text(path)
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Unreadable(
-            SourceProblem(
-                path=str(path), reason=f"is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-            )
-        ) from exc
+        return load_json(text)
+    except ForeignDataError as exc:
+        raise Unreadable(SourceProblem(path=str(path), reason=f"is {exc.detail}")) from exc
 
 
 def as_str(value: Any) -> str:

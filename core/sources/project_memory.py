@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from core.sources.files import Unreadable, as_str, is_dir, read_json, read_text
+from core.sources.markdown import body_of
 from core.sources.models import ForeignEntry, SourceProblem, SourceScope, SourceSnapshot
 
 KIND: Final = "project-memory"
@@ -27,10 +28,7 @@ _SKIPPED = {"vec": "vectors", "_backup": "migration backups", "_system": "migrat
 
 def split_entries(text: str) -> list[str]:
     """Entries of a funnel file: each top-level list item (with its continuation lines) or paragraph."""
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end != -1:
-            text = text[end + 4 :]
+    text = body_of(text)
     out: list[str] = []
     current: list[str] = []
 

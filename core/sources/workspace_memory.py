@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from core.sources.files import Unreadable, as_str, as_strings, is_dir, parse_time, read_json, read_text
+from core.sources.markdown import body_of
 from core.sources.models import EntryStatus, ForeignEntry, SourceProblem, SourceScope, SourceSnapshot
 
 KIND: Final = "workspace-memory"
@@ -210,7 +211,7 @@ def read_scope(folder: Path, *, archived: bool = False) -> ScopeFolder:
     summary_file = folder / "memory_summary.md"
     if summary_file.exists():
         try:
-            summary = read_text(summary_file)
+            summary = body_of(read_text(summary_file))
         except Unreadable as exc:
             problems.append(exc.problem)
     return ScopeFolder(key, cwd, folder, archived, tuple(entries), tuple(problems), summary)

@@ -57,6 +57,16 @@ CASES: list[tuple[str, str, str]] = [
     ("password", "Hunter2x", "curl --user deploy:{v} https://ci.example.com/api"),
     ("password", "S3cretPw", "mysql -u root -p{v} atlas"),
     ("password", "dbpw", "mysqldump -uroot -p{v} atlas > dump.sql"),
+    # Stated in words and passed as CLI flags (issue 25, finding 5).
+    ("password", "Tr0ub4dor&3xyz", "Remember: the staging DB password is {v}"),
+    ("password", "Hunter2Xq!", "the pw is {v}"),
+    ("password", "Xy7pq2Lm9", "the password for the staging db was {v}."),
+    ("password", "correct horse battery staple", 'gpg --batch --passphrase "{v}" -c notes.txt'),
+    ("password", "correct horse battery staple", 'our passphrase "{v}" unlocks the backup key'),
+    ("password", "S3cretPw", "sshpass -p {v} ssh deploy@host"),
+    ("password", "R3disPass9", "redis-cli -h cache.internal -a {v} ping"),
+    ("password", "R3disPass9", "redis-cli --pass {v} info"),
+    ("npm-token", "npm_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "publish with {v}"),
 ]
 
 # Keys split or disguised by Unicode: found after NFKC and zero-width stripping, redacted whole.
@@ -90,6 +100,16 @@ LOOK_ALIKES = [
     "Authorization: Basic <base64 of user:pass>",
     "AIza is the prefix of Google API keys; hf_ starts Hugging Face tokens",
     "零宽\u200b空格不是密钥；全角ＡＢＣ也不是。",
+    # Look-alikes of the issue-25 shapes: prose about credentials, variables, flags without values.
+    "the password is stored in the vault; the token is refreshed every 24h",
+    "the api key is in 1Password and the pw is on the sticky note",
+    "the password for staging is the same as for production",
+    "sshpass -p $SSH_PASS ssh deploy@host; redis-cli -a \"$REDIS_PASSWORD\" ping",
+    "sshpass -f ~/.ssh/pass-file ssh host; redis-cli -h localhost ping",
+    'type the passphrase "twice" when asked; the password "field" is required',
+    "npm_config_cache and npm_package_version are environment variables, npm_lifecycle_event too",
+    "the secret of fast builds is caching; the token count is 8000 per turn",
+    "password: see the runbook; secret is rotated monthly",
 ]
 
 

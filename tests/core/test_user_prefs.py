@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from core.user_prefs import MAX_RECENT_ROOTS, UserPrefs, load_prefs, prefs_path, save_prefs
 
 
@@ -34,6 +36,24 @@ def test_a_malformed_or_missing_file_gives_defaults(tmp_path: Path) -> None:
     assert load_prefs(path) == UserPrefs()
 
 
-def test_prefs_live_in_the_user_config_dir_never_a_memory_root() -> None:
-    assert prefs_path({"XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"}) == Path("/x/cfg/dsh-memory/prefs.yml")
-    assert prefs_path({"HOME": "/h"}) == Path("/h/.config/dsh-memory/prefs.yml")
+def test_prefs_live_in_the_user_config_dir_never_a_memory_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/x/cfg")
+    monkeypatch.setenv("HOME", "/h")
+    assert prefs_path() == Path("/x/cfg/dsh-memory/prefs.yml")
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    assert prefs_path() == Path("/h/.config/dsh-memory/prefs.yml")
+
+
+def test_the_consolidation_workspace_is_remembered_per_root_and_capped(tmp_path: Path) -> None:
+    path = tmp_path / "prefs.yml"
+    prefs = UserPrefs().with_consolidation_workspace(tmp_path / "a", "ws-a")
+    prefs = prefs.with_consolidation_workspace(tmp_path / "b", "ws-b")
+    save_prefs(prefs, path)
+    again = load_prefs(path)
+    assert again.consolidation_workspace(tmp_path / "a") == "ws-a"
+    assert again.consolidation_workspace(tmp_path / "b") == "ws-b"
+    assert again.with_consolidation_workspace(tmp_path / "a", None).consolidation_workspace(tmp_path / "a") is None
+    for i in range(MAX_RECENT_ROOTS + 3):
+        prefs = prefs.with_consolidation_workspace(tmp_path / f"r{i}", f"w{i}")
+    assert len(prefs.consolidation_workspaces) == MAX_RECENT_ROOTS
+    assert prefs.consolidation_workspace(tmp_path / f"r{MAX_RECENT_ROOTS + 2}") == f"w{MAX_RECENT_ROOTS + 2}"

@@ -248,6 +248,9 @@ class SearchPanel(QObject):
             self.model.set_hits([])
             self._show_results(False)
             return
+        # Say what is being searched now, never the count of a query the box no longer holds.
+        self.status.setText(self.tr("Searching for “{query}”…").format(query=text.strip()))
+        self.status.show()
         self._timer.start()
 
     def run_now(self) -> None:
@@ -260,6 +263,8 @@ class SearchPanel(QObject):
             return
 
         def done(hits: list[SearchHit]) -> None:
+            if query != self.box.text().strip():
+                return  # typed on meanwhile: the current text's own search is on its way
             self.last_hits = hits
             self.delegate.terms = terms_of(query)
             self.model.set_hits(hits)

@@ -189,8 +189,9 @@ def test_load_by_id_folder_or_summary(root: Path) -> None:
     assert by_summary.events == by_id.events == by_folder.events
     assert by_id.summary == summary
     assert catalog.load("sub").summary.is_subagent  # hidden from list(), still loadable
-    with pytest.raises(NotFoundError, match="No DSH session 'zzz'"):
+    with pytest.raises(NotFoundError) as caught:
         catalog.load("zzz")
+    assert caught.value.reason == "session"
 
 
 def test_load_of_a_deleted_session_is_not_found(root: Path) -> None:
@@ -198,17 +199,25 @@ def test_load_of_a_deleted_session_is_not_found(root: Path) -> None:
     summary = next(s for s in catalog.list() if s.id == "a1")
     for child in Path(summary.folder).iterdir():
         child.unlink()
-    with pytest.raises(NotFoundError, match="no log"):
+    with pytest.raises(NotFoundError) as caught:
         catalog.load(summary)
+    assert caught.value.reason == "session-log"
 
 
-def test_duplicate_ids_resolve_to_the_newest(tmp_path: Path) -> None:
+def test_duplicate_ids_are_an_ambiguity_never_a_silent_pick(tmp_path: Path) -> None:
+    """Issue 26: sessions sharing an id name both; each still loads from its own folder."""
+    from core.errors import AmbiguousSessionError
+
     root = tmp_path / "sessions"
     old = [header("dup"), user(0, "old"), title(1, "Old")]
     new = [header("dup"), user(5, "new"), title(6, "New")]
     write_session(root, old, folder="f1")
     write_session(root, new, folder="f2")
-    assert SessionCatalog(root).load("dup").summary.title == "New"
+    catalog = SessionCatalog(root)
+    with pytest.raises(AmbiguousSessionError) as caught:
+        catalog.load("dup")
+    assert "f1" in caught.value.message and "f2" in caught.value.message
+    assert sorted(catalog.load(s).summary.title for s in catalog.list()) == ["New", "Old"]
 
 
 def test_reading_never_writes_under_the_root(root: Path) -> None:
@@ -295,5 +304,6 @@ def test_tampered_cache_entries_are_dropped(root: Path, tmp_path: Path) -> None:
 def test_the_cache_file_may_not_live_under_the_sessions_root(root: Path) -> None:
     from core.errors import UsageError
 
-    with pytest.raises(UsageError, match="never writes"):
+    with pytest.raises(UsageError) as caught:
         SessionCatalog(root, cache_file=root / "--w-beta--" / "cache.json")
+    assert caught.value.reason == "cache-inside-sessions"
