@@ -153,7 +153,7 @@ class SearchIndex:
             if wanted is None or key in wanted
         }
         todo: list[tuple[str, str, bool, list[Any]]] = []  # (sid, key, archived, [stamp, fingerprint])
-        trusted = 0
+        trusted, dirty = 0, False
         for sid, (key, archived) in targets.items():
             row = self._scopes.get(sid)
             folder = self._root / (ARCHIVED_DIR if archived else WORKSPACES_DIR) / key if self._root else None
@@ -166,15 +166,15 @@ class SearchIndex:
             fp = scope_fingerprint(folder, now) if folder is not None else None
             new_row = [*(stamp or (None, None)), fp]
             if row is not None and fp is not None and row[2] == fp:
-                row[:3] = new_row
+                row[:3], dirty = new_row, True
                 trusted += fresh
                 continue
             todo.append((sid, key, archived, new_row))
         gone = [
             s for s in self._scopes if s != GLOBAL_SCOPE and s not in targets and (wanted is None or s[2:] in wanted)
         ]
-        session = Session(d, self._scopes)
-        reread = 0
+        session, reread = Session(d, self._scopes), 0
+        session.dirty = dirty
         for n, (sid, key, archived, new_row) in enumerate(todo):
             if progress is not None:
                 progress(n, len(todo) + 1)

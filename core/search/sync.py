@@ -27,6 +27,7 @@ class Session:
         self.writer: tantivy.IndexWriter | None = None
         self.refused = False  # another process holds the writer
         self.reindexed = self.removed = self.committed = 0
+        self.dirty = False  # scope rows confirmed or changed: written even without a commit
 
     def _take(self) -> tantivy.IndexWriter | None:
         if self.writer is None and not self.refused:
@@ -42,6 +43,7 @@ class Session:
         old = {i: indexed.pop(i, None) for i in docs}
         changed = [(i, old[i] is not None) for i, (sig, _) in docs.items() if old[i] != sig]
         if not changed and not indexed:
+            self.dirty = True  # (the caller records the scope's row: worth writing)
             return True
         writer = self._take()
         if writer is None:
@@ -87,7 +89,9 @@ class Session:
 
     def finish(self) -> None:
         writer, self.writer = self.writer, None
-        if writer is None:
+        if writer is None:  # (rows confirmed against the last commit: the next process trusts them)
+            if self.dirty and not self.refused:
+                self.dir.write_scopes(self.scopes)
             return
         writer.commit()
         writer.wait_merging_threads()  # (also releases the writer's lock)

@@ -80,11 +80,6 @@ def _dedupe(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i for i in items if i))
 
 
-def query_terms(query: str) -> tuple[str, ...]:
-    """The terms a query looks up (stopwords dropped unless nothing else is left)."""
-    return parse_query(query).terms
-
-
 def parse_query(query: str) -> ParsedQuery:
     phrases = _dedupe(
         [collapse_spaces(normalize(next(g for g in m.groups() if g is not None))) for m in _QUOTED_RE.finditer(query)]
