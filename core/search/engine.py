@@ -21,17 +21,15 @@ from typing import Any
 import tantivy
 
 from core.search.documents import Doc
-from core.search.tokenizer import CJK_CLASS, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
+from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
 SCHEMA_VERSION = 2  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE = re.compile(r"[^\W_]+")
-_NON_WORD_RE = re.compile(f"(?:[^\\w{CJK_CLASS}]|_)+")  # (a CJK character Python does not know yet stays)
+_NON_WORD_RE = re.compile(r"[\W_]+")
 _COMPOUND_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"[a-z0-9]++(?:[-_.][a-z0-9]++)++")
-_CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
-_CJK_CHAR_RE = re.compile(f"[{CJK_CLASS}]")
 _SEP_RE = "[-_.]?"
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 # Field points per query term (the third rank group).
@@ -72,7 +70,7 @@ def _bigrams(m: re.Match[str]) -> str:
 
 def prep(norm: str) -> str:
     """Normalized text with its CJK runs written out as bigrams between spaces."""
-    return norm if norm.isascii() else _CJK_RUN_RE.sub(_bigrams, norm)
+    return norm if norm.isascii() else CJK_RUN_RE.sub(_bigrams, norm)
 
 
 def fields_of(norm: str) -> tuple[str, str]:
@@ -149,7 +147,7 @@ class QueryBuilder:
         if any(s in term for s in "-_."):  # a compound
             return self._term(compound, term)
         parts = [self._term(word, term)]
-        if len(term) == 1 and _CJK_CHAR_RE.fullmatch(term):
+        if len(term) == 1 and CJK_RUN_RE.fullmatch(term):
             if expand:
                 parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
             return self._any(parts)

@@ -25,7 +25,7 @@ CJK_CLASS = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 )
-_CJK_RUN_RE = re.compile(rf"[{CJK_CLASS}]++")
+CJK_RUN_RE = re.compile(rf"(?:(?![\W_])[{CJK_CLASS}])++")  # (letters: radicals, strokes and marks cut runs)
 # A chunk is a word with its compound tail (``electron-builder``, ``core.store.api``, ``3.11``).
 _CHUNK_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)*+")  # (on text with CJK runs blanked)
 _PART_RE = re.compile(r"[^\W_]++")
@@ -86,8 +86,8 @@ def parse_query(query: str) -> ParsedQuery:
     )
     bare = _QUOTED_RE.sub(lambda m: " " + next(g for g in m.groups() if g is not None) + " ", query)
     norm = collapse_spaces(normalize(bare))
-    runs = _CJK_RUN_RE.findall(norm)
-    chunks = _CHUNK_RE.findall(_CJK_RUN_RE.sub(" ", norm))
+    runs = CJK_RUN_RE.findall(norm)
+    chunks = _CHUNK_RE.findall(CJK_RUN_RE.sub(" ", norm))
     comps = list(filterfalse(str.isalnum, chunks))
     words = [c for c in chunks if c.isalnum()] + _PART_RE.findall(" ".join(comps)) + comps
     words = [w for w in words if w not in STOPWORDS] or words

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core.search import engine
 from core.search.tokenizer import CJK_CLASS, normalize, squash
 
-_CJK = re.compile(rf"[{CJK_CLASS}]+")
+_CJK = re.compile(rf"(?:(?=\w)[{CJK_CLASS}])+")  # (CJK letters: a radical or a stroke is no word)
 _ASCII_CHUNK = re.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 _CHUNK = re.compile(r"[^\W_]+(?:[-_.][^\W_]+)*")
 _PART = re.compile(r"[^\W_]+")
