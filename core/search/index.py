@@ -80,8 +80,8 @@ class SearchIndex:
 
     def _dir(self) -> IndexDir:
         if self._index_dir is None:
-            self._index_dir = IndexDir(self._path)
-            self._load_scopes(self._index_dir)
+            self._load_scopes(d := IndexDir(self._path))
+            self._index_dir = d
         return self._index_dir
 
     def _load_scopes(self, d: IndexDir) -> None:
@@ -259,6 +259,7 @@ class SearchIndex:
         t0 = time.perf_counter()
         with self._lock:
             session = Session(self._dir(), self._scopes)
+            session.take()  # (a commit's snapshot changes something: diff once, under the writer)
             if isinstance(snapshot, GlobalSnapshot):
                 self._index_global(session, snapshot, None)
             else:

@@ -14,6 +14,7 @@ from core.search.documents import Doc
 from core.search.engine import make_document, stored_doc
 from core.search.persist import IndexDir
 
+MERGE_WAIT_SEGMENTS = 8  # a commit past this many segments waits for the merges it starts
 CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
 Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, revision]
 
@@ -29,10 +30,12 @@ class Session:
         self.reindexed = self.removed = self.committed = 0
         self.dirty = False  # scope rows confirmed or changed: written even without a commit
 
-    def _take(self) -> tantivy.IndexWriter | None:
+    def take(self) -> tantivy.IndexWriter | None:
         if self.writer is None and not self.refused:
             self.writer = self.dir.writer()
             self.refused = self.writer is None
+            if self.writer is not None:
+                self.dir.index.reload()  # (what another writer committed before this one)
         return self.writer
 
     def sync(self, sid: str, docs: dict[str, tuple[str, Doc]]) -> bool:
@@ -45,11 +48,9 @@ class Session:
         if not changed and not indexed:
             self.dirty = True  # (the caller records the scope's row: worth writing)
             return True
-        writer = self._take()
-        if writer is None:
+        if (writer := self.take()) is None:
             return False
         if fresh:  # (diffed before this process held the writer: another may have committed since)
-            self.dir.index.reload()
             return self.sync(sid, docs)
         for doc_id, replaced in changed:
             if replaced:
@@ -67,8 +68,7 @@ class Session:
         return True
 
     def drop(self, sid: str) -> bool:
-        writer = self._take()
-        if writer is None:
+        if (writer := self.take()) is None:
             return False
         self.removed += self.dir.index.searcher().doc_freq("sid", sid)
         writer.delete_documents_by_term("sid", sid)
@@ -90,12 +90,11 @@ class Session:
     def finish(self) -> None:
         writer, self.writer = self.writer, None
         if writer is None:  # (rows confirmed against the last commit: the next process trusts them)
-            if self.dirty and not self.refused:
-                self.dir.write_scopes(self.scopes)
-            return
+            return self.dir.write_scopes(self.scopes) if self.dirty and not self.refused else None
         writer.commit()
-        writer.wait_merging_threads()  # (also releases the writer's lock)
-        del writer
+        if self.dir.index.searcher().num_segments > MERGE_WAIT_SEGMENTS:
+            writer.wait_merging_threads()  # (let the merges it started finish: fewer segments to search)
+        del writer  # (releases the lock; merges still running are abandoned, their files collected later)
         self._published()
 
 
