@@ -160,7 +160,8 @@ def phase_reopen(root: Path, reps: int, commits: int) -> dict[str, Any]:
         t_commit.append(time.perf_counter() - t1)
         t_apply.append(timeit(lambda new=new: index.apply(new)))  # type: ignore[misc]
         t_keyed.append(timeit(lambda key=snap.key: index.refresh(keys=[key])))  # type: ignore[misc]
-        assert [h.name for h in index.search(f"zebra{i} ").hits] == [record.name]
+        got = [h.name for h in index.search(f"zebra{i} ").hits]
+        assert got == [record.name], (i, got, new.key)
         # The same workspace again: its files are now in this store's parse cache.
         again = Record(name=f"bench-again-{i:03d}", description="Benchmark commit", type="project", body="\nx\n")
         t1 = time.perf_counter()
