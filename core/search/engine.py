@@ -22,7 +22,7 @@ import tantivy
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 2  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 3  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE = re.compile(r"[^\W_]+")
@@ -55,6 +55,7 @@ def build_schema() -> tantivy.Schema:
     for name in RAW_FIELDS:
         sb.add_text_field(name, stored=name == "id", tokenizer_name="raw", index_option="basic")
     sb.add_bytes_field("doc", stored=True)  # the Doc and its signature as JSON (stored, not indexed)
+    sb.add_integer_field("mtime", fast=True)  # (orders equal scores without reading documents)
     return sb.build()
 
 
@@ -104,6 +105,7 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         desc=desc_words,
         descc=desc_comp,
         type=normalize(doc.type),
+        mtime=d.mtime_ns,
         doc=json.dumps([*stored, d.section_index, d.mtime_ns, revision], ensure_ascii=False).encode(),
     )
 

@@ -173,7 +173,7 @@ class SearchIndex:
         gone = [
             s for s in self._scopes if s != GLOBAL_SCOPE and s not in targets and (wanted is None or s[2:] in wanted)
         ]
-        session, reread = Session(d, self._scopes), 0
+        session, reread = Session(d, self._scopes, big=len(todo) > 10), 0
         session.dirty = dirty
         for n, (sid, key, archived, new_row) in enumerate(todo):
             if progress is not None:
@@ -253,8 +253,8 @@ class SearchIndex:
             self._scopes[GLOBAL_SCOPE] = [None, None, fp, snap.revision]
 
     def apply(self, snapshot: WorkspaceSnapshot | GlobalSnapshot) -> RefreshStats:
-        """Index a snapshot a store mutation just returned (a commit, a Global save): no disk reads."""
-        from core.models import GlobalSnapshot
+        """Index the snapshot a store mutation returned (a commit, a Global save): no disk reads."""
+        from core.models import GlobalSnapshot  # (pydantic: not for a one-shot search)
 
         t0 = time.perf_counter()
         with self._lock:
@@ -322,7 +322,10 @@ class SearchIndex:
                 if len(hits) < want or limit <= 0 or hits[-1][0] < hits[min(limit, len(hits)) - 1][0]:
                     break
                 want *= 4
-            docs = [(stored_doc(searcher.doc(addr))[0], float(score)) for score, addr in hits]
+            mtimes = searcher.fast_field_values("mtime", [a for _, a in hits])  # (recency without documents)
+            keys = sorted(((-s, -(m or 0), a) for (s, a), m in zip(hits, mtimes, strict=True)), key=lambda k: k[:2])
+            cut = keys[min(limit, len(keys)) - 1][:2] if keys else (0.0, 0)
+            docs = [(stored_doc(searcher.doc(a))[0], -s) for s, m, a in keys if (s, m) <= cut]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
             self._broken()
             return [], 0
@@ -331,10 +334,9 @@ class SearchIndex:
 
     def _broken(self) -> None:
         """A search met damaged files: a fresh folder, rebuilt by the next refresh."""
-        if self._lock.acquire(blocking=False):
+        if self._index_dir is not None and self._lock.acquire(blocking=False):
             try:
-                if self._index_dir is not None:
-                    self._index_dir.rebuild()
+                self._index_dir.rebuild()
                 self._scopes, self._persisted = {}, set()
             finally:
                 self._lock.release()
@@ -345,8 +347,7 @@ class SearchIndex:
         return build_recall(self, cwd, query, limit=limit, max_bytes=max_bytes)
 
     def recall(self, cwd: str, query: str, *, limit: int = 8, max_bytes: int = 12000) -> str:
-        """Global summary + the workspace's relevant records as deterministic, delimited text,
-        labelled untrusted, credentials redacted, at most ``max_bytes`` UTF-8 bytes."""
+        """Global + the workspace's relevant records: deterministic, delimited, redacted text."""
         return self.build_recall(cwd, query, limit=limit, max_bytes=max_bytes).text
 
     def _docs(self, sid: str) -> list[Doc]:

@@ -28,8 +28,8 @@ from core.search.engine import SCHEMA_VERSION, build_schema, register_analyzers
 INDEX_DIR = f"search-v{SCHEMA_VERSION}"
 SCOPES_FILE = "dsh-scopes.json"
 MAX_SCOPES_BYTES = 64 * 1024 * 1024  # (1,000 scopes take ~150 KB)
-WRITER_HEAP = 96_000_000  # shared by the writer threads: most of a cold build's memory
-WRITER_THREADS = 2
+# (heap shared by the threads, threads): a build's writer, and a commit's (its arena stays in RSS)
+WRITERS = {True: (96_000_000, 2), False: (20_000_000, 1)}
 
 
 class IndexDir:
@@ -78,10 +78,10 @@ class IndexDir:
         self._scopes_stat = None
         self.index = self._open()
 
-    def writer(self) -> tantivy.IndexWriter | None:
+    def writer(self, big: bool) -> tantivy.IndexWriter | None:
         """The writer, or None when another process (or thread) holds it: never waits."""
         try:
-            return self.index.writer(heap_size=WRITER_HEAP, num_threads=WRITER_THREADS)
+            return self.index.writer(*WRITERS[big])
         except (ValueError, OSError, RuntimeError):
             return None
 

@@ -14,7 +14,7 @@ from core.search.documents import Doc
 from core.search.engine import make_document, stored_doc
 from core.search.persist import IndexDir
 
-MERGE_WAIT_SEGMENTS = 8  # a commit past this many segments waits for the merges it starts
+MERGE_WAIT_SEGMENTS = 24  # a commit past this many segments waits for the merges it starts
 CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
 Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, revision]
 
@@ -22,9 +22,8 @@ Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, 
 class Session:
     """The writer, taken when the first change needs it, committed (and released) by ``finish``."""
 
-    def __init__(self, index_dir: IndexDir, scopes: Scopes) -> None:
-        self.dir = index_dir
-        self.scopes = scopes
+    def __init__(self, index_dir: IndexDir, scopes: Scopes, big: bool = False) -> None:
+        self.dir, self.scopes, self.big = index_dir, scopes, big
         self.writer: tantivy.IndexWriter | None = None
         self.refused = False  # another process holds the writer
         self.reindexed = self.removed = self.committed = 0
@@ -32,7 +31,7 @@ class Session:
 
     def take(self) -> tantivy.IndexWriter | None:
         if self.writer is None and not self.refused:
-            self.writer = self.dir.writer()
+            self.writer = self.dir.writer(self.big)
             self.refused = self.writer is None
             if self.writer is not None:
                 self.dir.index.reload()  # (what another writer committed before this one)

@@ -71,9 +71,7 @@ class ParsedQuery:
     phrases: tuple[str, ...]  # normalized quoted phrases: every hit must contain each of them
     multi_word: bool  # more than one term (or a quoted phrase): the phrase rule applies
 
-    @property
-    def empty(self) -> bool:
-        return not self.terms and not self.phrases
+    empty = property(lambda self: not self.terms and not self.phrases)  # (nothing to look up)
 
 
 def _dedupe(items: list[str]) -> tuple[str, ...]:
