@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from core.store.api import MemoryStore
 
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
+MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
 
 
@@ -316,10 +317,9 @@ class SearchIndex:
             return [], 0
         want = max(limit, 0) + TIE_MARGIN
         try:
-            while True:  # until the hits fetched hold every one that ties with the last wanted
-                result = searcher.search(query, limit=want, count=True)
-                hits = result.hits
-                if len(hits) < want or limit <= 0 or hits[-1][0] < hits[min(limit, len(hits)) - 1][0]:
+            while True:  # until the hits hold every one that ties with the last wanted (up to MAX_TIES)
+                hits = (result := searcher.search(query, limit=want, count=True)).hits
+                if len(hits) < want or limit <= 0 or hits[-1][0] < hits[limit - 1][0] or want > MAX_TIES:
                     break
                 want *= 4
             mtimes = searcher.fast_field_values("mtime", [a for _, a in hits])  # (recency without documents)

@@ -14,7 +14,7 @@ from core.search.documents import Doc
 from core.search.engine import make_document, stored_doc
 from core.search.persist import IndexDir
 
-MERGE_WAIT_SEGMENTS = 24  # a commit past this many segments waits for the merges it starts
+MERGE_WAIT_SEGMENTS = 64  # a commit past this many segments waits for the merges it starts
 CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
 Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, revision]
 
@@ -91,8 +91,8 @@ class Session:
         if writer is None:  # (rows confirmed against the last commit: the next process trusts them)
             return self.dir.write_scopes(self.scopes) if self.dirty and not self.refused else None
         writer.commit()
-        if self.dir.index.searcher().num_segments > MERGE_WAIT_SEGMENTS:
-            writer.wait_merging_threads()  # (let the merges it started finish: fewer segments to search)
+        if self.big or self.dir.index.searcher().num_segments > MERGE_WAIT_SEGMENTS:
+            writer.wait_merging_threads()  # (a build ends merged; a commit waits only past the bound)
         del writer  # (releases the lock; merges still running are abandoned, their files collected later)
         self._published()
 
