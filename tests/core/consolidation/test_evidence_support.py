@@ -109,3 +109,23 @@ def test_an_agent_proposal_of_a_changed_fact_is_marked_supersedes(tmp_path: Path
     [change] = review.actionable
     assert change.relation == "supersedes" and change.related_to == "staging-db"
     assert any("https://db.example.com/staging → https://db.example.com/staging-v2" in w for w in change.warnings)
+
+
+def test_the_last_review_status_is_per_session_file_not_per_id(tmp_path: Path) -> None:
+    from core.consolidation.review_state import Pipeline, read_listing
+    from core.keys import workspace_key
+    from core.store.fs import FileStore
+
+    root = tmp_path / "sessions"
+    steps = (("user", "Remember that the staging host is stage.example.com"),)
+    cwd = "/home/ada/shared"
+    _write(root / "--shared--" / "one", session_rows("{{sessionId}}", cwd, steps, "one"))
+    _write(root / "--shared--" / "two", session_rows("{{sessionId}}", cwd, steps, "two"))
+    pipeline = Pipeline(FileStore(tmp_path / "memory"), root, tmp_path / "dsh")
+    listing = read_listing(pipeline, workspace_key(cwd), True)
+    first = next(r for r in listing.rows if r.summary.title == "one")
+    review = pipeline.run(first.summary, "offline", False, lambda: False, lambda *_: None)
+    assert review.receipt.session_file == first.summary.folder
+    pipeline.service.commit(review, [c.id for c in review.actionable])
+    statuses = {r.summary.title: r.last_status for r in read_listing(pipeline, workspace_key(cwd), True).rows}
+    assert statuses == {"one": "committed", "two": ""}
