@@ -83,7 +83,7 @@ def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
     data = json.loads(out)
     assert code == 0 and data["status"] == "proposed" and data["changes"][0]["kind"] == "put"
     code, out, _ = run("--root", env["root"], "--json", "consolidate", "nope", "--sessions-root", env["sessions"])
-    assert code == 1 and json.loads(out)["error"]["code"] == "not_found"
+    assert code == 4 and json.loads(out)["error"]["code"] == "not_found"
     code, _, err = run(
         "--root",
         env["root"],
@@ -94,7 +94,7 @@ def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
         "--sessions-root",
         env["sessions"],
     )
-    assert code == 1 and "DEEPSEEK_API_KEY is not set" in err
+    assert code == 13 and "DEEPSEEK_API_KEY is not set" in err
 
 
 def test_reviews_when_there_are_none(env: dict[str, Any]) -> None:
@@ -158,7 +158,7 @@ def test_pending_reviews_from_the_shell(env: dict[str, Any]) -> None:
     code, out, _ = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
     assert code == 0 and json.loads(out)["receipt"]["status"] == "discarded"
     code, out, _ = run("--root", env["root"], "reviews", "--pending")
-    assert "No pending reviews." in out
+    assert "No pending session reviews." in out
     code, out, err = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
     assert code == 2 and json.loads(out)["error"]["code"] == "usage"
     code, out, _ = run(*base, env["sessions"], "--apply")
