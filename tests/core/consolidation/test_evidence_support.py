@@ -99,12 +99,13 @@ def test_an_agent_proposal_of_a_changed_fact_is_marked_supersedes(tmp_path: Path
     )
     store.commit(snap.key, [PutOp(record=old)], snap.revision)
     agent = AgentSession(store, cwd, client="test-agent")
-    agent.recall("staging")
+    read = agent.recall("staging")
     changes = [
         {"op": "put", "name": "staging-database-v2", "description": "Staging database moved",
          "type": "reference", "body": "The staging db is at https://db.example.com/staging-v2"},
     ]  # fmt: skip
-    answer = json.loads(agent.update(changes, "the user said the staging db moved"))
+    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")
+    answer = json.loads(agent.update(changes, "the user said the staging db moved", observed=observed))
     review = AgentProposals(store).open(answer["proposal_id"])
     [change] = review.actionable
     assert change.relation == "supersedes" and change.related_to == "staging-db"
