@@ -130,3 +130,30 @@ def test_the_last_review_status_is_per_session_file_not_per_id(tmp_path: Path) -
     pipeline.service.commit(review, [c.id for c in review.actionable])
     statuses = {r.summary.title: r.last_status for r in read_listing(pipeline, workspace_key(cwd), True).rows}
     assert statuses == {"one": "committed", "two": ""}
+
+
+def test_an_agent_writing_directly_is_told_what_its_new_record_supersedes(tmp_path: Path) -> None:
+    from core.mcp.agent import AgentSession
+    from core.models import PutOp, Record
+    from core.store.fs import FileStore
+
+    store = FileStore(tmp_path / "memory")
+    cwd = str(tmp_path / "shop")
+    snap = store.create_workspace(cwd)
+    old = Record(
+        name="release-codeword",
+        description="The release codeword is MARMALADE",
+        type="project",
+        body="\nThe release codeword is MARMALADE.\n",
+    )
+    store.commit(snap.key, [PutOp(record=old)], snap.revision)
+    agent = AgentSession(store, cwd, writes="direct", client="test-agent")
+    read = agent.recall("codeword")
+    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")
+    change = {"op": "put", "name": "codeword-saffron", "description": "The release codeword is SAFFRON",
+              "type": "project", "body": "The release codeword is SAFFRON."}  # fmt: skip
+    answer = json.loads(agent.update([change], "the user gave the new codeword", observed=observed))
+    assert answer["status"] == "committed"
+    [note] = answer["supersedes"]
+    assert note["name"] == "codeword-saffron" and note["record"] == "release-codeword"
+    assert note["relation"] == "supersedes" and "delete" in note["hint"]
