@@ -113,6 +113,7 @@ class ConfirmationRequiredError(DshMemoryError):
 UsageReason = Literal[
     "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
     "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+    "ambiguous-session",  # AmbiguousSessionError's
 ]
 
 
@@ -154,10 +155,8 @@ class AmbiguousSessionError(UsageError):
     """Two or more session folders carry the same session id (fixtures keep ``{{sessionId}}``):
     a session named by id is never picked silently; ``folders`` names them all."""
 
-    code = "ambiguous-session"
-
     def __init__(self, message: str, folders: tuple[str, ...]) -> None:
-        super().__init__(message)
+        super().__init__(message, reason="ambiguous-session")
         self.folders = folders
 
 
