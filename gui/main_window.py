@@ -128,6 +128,12 @@ class MainWindow(QMainWindow):
         self.status_bar.show_root(str(ctx.root))
         self.setStatusBar(self.status_bar)
         self.status_bar.problems_button.clicked.connect(self.show_problems)
+        from gui.sync_badge import SyncBadge  # issue 28: the sync badge, beside the problems button
+
+        self.sync_badge = SyncBadge(ctx, self.status_bar)
+        self.status_bar.addPermanentWidget(self.sync_badge)
+        self.sync_badge.clicked.connect(lambda: self.show_tab("settings"))
+        self.sync_badge.start()
 
         self._build_actions()
 

@@ -35,6 +35,9 @@ from gui.tasks import SyncTaskRunner
 from scripts import shots_hygiene as hygiene_steps
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
+from scripts import shots_supersede as supersede_steps
+from scripts import shots_usage as usage_steps
+from scripts import shots_sync as sync_steps
 from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]
@@ -653,6 +656,7 @@ STEPS: list[tuple[str, Step]] = [
     ("consolidation-side-by-side", consolidation_side_by_side),
     ("consolidation-receipt", consolidation_receipt),
     *review_steps.STEPS,  # agent proposals, merge, what the model saw, batch, restored, import
+    *supersede_steps.STEPS,  # supersedes with Replace/Keep both/Merge, rename, evidence (issue 26)
     ("recycle-bin", recycle_archived),
     ("recycle-bin-deleted-record", recycle_deleted_record),
     ("recycle-bin-purge-wrong-name", recycle_purge_wrong_name),
@@ -668,6 +672,8 @@ STEPS: list[tuple[str, Step]] = [
     ("settings-limits", settings_limits),
     ("settings-other-stores", settings_other_stores),
     *maintenance_steps.STEPS,  # review queue, load meter, export, zip import under review
+    *usage_steps.STEPS,  # issue 30: Last used, the usage line, the usage views, "Led to a read"
+    *sync_steps.STEPS,  # Settings ▸ Sync, a sync review, "Moved? Pick the new folder…" (issue 28)
 ]
 
 

@@ -27,11 +27,17 @@ COMMAND_MODULES = (
     "core.cli.session_commands",
     "core.cli.mcp_commands",  # after session_commands: adds --pending to its `reviews`
     "core.cli.source_commands",
+    "core.cli.sync_commands",
     "core.cli.usage_commands",  # issue 30: dsh-memory usage
 )
 # Commands an agent's shell tool runs one-shot: only their own module is imported, so start-up
 # does not pay for every command group (pydantic models, the store, model clients...).
-FAST_COMMANDS = {"search": "core.cli.search_commands", "recall": "core.cli.search_commands"}
+FAST_COMMANDS = {
+    "search": "core.cli.search_commands",
+    "recall": "core.cli.search_commands",
+    "sync": "core.cli.sync_commands",  # a no-op sync should cost what the sync costs (issue 28)
+    "move": "core.cli.sync_commands",
+}
 
 
 @dataclass(frozen=True)
@@ -48,12 +54,15 @@ class Context:
     root: Path
     json: bool
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)  # progress lines (stdout stays clean)
 
     @cached_property
     def store(self) -> Any:
         from core.store.fs import FileStore
 
-        return FileStore(self.root)
+        store = FileStore(self.root)
+        store.actor = "cli"  # the commit log names the CLI as the committer (MCP memory_recent shows it)
+        return store
 
 
 Handler = Callable[[argparse.Namespace, Context], Result]
@@ -124,7 +133,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if handler is None:
             parser.print_help(out)
             return 2
-        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out)
+        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out, stderr=err_out)
         result = handler(args, ctx)
     except DshMemoryError as err:
         _emit_error(err, as_json, out, err_out)

@@ -7,6 +7,7 @@ The MCP SDK is imported only when ``mcp`` runs, so every other command starts as
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from core.cli.main import Context, Result
@@ -20,17 +21,29 @@ if TYPE_CHECKING:
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "mcp",
-        help="serve memory to an agent over MCP (stdio)",
-        description="A stdio MCP server for one agent working in --cwd: recall, search, read and index "
-        "tools, and memory_update with compare-and-swap against what the agent last read. With --writes "
-        "review (the default) an agent's changes become proposals you review (`dsh-memory reviews "
-        "--pending`); direct commits them at once; off offers no write tools.",
+        help="serve memory to agents over MCP (stdio, or Streamable HTTP with --http)",
+        description="An MCP server for agents working in one workspace: recall, search, read, index, related "
+        "and recent tools, and memory_update / memory_edit with compare-and-swap against the `observed` handle "
+        "of the agent's read. With --writes review (the default) an agent's changes become proposals you "
+        "review (`dsh-memory reviews --pending`); direct commits them at once; off offers no write tools. "
+        "The workspace: the client's first root when it offers roots, else --cwd (default: the directory the "
+        "server starts in); the nearest of that directory and its ancestors that already has memory wins.",
     )
     p.add_argument("--root", default=argparse.SUPPRESS, help="memory root (same as the global --root)")
-    p.add_argument("--cwd", required=True, help="the agent's working directory (its workspace)")
+    p.add_argument("--cwd", default=".", help="the agent's working directory (default: where the server starts)")
     p.add_argument("--writes", choices=("direct", "review", "off"), default="review", help="default: review")
     p.add_argument("--allow-global", action="store_true", help="also offer replace_global (same write mode)")
     p.add_argument("--no-roots", action="store_true", help="ignore the client's roots; always use --cwd")
+    p.add_argument("--create-root", action="store_true", help="create the memory root if it does not exist")
+    p.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="serve Streamable HTTP on HOST:PORT (e.g. 127.0.0.1:8765) instead of stdio; needs a bearer token",
+    )
+    p.add_argument(
+        "--token-file",
+        help="with --http: the bearer token's file (default: generated once under the user's config folder)",
+    )
     p.set_defaults(handler=cmd_mcp)
 
     r = sub.add_parser(
@@ -47,6 +60,11 @@ def register(sub: Any) -> None:
         "--refresh",
         action="store_true",
         help="with --apply: apply to the memory as it is now, after the memory changed since the agent read it",
+    )
+    r.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --apply --refresh: also overwrite records someone edited after the agent read them",
     )
     r.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print one JSON document")
     r.set_defaults(handler=cmd_review)
@@ -74,17 +92,47 @@ def _add_pending_to_reviews(sub: Any) -> None:
     reviews.set_defaults(handler=handler)
 
 
-def cmd_mcp(args: argparse.Namespace, ctx: Context) -> Result:
-    from core.mcp.agent import AgentSession
-    from core.mcp.server import new_connection_id, run
+def check_root(root: Path, create: bool) -> None:
+    """A wrong root is loud: one that is missing (unless ``create``) or is not a folder refuses to start,
+    instead of serving empty memory and creating a second, divergent store at the first write."""
+    if root.is_dir():
+        return
+    if root.exists() or root.is_symlink():
+        raise UsageError(f"memory root {root} is not a directory; check --root, DSH_MEMORY_ROOT and DSH_HOME.")
+    if not create:
+        raise UsageError(
+            f"memory root {root} does not exist; check --root, DSH_MEMORY_ROOT and DSH_HOME, or pass "
+            "--create-root to start a new one there."
+        )
+    try:
+        root.mkdir(parents=True, mode=0o700)
+    except OSError as exc:
+        raise UsageError(f"memory root {root} could not be created: {exc.strerror or exc}.") from exc
 
+
+def cmd_mcp(args: argparse.Namespace, ctx: Context) -> Result:
+    check_root(ctx.root, args.create_root)
+    from core.mcp.agent import AgentSession
+
+    if args.token_file and not args.http:
+        raise UsageError("--token-file goes with --http.")
+    store = ctx.store
+    store.actor = ""  # not the CLI: an agent's direct write names the agent (AgentSession sets it)
     session = AgentSession(
-        ctx.store,
+        store,
         normalize_cwd(args.cwd),
         writes=args.writes,
         allow_global=args.allow_global,
-        connection=new_connection_id(),
+        root_label=str(ctx.root),
     )
+    if args.http:
+        from core.mcp.http import serve_http
+
+        serve_http(session, args.http, token_file=args.token_file)
+        return Result(data=None, text="")
+    from core.mcp.server import new_connection_id, run
+
+    session.connection = new_connection_id()
     run(session, use_roots=not args.no_roots)  # until the client closes stdin
     return Result(data=None, text="")
 
@@ -146,8 +194,8 @@ def cmd_review(args: argparse.Namespace, ctx: Context) -> Result:
         receipt: Receipt = service.reject_id(args.proposal_id)
         return Result(data={"receipt": receipt.model_dump(mode="json")}, text=f"{receipt.status}: nothing was written.")
     if not args.apply:
-        if args.accept_global or args.refresh:
-            raise UsageError("--accept-global and --refresh go with --apply.")
+        if args.accept_global or args.refresh or args.overwrite:
+            raise UsageError("--accept-global, --refresh and --overwrite go with --apply.")
         review = service.open(args.proposal_id)
         from core.cli.session_commands import change_json  # consolidation imports: only when asked
 
@@ -155,7 +203,11 @@ def cmd_review(args: argparse.Namespace, ctx: Context) -> Result:
         lines = _review_lines(review)
         lines += ["", f"Nothing was written. Commit with `dsh-memory review {review.review_id} --apply`, or --reject."]
         return Result(data=data, text="\n".join(lines))
-    receipt = service.apply(args.proposal_id, confirm_global=args.accept_global, rebase=args.refresh)
+    if args.overwrite and not args.refresh:
+        raise UsageError("--overwrite goes with --apply --refresh.")
+    receipt = service.apply(
+        args.proposal_id, confirm_global=args.accept_global, rebase=args.refresh, overwrite=args.overwrite
+    )
     if receipt.status == "conflict":
         raise ConflictError(
             "The memory changed since the agent read it, so nothing was written. See the proposal against the "

@@ -322,7 +322,7 @@ def _pending(ctx: Context, args: argparse.Namespace) -> Result:
         for r in pending
     ]
     if not pending:
-        lines.append("No pending reviews.")
+        lines.append("No pending session reviews.")
     lines += [f"  {rid}: {why}" for rid, why in sorted(service.problems.items())]
     lines += [f"Recovered {rid}: {what}" for rid, what in service.recovered]
     lines.append(
@@ -342,7 +342,8 @@ def _pending(ctx: Context, args: argparse.Namespace) -> Result:
         "pending_agent_proposals": (agents.data or {}).get("pending_agent_proposals", []),
         "agent_proposal_problems": (agents.data or {}).get("problems", []),
     }
-    return Result(data=data, text="\n".join([*lines, "", agents.text]))
+    # Agents' proposals first: a listing never opens with "nothing pending" above pending proposals.
+    return Result(data=data, text="\n".join([agents.text, "", *lines]))
 
 
 def cmd_reviews(args: argparse.Namespace, ctx: Context) -> Result:

@@ -29,6 +29,7 @@ from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import (
     FINAL_STATUSES,
     ChangeSummary,
+    DeleteRecord,
     Proposal,
     PutRecord,
     Receipt,
@@ -54,6 +55,7 @@ from core.models import EMPTY_REVISION, Record, Revision
 from core.sessions.models import Evidence
 from core.settings import AppSettings, load_settings
 from core.store.api import MemoryStore
+from core.store.commit_log import MAX_ENTRIES as MAX_LOG_ENTRIES
 
 AGENT_PREFIX = "agent:"
 """Consolidator names of agent proposals start with this (``agent:claude-code``): the GUI's source filter."""
@@ -110,6 +112,14 @@ class PendingProposal:
 
     proposal: AgentProposal
     stale: bool
+
+
+class ConcurrentEditError(UsageError):
+    """``review --apply --refresh`` would overwrite records edited after the agent read them."""
+
+    def __init__(self, message: str, *, names: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.names = names
 
 
 def _now() -> str:
@@ -391,9 +401,49 @@ class AgentProposals:
     def reject(self, review: Review) -> Receipt:
         return self.commit(review, ())
 
-    def apply(self, proposal_id: str, *, confirm_global: bool = False, rebase: bool = False) -> Receipt:
-        """Accept every acceptable change (the CLI's ``review ID --apply``)."""
+    def edited_since(self, p: AgentProposal) -> list[str]:
+        """Records this proposal changes that someone else changed after the agent read them (from the
+        workspace's commit log). ``["*"]`` when that cannot be told: the agent's revision fell out of
+        the log, or files were changed behind the store's back (the log does not explain the revision)."""
+        if p.workspace_revision is None:
+            return []
+        targets = {
+            c.record.name if isinstance(c, PutRecord) else c.name
+            for c in p.proposal.changes
+            if isinstance(c, PutRecord | DeleteRecord)
+        }
+        snap = self.store.find_workspace(p.cwd)
+        current = snap.revision if snap is not None else EMPTY_REVISION
+        if current == p.workspace_revision:
+            return []
+        log = self.store.commit_log(p.workspace_key)  # newest first
+        base = next((i for i, e in enumerate(log) if e.before == p.workspace_revision), None)
+        if base is None and p.workspace_revision == EMPTY_REVISION and log and len(log) < MAX_LOG_ENTRIES:
+            base = len(log) - 1  # a workspace created since: a log not yet full holds all its commits
+        if base is None or not log or log[0].after != current:
+            return ["*"]
+        changed = {c.name for e in log[: base + 1] for c in e.changes}
+        return sorted(targets & changed)
+
+    def apply(
+        self, proposal_id: str, *, confirm_global: bool = False, rebase: bool = False, overwrite: bool = False
+    ) -> Receipt:
+        """Accept every acceptable change (the CLI's ``review ID --apply``). With ``rebase`` (after a
+        conflict) a record someone else edited after the agent read it is refused unless ``overwrite``:
+        the agent's whole-record put would silently drop that edit."""
         p = self.load(proposal_id)
+        if rebase and not overwrite:
+            clobbered = self.edited_since(p)
+            if clobbered:
+                outside = "some records (files changed outside dsh-memory)"
+                names = outside if clobbered == ["*"] else ", ".join(clobbered)
+                raise ConcurrentEditError(
+                    f"{names} changed after the agent read them; applying its whole-record changes would drop "
+                    f"those edits. Look at `dsh-memory review {proposal_id}` (the diff against the memory as it is "
+                    "now), then --apply --refresh --overwrite if that is what you want, or --reject. Nothing was "
+                    "written.",
+                    names=tuple(clobbered),
+                )
         review = self._build(p, rebase=rebase)
         accepted = [ch.id for ch in review.changes if ch.is_actionable]
         return self.commit(review, accepted, confirm_global=confirm_global)

@@ -26,9 +26,16 @@ from core.store.commit_log import CommitLogEntry
 
 
 class MemoryStore(Protocol):
+    actor: str
+    """Who commits through this store, for the commit log ("" the app, "cli", "agent:<client>")."""
+
     @property
     def root(self) -> Path | None:
         """The memory root on disk (None for the in-memory store)."""
+        ...
+
+    def cache_dir(self) -> Path | None:
+        """Where derived data (the search index) may be kept; None: nowhere on disk."""
         ...
 
     @property
@@ -168,6 +175,10 @@ class MemoryStore(Protocol):
         """Append one JSON line to ``debug/<review-id>/attempt-<n>.jsonl``."""
         ...
 
+    def delete_debug(self, review_id: str) -> int:
+        """Delete ``debug/<review-id>/*.jsonl`` (a purge's sweep); the number of files removed."""
+        ...
+
     # --- pending agent proposals (private state under .manager/agent-proposals/) ----------
     def write_agent_proposal(self, proposal_id: str, text: str) -> None:
         """Write one pending agent proposal (JSON text, at most 1 MiB) atomically."""
@@ -181,6 +192,11 @@ class MemoryStore(Protocol):
 
     def delete_agent_proposal(self, proposal_id: str) -> None:
         """Remove a settled proposal (absent: nothing to do)."""
+        ...
+
+    # --- the MCP server's handle key (private state: .manager/mcp-handle.key) ---------------
+    def mcp_handle_key(self) -> bytes:
+        """This root's 32-byte HMAC key for agents' observation handles, created on first use."""
         ...
 
     # --- one record file as it is on disk (issue 11) ---------------------------------------

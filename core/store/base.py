@@ -321,6 +321,9 @@ class StoreCore(ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
+        # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
+        # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
+        self.actor = ""
 
     # --- primitives the backends provide ----------------------------------------------------
     @abstractmethod
@@ -1006,6 +1009,8 @@ class StoreCore(ABC):
             self._purge_archived(key)
             with contextlib.suppress(StorageError, OSError):
                 self._aux_delete(log_rel(key))  # nothing left to undo into
+            with contextlib.suppress(StorageError, OSError):
+                self._aux_delete(self._stale_marks_rel(key))  # names of its records (issue 25: no remnant)
 
     # --- history ------------------------------------------------------------------------------
     def _history_item(
@@ -1141,6 +1146,16 @@ class StoreCore(ABC):
             line += "\n"
         self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
 
+    def delete_debug(self, review_id: str) -> int:
+        """Delete the debug logs of one review (``debug/<review-id>/``): a purge leaves no copy of a
+        workspace's text behind. The number of files removed."""
+        check_review_id(review_id)
+        removed = 0
+        for name in self._aux_list(f"debug/{review_id}"):
+            if name.endswith(".jsonl") and self._aux_delete(f"debug/{review_id}/{name}"):
+                removed += 1
+        return removed
+
     # --- pending agent proposals (private state: .manager/agent-proposals/<id>.json) -------
     # Added for the MCP server (core/mcp/proposals.py). Kept apart from the rest of the store
     # on purpose: the proposals are app-owned JSON, validated by their reader, never memory.
@@ -1173,6 +1188,25 @@ class StoreCore(ABC):
 
     def delete_agent_proposal(self, proposal_id: str) -> None:
         self._aux_delete(self._agent_proposal_path(proposal_id))
+
+    # --- the MCP server's handle key (private state: .manager/mcp-handle.key) ---------------
+    # Added for core/mcp/handles.py: the HMAC key that makes an agent's `observed` handle
+    # tamper-evident and bound to this root. 32 random bytes, owner-only.
+    MCP_HANDLE_KEY = ".manager/mcp-handle.key"
+
+    def mcp_handle_key(self) -> bytes:
+        """This root's handle key, created on first use. A file of the wrong size is replaced (the
+        handles it signed stop verifying, which only makes agents read again)."""
+        import secrets as _secrets
+
+        data = self._aux_read(self.MCP_HANDLE_KEY)
+        if data is not None and len(data) == 32:
+            return data
+        self._aux_write_private(self.MCP_HANDLE_KEY, _secrets.token_bytes(32))
+        data = self._aux_read(self.MCP_HANDLE_KEY)  # what is on disk now (another server may have won)
+        if data is None or len(data) != 32:
+            raise StorageError(f"Could not keep {self.MCP_HANDLE_KEY} in the memory root.")
+        return data
 
     # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
     def read_record_file(self, key: str, file_name: str) -> bytes | None:
@@ -1319,6 +1353,7 @@ class StoreCore(ABC):
             scope=scope,
             time=when,
             origin=origin,
+            actor=self.actor,
             before=before,
             after=after,
             changes=tuple(changes),

@@ -58,6 +58,7 @@ class CommitLogEntry(_Frozen):
     scope: str
     time: datetime
     origin: str
+    actor: str = ""  # who committed ("" the app, "cli", "agent:<client>"); see StoreCore.actor
     before: Revision  # the scope's revision just before the commit
     after: Revision  # and just after: an undo requires the disk to still be here
     changes: tuple[LoggedChange, ...]

@@ -42,7 +42,9 @@ from core.fingerprint import content_hash, is_racy, scope_fingerprint
 from core.layout import ARCHIVED_DIR as ARCHIVED_DIR
 from core.layout import GLOBAL_FILE as GLOBAL_FILE
 from core.layout import WORKSPACES_DIR as ACTIVE_DIR  # every layout name comes from core/layout.py
+from core.layout import cache_dir_of
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
+from core.private_modes import tighten_tree
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
 from core.store import journal
 from core.store.base import (
@@ -196,6 +198,9 @@ class FileStore(StoreCore):
     def root(self) -> Path:
         return self._root
 
+    def cache_dir(self) -> Path:
+        return Path(cache_dir_of(self._root))
+
     # --- recovery -----------------------------------------------------------------------------
     def recover(self) -> None:
         """Finish or undo transactions interrupted by a crash; drop leftover trash and temp files.
@@ -222,6 +227,8 @@ class FileStore(StoreCore):
                         if p.lstat().st_mtime < cutoff:
                             p.unlink()
         self._sweep_commit_log_temps()
+        for derived in ("cache", "archive"):  # issue 25: derived data no wider than its source
+            tighten_tree(self._manager / derived)
 
     def _sweep_commit_log_temps(self) -> None:
         """A commit log (``.dshtmp-<hex>-<scope>.json``) is only written under its scope's lock, so
@@ -800,13 +807,13 @@ class FileStore(StoreCore):
     def _archive_move(self, key: str, when: datetime) -> None:
         stamp = self._archive_stamp(key)
         try:
-            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
         except OSError as exc:
             raise StorageError(f"Could not archive {key}: {exc.strerror or exc}. Nothing was moved.") from exc
         try:
             # The stamp first: it means nothing until the folder is in archived/, and the rename
             # below is the single atomic step that archives.
-            write_atomic(stamp, json.dumps({"archived_at": when.isoformat()}).encode("utf-8"))
+            write_atomic(stamp, json.dumps({"archived_at": when.isoformat()}).encode("utf-8"), mode=0o600)
             self._move_scope(self._scope_dir(key, False), self._scope_dir(key, True), f"archive {key}")
         except StorageError:
             with contextlib.suppress(OSError):

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from core.display import format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
-from core.recycle import RecycleBin, read_recycle_bin
+from core.recycle import RecycleBin, purge_workspace, read_recycle_bin
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE
 from gui.context import AppContext
@@ -45,6 +45,7 @@ from gui.qtmodels.recycle_models import (
     filter_proxy,
 )
 from gui.tabs.base import Tab
+from gui.tabs.recycle_moved import MissingFoldersPanel
 from gui.tabs.recycle_purge import PurgeQuestion, dialog_title, explain, run_purge_dialog
 from gui.tabs.recycle_restore import RecordRestorer
 from gui.tabs.recycle_text import describe_archived_workspace
@@ -132,6 +133,9 @@ class RecycleBinTab(Tab):
 
         # Another store's archive, beside ours (issue 12); it shows its previews in this tab's pane.
         self.wm_panel = WorkspaceMemoryBinPanel(ctx, self.jobs, self.banner, self._show_foreign_preview)
+        self.missing_panel = MissingFoldersPanel(ctx)  # issue 28: "Moved? Pick the new folder…" beside Archive
+        self.missing_panel.moved.connect(self._workspace_moved)
+        self.missing_panel.archived.connect(self._workspace_moved)
         self.wm_panel.selected.connect(self._on_foreign_selected)
 
         mark_writes(self.restore_button, self.purge_button)  # ours; the other store's bin has its own root
@@ -163,6 +167,7 @@ class RecycleBinTab(Tab):
         d_layout.addLayout(bottom)
 
         lists = QSplitter(Qt.Orientation.Vertical)
+        lists.addWidget(self.missing_panel)
         lists.addWidget(archived_box)
         lists.addWidget(deleted_box)
         lists.addWidget(self.wm_panel)
@@ -211,6 +216,11 @@ class RecycleBinTab(Tab):
         store = self.ctx.store
         self.jobs.start("refresh", read_recycle_bin, store, done=self._apply_refresh, failed=self._on_load_error)
         self.wm_panel.refresh()
+        self.missing_panel.refresh()
+
+    def _workspace_moved(self, _what: object) -> None:
+        self.refresh()
+        self.memory_changed.emit()
 
     def _on_load_error(self, exc: BaseException) -> None:
         self.banner.show_message(
@@ -499,7 +509,7 @@ class RecycleBinTab(Tab):
         self._set_busy(True)
         n = ws.record_count
 
-        def done(_result: None) -> None:
+        def done(_result: object) -> None:
             self._set_busy(False)
             self.banner.show_message(
                 "ok",
@@ -518,4 +528,4 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", self.tr("Nothing was deleted. {why}").format(why=msg))
             self.refresh()
 
-        self.jobs.start("action", self.ctx.store.purge, ws.key, typed, done=done, failed=failed)
+        self.jobs.start("action", purge_workspace, self.ctx.store, ws.key, typed, done=done, failed=failed)

@@ -22,6 +22,7 @@ from core.load_meter import WorkspaceLoad, root_loads
 from core.store.api import MemoryStore
 from gui.tabs.base import Tab
 from gui.tabs.maintenance.models import SORT_ROLE, LoadMeterModel
+from gui.tabs.maintenance.usage_views import load_follows
 from gui.widgets.messages import describe_error
 from gui.widgets.tables import setup_table
 
@@ -87,6 +88,8 @@ class LoadPanel(QWidget):
 
     def reload(self) -> None:
         self.tab.jobs.start("loads", read_loads, self.tab.ctx.store, done=self._loaded, failed=self._failed)
+        # Which loaded bytes led to a read (issue 30): from the usage ledger, its own job.
+        self.tab.jobs.start("load-follows", load_follows, self.tab.ctx.store, done=self.model.set_follows)
 
     def _loaded(self, result: tuple[list[WorkspaceLoad], int]) -> None:
         rows, self.limit = result

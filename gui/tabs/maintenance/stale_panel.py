@@ -10,6 +10,8 @@ like every delete and can be restored from there.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -30,6 +32,7 @@ from core.models import DeleteOp
 from core.staleness import DEFAULT_DAYS, REASONS, StaleItem, StaleScan, mark_reviewed, scan
 from gui.tabs.base import Tab
 from gui.tabs.maintenance.models import SORT_ROLE, StaleQueueModel
+from gui.tabs.maintenance.usage_views import USAGE_SORT, update_usage
 from gui.tabs.maintenance.wording import reason_advice, reason_detail, reason_label
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
@@ -37,12 +40,21 @@ from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def _scan(store: object, keys: list[str] | None, days: int, *, control: JobControl) -> StaleScan:
+    from core.store.api import MemoryStore
+
+
+def _scan(
+    store: MemoryStore, keys: list[str] | None, days: int, sessions_root: Path | None = None, *, control: JobControl
+) -> StaleScan:
     def progress(done: int, total: int, key: str) -> None:
         control.report(done, total, key)
 
-    return scan(store, keys, older_than_days=days, cancelled=lambda: control.token.cancelled, progress=progress)  # type: ignore[arg-type]
+    if sessions_root is not None:  # the usage rules read the ledger: bring it up to date first (issue 30)
+        update_usage(store, sessions_root, lambda: control.token.cancelled)
+    return scan(store, keys, older_than_days=days, cancelled=lambda: control.token.cancelled, progress=progress)
 
 
 class StalePanel(QWidget):
@@ -183,6 +195,7 @@ class StalePanel(QWidget):
             self.tab.ctx.store,
             keys,
             self.days.value(),
+            self.tab.ctx.sessions_root,
             done=self._scanned,
             failed=self._scan_failed,
             progress=self._progress,
@@ -256,7 +269,10 @@ class StalePanel(QWidget):
     def _show_items(self) -> None:
         items = self.visible_items()
         cwds = {k: s.info.cwd for k, s in self.result.snapshots.items()} if self.result else {}
-        self.model.set_items(items, cwds)
+        self.model.set_items(items, cwds, self.result.usage_available if self.result else False)
+        wanted = self.reason_box.currentData()
+        if wanted in USAGE_SORT:  # the usage views open sorted by what they are about (oldest / most used first)
+            self.table.sortByColumn(USAGE_SORT[wanted], Qt.SortOrder.DescendingOrder)
         if self.result is None:
             self.empty.setText(
                 self.tr(

@@ -32,6 +32,7 @@ from gui.tabs.base import Tab
 from gui.tabs.settings.connection_text import outcome_text
 from gui.tabs.settings.fields import ERROR_STYLE, HINT_STYLE, SettingsFields, _hint, wrap
 from gui.tabs.settings.sources_panel import SourcesPanel
+from gui.tabs.settings.sync_page import SyncPanel
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
@@ -133,6 +134,9 @@ class SettingsTab(Tab):
             spin.valueChanged.connect(self._on_form_changed)
         self.sources = SourcesPanel(ctx)
         f.add_section(self.sources)
+        self.sync = SyncPanel(ctx)  # Settings ▸ Sync (issue 28)
+        f.add_section(self.sync)
+        self.sync.synced.connect(lambda _result: self.memory_changed.emit())
         self.test_button.clicked.connect(self.test_connection)
         self.cancel_test_button.clicked.connect(self.cancel_test)
         self.browse_button.clicked.connect(self.browse_sessions_root)
@@ -162,6 +166,7 @@ class SettingsTab(Tab):
         """Re-read settings.yml and DSH's model list off the GUI thread; unsaved edits are kept."""
         self._reload_settings()
         self.sources.refresh()
+        self.sync.refresh()
 
     def _reload_settings(self) -> None:
         self.jobs.start(
@@ -220,6 +225,7 @@ class SettingsTab(Tab):
     def shutdown(self) -> None:
         super().shutdown()
         self.sources.jobs.cancel_all()
+        self.sync.jobs.cancel_all()
 
     def revert(self) -> None:
         """Throw away edits and show what is on disk."""

@@ -158,7 +158,7 @@ def test_pending_reviews_from_the_shell(env: dict[str, Any]) -> None:
     code, out, _ = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
     assert code == 0 and json.loads(out)["receipt"]["status"] == "discarded"
     code, out, _ = run("--root", env["root"], "reviews", "--pending")
-    assert "No pending reviews." in out
+    assert "No pending session reviews." in out
     code, out, err = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
     assert code == 2 and json.loads(out)["error"]["code"] == "usage"
     code, out, _ = run(*base, env["sessions"], "--apply")

@@ -17,6 +17,11 @@ from core.store.fs import FileStore
 SECRET = "sk-" + "Tq8v2LmN4pX7rZ1kY9wB3cD5fG6hJ0aS"
 
 
+def _h(answer: str) -> str:
+    """The `observed` handle a read's answer ends with."""
+    return answer.rstrip().splitlines()[-1].removeprefix("observed: ")
+
+
 def _put(name: str, body: str = "A fact.", description: str = "d") -> dict[str, str]:
     return {"op": "put", "name": name, "description": description, "type": "project", "body": body}
 
@@ -40,8 +45,8 @@ def _agent(store: FileStore, cwd: str, **kw: object) -> AgentSession:
 
 def test_a_review_can_be_edited_and_committed_with_a_receipt(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd)
-    agent.index_text()
-    pid = json.loads(agent.update([_put("ci-runner", "We use GitHub Actions.")], "User said so."))["proposal_id"]
+    h = _h(agent.index_text())
+    pid = json.loads(agent.update([_put("ci-runner", "We use GitHub Actions.")], "User said so.", h))["proposal_id"]
     assert store.find_workspace(cwd) is None  # review mode: not even the workspace folder exists
     proposals = AgentProposals(store)
     (row,) = proposals.open(pid).changes
@@ -58,8 +63,8 @@ def test_a_review_can_be_edited_and_committed_with_a_receipt(store: FileStore, c
 
 def test_a_stale_proposal_conflicts_then_refresh_rebases_it(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd)
-    agent.index_text()
-    pid = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    h = _h(agent.index_text())
+    pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
     snap = store.create_workspace(cwd)
     store.commit(snap.key, [PutOp(record=Record(name="by-hand", description="d", type="project", body="\nx\n"))], None)
     proposals = AgentProposals(store)
@@ -78,8 +83,8 @@ def test_a_stale_proposal_conflicts_then_refresh_rebases_it(store: FileStore, cw
 
 def test_a_global_proposal_needs_explicit_confirmation(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd, allow_global=True)
-    agent.read_global()
-    pid = json.loads(agent.replace_global("# User Preferences\n\n- Short answers.\n- Tabs.\n", "User said."))[
+    h = _h(agent.read_global())
+    pid = json.loads(agent.replace_global("# User Preferences\n\n- Short answers.\n- Tabs.\n", "User said.", h))[
         "proposal_id"
     ]
     proposals = AgentProposals(store)
@@ -95,9 +100,9 @@ def test_a_global_proposal_needs_explicit_confirmation(store: FileStore, cwd: st
 
 def test_global_text_naming_the_workspace_is_refused(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd, allow_global=True, writes="direct")
-    agent.read_global()
+    h = _h(agent.read_global())
     with pytest.raises(InvalidRecordError, match="mentions this workspace"):
-        agent.replace_global(f"# Notes\n\n- In {cwd} we use pnpm.\n", "r")
+        agent.replace_global(f"# Notes\n\n- In {cwd} we use pnpm.\n", "r", h)
     assert "pnpm" not in store.read_global().text
 
 
@@ -107,10 +112,11 @@ def test_recall_and_read_redact_and_a_redacted_record_is_never_written_back(stor
     store.commit(snap.key, [PutOp(record=secret_record)], None, allow_secrets=True)
     agent = _agent(store, cwd, writes="direct")
     shown = agent.read("deploy-key")
+    h = _h(shown)
     assert SECRET not in shown and "[REDACTED:" in shown
     assert SECRET not in agent.recall("deploy key")
     with pytest.raises(InvalidRecordError, match="redacted"):
-        agent.update([_put("deploy-key", "key [REDACTED:api-key]")], "tidy up")
+        agent.update([_put("deploy-key", "key [REDACTED:api-key]")], "tidy up", h)
     assert store.find_workspace(cwd).get("deploy-key").record == secret_record  # type: ignore[union-attr]
 
 
@@ -140,8 +146,8 @@ def test_unreadable_proposal_files_are_listed_and_left_alone(store: FileStore, c
 
 def test_a_settled_proposal_left_behind_by_a_crash_is_cleared(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd)
-    agent.index_text()
-    pid = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    h = _h(agent.index_text())
+    pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
     text = store.read_agent_proposal(pid)
     proposals = AgentProposals(store)
     proposals.reject_id(pid)
@@ -154,25 +160,25 @@ def test_a_settled_proposal_left_behind_by_a_crash_is_cleared(store: FileStore, 
 
 def test_no_change_and_unknown_delete(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd, writes="direct")
-    agent.index_text()
-    agent.update([_put("same-fact")], "r")
+    h = _h(agent.index_text())
+    agent.update([_put("same-fact")], "r", h)
     review_agent = _agent(store, cwd)
-    review_agent.read("same-fact")
-    assert json.loads(review_agent.update([_put("same-fact")], "r"))["status"] == "unchanged"
+    h2 = _h(review_agent.read("same-fact"))
+    assert json.loads(review_agent.update([_put("same-fact")], "r", h2))["status"] == "unchanged"
     with pytest.raises(NotFoundError):
-        review_agent.update([{"op": "delete", "name": "never-was"}], "r")
+        review_agent.update([{"op": "delete", "name": "never-was"}], "r", h2)
     with pytest.raises(UsageError):
-        review_agent.update([_put("x-y")], "   ")
+        review_agent.update([_put("x-y")], "   ", h2)
     assert AgentProposals(store).pending() == ([], [])
 
 
 def test_stale_observation_in_review_mode_is_refused(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd)
-    agent.index_text()
+    h = _h(agent.index_text())
     snap = store.create_workspace(cwd)
     store.commit(snap.key, [PutOp(record=Record(name="a-b", description="d", type="project", body="\nx\n"))], None)
     with pytest.raises(ConflictError, match="read it"):
-        agent.update([_put("c-d")], "r")
+        agent.update([_put("c-d")], "r", h)
     assert AgentProposals(store).pending() == ([], [])
 
 
@@ -180,9 +186,9 @@ def test_direct_writes_refuse_secrets_with_the_stores_message(store: FileStore, 
     from core.errors import SecretRefusedError
 
     agent = _agent(store, cwd, writes="direct")
-    agent.index_text()
+    h = _h(agent.index_text())
     with pytest.raises(SecretRefusedError, match="automatic changes may not contain credential-shaped values"):
-        agent.update([_put("api-key", f"Use {SECRET}.")], "r")
+        agent.update([_put("api-key", f"Use {SECRET}.")], "r", h)
     assert store.find_workspace(cwd) is None
 
 
@@ -192,14 +198,14 @@ def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
     import core.mcp.proposals as proposals_module
 
     agent = _agent(store, cwd)
-    agent.index_text()
-    first = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
-    again = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    h = _h(agent.index_text())
+    first = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
+    again = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
     assert again == first and store.list_agent_proposals() == [first]
     monkeypatch.setattr(proposals_module, "MAX_PENDING", 2)
-    agent.update([_put("fact-two")], "r")
+    agent.update([_put("fact-two")], "r", h)
     with pytest.raises(UsageError, match="waiting for review"):
-        agent.update([_put("fact-three")], "r")
+        agent.update([_put("fact-three")], "r", h)
     assert len(store.list_agent_proposals()) == 2
 
 
@@ -227,12 +233,13 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
         return rc, out.getvalue()
 
     code, out = run("reviews", "--pending")
-    assert code == 0 and "No pending reviews." in out and out.endswith("No pending agent proposals.\n")
+    assert code == 0 and out.startswith("No pending agent proposals.\n") and "No pending session reviews." in out
     agent = _agent(store, cwd)
-    agent.index_text()
-    pid = json.loads(agent.update([_put("fact-one", "It rains on Mondays.")], "The user said so."))["proposal_id"]
+    h = _h(agent.index_text())
+    pid = json.loads(agent.update([_put("fact-one", "It rains on Mondays.")], "The user said so.", h))["proposal_id"]
     rc, listing = run("reviews", "--pending")
     assert rc == 0 and pid in listing and "agent:test-agent" in listing and "reason: The user said so." in listing
+    assert listing.startswith(pid) and "No pending agent" not in listing  # the proposal comes first
     rc, shown = run("review", pid)
     assert rc == 0 and "+It rains on Mondays." in shown and "Nothing was written" in shown
     assert store.find_workspace(cwd) is None
@@ -250,8 +257,8 @@ def test_receipts_tell_their_source(store: FileStore, cwd: str) -> None:
     from core.mcp.proposals import review_source
 
     agent = _agent(store, cwd)
-    agent.index_text()
-    pid = json.loads(agent.update([_put("fact-one")], "r"))["proposal_id"]
+    h = _h(agent.index_text())
+    pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
     receipt = parse_receipt(store.read_receipt(pid) or "")
     assert receipt is not None and receipt.status == "proposed"
     assert review_source(receipt.consolidator) == "agent"

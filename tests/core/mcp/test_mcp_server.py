@@ -14,12 +14,24 @@ from typing import Any
 import mcp_types as types
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from core.keys import workspace_key
 from core.mcp.proposals import AgentProposals
 from core.models import PutOp, Record
 from core.store.fs import FileStore
-from tests.core.mcp.mcp_support import cli, error_of, ok_json, put, record_text, run_client, text_of, tree
+from tests.core.mcp.mcp_support import (
+    cli,
+    error_of,
+    handle_in,
+    ok_json,
+    put,
+    read_handle,
+    record_text,
+    run_client,
+    text_of,
+    tree,
+)
 
 pytestmark = pytest.mark.slow  # each test starts the server (the MCP SDK takes seconds to import on a busy machine)
 
@@ -71,16 +83,26 @@ def test_tools_and_resources_offered_per_write_mode(seeded: tuple[Path, Path]) -
 
     tools, resources, (global_text, index_text) = run_client(root, cwd, offered)
     assert sorted(t.name for t in tools) == [
+        "memory_edit",
         "memory_index",
         "memory_read",
         "memory_recall",
+        "memory_recent",
+        "memory_related",
         "memory_search",
         "memory_update",
     ]
     assert resources == ["memory://global", "memory://workspace/index"]
     assert "Prefers short answers" in global_text and "[build-tool](build-tool.md)" in index_text
     off_tools, _, _ = run_client(root, cwd, offered, "--writes", "off")
-    assert sorted(t.name for t in off_tools) == ["memory_index", "memory_read", "memory_recall", "memory_search"]
+    assert sorted(t.name for t in off_tools) == [
+        "memory_index",
+        "memory_read",
+        "memory_recall",
+        "memory_recent",
+        "memory_related",
+        "memory_search",
+    ]
     all_tools, _, _ = run_client(root, cwd, offered, "--writes", "direct", "--allow-global")
     assert {"replace_global", "memory_read_global"} <= {t.name for t in all_tools}
     for tool in all_tools:  # no tool takes a root, path, cwd, workspace key or revision
@@ -98,7 +120,9 @@ def test_recall_twice_gives_the_same_bytes(seeded: tuple[Path, Path]) -> None:
 
     first, second, search = run_client(root, cwd, body)
     assert first == second
-    assert first.startswith("<<<BEGIN UNTRUSTED DSH MEMORY>>>") and first.rstrip().endswith("MEMORY>>>")
+    assert first.startswith("<<<BEGIN UNTRUSTED DSH MEMORY>>>")
+    frame, handle_line = first.rstrip().rsplit("\n", 1)
+    assert frame.endswith("MEMORY>>>") and handle_line.startswith("observed: obs1_")  # the handle: outside the frame
     assert "electron-builder" in first and "Prefers short answers" in first
     assert f"cwd: {cwd}" in first  # no roots from the client: the scope is --cwd
     hits = json.loads(search)["hits"]
@@ -121,7 +145,7 @@ def test_update_without_observation_is_refused(seeded: tuple[Path, Path]) -> Non
 
     err = run_client(root, cwd, body, "--writes", "direct")
     assert err["code"] == "conflict"
-    assert "not read" in err["message"] and "memory_read" in err["message"]
+    assert "memory_read" in err["message"]  # told how to get a handle
     assert tree(root) == before
 
 
@@ -129,7 +153,7 @@ def test_read_then_update_commits_and_keeps_history(seeded: tuple[Path, Path]) -
     root, cwd = seeded
 
     async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any], str]:
-        await client.call_tool("memory_index", {})
+        h = await read_handle(client)
         first = ok_json(
             await client.call_tool(
                 "memory_update",
@@ -139,13 +163,15 @@ def test_read_then_update_commits_and_keeps_history(seeded: tuple[Path, Path]) -
                         put("build-tool", "Packaging uses electron-builder 25", "We package with electron-builder 25."),
                     ],
                     "reason": "The user told me how tests run and which builder version we use.",
+                    "observed": h,
                 },
             )
         )
-        # Its own commit counts as observed: a follow-up write needs no re-read.
+        # Its own commit's answer carries a handle for the new state: a follow-up write needs no re-read.
         second = ok_json(
             await client.call_tool(
-                "memory_update", {"changes": [{"op": "delete", "name": "test-command"}], "reason": "r"}
+                "memory_update",
+                {"changes": [{"op": "delete", "name": "test-command"}], "reason": "r", "observed": first["observed"]},
             )
         )
         read = text_of(await client.call_tool("memory_read", {"name": "build-tool"}))
@@ -171,20 +197,22 @@ def test_cli_commit_between_read_and_update_is_refused_as_stale(seeded: tuple[Pa
     mine.write_text(record_text("deploy-target", "Deploys go to staging first", "Staging, then prod."))
 
     async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
-        await client.call_tool("memory_read", {"name": "build-tool"})
+        h = await read_handle(client, "memory_read", {"name": "build-tool"})
         done = cli(root, "put", "--cwd", str(cwd), "--file", str(mine))  # another writer, another process
         assert done.returncode == 0, done.stdout + done.stderr
         on_disk = tree(root)
         stale = error_of(
             await client.call_tool(
-                "memory_update", {"changes": [put("build-tool", "Uses Tauri now", "We moved to Tauri.")], "reason": "r"}
+                "memory_update",
+                {"changes": [put("build-tool", "Uses Tauri now", "We moved to Tauri.")], "reason": "r", "observed": h},
             )
         )
         assert tree(root) == on_disk  # refused: nothing written
-        await client.call_tool("memory_index", {})  # read again, then the same change goes through
+        h2 = await read_handle(client)  # read again, then the same change goes through
         retried = ok_json(
             await client.call_tool(
-                "memory_update", {"changes": [put("build-tool", "Uses Tauri now", "We moved to Tauri.")], "reason": "r"}
+                "memory_update",
+                {"changes": [put("build-tool", "Uses Tauri now", "We moved to Tauri.")], "reason": "r", "observed": h2},
             )
         )
         return stale, retried
@@ -202,10 +230,10 @@ def test_secrets_are_refused(seeded: tuple[Path, Path]) -> None:
     before = tree(root)
 
     async def body(client: Client) -> list[dict[str, Any]]:
-        await client.call_tool("memory_index", {})
+        h = await read_handle(client)
         errors = []
         for mode_args in (
-            {"changes": [put("api-key", "The DeepSeek key", f"Use {SECRET} for calls.")], "reason": "r"},
+            {"changes": [put("api-key", "The DeepSeek key", f"Use {SECRET} for calls.")], "reason": "r", "observed": h},
         ):
             errors.append(error_of(await client.call_tool("memory_update", mode_args)))
         return errors
@@ -221,12 +249,12 @@ def test_path_traversal_names_are_refused(seeded: tuple[Path, Path]) -> None:
     before = tree(root)
 
     async def body(client: Client) -> list[dict[str, Any]]:
-        await client.call_tool("memory_index", {})
+        h = await read_handle(client)
         calls = [
-            ("memory_update", {"changes": [put("../../escaped", "d", "b")], "reason": "r"}),
-            ("memory_update", {"changes": [put("sub/dir", "d", "b")], "reason": "r"}),
-            ("memory_update", {"changes": [{"op": "delete", "name": "../GLOBAL"}], "reason": "r"}),
-            ("memory_update", {"changes": [put("memory", "d", "b")], "reason": "r"}),
+            ("memory_update", {"changes": [put("../../escaped", "d", "b")], "reason": "r", "observed": h}),
+            ("memory_update", {"changes": [put("sub/dir", "d", "b")], "reason": "r", "observed": h}),
+            ("memory_update", {"changes": [{"op": "delete", "name": "../GLOBAL"}], "reason": "r", "observed": h}),
+            ("memory_update", {"changes": [put("memory", "d", "b")], "reason": "r", "observed": h}),
             ("memory_read", {"name": "../../GLOBAL"}),
             (
                 "memory_update",
@@ -242,6 +270,7 @@ def test_path_traversal_names_are_refused(seeded: tuple[Path, Path]) -> None:
                         }
                     ],
                     "reason": "r",
+                    "observed": h,
                 },
             ),
         ]
@@ -260,13 +289,14 @@ def test_review_mode_writes_nothing_and_the_proposal_is_accepted(seeded: tuple[P
     global_before = (root / "GLOBAL.md").read_bytes()
 
     async def body(client: Client) -> dict[str, Any]:
-        await client.call_tool("memory_read", {"name": "build-tool"})
+        h = await read_handle(client, "memory_read", {"name": "build-tool"})
         return ok_json(
             await client.call_tool(
                 "memory_update",
                 {
                     "changes": [put("release-day", "Releases ship on Thursdays", "We release on Thursdays.")],
                     "reason": "The user said releases ship on Thursdays.",
+                    "observed": h,
                 },
             )
         )
@@ -302,11 +332,13 @@ def test_review_mode_cli_apply_reject_and_stale(seeded: tuple[Path, Path], tmp_p
     ws = _ws(root, cwd)
 
     async def body(client: Client) -> list[str]:
-        await client.call_tool("memory_index", {})
+        h = await read_handle(client)
         ids = []
         for name in ("first-fact", "second-fact"):
             answer = ok_json(
-                await client.call_tool("memory_update", {"changes": [put(name, f"{name} d", "b")], "reason": name})
+                await client.call_tool(
+                    "memory_update", {"changes": [put(name, f"{name} d", "b")], "reason": name, "observed": h}
+                )
             )
             ids.append(answer["proposal_id"])
         return ids
@@ -331,12 +363,18 @@ def test_writes_off_offers_no_write_tool(seeded: tuple[Path, Path]) -> None:
     root, cwd = seeded
     before = tree(root)
 
-    async def body(client: Client) -> dict[str, Any]:
-        await client.call_tool("memory_index", {})
-        return error_of(await client.call_tool("memory_update", {"changes": [put("a-b", "d", "b")], "reason": "r"}))
+    async def body(client: Client) -> list[MCPError]:
+        h = await read_handle(client)
+        errors = []
+        for tool in ("memory_update", "memory_edit", "no_such_tool"):
+            with pytest.raises(MCPError) as caught:
+                await client.call_tool(tool, {"changes": [put("a-b", "d", "b")], "reason": "r", "observed": h})
+            errors.append(caught.value)
+        return errors
 
-    err = run_client(root, cwd, body, "--writes", "off")
-    assert err["code"] == "usage"
+    errors = run_client(root, cwd, body, "--writes", "off")
+    # A tool the server does not offer is a protocol error (invalid params), not a tool result.
+    assert [e.error.code for e in errors] == [-32602, -32602, -32602]
     assert tree(root) == before
 
 
@@ -344,12 +382,19 @@ def test_replace_global_needs_a_whole_read_of_global(seeded: tuple[Path, Path]) 
     root, cwd = seeded
 
     async def body(client: Client) -> tuple[dict[str, Any], dict[str, Any], str]:
-        refused = error_of(await client.call_tool("replace_global", {"text": "# New\n", "reason": "r"}))
+        partial = await read_handle(client)  # the index does not show Global
+        refused = error_of(
+            await client.call_tool("replace_global", {"text": "# New\n", "reason": "r", "observed": partial})
+        )
         current = text_of(await client.call_tool("memory_read_global", {}))
         done = ok_json(
             await client.call_tool(
                 "replace_global",
-                {"text": "# User Preferences\n\n- Prefers short answers.\n- Writes in Chinese.\n", "reason": "r"},
+                {
+                    "text": "# User Preferences\n\n- Prefers short answers.\n- Writes in Chinese.\n",
+                    "reason": "r",
+                    "observed": handle_in(current),
+                },
             )
         )
         return refused, done, current
