@@ -11,7 +11,7 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QWidget
 
 from core.models import RootStatus, WorkspaceInfo
 from core.store.api import MemoryStore
@@ -25,7 +25,7 @@ from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
 from gui.tasks import Jobs, SyncTaskRunner, TaskRunner, ThreadPoolTaskRunner
 from gui.watcher import RootWatcher
-from gui.widgets.banner import Banner
+from gui.widgets.banner import Banner, banner_above
 from gui.widgets.messages import describe_error
 from gui.widgets.status_bar import RootStatusBar
 
@@ -105,13 +105,7 @@ class MainWindow(QMainWindow):
             self.tab_widget.setTabToolTip(index, self.tr("{tab} (Ctrl+{n})").format(tab=label, n=index + 1))
         self.root_banner = Banner()  # the window-wide banner (read-only root)
         self.root_banner.setObjectName("rootBanner")
-        central = QWidget()
-        central_layout = QVBoxLayout(central)
-        central_layout.setContentsMargins(0, 0, 0, 0)
-        central_layout.setSpacing(0)
-        central_layout.addWidget(self.root_banner)
-        central_layout.addWidget(self.tab_widget, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(banner_above(self.root_banner, self.tab_widget))
         from gui.tabs.workspace import WorkspaceTab
 
         workspace = self.tabs["workspace"]
