@@ -414,10 +414,14 @@ class _Run:
             return key
 
     def _save_held(self, held: Mapping[str, str], override: Mapping[str, str | None]) -> None:
-        tree = scan(self.root, self.to_sync)
-        for p in [*held, *(p for p in override if p not in self.result.frozen)]:
-            self.held[p] = tree.files.get(p, "")
-        state.write_json(_paths(self.root)["held"], dict(self.held))
+        new = [*held, *(p for p in override if p not in self.result.frozen)]
+        if new:  # a scan only when something is held (the stat cache makes it cheap anyway)
+            tree = scan(self.root, self.to_sync)
+            for p in new:
+                self.held[p] = tree.files.get(p, "")
+        path = _paths(self.root)["held"]
+        if self.held or path.exists():
+            state.write_json(path, dict(self.held))
 
     def done(self, status: str, message: str, **fields: object) -> SyncResult:
         data = self.result.model_dump()
