@@ -237,6 +237,13 @@ class _Run:
                 )
             if head is None or not git.is_ancestor(pending.remote_commit, head):
                 tree, target = self.mine(head_map)
+                theirs = git.ls_tree(pending.remote_commit)
+                for p in {*tree.frozen, *self.held}:
+                    # Never written here: the remote keeps its version (as in an unreviewed merge).
+                    if p in theirs:
+                        target[p] = theirs[p]
+                    else:
+                        target.pop(p, None)
                 head = self.commit_tree(
                     head, head_map, target, tree, [pending.remote_commit],
                     f"Merge the sync review of {len(pending.items)} record(s)\n",

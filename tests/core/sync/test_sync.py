@@ -314,3 +314,20 @@ def test_a_push_rejected_because_the_remote_moved_on_converges(m: Machines, monk
     m.sync(m.a)
     want = {"alpha": "\na1\n", "beta": "\nb1\n", "gamma": "\na2\n"}
     assert texts(m.a, key) == want and texts(m.b, key) == want
+
+
+def test_a_review_never_reverts_the_other_machines_change_to_a_frozen_file(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha", "base"), rec("beta", "base"))
+    m.sync(m.a)
+    m.sync(m.b)
+    (m.b.root / "workspaces" / key / "beta.md").write_bytes(b"broken by hand\n")  # invalid here
+    m.a.commit(key, [PutOp(record=rec("alpha", "a")), PutOp(record=rec("beta", "a's beta"))], None)
+    m.b.commit(key, [PutOp(record=rec("alpha", "b"))], None)
+    m.sync(m.a)
+    got = m.sync(m.b)
+    assert got.status == "review"
+    engine.resolve(m.b, f"workspaces/{key}/alpha.md", Resolution(choice="mine"))
+    assert m.sync(m.b).ok
+    m.sync(m.a)
+    assert texts(m.a, key) == {"alpha": "\nb\n", "beta": "\na's beta\n"}
+    assert (m.b.root / "workspaces" / key / "beta.md").read_bytes() == b"broken by hand\n"
