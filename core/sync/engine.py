@@ -229,6 +229,10 @@ class _Run:
         head = git.rev(LOCAL_REF)
         head_map = git.ls_tree(head)
         pending = pending_review(self.root)
+        if pending is not None and self._stale(pending):
+            # A record under review was edited here since: review it afresh (the merge below finds it).
+            state.remove(_paths(self.root)["review"])
+            pending = None
         if pending is not None:
             if pending.open_items():
                 return self.done(
@@ -413,6 +417,21 @@ class _Run:
         review = PendingReview(remote_commit=remote, items=items)
         state.write_json(_paths(self.root)["review"], review.model_dump(mode="json"))
         self.step("review-saved")
+
+    def _stale(self, review: PendingReview) -> bool:
+        """True when an item still to choose no longer shows what is here."""
+        for item in review.open_items():
+            if item.scope == "global":
+                now: str | None = self.store.read_global().text if self.store.read_global().exists else None
+            else:
+                try:
+                    data = self.store.read_record_file(item.scope, item.name + RECORD_SUFFIX)
+                except DshMemoryError:
+                    data = None
+                now = data.decode("utf-8", "replace") if data is not None else None
+            if now != item.mine:
+                return True
+        return False
 
     def _label(self, key: str) -> str:
         try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import ConflictError
 from core.keys import workspace_key
 from core.models import DeleteOp, PutOp
 from core.store.fs import FileStore
@@ -331,3 +332,22 @@ def test_a_review_never_reverts_the_other_machines_change_to_a_frozen_file(m: Ma
     m.sync(m.a)
     assert texts(m.a, key) == {"alpha": "\nb\n", "beta": "\na's beta\n"}
     assert (m.b.root / "workspaces" / key / "beta.md").read_bytes() == b"broken by hand\n"
+
+
+def test_a_record_edited_here_during_its_review_is_reviewed_afresh(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha", "base"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.commit(key, [PutOp(record=rec("alpha", "a"))], None)
+    m.b.commit(key, [PutOp(record=rec("alpha", "b"))], None)
+    m.sync(m.a)
+    assert m.sync(m.b).status == "review"
+    m.b.commit(key, [PutOp(record=rec("alpha", "b again"))], None)  # edited while the review waits
+    with pytest.raises(ConflictError):
+        engine.resolve(m.b, f"workspaces/{key}/alpha.md", Resolution(choice="theirs"))
+    got = m.sync(m.b)
+    assert got.status == "review"
+    item = engine.pending_review(m.b.root).items[0]  # type: ignore[union-attr]
+    assert "b again" in (item.mine or "")
+    engine.resolve(m.b, item.id, Resolution(choice="theirs"))
+    assert m.sync(m.b).ok and texts(m.b, key)["alpha"] == "\na\n"
