@@ -54,6 +54,7 @@ class Context:
     root: Path
     json: bool
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)  # progress lines (stdout stays clean)
 
     @cached_property
     def store(self) -> Any:
@@ -132,11 +133,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if handler is None:
             parser.print_help(out)
             return 2
-        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out)
+        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out, stderr=err_out)
         result = handler(args, ctx)
     except DshMemoryError as err:
         _emit_error(err, as_json, out, err_out)
-        return 2 if err.code == "usage" else 1
+        return err.exit_code  # one per kind, listed in core/errors.py and the README
     except KeyboardInterrupt:
         err_out.write("interrupted; nothing was written by the interrupted step\n")
         return 130

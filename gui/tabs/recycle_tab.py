@@ -78,9 +78,9 @@ class RecycleBinTab(Tab):
         self._contents = RecycleBin([], [])
         # (parent, question) -> the typed name after "Delete forever", or None; tests replace it.
         self.ask_purge: Callable[[QWidget, PurgeQuestion], str | None] = self._ask_purge
-        self.restorer = RecordRestorer(self)
 
         self.banner = Banner()
+        self.restorer = RecordRestorer(self, self.banner, self._set_busy)
 
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText(self.tr("Filter by workspace, folder or record name…"))

@@ -2224,6 +2224,18 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
+    <message>
+        <source>Settings saved.</source>
+        <translation>设置已保存。</translation>
+    </message>
+    <message>
+        <source>The new language shows after a restart.</source>
+        <translation>重新启动后显示新的语言。</translation>
+    </message>
+    <message>
+        <source>Restart now</source>
+        <translation>立即重新启动</translation>
+    </message>
 </context>
 <context>
     <name>SideBySideView</name>
