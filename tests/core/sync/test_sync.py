@@ -351,3 +351,25 @@ def test_a_record_edited_here_during_its_review_is_reviewed_afresh(m: Machines) 
     assert "b again" in (item.mine or "")
     engine.resolve(m.b, item.id, Resolution(choice="theirs"))
     assert m.sync(m.b).ok and texts(m.b, key)["alpha"] == "\na\n"
+
+
+def test_a_cancelled_sync_stops_between_steps_and_the_next_one_goes_on(m: Machines) -> None:
+    from core.errors import CancelledError
+
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.commit(key, [PutOp(record=rec("alpha", "a"))], None)
+    m.sync(m.a)
+    m.b.commit(key, [PutOp(record=rec("beta", "b"))], None)
+    calls = {"n": 0}
+
+    def after_two_steps() -> bool:
+        calls["n"] += 1
+        return calls["n"] >= 2
+
+    with pytest.raises(CancelledError):
+        engine.run_sync(m.b, str(m.remote), env=m.env, cancelled=after_two_steps)
+    assert texts(m.b, key) == {"alpha": "\nA durable fact.\n", "beta": "\nb\n"}  # nothing merged yet
+    assert m.sync(m.b).status == "merged"
+    assert texts(m.b, key) == {"alpha": "\na\n", "beta": "\nb\n"}
