@@ -1,5 +1,4 @@
-"""The main window: the tabs, the status line, menus and shortcuts, live refresh, a guarded close
-and File ▸ Open (another memory root, the demo root, a recent root) in a new window."""
+"""The main window: tabs, status line, menus, shortcuts, live refresh, guarded close, File ▸ Open (a new window)."""
 
 from __future__ import annotations
 
@@ -122,12 +121,7 @@ class MainWindow(QMainWindow):
         self.status_bar.show_root(str(ctx.root))
         self.setStatusBar(self.status_bar)
         self.status_bar.problems_button.clicked.connect(self.show_problems)
-        from gui.sync_badge import SyncBadge  # issue 28: the sync badge, beside the problems button
-
-        self.sync_badge = SyncBadge(ctx, self.status_bar)
-        self.status_bar.addPermanentWidget(self.sync_badge)
-        self.sync_badge.clicked.connect(lambda: self.show_tab("settings"))
-        self.sync_badge.start()
+        self.sync_badge = importlib.import_module("gui.sync_badge").install(self)  # issue 28: Sync's status
 
         self._build_actions()
 
