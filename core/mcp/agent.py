@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import DeleteRecord, Proposal, ProposedRecord, PutRecord, ReplaceGlobal
+from core.consolidation.supersede import supersession_notes
 from core.consolidation.validation import GLOBAL_FILE, normalize_body
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key
@@ -522,6 +523,8 @@ class AgentSession:
             snap = self.store.create_workspace(self.cwd)
             if snap.records() or any(not e.is_valid for e in snap.entries):
                 raise self._stale("The memory of this workspace", snap.revision)
+        # A new record that restates an old fact with a new value (issue 26): the agent is told.
+        notes = supersession_notes([op.record for op in ops if isinstance(op, PutOp)], snap.records())
         self.store.actor = f"agent:{client or self.client}"  # under self._lock: the commit log names the agent
         try:
             after = self.store.commit(self.key, ops, snap.revision, origin="automatic")
@@ -536,6 +539,7 @@ class AgentSession:
                 "message": f"Committed {len(ops)} change(s); MEMORY.md was rebuilt, earlier versions kept in history.",
                 # The agent knows this state: what it saw plus its own change. It may write again with it.
                 "observed": self._mint(after.revision, None),
+                **({"supersedes": notes} if notes else {}),
             },
             ensure_ascii=False,
         )
