@@ -78,6 +78,17 @@ class UsageError(DshMemoryError):
     code = "usage"
 
 
+class AmbiguousSessionError(UsageError):
+    """Two or more session folders carry the same session id (fixtures keep ``{{sessionId}}``):
+    a session named by id is never picked silently; ``folders`` names them all."""
+
+    code = "ambiguous-session"
+
+    def __init__(self, message: str, folders: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.folders = folders
+
+
 class StorageError(DshMemoryError):
     """The file system refused an operation (permissions, disk full...). Memory was left unchanged."""
 

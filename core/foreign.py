@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from enum import StrEnum
 from pathlib import Path
@@ -154,3 +155,48 @@ def load_json(
         if opens > max_depth and _too_deep(value, max_depth):
             raise ForeignDataError(ForeignReason.TOO_DEEP, f"JSON nested deeper than {max_depth} levels")
     return value
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]|[^"{}\[\]]+', re.DOTALL)
+_SCALAR = re.compile(r"\s*:\s*(-?\d+|true|false|null)?\s*(?:,|$)")
+
+
+def top_level_member(text: str, key: str) -> Any:
+    """The scalar value of ``key`` in the top-level object of ``text``, found without parsing it.
+
+    For answering a message that cannot be parsed (too deep, malformed further on): JSON-RPC wants
+    the request's ``id`` in the error when it can be told. A linear scan that only tracks nesting;
+    None when the key is not found at the top level or its value is not a scalar."""
+    depth = 0
+    last_string: str | None = None
+    take_string = False
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "{[":
+            depth += 1
+            take_string = False
+            continue
+        if token in "}]":
+            depth -= 1
+            continue
+        if depth != 1:
+            continue
+        if token.startswith('"'):
+            if take_string:
+                return json.loads(token)
+            last_string = token
+            continue
+        if last_string is not None and token.lstrip().startswith(":"):
+            try:
+                name = json.loads(last_string)
+            except ValueError:
+                name = None
+            if name == key:
+                scalar = _SCALAR.match(token)
+                if scalar is not None and scalar.group(1) is not None:
+                    return json.loads(scalar.group(1))
+                take_string = token.strip() == ":"
+                if not take_string:
+                    return None
+        last_string = None
+    return None

@@ -207,7 +207,13 @@ def _open(path: Path, limits: Limits) -> zipfile.ZipFile:
         )
     try:
         return zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, IndexError, struct.error, OverflowError) as exc:
+    except NotImplementedError as exc:  # a zip version this reader cannot read (found by benchmarks/fuzz.py)
+        raise ImportZipError(
+            "unsupported-method", f"{path.name} needs a zip feature this app cannot read ({exc}).", path=path.name
+        ) from exc
+    except (
+        zipfile.BadZipFile, OSError, ValueError, EOFError, IndexError, KeyError, struct.error, OverflowError
+    ) as exc:  # the central directory is damaged or this is no zip at all
         raise ImportZipError("not-a-zip", f"{path.name} is not a zip file ({exc}).", path=str(path)) from exc
 
 

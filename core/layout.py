@@ -11,4 +11,5 @@ SCOPE_FILE = "scope.json"  # a workspace folder's identity (cwd, created)
 WORKSPACES_DIR = "workspaces"
 ARCHIVED_DIR = "archived"
 MANAGER_DIR = ".manager"  # this app's internals: locks, journal, history, caches
+SEARCH_CACHE_DIR = ".manager/cache"  # derived search data: rebuilt from the records, dropped whole by a purge
 USAGE_DIR = "usage"  # under MANAGER_DIR: the usage ledger (derived from session logs and MCP reads)

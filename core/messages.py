@@ -125,7 +125,11 @@ OFFLINE_STATED = {
     "decision": _t(QT_TRANSLATE_NOOP("core", "decision stated by the user (seq {seqs})")),
     "correction": _t(QT_TRANSLATE_NOOP("core", "correction stated by the user (seq {seqs})")),
     "preference": _t(QT_TRANSLATE_NOOP("core", "preference stated by the user (seq {seqs})")),
+    "reference": _t(QT_TRANSLATE_NOOP("core", "reference given by the user (seq {seqs})")),
+    "constraint": _t(QT_TRANSLATE_NOOP("core", "constraint stated by the user (seq {seqs})")),
 }
+OFFLINE_SUPERSEDED = _t(QT_TRANSLATE_NOOP(
+    "core", "superseded by [[{new}]]: the user gave a new value for what [[{old}]] said"))
 OFFLINE_GLOBAL = _t(QT_TRANSLATE_NOOP(
     "core", "the user said this about themselves in every project (seq {seqs}); confirm it belongs to GLOBAL.md"))
 OFFLINE_ALL_KNOWN = _t(QT_TRANSLATE_NOOP("core", "Everything found is already in memory."))

@@ -3,10 +3,12 @@ would go back to (read just before asking the user, so the question matches the 
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
-from core.errors import NotFoundError
+from core.errors import DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE
@@ -81,3 +83,107 @@ def restore_entry(
 def global_version(store: MemoryStore, entry_id: str) -> tuple[str, Revision]:
     """An earlier GLOBAL.md's text and the current GLOBAL.md revision (the CAS base to replace it)."""
     return store.read_history(entry_id).decode("utf-8"), store.read_global().revision
+
+
+# --- purge: "delete forever" means every derived copy (issue 25) ---------------------------------
+@dataclass(frozen=True)
+class PurgeSweep:
+    """What a purge removed besides the workspace folder and its history (counts, for the report)."""
+
+    agent_proposals: int = 0
+    review_states: int = 0
+    receipts_closed: int = 0
+    debug_logs: int = 0
+    usage_entries: int = 0
+    search_cache_dropped: bool = False
+
+
+def purge_workspace(store: MemoryStore, key: str, confirm: str) -> PurgeSweep:
+    """Purge archived workspace ``key`` (the store's confirmed, journaled delete of its folder,
+    history, commit log and review marks), then sweep every derived store keyed by it.
+
+    The store's purge is the point of no return; the sweep after it is best effort per item and
+    runs again on a later purge of the same key (see :func:`sweep_workspace`)."""
+    store.purge(key, confirm)
+    return sweep_workspace(store, key)
+
+
+def _workspace_of(text: str | None) -> str | None:
+    """The ``workspace_key`` a pending proposal or review state names (None when unreadable)."""
+    from core.foreign import load_json  # bounded: these files are ours, but never trusted blindly
+
+    if text is None:
+        return None
+    try:
+        doc: Any = load_json(text)
+    except ValueError:
+        return None
+    value = doc.get("workspace_key") if isinstance(doc, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
+    """Remove every derived copy of workspace ``key``'s text; receipts keep their body-free summary.
+
+    - pending agent proposals for it (``.manager/agent-proposals/``): deleted, so neither
+      ``reviews --pending`` lists them nor ``review ID --apply --refresh`` re-creates the workspace;
+    - pending review states (``.manager/review-state/``, proposals, evidence and the user's edits);
+    - receipts of those reviews: marked ``discarded`` (they never held bodies);
+    - debug logs of every review of the workspace (``debug/<review-id>/``);
+    - its uses in the usage ledger and the MCP served log (``.manager/usage/``);
+    - the search cache (``.manager/cache/``): dropped whole and rebuilt from the records by the next
+      search, since deleted rows of an SQLite file (or a search index's segments) keep their bytes
+      in free pages until they are overwritten.
+    """
+    from core.consolidation.proposals import FINAL_STATUSES
+    from core.consolidation.receipts import parse_receipt, render_receipt
+
+    proposals = states = closed = debug = 0
+    reviews: set[str] = set()
+    for pid in store.list_agent_proposals():
+        if _workspace_of(store.read_agent_proposal(pid)) == key:
+            with contextlib.suppress(DshMemoryError, OSError):
+                store.delete_agent_proposal(pid)
+                proposals += 1
+            reviews.add(pid)
+    for rid in store.list_review_states():
+        if _workspace_of(store.read_review_state(rid)) == key:
+            with contextlib.suppress(DshMemoryError, OSError):
+                store.delete_review_state(rid)
+                states += 1
+            reviews.add(rid)
+    for rid in store.list_receipts():
+        text = store.read_receipt(rid)
+        receipt = parse_receipt(text) if text is not None else None
+        if receipt is None or (receipt.workspace_key != key and rid not in reviews):
+            continue
+        reviews.add(rid)
+        if receipt.status not in FINAL_STATUSES and receipt.status != "discarded":
+            closed_receipt = receipt.model_copy(update={"status": "discarded", "error": "workspace purged"})
+            with contextlib.suppress(DshMemoryError, OSError):
+                store.write_receipt(rid, render_receipt(closed_receipt))
+                closed += 1
+    for rid in sorted(reviews):
+        with contextlib.suppress(DshMemoryError, OSError):
+            debug += store.delete_debug(rid)
+    usage = 0
+    with contextlib.suppress(DshMemoryError, OSError, TimeoutError):
+        from core.usage.ledger import forget_workspace
+
+        usage = forget_workspace(store, key)
+    dropped = _drop_search_cache(store.root)
+    return PurgeSweep(proposals, states, closed, debug, usage, dropped)
+
+
+def _drop_search_cache(root: Path | None) -> bool:
+    """The hook on the search index: drop its whole cache folder (never following a link out)."""
+    from core.atomic import remove_tree_quietly
+    from core.layout import SEARCH_CACHE_DIR
+
+    if root is None:
+        return False
+    folder = Path(root) / SEARCH_CACHE_DIR
+    if not folder.exists() and not folder.is_symlink():
+        return False
+    remove_tree_quietly(folder)
+    return not folder.exists()

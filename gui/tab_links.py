@@ -30,8 +30,18 @@ class TabLinks:
 
         self._show("global" if name == "GLOBAL.md" else "workspace")
         ws = self._tabs["workspace"]
-        if name != "GLOBAL.md" and isinstance(ws, WorkspaceTab) and ws.select_workspace(workspace_key):
-            ws.select_record(name)
+        shown = name != "GLOBAL.md" and isinstance(ws, WorkspaceTab) and ws.select_workspace(workspace_key)
+        if shown and isinstance(ws, WorkspaceTab) and not ws.select_record(name):
+            # The workspace loads on a worker: select the record once its rows are there, or
+            # the tab would show its first record instead of the one asked for.
+            model = ws.records.model
+
+            def loaded() -> None:
+                if model.rowCount() > 0:  # the first reset with rows is the loaded workspace
+                    model.modelReset.disconnect(loaded)
+                    ws.select_record(name)
+
+            model.modelReset.connect(loaded)
 
     def open_receipt(self, review_id: str) -> None:
         """Show the receipt of the consolidation that wrote a record (its provenance link)."""

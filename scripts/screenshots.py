@@ -34,6 +34,7 @@ from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
+from scripts import shots_supersede as supersede_steps
 from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]
@@ -651,6 +652,7 @@ STEPS: list[tuple[str, Step]] = [
     ("consolidation-side-by-side", consolidation_side_by_side),
     ("consolidation-receipt", consolidation_receipt),
     *review_steps.STEPS,  # agent proposals, merge, what the model saw, batch, restored, import
+    *supersede_steps.STEPS,  # supersedes with Replace/Keep both/Merge, rename, evidence (issue 26)
     ("recycle-bin", recycle_archived),
     ("recycle-bin-deleted-record", recycle_deleted_record),
     ("recycle-bin-purge-wrong-name", recycle_purge_wrong_name),

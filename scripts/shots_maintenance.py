@@ -80,9 +80,27 @@ def import_zip(shot: Shot) -> None:
     tab.export.import_zip()
 
 
+def import_damaged_zip(shot: Shot) -> None:
+    """A zip whose manifest fails its CRC (issue 25): a translated sentence, not a raw exception."""
+    import zipfile
+
+    tab = _tab(shot)
+    tab.pages.setCurrentWidget(tab.export)
+    tmp = Path(tempfile.mkdtemp(prefix="dsh-shots-zip-"))
+    path = tmp / "damaged-export.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("manifest.json", '{"format": "dsh-memory-export/1", "files": {}, "workspaces": []}')
+    raw = bytearray(path.read_bytes())
+    raw[30 + len("manifest.json") + 3] ^= 1  # one flipped bit in the stored manifest
+    path.write_bytes(raw)
+    shot.dialogs.answers.append(str(path))
+    tab.export.import_zip()
+
+
 STEPS: list[tuple[str, Any]] = [
     ("maintenance-review-queue", stale_queue),
     ("maintenance-load-meter", load_meter),
     ("maintenance-export", export_page),
     ("maintenance-import-review", import_zip),
+    ("maintenance-import-damaged", import_damaged_zip),
 ]

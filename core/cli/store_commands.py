@@ -361,8 +361,10 @@ def cmd_restore(args: argparse.Namespace, ctx: Context) -> Result:
 
 
 def cmd_purge(args: argparse.Namespace, ctx: Context) -> Result:
+    from core.recycle import purge_workspace  # the store's purge plus the sweep of derived copies
+
     store = _store(ctx)
-    store.purge(args.key, args.confirm or "")
+    purge_workspace(store, args.key, args.confirm or "")
     return Result({"purged": args.key}, f"Purged archived workspace {args.key} for good.")
 
 

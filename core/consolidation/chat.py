@@ -33,39 +33,14 @@ from core.consolidation.base import (
     raise_if_cancelled,
 )
 from core.consolidation.context import RecordSearch, build_context
+from core.consolidation.prompt import system_prompt
 from core.consolidation.proposals import Proposal, Transcript, TranscriptEntry
 from core.consolidation.tools import SUBMIT, TOOL_DEFINITIONS, MemoryTools, ToolError
 from core.errors import CancelledError, ConsolidationError
 from core.model_catalog import ModelChoice
 
-SYSTEM_PROMPT = """\
-You consolidate long-term memory for a coding agent from one finished work session.
-There are two memory scopes:
-- GLOBAL.md: one Markdown document about the user in general (profile, preferences, tips that hold
-  across every project). Only change it for facts the USER stated about themselves in general, and
-  never for anything specific to this project.
-- Workspace records: one record per durable fact of THIS workspace only. Each record has
-  name (lower-case kebab-case, e.g. "use-pnpm"), description (one line saying when it matters),
-  type ("feedback": the user's correction or confirmation of how the agent works; "project": goals,
-  constraints and decisions that cannot be recovered from the code or git; "reference": pointers to
-  URLs, issues, dashboards, documents) and body (the fact, then "**Why:** ..." and
-  "**How to apply:** ..." paragraphs).
-Save only what is durable, explicit and reusable: explicit "remember" requests, stated preferences,
-corrections, decisions with their reasons. Do not save temporary state, guesses about preferences,
-unconfirmed plans, one-off errors, secrets or credentials, or what the repository already records.
-Prefer updating an existing record (same name, whole record) over adding a near-duplicate; delete a
-record only when the session shows it is wrong. Cite the seq numbers of the evidence for each change.
-
-Answer with ONE JSON object and nothing else:
-{"summary": "<one sentence>",
- "changes": [
-  {"op": "put", "record": {"name": "...", "description": "...", "type": "feedback|project|reference",
-   "body": "..."}, "reason": "...", "evidence": [<seq>, ...]},
-  {"op": "delete", "name": "...", "reason": "...", "evidence": [<seq>, ...]},
-  {"op": "replace_global", "text": "<the whole new GLOBAL.md>", "reason": "...", "evidence": [<seq>, ...]},
-  {"op": "no_change", "reason": "...", "evidence": []}
- ]}
-Use {"op": "no_change"} alone when nothing is worth remembering."""
+SYSTEM_PROMPT = system_prompt(tools=False)
+"""The instructions of a request without tools (core.consolidation.prompt has every rule and example)."""
 
 
 def _strip_fences(text: str) -> str:
@@ -216,7 +191,7 @@ class _Endpoint:
 
 
 def _transport_reason(exc: BaseException) -> str:
-    """"dns" when the host name did not resolve (a socket.gaierror under the transport error),
+    """ "dns" when the host name did not resolve (a socket.gaierror under the transport error),
     "refused" for another failed connect, else "unreachable": decided from exception types."""
     seen: set[int] = set()
     cause: BaseException | None = exc
@@ -285,7 +260,8 @@ class _Conversation:
         return Transcript(entries=tuple(self.entries), rounds=self.rounds, fallback_note=self.fallback_note)
 
     def restart(self, first: str, note: str) -> None:
-        self.messages = [self.messages[0], {"role": "user", "content": first}]
+        """Start again without tools: the instructions now end with "answer with one JSON object"."""
+        self.messages = [{"role": "system", "content": system_prompt(tools=False)}, {"role": "user", "content": first}]
         self.entries.append(TranscriptEntry(kind="note", text=note))
         self.entries.append(TranscriptEntry(kind="request", text=first))
         self.fallback_note = note
@@ -338,7 +314,7 @@ class ChatModelConsolidator:
         context = build_context(
             request,
             budget_bytes=self.input_budget_bytes,
-            system_bytes=len(SYSTEM_PROMPT.encode("utf-8")),
+            system_bytes=len(system_prompt(tools=tools).encode("utf-8")),
             tools=tools,
             search=search,
         )
@@ -354,7 +330,9 @@ class ChatModelConsolidator:
         debug = debug or NullDebugSink()
         tools = MemoryTools(request)
         use_tools = self.tool_rounds > 0
-        chat = _Conversation(SYSTEM_PROMPT, self.first_request(request, tools=use_tools, search=tools.search))
+        chat = _Conversation(
+            system_prompt(tools=use_tools), self.first_request(request, tools=use_tools, search=tools.search)
+        )
         json_mode = not use_tools  # JSON mode and tool calling don't mix on every server
         attempt = 0
         while True:

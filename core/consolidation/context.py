@@ -151,8 +151,7 @@ def build_context(
     """The first user message for ``request``; EvidenceTooLargeError when the required parts exceed the budget."""
     how = (
         "Use the tools search_memory, read_record and read_global to look at other existing memory "
-        "before you propose a record that might already exist; then call submit_proposal (or answer "
-        "with the JSON object)."
+        "before you propose a record that might already exist; then call submit_proposal once."
         if tools
         else "Reply with the JSON object only."
     )

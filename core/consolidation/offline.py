@@ -47,18 +47,23 @@ from core.consolidation.base import (
     never_cancelled,
     raise_if_cancelled,
 )
-from core.consolidation.proposals import NoChange, Proposal, ProposedRecord, PutRecord, ReplaceGlobal
+from core.consolidation.proposals import DeleteRecord, NoChange, Proposal, PutRecord, ReplaceGlobal
 from core.consolidation.similarity import is_exact_duplicate
+from core.consolidation.supersede import Draft, settle
 from core.models import Record, RecordType
 from core.secrets import without_secrets  # names derived from text never carry a credential
 
-Kind = Literal["remember", "decision", "correction", "preference"]
-RULES_VERSION = "rules-3"
+Kind = Literal["remember", "decision", "correction", "preference", "reference", "constraint"]
+RULES_VERSION = "rules-4"
 """Bump when the rules change what they propose, so earlier receipts don't hide the new results."""
 
 _I = re.IGNORECASE
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？；])|\n+")
-_LEAD = re.compile(r"^(?:ok(?:ay)?|also|and|so|but|hey|hi|btw|oh|well|嗯|好的?|另外|还有|对了)[,，:：!！.\s]+", _I)
+_LEAD = re.compile(
+    r"^(?:ok(?:ay)?|also|and|so|but|hey|hi|btw|oh|well|嗯|好的?|另外|还有|对了)[,，:：!！.\s]+"
+    r"|^(?:correction|update|heads[\s-]+up|fyi|psa|更正|注意|提醒)\s*[:：,，!！]\s*",
+    _I,
+)
 _QUESTION = re.compile(
     r"[?？]\s*$|[吗呢]\s*[。]?\s*$|^(?:can|could|would|should|do|does|did|is|are|what|why|how|which|when|where)\b",
     _I,
@@ -82,6 +87,53 @@ _TRANSIENT = re.compile(
 )
 _URL = re.compile(r"https?://\S+")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# "always/never/from now on/每次": what makes an instruction standing rather than about this task.
+_STANDING = re.compile(
+    r"\b(?:always|never|every\s+time|whenever|each\s+time|from\s+now\s+on|going\s+forward|in\s+future|"
+    r"in\s+the\s+future|by\s+default)\b|以后|每次|总是|永远|一律|从现在起|今后|默认",
+    _I,
+)
+# "记得帮我把 README 的错别字改了" / "remember to update the changelog": a task for now, not a fact.
+_TASK = re.compile(
+    r"^(?:请)?(?:记得|别忘了|不要忘了|不要忘记|记住)(?:要|去)?\s*"
+    r"(?:帮我|帮忙|给我|替我|把|去|跑|改|修|更新|提交|删|加|做|看|检查|运行|重新|处理|发|弄|写一下|测试一下)"
+    r"|^(?:please\s+)?(?:remember|don'?t\s+forget|do\s+not\s+forget)\s+to\s+\w",
+    _I,
+)
+# "failing again", "because of the lockfile", "还是报错": the state of the work today.
+_ONE_OFF = re.compile(
+    r"\b(?:fail(?:s|ed|ing)?|broken|broke|crash(?:es|ed|ing)?|erroring|errored|flaky|timed?\s*out|red)\b"
+    r"|\bbecause\s+of\s+the\b|挂了|失败|报错|出错|崩了",
+    _I,
+)
+# "remember that." / "记住这个" / "remember the rules in AGENTS.md": nothing in the evidence to keep.
+_CONTENTLESS = re.compile(
+    r"^(?:all\s+)?(?:that|this|it|these|those|them|everything|what\s+(?:i|we)\s+(?:said|told\s+you|discussed)"
+    r"|(?:the\s+)?(?:above|previous|last\s+(?:one|message))"
+    r"|(?:what\s+)?(?:the\s+)?[\w.-]*\.md(?:\s+says)?"
+    r"|(?:the\s+)?(?:rules?|conventions?|instructions?|guidelines?|notes?|things?|stuff)\s+(?:in|from|of)\s+\S+"
+    r"|这个|这些|那个|那些|上面的?(?:内容)?|刚才(?:说的|的)?|以上(?:内容)?)[\s.!。！]*$",
+    _I,
+)
+# A URL said as a statement ("the dashboard is at …", "Status page: …"), with or without "remember".
+_URL_TASK = re.compile(
+    r"^(?:please\s+)?(?:check|open|fetch|look|see|visit|read|go|browse|download|curl|try|test|use)\b"
+    r"|^(?:请)?(?:看看|打开|查看|访问|帮我|下载|试试)",
+    _I,
+)
+# A constraint without a trigger word: a subject that must / must not + a verb of state or use
+# ("The public API must stay …"); "the child must attempt one more call" is the task at hand.
+_CONSTRAINT = [
+    re.compile(
+        r"^(?P<fact>(?:the|our|all|every|each|any|no|these|those)\b[^?]{3,}?\b(?:must(?:\s+not)?|mustn'?t|cannot|"
+        r"can'?t|may\s+not|has\s+to|have\s+to|needs?\s+to|is\s+not\s+allowed\s+to|are\s+not\s+allowed\s+to|"
+        r"should\s+never)\s+(?:always\s+|ever\s+)?(?:stay|remain|be|keep|support|work|run|use|target|follow|pass|"
+        r"go|depend|include|have|contain|import|call|ship|live|touch|break|change)\b.+)$",
+        _I,
+    ),
+    re.compile(r"^(?P<fact>(?![你我它这那先现今暂])[^？?]{2,30}?(?:必须|不能|不得|不允许|禁止).+)$"),
+]
+_TRANSIENT_ZH_CONSTRAINT = re.compile(r"现在|今天|这次|暂时|先|目前|马上")
 
 # (kind, pattern, group holding the fact or None for the whole sentence)
 _REMEMBER = [
@@ -90,6 +142,8 @@ _REMEMBER = [
         r"\b(?:\s+that\b)?\s*[:,\-–]?\s*(?P<fact>.+)$",
         _I,
     ),
+    # "暗号改成 KESTREL 了，记住。": the Chinese "…, remember that".
+    re.compile(r"^(?P<fact>.{3,}?)\s*[，,；;]\s*(?:请)?(?:记住|记一下|记下来|别忘了)(?:了|哦|啊|这个)?\s*[。！!]*$"),
     re.compile(r"(?:请|帮我|你要)?(?:记住|记一下|记下来|记下|牢记)(?:一下)?[：:，,、]?\s*(?P<fact>.+)$"),
     # "记得 X" at the start is "remember to X" ("我记得…" is "I recall…", not a request).
     re.compile(r"^(?:请|你要)?(?:记得|别忘了|不要忘了|不要忘记)[：:，,、]?\s*(?P<fact>.+)$"),
@@ -128,12 +182,19 @@ _CORRECTION = [
         r"(?P<fact>(?:use|it'?s|it\s+is|we|the|that|you|don'?t|do\s+not|please|this|it\s+should)\b.+)$",
         _I,
     ),
+    # "No, releases are cut from trunk-stable, never from main": a comma after "no" and a statement.
+    re.compile(
+        r"^(?:no|nope|wrong)\s*[,;:—–]\s*(?P<fact>\w+\s+(?:is|are|should|must|go|goes|live|lives)\b.+)$",
+        _I,
+    ),
     re.compile(r"^actually[,:]?\s+(?P<fact>.+)$", _I),
     re.compile(r"^(?:that'?s|this\s+is|you'?re)\s+(?:wrong|not\s+right|incorrect)[,.;:!]?\s*(?P<fact>.+)$", _I),
     re.compile(r"^(?:不对|错了|搞错了|不是这样)[，,。！!：:\s]*(?P<fact>.+)$"),
     re.compile(r"(?P<fact>.*不是.+?[，,]?\s*而是.+)$"),
 ]
 _PREFERENCE = [
+    # "以后提交信息用中文写": 以后/从现在起 + a verb phrase (but "以后再说" is "later", not a rule).
+    re.compile(r"^(?:请)?(?:以后|从现在起|从现在开始|今后)(?:都|请|一律)?(?!再)[，,]?\s*(?P<fact>.{2,})$"),
     re.compile(
         r"(?P<fact>\bI\s+(?:really\s+)?(?:prefer|like\s+to|like\s+it\s+when|want\s+you\s+to\s+always)\b.+)$",
         _I,
@@ -178,7 +239,7 @@ _GLOBAL_STATEMENTS = [
 # Two standing statements joined in one sentence become two facts (one record each).
 _CLAUSES = re.compile(r"\s*[,;]\s+(?:and\s+|but\s+|also\s+)|\s*;\s*|\s*[，,；;]\s*(?:而且|并且|另外|同时|还有)")
 _REASON = [
-    re.compile(r"^(?P<fact>.+?)\s*[,;]?\s+(?:because|since)\s+(?P<why>.+)$", _I),
+    re.compile(r"^(?P<fact>.+?)\s*[,;]?\s+(?:because(?!\s+of\b)|since)\s+(?P<why>.+)$", _I),
     re.compile(r"^(?P<fact>.+?)[，,]\s*(?:因为|由于)(?P<why>.+)$"),
 ]
 _RULES: list[tuple[Kind, list[re.Pattern[str]]]] = [
@@ -259,9 +320,45 @@ def _join_negation(sentence: str) -> str:
 
 
 def classify(sentence: str) -> _Hit | None:
-    """The durable statement in ``sentence``, if any (first matching rule wins)."""
+    """The durable statement in ``sentence``, if any (first matching rule wins).
+
+    Before any rule: a question, a task ("记得帮我…", "remember to update…"), and a one-off report
+    ("failing again", "because of the lockfile") are nothing to keep, unless the sentence says the
+    instruction is standing ("always", "以后", "每次").
+    """
     if _QUESTION.search(sentence):
         return None
+    standing = _STANDING.search(sentence) is not None
+    if not standing and (_TASK.search(sentence) or _ONE_OFF.search(sentence)):
+        return None
+    hit = _classify_rules(sentence)
+    if hit is not None or _NOT_A_FACT.search(sentence):
+        return hit
+    return _reference(sentence) or _constraint(sentence)
+
+
+def _reference(sentence: str) -> _Hit | None:
+    """ "The dashboard is at https://…", "Status page: https://…": a reference, "remember" or not."""
+    if not _URL.search(sentence) or _URL_TASK.search(sentence):
+        return None
+    subject = _URL.sub(" ", sentence)
+    if len(re.sub(r"[\W_]", "", subject)) < 3:  # a bare link says nothing about what it is
+        return None
+    return _Hit("reference", _clean(sentence), None)
+
+
+def _constraint(sentence: str) -> _Hit | None:
+    for pattern in _CONSTRAINT:
+        m = pattern.search(sentence)
+        if m is None:
+            continue
+        if _is_cjk(sentence) and _TRANSIENT_ZH_CONSTRAINT.search(sentence):
+            return None
+        return _Hit("constraint", _clean(m.group("fact")), None)
+    return None
+
+
+def _classify_rules(sentence: str) -> _Hit | None:
     for kind, patterns in _RULES:
         for pattern in patterns:
             m = pattern.search(sentence)
@@ -281,10 +378,16 @@ def classify(sentence: str) -> _Hit | None:
             fact = _clean(groups.get("fact") or sentence)
             if kind == "remember":  # "remember this fact for later: X" -> "X"
                 fact = _FILLER.sub("", fact, count=1)
-            if _QUESTION.search(fact) or _NOT_A_FACT.search(fact):
+            if _QUESTION.search(fact) or _NOT_A_FACT.search(fact) or _CONTENTLESS.match(fact):
                 return None
             if kind == "correction" and not _STATEMENT.search(fact):
-                continue  # "actually, fix the tests too" is a new request, not a correction
+                # "actually, always run e2e and lint": the rest may be a rule of its own kind;
+                # "actually, fix the tests too" is a new request, not a correction.
+                if fact != sentence:
+                    inner = classify(fact)
+                    if inner is not None:
+                        return inner
+                continue
             if kind == "correction" and _TRANSIENT.search(fact):
                 return None  # "no, it's fine" / "no, the tests still fail": nothing to keep
             if len(re.sub(r"\W", "", fact)) < 3:
@@ -322,7 +425,7 @@ def _scoped(hit: _Hit, sentence: str) -> _Hit:
 
 def _strip_request(sentence: str) -> str:
     """A sentence without its "remember:"/"记住：" request words (they are not part of the fact)."""
-    for pattern in _REMEMBER[:2]:
+    for pattern in _REMEMBER[:3]:
         m = pattern.search(sentence)
         if m is not None:
             return m.group("fact")
@@ -341,8 +444,10 @@ def classify_all(sentence: str) -> list[_Hit]:
 
 
 def _record_type(hit: _Hit) -> RecordType:
-    if hit.kind == "decision":
+    if hit.kind in ("decision", "constraint"):
         return "project"
+    if hit.kind == "reference":
+        return "reference"
     if hit.kind in ("correction", "preference"):
         return "feedback"
     if _URL.search(hit.fact) or _REFERENCE_WORDS.search(hit.fact):
@@ -487,7 +592,7 @@ class OfflineConsolidator:
         existing = {r.name: r for r in request.records}
         known_text = [_normalized(f"{r.description} {r.body}") for r in request.records]
         taken = set(existing)
-        changes: list[PutRecord | ReplaceGlobal] = []
+        drafts: list[Draft] = []
         skipped = 0
         global_hits: list[_Hit] = []
         known_global = _normalized(request.global_text)
@@ -512,13 +617,12 @@ class OfflineConsolidator:
             if is_exact_duplicate(record, request.records) is not None:
                 skipped += 1
                 continue
-            changes.append(
-                PutRecord(
-                    record=ProposedRecord.from_record(record),
-                    reason=M.OFFLINE_STATED[hit.kind].format(seqs=", ".join(map(str, hit.seqs))),
-                    evidence=tuple(hit.seqs),
-                )
-            )
+            reason = M.OFFLINE_STATED[hit.kind].format(seqs=", ".join(map(str, hit.seqs)))
+            drafts.append(Draft(record, reason, tuple(hit.seqs)))
+        # A fact whose value changed updates its record (or replaces it) instead of piling up.
+        changes: list[PutRecord | DeleteRecord | ReplaceGlobal] = list(
+            settle(drafts, request.records, delete_reason=lambda o, n: M.OFFLINE_SUPERSEDED.format(old=o, new=n))
+        )
         if global_hits:
             seqs = sorted({s for h in global_hits for s in h.seqs})
             changes.append(

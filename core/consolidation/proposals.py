@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.models import Record, Revision
+from core.sessions.models import Evidence
 
 
 class _Frozen(BaseModel):
@@ -257,6 +258,9 @@ class Review(_Frozen):
     restored: bool = False  # rebuilt from the saved pending review (the consolidator was not run)
     edited: tuple[str, ...] = ()  # change ids whose record the user edited (saved with the review)
     notes: tuple[str, ...] = ()  # what the user should know about a restored review
+    # The session evidence the review rests on (for the transcript pane and the user's words behind
+    # each change). Kept in memory only: excluded from every dump, so never in receipts or state.
+    evidence: Evidence | None = Field(default=None, exclude=True)
 
     def change(self, change_id: str) -> ReviewChange:
         for c in self.changes:

@@ -216,6 +216,7 @@ class PendingReviews:
             restored=True,
             edited=tuple(sorted(state.edits)),
             notes=tuple(notes),
+            evidence=request.evidence,
         )
         self._reviews[review_id] = review
         self._requests[review_id] = request

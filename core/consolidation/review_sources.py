@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
+from core.consolidation.supersede import Resolution
 from core.mcp.proposals import AgentProposals, ReviewSource, review_source
 from core.models import Record
 
@@ -42,6 +43,12 @@ class ReviewHandler:
 
     def merge(self, review: Review, change_id: str) -> ReviewChange:
         return self.service.merge_change(review, change_id)
+
+    def rename(self, review: Review, change_id: str, name: str) -> ReviewChange:
+        return self.service.rename_change(review, change_id, name)
+
+    def resolve(self, review: Review, change_id: str, resolution: Resolution) -> ReviewChange:
+        return self.service.resolve_change(review, change_id, resolution)
 
     def commit(self, review: Review, request: CommitRequest, confirm_global: bool) -> Receipt:
         return self.service.commit(review, request.change_ids, edited=request.edited, confirm_global=confirm_global)
@@ -87,9 +94,9 @@ class PendingItem:
 
     @property
     def label(self) -> str:
+        """Title and time; the view adds its translated "memory changed since" badge for ``stale``."""
         when = self.created[:16].replace("T", " ")
-        badge = "  ⚠ memory changed since" if self.stale else ""
-        return f"{self.title or self.review_id}\n{when}{badge}"
+        return f"{self.title or self.review_id}\n{when}"
 
 
 @dataclass

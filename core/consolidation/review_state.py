@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
 from core.errors import DshMemoryError
+from core.model_catalog import ModelChoice
 from core.models import Record
 from core.store.api import MemoryStore
 
@@ -134,6 +135,8 @@ class Listing:
     model_label: str
     model_problem: str | None
     settings_problem: str | None
+    # What the view words itself (translated): the chosen model, or None when none can run.
+    model_choice: ModelChoice | None = None
     catalog_problems: dict[str, str] = field(default_factory=dict)
 
 
@@ -250,6 +253,7 @@ def read_listing(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
         rows.append(SessionRow(s, stable, why, last.get(s.id, "")))
 
     model_problem: str | None = None
+    choice: ModelChoice | None = None
     try:
         choice = models.resolve(settings)
         model_label = f"Model: {choice.label}"
@@ -265,6 +269,7 @@ def read_listing(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
         receipt_texts=texts,
         settings_consolidator=settings.consolidator,
         model_label=model_label,
+        model_choice=choice,
         model_problem=model_problem,
         settings_problem=loaded.problem,
         catalog_problems=dict(catalog.problems),

@@ -364,6 +364,7 @@ class ConsolidationService(ReviewEditing):
             proposal_hash=proposal.digest(),
             changes=changes,
             receipt=receipt,
+            evidence=request.evidence,
         )
         if status == "proposed":
             review = self._save_new_state(review, request)

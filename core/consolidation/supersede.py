@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
 from core import pinyin_words
+from core.consolidation.proposals import DeleteRecord, ProposedRecord, PutRecord
 from core.models import Record
 
 Relation = Literal["supersedes", "contradicts"]
@@ -197,3 +198,61 @@ def find_superseded(record: Record, existing: Iterable[Record]) -> Supersession 
 def replaced_by(old: Record, new: Record) -> Record:
     """``new``'s whole corrected text under ``old``'s name (keeping the keys a user added by hand)."""
     return new.model_copy(update={"name": old.name, "extra_frontmatter": old.extra_frontmatter})
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A new record a consolidator wants to add, with why and where the user said it."""
+
+    record: Record
+    reason: str
+    evidence: tuple[int, ...] = ()
+
+
+def _holds(name: str, value: str) -> bool:
+    """Does a record's name spell a value that changed ("release-codeword-marmalade" holds MARMALADE)?"""
+    tokens = set(re.findall(r"[a-z0-9]+", value.lower())) - _STOP
+    return bool(tokens & set(name.split("-")))
+
+
+def settle(
+    drafts: Sequence[Draft], existing: Sequence[Record], *, delete_reason: Callable[[str, str], str]
+) -> list[PutRecord | DeleteRecord]:
+    """Puts (and deletes) for ``drafts``, each turned into an update where it supersedes a record.
+
+    A draft that is a new value of an existing record (or of an earlier draft) becomes a put of the
+    whole corrected text under that record's name — unless the old name spells the old value
+    ("release-codeword-marmalade"): then the new record keeps its own name and the old one is
+    deleted (``delete_reason(old name, new name)`` says why). Deterministic for the same input.
+    """
+    current: dict[str, Record] = {r.name: r for r in existing}
+    out: list[PutRecord | DeleteRecord] = []
+    put_at: dict[str, int] = {}  # name -> index in out of the put proposed for it
+    for draft in drafts:
+        record = draft.record
+        found = find_superseded(record, current.values())
+        if found is not None:
+            old = current[found.name]
+            if found.name in put_at:  # a later statement of this session wins over an earlier one
+                index = put_at.pop(found.name)
+                del current[found.name]
+                if not _holds(old.name, found.old):
+                    record = replaced_by(old, record)
+                current[record.name] = record
+                put_at[record.name] = index
+                out[index] = _put(record, draft)
+                continue
+            if _holds(old.name, found.old) and record.name != old.name:
+                reason = delete_reason(old.name, record.name)
+                out.append(DeleteRecord(name=old.name, reason=reason, evidence=draft.evidence))
+                del current[old.name]
+            else:
+                record = replaced_by(old, record)
+        current[record.name] = record
+        put_at[record.name] = len(out)
+        out.append(_put(record, draft))
+    return out
+
+
+def _put(record: Record, draft: Draft) -> PutRecord:
+    return PutRecord(record=ProposedRecord.from_record(record), reason=draft.reason, evidence=draft.evidence)

@@ -138,7 +138,11 @@ def render_record_text(record: Record) -> str:
 
 
 def review_put(
-    change_id: str, change: PutRecord, request: ConsolidationInput, existing: dict[str, Record]
+    change_id: str,
+    change: PutRecord,
+    request: ConsolidationInput,
+    existing: dict[str, Record],
+    deleting: frozenset[str] = frozenset(),
 ) -> ReviewChange:
     name = change.record.name.strip()
     problems: list[str] = []
@@ -170,8 +174,10 @@ def review_put(
             )
         # A near-copy (≥ 80 %) is a restatement to merge; below that, a keyed value that changed
         # (codeword, URL, version) or a negation is a new value of the old fact.
-        related = find_superseded(record, existing.values())
-        similar = most_similar(record, existing.values())
+        # Records the same proposal deletes are being replaced already: no Replace/Merge to offer.
+        others = [r for r in existing.values() if r.name not in deleting]
+        related = find_superseded(record, others)
+        similar = most_similar(record, others)
         if related is not None and (related.key != "wording" or similar is None):
             warnings.append(supersession_warning(related))
             similar = None
@@ -295,10 +301,14 @@ def global_row(
 
 
 def review_change(
-    change_id: str, change: ProposedChange, request: ConsolidationInput, existing: dict[str, Record]
+    change_id: str,
+    change: ProposedChange,
+    request: ConsolidationInput,
+    existing: dict[str, Record],
+    deleting: frozenset[str] = frozenset(),
 ) -> ReviewChange:
     if isinstance(change, PutRecord):
-        return review_put(change_id, change, request, existing)
+        return review_put(change_id, change, request, existing, deleting)
     if isinstance(change, DeleteRecord):
         return review_delete(change_id, change, request, existing)
     if isinstance(change, ReplaceGlobal):
@@ -312,8 +322,9 @@ def review_proposal(proposal: Proposal, request: ConsolidationInput) -> tuple[Re
     existing = {r.name: r for r in request.records}
     rows: list[ReviewChange] = []
     seen_targets: dict[str, str] = {}
+    deleting = frozenset(c.name.strip() for c in proposal.changes if isinstance(c, DeleteRecord))
     for i, change in enumerate(proposal.changes, start=1):
-        row = review_change(f"c{i}", change, request, existing)
+        row = review_change(f"c{i}", change, request, existing, deleting)
         if row.target:
             first = seen_targets.get(row.target)
             if first is not None:

@@ -61,6 +61,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from core.models import WorkspaceInfo
 
+from core.private_modes import private_dir, tighten_tree
 from core.search.documents import Analysis, Doc, analyze
 from core.search.tokenizer import normalize
 
@@ -1049,8 +1050,9 @@ class CacheDB:
         for attempt in (1, 2):
             try:
                 if create:
-                    self.directory.mkdir(parents=True, exist_ok=True)
+                    private_dir(self.directory)  # every record's text: owner-only (issue 25)
                 con = sqlite3.connect(self.path, timeout=5.0, check_same_thread=False, isolation_level=None)
+                tighten_tree(self.path)  # before the first write: SQLite gives -wal/-shm the db's mode
                 try:
                     con.execute("PRAGMA journal_mode=WAL")
                     con.execute("PRAGMA synchronous=NORMAL")  # a cache: integrity yes, durability not needed

@@ -14,7 +14,8 @@ from pathlib import Path
 from core import keys
 from core import messages as M
 from core.atomic import write_atomic
-from core.errors import NotFoundError, SessionReadError, StorageError, UsageError
+from core.errors import AmbiguousSessionError, NotFoundError, SessionReadError, StorageError, UsageError
+from core.foreign import MAX_LOG_BYTES, load_json, read_capped
 from core.sessions.files import SessionFile, find_session_file
 from core.sessions.models import SessionRevision, SessionSummary
 from core.sessions.parse import ParsedSession, folder_session_id, read_session_file, read_session_summary
@@ -134,8 +135,8 @@ class SessionCatalog:
         if self.cache_file is None:
             return
         try:
-            doc = json.loads(self.cache_file.read_bytes())
-        except (OSError, ValueError):
+            doc = load_json(read_capped(self.cache_file, MAX_LOG_BYTES)[0])  # bounded, never trusted blindly
+        except (OSError, ValueError):  # ForeignDataError (too large, too deep) is a ValueError
             return
         if not isinstance(doc, dict) or doc.get("format") != CACHE_FORMAT:
             return
@@ -252,9 +253,17 @@ class SessionCatalog:
         with self._lock:
             summaries = self._all()
         summaries.sort(key=_newest_first)
-        for summary in summaries:
-            if summary.id == session:
-                return Path(summary.folder)
+        same = [summary.folder for summary in summaries if summary.id == session]
+        if len(same) > 1:
+            # Copies and fixtures share ids; loading one by id must not pick one silently.
+            raise AmbiguousSessionError(
+                f"{len(same)} sessions carry the id {session!r}: {same[0]} and {same[1]}"
+                + (f" (and {len(same) - 2} more)" if len(same) > 2 else "")
+                + ". Pick the session from its folder instead.",
+                tuple(same),
+            )
+        if same:
+            return Path(same[0])
         for summary in summaries:
             folder = Path(summary.folder)
             if folder.name == session or folder_session_id(folder) == session:

@@ -326,3 +326,26 @@ def render_evidence(evidence: Evidence) -> str:
                 out.append("")
             out.append(text)
     return "\n".join(out) + "\n"
+
+
+PREVIEW_LIMIT_BYTES = 4_000_000
+"""How much evidence text the transcript preview shows (a session over it says so, never a freeze)."""
+
+
+def session_transcript(folder: str, limit_bytes: int = PREVIEW_LIMIT_BYTES) -> Evidence:
+    """The evidence of the session in ``folder``, read now, for a read-only preview (on a worker).
+
+    Raises SessionReadError when the log cannot be read and EvidenceLimitError above ``limit_bytes``.
+    """
+    from pathlib import Path
+
+    from core.sessions.files import find_session_file
+    from core.sessions.parse import read_session_file
+
+    found = find_session_file(Path(folder))
+    if found is None or found.unusable is not None:
+        from core.errors import SessionReadError
+
+        why = found.unusable if found is not None else "no session log"
+        raise SessionReadError(f"{folder}: {why}.")
+    return build_evidence(read_session_file(found.path, folder, found.warnings), limit_bytes)

@@ -171,6 +171,10 @@ class MemoryStore(Protocol):
         """Append one JSON line to ``debug/<review-id>/attempt-<n>.jsonl``."""
         ...
 
+    def delete_debug(self, review_id: str) -> int:
+        """Delete ``debug/<review-id>/*.jsonl`` (a purge's sweep); the number of files removed."""
+        ...
+
     # --- pending agent proposals (private state under .manager/agent-proposals/) ----------
     def write_agent_proposal(self, proposal_id: str, text: str) -> None:
         """Write one pending agent proposal (JSON text, at most 1 MiB) atomically."""

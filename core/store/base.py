@@ -1004,6 +1004,8 @@ class StoreCore(ABC):
             self._purge_archived(key)
             with contextlib.suppress(StorageError, OSError):
                 self._aux_delete(log_rel(key))  # nothing left to undo into
+            with contextlib.suppress(StorageError, OSError):
+                self._aux_delete(self._stale_marks_rel(key))  # names of its records (issue 25: no remnant)
 
     # --- history ------------------------------------------------------------------------------
     def _history_item(
@@ -1138,6 +1140,16 @@ class StoreCore(ABC):
         if not line.endswith("\n"):
             line += "\n"
         self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
+
+    def delete_debug(self, review_id: str) -> int:
+        """Delete the debug logs of one review (``debug/<review-id>/``): a purge leaves no copy of a
+        workspace's text behind. The number of files removed."""
+        check_review_id(review_id)
+        removed = 0
+        for name in self._aux_list(f"debug/{review_id}"):
+            if name.endswith(".jsonl") and self._aux_delete(f"debug/{review_id}/{name}"):
+                removed += 1
+        return removed
 
     # --- pending agent proposals (private state: .manager/agent-proposals/<id>.json) -------
     # Added for the MCP server (core/mcp/proposals.py). Kept apart from the rest of the store

@@ -40,6 +40,7 @@ from core.atomic import (
 from core.errors import DshMemoryError, ReadOnlyRootError, StorageError
 from core.fingerprint import content_hash, is_racy, scope_fingerprint
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
+from core.private_modes import tighten_tree
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
 from core.store import journal
 from core.store.base import (
@@ -222,6 +223,8 @@ class FileStore(StoreCore):
                         if p.lstat().st_mtime < cutoff:
                             p.unlink()
         self._sweep_commit_log_temps()
+        for derived in ("cache", "archive"):  # issue 25: derived data no wider than its source
+            tighten_tree(self._manager / derived)
 
     def _sweep_commit_log_temps(self) -> None:
         """A commit log (``.dshtmp-<hex>-<scope>.json``) is only written under its scope's lock, so
@@ -799,13 +802,13 @@ class FileStore(StoreCore):
     def _archive_move(self, key: str, when: datetime) -> None:
         stamp = self._archive_stamp(key)
         try:
-            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
         except OSError as exc:
             raise StorageError(f"Could not archive {key}: {exc.strerror or exc}. Nothing was moved.") from exc
         try:
             # The stamp first: it means nothing until the folder is in archived/, and the rename
             # below is the single atomic step that archives.
-            write_atomic(stamp, json.dumps({"archived_at": when.isoformat()}).encode("utf-8"))
+            write_atomic(stamp, json.dumps({"archived_at": when.isoformat()}).encode("utf-8"), mode=0o600)
             self._move_scope(self._scope_dir(key, False), self._scope_dir(key, True), f"archive {key}")
         except StorageError:
             with contextlib.suppress(OSError):

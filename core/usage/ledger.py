@@ -31,6 +31,7 @@ from filelock import FileLock, Timeout
 
 from core.atomic import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, append_durable, write_atomic
 from core.errors import CancelledError, DshMemoryError, StorageError, UsageError
+from core.foreign import ForeignDataError
 from core.layout import MANAGER_DIR, USAGE_DIR
 from core.sessions.files import find_session_file
 from core.sessions.stability import DEFAULT_QUIET_SECONDS, lock_state
@@ -200,7 +201,7 @@ class UsageLedger:
                 continue
             try:
                 uses = scan_session(found, folder, root, files)
-            except (OSError, DshMemoryError) as exc:
+            except (OSError, DshMemoryError, ForeignDataError) as exc:  # over a reading budget: its problem
                 stats.problems[name] = getattr(exc, "message", None) or str(exc)
                 continue
             if uses is None:
@@ -295,3 +296,48 @@ def _trim(target: Path) -> None:
     keep = data[len(data) // 2 :]
     keep = keep[keep.find(b"\n") + 1 :] if b"\n" in keep else b""
     write_atomic(target, keep, mode=PRIVATE_FILE_MODE, durable=False)
+
+
+def forget_workspace(store: MemoryStore, key: str) -> int:
+    """Drop every use of workspace ``key`` from the ledger and the served log (a purge's sweep, issue
+    25: usage of a purged workspace is a derived copy of it). Session entries stay at their revision,
+    so an update does not count them again. The number of uses and served lines removed."""
+    if store.root is None:
+        return 0
+    folder = usage_dir(store)
+    if not folder.is_dir():
+        return 0
+    removed = 0
+    with FileLock(str(folder / LOCK_FILE), timeout=LOCK_TIMEOUT, mode=PRIVATE_FILE_MODE):
+        data = _read_private(folder / LEDGER_FILE, MAX_LEDGER_BYTES)
+        try:
+            doc = json.loads(data) if data else None
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and isinstance(doc.get("sessions"), dict):
+            for entry in doc["sessions"].values():
+                if not isinstance(entry, dict) or not isinstance(entry.get("uses"), list):
+                    continue
+                kept = [u for u in entry["uses"] if not (isinstance(u, list) and u and u[0] == key)]
+                removed += len(entry["uses"]) - len(kept)
+                entry["uses"] = kept
+            if removed:
+                out = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+                write_atomic(folder / LEDGER_FILE, out, mode=PRIVATE_FILE_MODE, durable=False)
+    with FileLock(str(folder / SERVED_LOCK_FILE), timeout=5, mode=PRIVATE_FILE_MODE):
+        served = _read_private(folder / SERVED_FILE, MAX_SERVED_BYTES * 2)
+        if served:
+            lines = served.split(b"\n")
+            kept_lines = []
+            for line in lines:
+                try:
+                    item = json.loads(line) if line else None
+                except ValueError:
+                    item = None
+                if isinstance(item, dict) and item.get("k") == key:
+                    removed += 1
+                    continue
+                kept_lines.append(line)
+            if len(kept_lines) != len(lines):
+                write_atomic(folder / SERVED_FILE, b"\n".join(kept_lines), mode=PRIVATE_FILE_MODE, durable=False)
+    return removed

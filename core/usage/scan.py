@@ -16,13 +16,13 @@ Events copied from a parent session (before the inherited cut) are not this sess
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.foreign import load_json
 from core.layout import GLOBAL_FILE, INDEX_FILE
 from core.sessions.files import SessionFile, read_log_text
 from core.sessions.parse import (
@@ -131,7 +131,7 @@ def scan_session(found: SessionFile, folder: Path, root: MemoryRoot, files: Memo
     body = text.decode("utf-8", "replace")
     first, _, _ = body.partition("\n")
     try:
-        header = json.loads(first)
+        header = load_json(first)
     except ValueError:
         return None
     if not isinstance(header, dict) or header.get("type") != "session":
@@ -160,7 +160,7 @@ def scan_session(found: SessionFile, folder: Path, root: MemoryRoot, files: Memo
         elif kind == "user/message" and INDEX_MARKER not in line and "memory" not in line:
             continue
         try:
-            event = _event(json.loads(line))
+            event = _event(load_json(line))  # bounded: a deep line is one bad line
         except ValueError:
             continue  # a torn last line
         if event is None:

@@ -418,6 +418,12 @@ class PendingListModel(_ReviewListModel[PendingItem]):
     def items(self) -> list[PendingItem]:
         return list(self._rows)
 
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        if role == _DISPLAY and index.isValid() and 0 <= index.row() < len(self._rows):
+            r = self._rows[index.row()]
+            return r.label + ("  " + self.tr("⚠ memory changed since") if r.stale else "")
+        return super().data(index, role)
+
     def _extra(self, r: PendingItem, role: int) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole:
             stale = (

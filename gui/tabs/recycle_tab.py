@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from core.display import format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
-from core.recycle import RecycleBin, read_recycle_bin
+from core.recycle import RecycleBin, purge_workspace, read_recycle_bin
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE
 from gui.context import AppContext
@@ -499,7 +499,7 @@ class RecycleBinTab(Tab):
         self._set_busy(True)
         n = ws.record_count
 
-        def done(_result: None) -> None:
+        def done(_result: object) -> None:
             self._set_busy(False)
             self.banner.show_message(
                 "ok",
@@ -518,4 +518,4 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", self.tr("Nothing was deleted. {why}").format(why=msg))
             self.refresh()
 
-        self.jobs.start("action", self.ctx.store.purge, ws.key, typed, done=done, failed=failed)
+        self.jobs.start("action", purge_workspace, self.ctx.store, ws.key, typed, done=done, failed=failed)

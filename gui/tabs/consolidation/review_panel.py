@@ -32,6 +32,9 @@ from gui.widgets.read_only import mark_writes
 from gui.widgets.review_diff import ChangeDiffPanel
 from gui.widgets.review_editor import ReviewRecordEditor
 from gui.widgets.review_receipt import kind_label, receipt_markdown
+from gui.widgets.review_transcript import TranscriptPane
+
+TRANSCRIPT_TAB = 3
 
 
 class ReviewPanel(QTabWidget):
@@ -42,12 +45,15 @@ class ReviewPanel(QTabWidget):
     """
 
     record_requested = Signal(str, str)
+    resolve_requested = Signal(str)  # "replace" | "keep" | "merge" for the current supersession
+    rename_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._receipt_texts: dict[str, str] = {}
         self._receipt_titles: dict[str, str] = {}
         self.review: Review | None = None
+        self.settled: set[str] = set()  # changes whose supersession the user settled (Keep both)
         # Page 1: the review.
         self.review_title = QLabel(self.tr("Run a consolidator on a session to review what it proposes."))
         self.review_title.setObjectName("reviewTitle")
@@ -70,8 +76,8 @@ class ReviewPanel(QTabWidget):
         ch = self.changes_view.horizontalHeader()
         ch.setSectionResizeMode(ReviewChangesModel.ACCEPT, QHeaderView.ResizeMode.ResizeToContents)
         ch.setSectionResizeMode(ReviewChangesModel.OP, QHeaderView.ResizeMode.ResizeToContents)
-        ch.setSectionResizeMode(ReviewChangesModel.TARGET, QHeaderView.ResizeMode.Interactive)
-        ch.resizeSection(ReviewChangesModel.TARGET, 210)
+        # Names are short (≤ 48 characters) and must be read whole: never elided mid-word.
+        ch.setSectionResizeMode(ReviewChangesModel.TARGET, QHeaderView.ResizeMode.ResizeToContents)
         ch.setSectionResizeMode(ReviewChangesModel.REASON, QHeaderView.ResizeMode.Stretch)
         ch.setSectionResizeMode(ReviewChangesModel.NOTES, QHeaderView.ResizeMode.Interactive)
         ch.resizeSection(ReviewChangesModel.NOTES, 170)
@@ -108,6 +114,45 @@ class ReviewPanel(QTabWidget):
         self.transcript_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.detail_tabs.addTab(self.transcript_view, self.tr("What the model saw"))
         self.detail_tabs.setTabEnabled(2, False)
+        # "Transcript": the session read-only, the current change's cited seqs highlighted.
+        self.transcript_pane = TranscriptPane()
+        self.detail_tabs.addTab(self.transcript_pane, self.tr("Transcript"))  # index TRANSCRIPT_TAB
+        # The user's words at the current change's cited seqs, and its supersession choices.
+        self.quote_label = QLabel()
+        self.quote_label.setObjectName("changeQuotes")
+        self.quote_label.setWordWrap(True)
+        self.quote_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.relation_label = QLabel()
+        self.relation_label.setObjectName("relationLabel")
+        self.relation_label.setWordWrap(True)
+        self.relation_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.replace_button = QPushButton(self.tr("Replace"))
+        self.replace_button.setObjectName("relationReplace")
+        self.replace_button.setToolTip(self.tr("Put the corrected text under the existing record's name"))
+        self.keep_button = QPushButton(self.tr("Keep both"))
+        self.keep_button.setObjectName("relationKeep")
+        self.keep_button.setToolTip(self.tr("Add the new record and leave the existing one as it is"))
+        self.merge_relation_button = QPushButton(self.tr("Merge"))
+        self.merge_relation_button.setObjectName("relationMerge")
+        self.merge_relation_button.setToolTip(self.tr("Append the new text to the existing record"))
+        self.replace_button.clicked.connect(lambda: self.resolve_requested.emit("replace"))
+        self.keep_button.clicked.connect(lambda: self.resolve_requested.emit("keep"))
+        self.merge_relation_button.clicked.connect(lambda: self.resolve_requested.emit("merge"))
+        self.relation_bar = QWidget()
+        self.relation_bar.setObjectName("relationBar")
+        self.relation_bar.setStyleSheet("QWidget#relationBar { background:#fff6dc; border-radius:4px; }")
+        bar = QHBoxLayout(self.relation_bar)
+        bar.setContentsMargins(6, 3, 6, 3)
+        bar.addWidget(self.relation_label, 1)
+        for b in (self.replace_button, self.keep_button, self.merge_relation_button):
+            bar.addWidget(b)
+        self.relation_bar.hide()
+        detail = QWidget()
+        dl = QVBoxLayout(detail)
+        dl.setContentsMargins(0, 0, 0, 0)
+        dl.addWidget(self.quote_label)
+        dl.addWidget(self.relation_bar)
+        dl.addWidget(self.detail_tabs, 1)
 
         self.accept_all_button = QPushButton(self.tr("Accept all valid"))
         self.accept_all_button.setObjectName("acceptAll")
@@ -121,10 +166,22 @@ class ReviewPanel(QTabWidget):
         self.merge_button.setObjectName("mergeButton")
         self.merge_button.setToolTip(self.tr("Turn this new record into an update of the similar record it restates"))
         self.merge_button.hide()
+        self.rename_button = QPushButton(self.tr("Rename…"))
+        self.rename_button.setObjectName("renameButton")
+        self.rename_button.setToolTip(self.tr("Give the proposed record another name (checked like any name)"))
+        self.rename_button.clicked.connect(self.rename_requested.emit)
         self.delete_button = QPushButton(self.tr("Delete review"))
         # Every one of these writes into the root (receipts, review state, memory): off when read-only.
         mark_writes(
-            self.accept_all_button, self.reject_all_button, self.commit_button, self.merge_button, self.delete_button
+            self.accept_all_button,
+            self.reject_all_button,
+            self.commit_button,
+            self.merge_button,
+            self.delete_button,
+            self.rename_button,
+            self.replace_button,
+            self.keep_button,
+            self.merge_relation_button,
         )
         self.delete_button.setObjectName("deleteReview")
         self.delete_button.setToolTip(self.tr("Delete this pending review; nothing is written to memory"))
@@ -133,6 +190,7 @@ class ReviewPanel(QTabWidget):
         buttons.addWidget(self.accept_all_button)
         buttons.addWidget(self.reject_all_button)
         buttons.addWidget(self.merge_button)
+        buttons.addWidget(self.rename_button)
         buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
         buttons.addWidget(self.selection_label)
@@ -140,7 +198,7 @@ class ReviewPanel(QTabWidget):
 
         review_split = QSplitter(Qt.Orientation.Vertical)
         review_split.addWidget(self.changes_view)
-        review_split.addWidget(self.detail_tabs)
+        review_split.addWidget(detail)
         review_split.setStretchFactor(0, 2)
         review_split.setStretchFactor(1, 3)
         review_split.setSizes([230, 420])
@@ -198,11 +256,15 @@ class ReviewPanel(QTabWidget):
     # --- the review -------------------------------------------------------------------------------------
     def show_review(self, review: Review | None, *, reason: str = "") -> None:
         self.review = review
+        self.settled = set()
         self.changes_model.set_changes(review.changes if review else (), review.edited if review else ())
         transcript = review.proposal.transcript if review is not None else None
         self.transcript_view.setPlainText(transcript.render() if transcript is not None else "")
         self.detail_tabs.setTabEnabled(2, transcript is not None and bool(transcript.entries))
         self.merge_side.hide()
+        self.transcript_pane.show_evidence(review.evidence if review is not None else None)
+        # Agent proposals and imports come with no session: nothing to read there.
+        self.detail_tabs.setTabEnabled(TRANSCRIPT_TAB, review is None or review.evidence is not None)
         self.delete_button.setVisible(
             review is not None and (review.restored or review_source(review.consolidator) != "session")
         )
@@ -243,6 +305,7 @@ class ReviewPanel(QTabWidget):
         lines.append(" · ".join(parts))
         self.review_summary.setText("\n".join(lines))
         self.setCurrentIndex(0)
+        self.detail_tabs.setCurrentIndex(0)  # the diff first (a preview may have shown the transcript)
         if self.changes_model.rowCount():
             self.changes_view.selectRow(0)
         self.show_current_change()
@@ -256,9 +319,12 @@ class ReviewPanel(QTabWidget):
         if row < 0 or row >= self.changes_model.rowCount():
             self.diff_panel.clear()
             self.editor.set_record(None)
+            self.quote_label.clear()
+            self.relation_bar.hide()
             return
         r = self.changes_model.change_row(row)
         current = r.current
+        self._show_evidence_of(current, related=r.edited is None)
         caption = f"{kind_label(current.kind)} {current.target or ''}".strip()
         if self.changes_model.is_edited(row):
             caption += self.tr(" (edited)")
@@ -271,6 +337,28 @@ class ReviewPanel(QTabWidget):
             caption += self.tr(" — refused: {why}").format(why="; ".join(core_texts(current.problems)))
         self.diff_panel.show_change(caption, current.before, current.after, current.diff, current.target)
         self.editor.set_record(current.record if current.kind == "put" else None, editable=current.is_valid)
+
+    def _show_evidence_of(self, change: ReviewChange, *, related: bool) -> None:
+        """The user's words behind ``change``, its cited seqs highlighted, and its supersession choices."""
+        if change.quotes:
+            words = "\n".join(f"[seq {seq}] “{text}”" for seq, text in change.quotes)
+            self.quote_label.setText(self.tr("The user's words:") + "\n" + words)
+        elif change.evidence:
+            self.quote_label.setText(self.tr("No words of the user at the cited seqs."))
+        else:
+            self.quote_label.setText("")
+        self.quote_label.setVisible(bool(self.quote_label.text()))
+        if self.review is not None and self.review.evidence is not None:
+            self.transcript_pane.show_evidence(self.review.evidence, change.evidence)
+        show = related and change.related_to is not None and change.relation != "" and change.id not in self.settled
+        if show:
+            text = (
+                self.tr("Contradicts [[{name}]]: replace it, keep both, or merge?")
+                if change.relation == "contradicts"
+                else self.tr("Supersedes [[{name}]]: replace it, keep both, or merge?")
+            )
+            self.relation_label.setText(text.format(name=change.related_to))
+        self.relation_bar.setVisible(show)
 
     def show_merge(self, merged: ReviewChange) -> None:
         """After "Merge into existing": the existing record beside the merged one, in the editor."""
@@ -292,8 +380,14 @@ class ReviewPanel(QTabWidget):
     def update_controls(self, busy: bool) -> None:
         has_review = self.review is not None and not busy
         accepted = self.changes_model.accepted_rows()
-        self.accept_all_button.setEnabled(has_review)
-        self.reject_all_button.setEnabled(has_review)
+        any_acceptable = any(r.acceptable for r in self.changes_model.change_rows())
+        self.accept_all_button.setEnabled(has_review and any_acceptable)  # nothing to accept on 0 changes
+        self.reject_all_button.setEnabled(has_review and any_acceptable)
+        row = self.current_change_row()
+        current = self.changes_model.change_row(row).current if 0 <= row < self.changes_model.rowCount() else None
+        self.rename_button.setEnabled(has_review and current is not None and current.kind == "put")
+        for b in (self.replace_button, self.keep_button, self.merge_relation_button):
+            b.setEnabled(has_review)
         self.commit_button.setEnabled(has_review)
         self.merge_button.setEnabled(has_review)
         self.delete_button.setEnabled(has_review)

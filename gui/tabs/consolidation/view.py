@@ -24,11 +24,10 @@ from core.consolidation.review_state import (
     Listing,
     Pipeline,
     SessionRow,
-    commit_request,
     has_decisions,
     read_listing,
 )
-from core.errors import CancelledError, ProposalMismatchError
+from core.errors import CancelledError
 from core.mcp.proposals import AgentProposals, ReviewSource
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
@@ -37,15 +36,17 @@ from gui.root_switch import remember_workspace, remembered_workspace
 from gui.tabs.base import Tab
 from gui.tabs.consolidation.batch_actions import BatchActions
 from gui.tabs.consolidation.choice_actions import ConsolidatorChoice, EditActions
+from gui.tabs.consolidation.commit_actions import CommitActions
 from gui.tabs.consolidation.import_actions import ImportActions
 from gui.tabs.consolidation.pending_actions import PendingActions
 from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
+from gui.tabs.consolidation.relation_actions import RelationActions
 from gui.tabs.consolidation.review_panel import ReviewPanel
 from gui.tabs.consolidation.sessions_panel import MODEL, OFFLINE, SessionsPanel, unassigned_hint
 from gui.tasks import JobControl
-from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
-from gui.widgets.review_receipt import counts_in_words, status_label
+from gui.widgets.review_banner import ReviewBanner
+from gui.widgets.review_receipt import status_label
 
 
 def _run(pipeline: Pipeline, summary: Any, kind: ConsolidatorKind, force: bool, *, control: JobControl) -> Review:
@@ -85,11 +86,13 @@ class ConsolidationTab(Tab):
         self.imports = ImportActions(self)
         self.choice = ConsolidatorChoice(self)
         self.edits = EditActions(self)
+        self.commits = CommitActions(self)
         self._build()
+        self.relations = RelationActions(self)
 
     # --- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
-        self.banner = Banner()
+        self.banner = ReviewBanner()
         self.source_filter = SourceFilter()
         self.sessions = SessionsPanel()
         self.pending = PendingPanel()
@@ -312,7 +315,7 @@ class ConsolidationTab(Tab):
             self._wanted_receipt = None
         # Consolidator choices: the model entry names the configured model (or why it can't run).
         current = self.consolidator_box.currentData() if self.consolidator_box.count() else None
-        self.consolidator_box.setItemText(1, listing.model_label)
+        self.consolidator_box.setItemText(1, self._model_label(listing))
         self.consolidator_box.setItemData(
             1, listing.model_problem or self.tr("Runs the configured chat model"), Qt.ItemDataRole.ToolTipRole
         )
@@ -322,6 +325,17 @@ class ConsolidationTab(Tab):
             self.banner.show_message("warning", listing.settings_problem)
         else:
             self.banner.clear(topic="listing")
+
+    def _model_label(self, listing: Listing) -> str:
+        """The model entry of the consolidator picker, in the user's language."""
+        choice = listing.model_choice
+        if choice is None:
+            return self.tr("Model (not configured)")
+        if choice.provider == "custom":
+            name = self.tr("Custom: {model} at {url}").format(model=choice.model, url=choice.base_url)
+        else:
+            name = choice.label
+        return self.tr("Model: {name}").format(name=name)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Coming back from Settings: show the consolidator saved there (it is one setting)."""
@@ -452,96 +466,15 @@ class ConsolidationTab(Tab):
     def _set_all(self, accepted: bool) -> None:
         self.review_panel.set_all(accepted)
 
-    # --- commit ----------------------------------------------------------------------------------
+    # --- commit (gui.tabs.consolidation.commit_actions) ------------------------------------------
     def commit_selected(self) -> None:
-        review = self.review
-        if review is None or self._job is not None:
-            return
-        request = commit_request(self.changes_model.change_rows())
-        if not request.change_ids and not self.ctx.dialogs.confirm(
-            self,
-            self.tr("Reject every change?"),
-            self.tr("No change is selected. Record this review as rejected? Nothing is written to memory."),
-            self.tr("Reject all"),
-        ):
-            return
-        if request.touches_global and not self.ctx.dialogs.confirm(
-            self,
-            self.tr("Change GLOBAL.md?"),
-            self.tr(
-                "You accepted a change to GLOBAL.md, which every workspace loads. "
-                "Commit it only if it is about you in general, not about this project."
-            ),
-            self.tr("Change GLOBAL.md"),
-        ):
-            return
-        self.status_label.setText(self.tr("Committing…"))
-        self._start(
-            "commit",
-            self.handler.commit,
-            review,
-            request,
-            request.touches_global,  # confirmed just above
-            done=self._commit_done,
-            failed=self._commit_failed,
-        )
+        self.commits.commit_selected()
 
     def _commit_done(self, receipt: Receipt) -> None:
-        self.memory_changed.emit()  # the status counts follow at once
-        self.status_label.setText("")
-        if receipt.status != "conflict":
-            self.pending_actions.forget(receipt.review_id)
-        self._remember_receipt(receipt)
-        self.session_model.set_last_status(receipt.session_id, receipt.status)
-        if receipt.status == "conflict":
-            self._recheck_after_conflict()
-            return
-        self.last_receipt = receipt
-        self.show_review(None)
-        words = {
-            "committed": self.tr("Committed"),
-            "partially-committed": self.tr("Committed part of the proposal"),
-            "rejected": self.tr("Rejected every change; nothing was written"),
-            "discarded": self.tr("Deleted the pending review; nothing was written"),
-            "no-change": self.tr("Nothing to write"),
-        }
-        self.banner.show_message(
-            "ok",
-            self.tr("{what}: {counts}. Receipt {id}.").format(
-                what=words.get(receipt.status, receipt.status),
-                counts=counts_in_words(receipt.changes),
-                id=receipt.review_id,
-            ),
-        )
-        self.show_receipt(receipt.review_id)
-        self._refresh_pending = True
+        self.commits.done(receipt)
 
     def _commit_failed(self, exc: BaseException) -> None:
-        self.status_label.setText("")
-        actions: list[tuple[str, Callable[[], None]]] = []
-        if isinstance(exc, ProposalMismatchError):  # the saved proposal was changed on disk
-            actions.append((self.tr("Delete this review"), self.pending_actions.delete_current))
-        self.banner.show_message(
-            "error", self.tr("Nothing was committed: {why}").format(why=describe_error(exc)), actions
-        )
-
-    def _recheck_after_conflict(self) -> None:
-        review = self.review
-        if review is None:
-            return
-
-        def done(fresh: Review) -> None:
-            self.show_review(fresh)
-            self.banner.show_message(
-                "warning",
-                self.tr(
-                    "Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). "
-                    "Nothing was written. The proposal has been checked again against the current memory: "
-                    "review the diffs and accept again."
-                ),
-            )
-
-        self._start("recheck", self.handler.recheck, review, done=done, failed=self._show_error)
+        self.commits.failed(exc)
 
     def _show_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", describe_error(exc))

@@ -207,5 +207,37 @@
         <source>record {name}</source>
         <translation>记忆 {name}</translation>
     </message>
+    <message>
+        <source>supersedes [[{name}]] ({detail}): Replace it, Keep both or Merge</source>
+        <translation>取代 [[{name}]]（{detail}）：替换、两者都保留或合并</translation>
+    </message>
+    <message>
+        <source>contradicts [[{name}]] (which says {word}): Replace it, Keep both or Merge</source>
+        <translation>与 [[{name}]] 矛盾（它说的是 {word}）：替换、两者都保留或合并</translation>
+    </message>
+    <message>
+        <source>{old} → {new}</source>
+        <translation>{old} → {new}</translation>
+    </message>
+    <message>
+        <source>the same fact, changed</source>
+        <translation>同一事实，内容已变</translation>
+    </message>
+    <message>
+        <source>unsupported by the cited evidence: the user's words at seq {seqs} don't mention {words}</source>
+        <translation>引用的证据不支持：seq {seqs} 中用户的原话没有提到 {words}</translation>
+    </message>
+    <message>
+        <source>reference given by the user (seq {seqs})</source>
+        <translation>用户给出的引用（seq {seqs}）</translation>
+    </message>
+    <message>
+        <source>constraint stated by the user (seq {seqs})</source>
+        <translation>用户说明的约束（seq {seqs}）</translation>
+    </message>
+    <message>
+        <source>superseded by [[{new}]]: the user gave a new value for what [[{old}]] said</source>
+        <translation>被 [[{new}]] 取代：用户为 [[{old}]] 所说的内容给出了新值</translation>
+    </message>
 </context>
 </TS>

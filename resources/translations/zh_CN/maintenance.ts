@@ -335,6 +335,22 @@
         <translation>zip 包中的 {path} 解压后远大于其压缩大小（zip 炸弹）；已拒绝。</translation>
     </message>
     <message>
+        <source>The zip is damaged ({path} fails its checksum or its header is wrong).</source>
+        <translation>zip 文件已损坏（{path} 校验和不符，或其文件头有误）。</translation>
+    </message>
+    <message>
+        <source>The zip is damaged: {path} holds compressed data that cannot be unpacked.</source>
+        <translation>zip 文件已损坏：{path} 中的压缩数据无法解压。</translation>
+    </message>
+    <message>
+        <source>{path} in the zip uses a compression method this app cannot read.</source>
+        <translation>zip 中的 {path} 使用了本应用无法读取的压缩方式。</translation>
+    </message>
+    <message>
+        <source>The zip is cut short: {path} ends before its data does.</source>
+        <translation>zip 文件不完整：{path} 的数据在结尾前就中断了。</translation>
+    </message>
+    <message>
         <source>The memory of workspace {path} is in the Recycle Bin (archived): restore it first, then import the zip again.</source>
         <translation>工作区 {path} 的记忆在回收站中（已归档）：请先恢复，再重新导入该 zip 包。</translation>
     </message>

@@ -347,6 +347,18 @@
             <source>Memory changed while you were reviewing (an agent, the CLI or another window wrote to it). Nothing was written. The proposal has been checked again against the current memory: review the diffs and accept again.</source>
             <translation>你审阅期间记忆发生了变化（智能体、命令行或其他窗口写入了内容）。没有写入任何内容。已根据当前记忆重新检查了提议：请查看差异后再次接受。</translation>
         </message>
+        <message>
+            <source>Model (not configured)</source>
+            <translation>模型（未配置）</translation>
+        </message>
+        <message>
+            <source>Custom: {model} at {url}</source>
+            <translation>自定义：{url} 上的 {model}</translation>
+        </message>
+        <message>
+            <source>Model: {name}</source>
+            <translation>模型：{name}</translation>
+        </message>
     </context>
     <context>
         <name>DeletedRecordsModel</name>
@@ -574,6 +586,10 @@
         <message>
             <source>review {id}</source>
             <translation>审阅 {id}</translation>
+        </message>
+        <message>
+            <source>⚠ memory changed since</source>
+            <translation>⚠ 之后记忆已变化</translation>
         </message>
     </context>
     <context>
@@ -1370,6 +1386,58 @@ The current GLOBAL.md is kept in history.</source>
         <message>
             <source>{n} of {total} accepted</source>
             <translation>已接受 {n} / {total}</translation>
+        </message>
+        <message>
+            <source>Transcript</source>
+            <translation>会话记录</translation>
+        </message>
+        <message>
+            <source>Replace</source>
+            <translation>替换</translation>
+        </message>
+        <message>
+            <source>Put the corrected text under the existing record's name</source>
+            <translation>把更正后的内容放到已有记录的名称下</translation>
+        </message>
+        <message>
+            <source>Keep both</source>
+            <translation>两者都保留</translation>
+        </message>
+        <message>
+            <source>Add the new record and leave the existing one as it is</source>
+            <translation>添加新记录，已有记录保持不变</translation>
+        </message>
+        <message>
+            <source>Merge</source>
+            <translation>合并</translation>
+        </message>
+        <message>
+            <source>Append the new text to the existing record</source>
+            <translation>把新内容追加到已有记录</translation>
+        </message>
+        <message>
+            <source>Rename…</source>
+            <translation>重命名…</translation>
+        </message>
+        <message>
+            <source>Give the proposed record another name (checked like any name)</source>
+            <translation>给提议的记录换个名称（与其他名称一样会被检查）</translation>
+        </message>
+        <message>
+            <source>The user's words:</source>
+            <translation>用户的原话：</translation>
+        </message>
+        <message>
+            <source>No words of the user at the cited seqs.</source>
+            <translation>引用的 seq 中没有用户的原话。</translation>
+        </message>
+        <message>
+            <source>Contradicts [[{name}]]: replace it, keep both, or merge?</source>
+            <translation>与 [[{name}]] 矛盾：替换它、两者都保留，还是合并？</translation>
+        </message>
+        <message>
+            <source>Supersedes [[{name}]]: replace it, keep both, or merge?</source>
+            <translation>取代 [[{name}]]：替换它、两者都保留，还是合并？</translation>
         </message>
     </context>
     <context>
@@ -2309,6 +2377,80 @@ Type the folder name “{name}” to confirm:</source>
         <message>
             <source>Purge failed: {why}</source>
             <translation>永久删除失败：{why}</translation>
+        </message>
+    </context>
+    <context>
+        <name>RelationActions</name>
+        <message>
+            <source>This session cannot be previewed: {why}</source>
+            <translation>无法预览这个会话：{why}</translation>
+        </message>
+        <message>
+            <source>Replaced {target} with the corrected text.</source>
+            <translation>已用更正后的内容替换 {target}。</translation>
+        </message>
+        <message>
+            <source>Merged into {target}: review the merged text.</source>
+            <translation>已合并到 {target}：请检查合并后的内容。</translation>
+        </message>
+        <message>
+            <source>Rename record</source>
+            <translation>重命名记录</translation>
+        </message>
+        <message>
+            <source>New name for {name} (lower-case words joined by hyphens):</source>
+            <translation>{name} 的新名称（用连字符连接的小写单词）：</translation>
+        </message>
+        <message>
+            <source>Not renamed: {why}</source>
+            <translation>未重命名：{why}</translation>
+        </message>
+    </context>
+    <context>
+        <name>TranscriptPane</name>
+        <message>
+            <source>Select a session to read its transcript.</source>
+            <translation>选择一个会话以阅读其记录。</translation>
+        </message>
+        <message>
+            <source>user</source>
+            <translation>用户</translation>
+        </message>
+        <message>
+            <source>assistant</source>
+            <translation>助手</translation>
+        </message>
+        <message>
+            <source>tool</source>
+            <translation>工具</translation>
+        </message>
+        <message>
+            <source>Transcript of “{title}” (read-only; tool output is never shown)</source>
+            <translation>“{title}”的会话记录（只读；从不显示工具输出）</translation>
+        </message>
+        <message>
+            <source>(answer to “{question}”)</source>
+            <translation>（回答“{question}”）</translation>
+        </message>
+        <message>
+            <source>ok</source>
+            <translation>成功</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>出错</translation>
+        </message>
+        <message>
+            <source>rejected</source>
+            <translation>被拒绝</translation>
+        </message>
+        <message>
+            <source>cancelled</source>
+            <translation>已取消</translation>
+        </message>
+        <message>
+            <source>no result recorded</source>
+            <translation>未记录结果</translation>
         </message>
     </context>
 </TS>

@@ -255,8 +255,8 @@ def test_offline_review_id_names_the_rules_version() -> None:
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember that X is Y.")])
     review = service.propose(service.prepare_evidence(evidence, text))
-    assert review.consolidator == "offline" and review.model == "rules-3"
-    assert review.receipt.model == "rules-3"
+    assert review.consolidator == "offline" and review.model == "rules-4"
+    assert review.receipt.model == "rules-4"
 
 
 def test_remember_filler_is_dropped() -> None:

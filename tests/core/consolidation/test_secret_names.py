@@ -65,3 +65,19 @@ def test_offline_apply_commits_no_password_anywhere(tmp_path: Path, dsh_home: Pa
             assert not any(n in data for n in NEEDLES), path
     code, out, _ = run("--root", str(root), "recall", "--cwd", CWD, "staging password")
     assert PASSWORD not in out
+
+
+def test_recall_redacts_a_password_stated_in_words(tmp_path: Path) -> None:
+    from core.models import PutOp, Record
+    from core.store.fs import FileStore
+
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    snap = store.create_workspace(CWD)
+    body = f"\nThe staging DB password is {PASSWORD}; the pw for the cache is Hunter2Xq!\n"
+    record = Record(name="staging-db", description="Staging database access", type="project", body=body)
+    store.commit(snap.key, [PutOp(record=record)], snap.revision, allow_secrets=True)  # saved by hand, allowed
+    code, out, _ = run("--root", str(root), "recall", "--cwd", CWD, "staging database")
+    assert code == 0 and "Staging database access" in out
+    assert PASSWORD not in out and "Hunter2Xq!" not in out
+    assert out.count("[REDACTED:password]") == 2

@@ -202,13 +202,20 @@ def test_load_of_a_deleted_session_is_not_found(root: Path) -> None:
         catalog.load(summary)
 
 
-def test_duplicate_ids_resolve_to_the_newest(tmp_path: Path) -> None:
+def test_duplicate_ids_are_an_ambiguity_never_a_silent_pick(tmp_path: Path) -> None:
+    """Issue 26: sessions sharing an id name both; each still loads from its own folder."""
+    from core.errors import AmbiguousSessionError
+
     root = tmp_path / "sessions"
     old = [header("dup"), user(0, "old"), title(1, "Old")]
     new = [header("dup"), user(5, "new"), title(6, "New")]
     write_session(root, old, folder="f1")
     write_session(root, new, folder="f2")
-    assert SessionCatalog(root).load("dup").summary.title == "New"
+    catalog = SessionCatalog(root)
+    with pytest.raises(AmbiguousSessionError) as caught:
+        catalog.load("dup")
+    assert "f1" in caught.value.message and "f2" in caught.value.message
+    assert sorted(catalog.load(s).summary.title for s in catalog.list()) == ["New", "Old"]
 
 
 def test_reading_never_writes_under_the_root(root: Path) -> None:
