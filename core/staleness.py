@@ -1,8 +1,14 @@
 """The review queue for stale memory: what in a workspace deserves a second look, and why.
 
-Four reasons, each a :class:`StaleItem` with keep / edit / delete left to the user:
+Six reasons, each a :class:`StaleItem` with keep / edit / delete left to the user:
 
-- **old**: not changed for ``older_than_days`` (file mtime);
+- **old**: not changed for ``older_than_days`` (file mtime) *and*, once the usage ledger exists
+  (``core.usage``), not used by an agent in that time either: a record read every day is not
+  stale just because nobody had to change it;
+- **never-used**: in the ledger's time, never opened, matched, served or edited by an agent,
+  though it has been there for ``never_used_days`` (only when the ledger exists);
+- **used-unchanged**: used often (``used_often`` uses) but not changed for ``unchanged_days``:
+  agents lean on it, so it is worth checking it is still true;
 - **broken-links**: ``[[name]]`` links to records that don't exist in the workspace;
 - **near-duplicate**: says nearly what another record says (the scores of
   ``core.consolidation.similarity``: the same normalized fact text and the same scorers);
@@ -27,7 +33,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Literal
 
 from rapidfuzz import fuzz, process
@@ -36,10 +42,14 @@ from core.consolidation.similarity import SIMILAR_THRESHOLD
 from core.errors import CancelledError, DshMemoryError
 from core.models import Record, Revision, WorkspaceSnapshot
 from core.store.api import MemoryStore
+from core.usage import RecordUsage, UsageView, load_view
 
-Reason = Literal["old", "broken-links", "near-duplicate", "missing-files"]
-REASONS: tuple[Reason, ...] = ("old", "broken-links", "near-duplicate", "missing-files")
+Reason = Literal["old", "broken-links", "near-duplicate", "missing-files", "never-used", "used-unchanged"]
+REASONS: tuple[Reason, ...] = ("old", "broken-links", "near-duplicate", "missing-files", "never-used", "used-unchanged")
 DEFAULT_DAYS = 180
+NEVER_USED_DAYS = 30  # younger records had little chance to be used yet
+USED_OFTEN = 10  # opened/matched/served/edited at least this often
+UNCHANGED_DAYS = 365
 _LINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")
 _URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -64,6 +74,8 @@ class StaleItem:
     similar: str = ""  # near-duplicate: the other record
     score: int = 0  # near-duplicate: 0-100
     paths: tuple[str, ...] = ()  # missing-files: the paths that are gone (at most five)
+    uses: int = 0  # agent uses in the ledger (opened, matched, served, edited)
+    last_used_days: int | None = None  # days since the last use; None: never (or no ledger)
 
 
 def _looks_like_path(path: str) -> bool:
@@ -147,10 +159,13 @@ def stale_items(
     reviewed: Mapping[str, Revision] | None = None,
     now: datetime | None = None,
     cancelled: Callable[[], bool] = lambda: False,
+    usage: UsageView | None = None,
 ) -> list[StaleItem]:
     """Every reason each record of ``snapshot`` deserves a look, in record-name order.
 
     ``reviewed``: record name -> the file revision it was marked reviewed at (see the module doc).
+    ``usage``: the usage ledger's view; without one (or before the ledger was ever built) the
+    usage rules stay quiet and "old" means only "not changed".
     """
     now = now or datetime.now(UTC)
     reviewed = reviewed or {}
@@ -169,11 +184,8 @@ def stale_items(
         if revision and reviewed.get(record.name) == revision:
             continue
         when = datetime.fromtimestamp(entry.mtime_ns / 1e9, UTC) if entry is not None and entry.mtime_ns else None
-        if when is not None and now - when > timedelta(days=older_than_days):
-            days = (now - when).days
-            items.append(
-                StaleItem(record.name, "old", f"not changed for {days} days", days=days, key=key, revision=revision)
-            )
+        used = usage.get(key, record.name) if usage is not None and usage.available else None
+        items += _usage_items(record.name, key, revision, when, now, used, usage, older_than_days)
         broken = tuple(sorted({m.group(1).strip() for m in _LINK.finditer(record.body)} - names))
         if broken:
             detail = "links to " + ", ".join(f"[[{b}]]" for b in broken)
@@ -192,6 +204,38 @@ def stale_items(
                 detail = "mentions " + ", ".join(shown)
                 items.append(StaleItem(record.name, "missing-files", detail, paths=shown, key=key, revision=revision))
     return items
+
+
+def _usage_items(
+    name: str,
+    key: str,
+    revision: Revision,
+    when: datetime | None,
+    now: datetime,
+    used: RecordUsage | None,
+    usage: UsageView | None,
+    older_than_days: int,
+) -> list[StaleItem]:
+    """The rules on age and use: "old", "never-used", "used-unchanged" (see the module doc)."""
+    if when is None:
+        return []
+    days = (now - when).days
+    ledger = usage is not None and usage.available
+    uses = used.used if used is not None else 0
+    last = used.last_used_at() if used is not None else None
+    last_days = (now - last).days if last is not None else None
+    common = {"key": key, "revision": revision, "days": days, "uses": uses, "last_used_days": last_days}
+    out: list[StaleItem] = []
+    recently_used = last_days is not None and last_days <= older_than_days
+    if days > older_than_days and not recently_used:
+        detail = f"not changed for {days} days" + (", not used by an agent since" if ledger else "")
+        out.append(StaleItem(name, "old", detail, **common))  # type: ignore[arg-type]
+    if ledger and uses == 0 and days >= NEVER_USED_DAYS:
+        out.append(StaleItem(name, "never-used", f"never used since created ({days} days)", **common))  # type: ignore[arg-type]
+    if ledger and uses >= USED_OFTEN and days >= UNCHANGED_DAYS:
+        detail = f"used often ({uses} times), never changed in {days} days"
+        out.append(StaleItem(name, "used-unchanged", detail, **common))  # type: ignore[arg-type]
+    return out
 
 
 # --- "mark reviewed" (private state through the store) -------------------------------------------
@@ -239,6 +283,7 @@ class StaleScan:
     failed: dict[str, str] = field(default_factory=dict)  # key -> why it could not be scanned
     records: int = 0
     no_duplicate_check: list[str] = field(default_factory=list)  # keys too large for the pairwise check
+    usage_available: bool = False  # the usage ledger existed: the usage rules were applied
 
 
 def scan(
@@ -249,10 +294,18 @@ def scan(
     now: datetime | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     progress: ProgressFn | None = None,
+    usage: UsageView | None = None,
 ) -> StaleScan:
-    """Scan ``keys`` (None: every active workspace). Cancellable between workspaces (CancelledError)."""
+    """Scan ``keys`` (None: every active workspace). Cancellable between workspaces (CancelledError).
+
+    ``usage``: the usage ledger's view (None: the one on disk now, which may be none yet)."""
     wanted = list(keys) if keys is not None else [w.key for w in store.list_workspaces()]
-    out = StaleScan()
+    if usage is None:
+        try:
+            usage = load_view(store)
+        except DshMemoryError:
+            usage = UsageView()
+    out = StaleScan(usage_available=usage.available)
     for done, key in enumerate(wanted):
         if cancelled():
             raise CancelledError("The scan was cancelled; nothing was changed.")
@@ -269,7 +322,7 @@ def scan(
         if len(snapshot.entries) > MAX_DUPLICATE_RECORDS:
             out.no_duplicate_check.append(key)
         out.items += stale_items(
-            snapshot, older_than_days=older_than_days, reviewed=marks, now=now, cancelled=cancelled
+            snapshot, older_than_days=older_than_days, reviewed=marks, now=now, cancelled=cancelled, usage=usage
         )
     if progress is not None:
         progress(len(wanted), len(wanted), "")

@@ -59,8 +59,14 @@ def _usage_json(usage: RecordUsage) -> dict[str, Any]:
         "followed_load": usage.followed,
         "last_used": _when(usage.last_used) if usage.last_used is not None else None,
         "recent": [
-            {"kind": u.kind, "tool": u.tool, "session": u.session or None, "seq": u.seq if u.session else None,
-             "client": u.client or None, "time": _when(u.time)}  # fmt: skip
+            {
+                "kind": u.kind,
+                "tool": u.tool,
+                "session": u.session or None,
+                "seq": u.seq if u.session else None,
+                "client": u.client or None,
+                "time": _when(u.time),
+            }
             for u in usage.recent
         ],
     }

@@ -32,6 +32,7 @@ class MemoryFiles:
     def __init__(self, store: MemoryStore) -> None:
         self.store = store
         self._keys: list[str] | None = None
+        self._known: set[str] | None = None
         self._names: dict[str, tuple[str, ...]] = {}
         self._texts: dict[tuple[str, str], str] = {}
 
@@ -43,6 +44,22 @@ class MemoryFiles:
                 self._keys = []
         return self._keys
 
+    def known_keys(self) -> list[str]:
+        self.known("")
+        return sorted(self._known or ())
+
+    def known(self, key: str) -> bool:
+        """Whether ``key`` is a workspace of this root, active or archived ("" is GLOBAL.md's). Uses
+        in any other (a purged workspace, a folder never created) are not kept: purging a workspace
+        removes its memory from the ledger too, at the next update."""
+        if self._known is None:
+            try:
+                archived = [w.key for w in self.store.list_workspaces(archived=True, counts=False)]
+            except DshMemoryError:
+                archived = []
+            self._known = {"", *self.keys(), *archived}
+        return key in self._known
+
     def names(self, key: str) -> tuple[str, ...]:
         """Record names of workspace ``key`` (invalid files by their stem), then ``MEMORY.md``."""
         if key not in self._names:
@@ -51,7 +68,7 @@ class MemoryFiles:
             except DshMemoryError:
                 self._names[key] = ()
                 return ()
-            names = tuple(sorted(e.name for e in snap.entries)) + (INDEX_FILE,)
+            names = (*sorted(e.name for e in snap.entries), INDEX_FILE)
             self._names[key] = names
             self._texts[(key, INDEX_FILE)] = snap.index_text
             for entry in snap.entries:
@@ -107,13 +124,12 @@ def _under(target: Target, files: MemoryFiles, recursive: bool) -> Iterator[tupl
         for name in files.names(target.key):
             yield target.key, name, name if name == INDEX_FILE else name + RECORD_SUFFIX
         return
-    if target.where == "root":
-        if files.exists(GLOBAL_KEY, GLOBAL_FILE):
-            yield GLOBAL_KEY, GLOBAL_FILE, GLOBAL_FILE
+    if target.where == "root" and files.exists(GLOBAL_KEY, GLOBAL_FILE):
+        yield GLOBAL_KEY, GLOBAL_FILE, GLOBAL_FILE
     if not recursive:
         return
     prefix = f"{WORKSPACES_DIR}/" if target.where == "root" else ""
-    for key in files.keys():
+    for key in files.keys():  # noqa: SIM118 (MemoryFiles.keys lists workspaces; not a dict)
         for name in files.names(key):
             leaf = name if name == INDEX_FILE else name + RECORD_SUFFIX
             yield key, name, f"{prefix}{key}/{leaf}"

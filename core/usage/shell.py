@@ -11,6 +11,7 @@ usually lands outside the root (so it is not counted rather than guessed).
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Iterator
 
@@ -44,7 +45,12 @@ _ALIASES = {"egrep": "grep", "fgrep": "grep", "ag": "rg", "ack": "rg", "sls": "s
             "type": "get-content", "gci": "get-childitem", "dir": "get-childitem"}  # fmt: skip
 
 
+_PLAIN = re.compile(r"&&|\|\||>>|&>|[;|&()<>]|[^\s;|&()<>]+")
+
+
 def _tokens(command: str) -> list[str]:
+    if not any(c in command for c in "'\"\\$`#"):
+        return _PLAIN.findall(command)  # no quoting: the common case, without shlex's per-character loop
     lexer = shlex.shlex(command.replace("\r", " "), posix=True, punctuation_chars=";&|()<>")
     lexer.whitespace_split = True
     lexer.commenters = ""
@@ -73,7 +79,7 @@ def shell_accesses(command: str, cwd: str | None) -> Iterator[Access]:
         words, redirected = _strip_redirects(words)
         for kind, target in redirected:
             yield Access(kind, target, cwd)  # type: ignore[arg-type]
-        while words and ("=" in words[0] and not words[0].startswith(("-", "=")) or words[0] in _PREFIX_WORDS):
+        while words and (("=" in words[0] and not words[0].startswith(("-", "="))) or words[0] in _PREFIX_WORDS):
             words = words[1:]
         if not words:
             continue
@@ -211,8 +217,10 @@ def _search(
         fixed = any(o.lower() == "-simplematch" for o in options)
         recursive = False
     else:
-        ignore_case = _has_short(options, "i") or "--ignore-case" in options or (
-            word == "rg" and (_has_short(options, "S") or "--smart-case" in options) and pattern == pattern.lower()
+        ignore_case = (
+            _has_short(options, "i")
+            or "--ignore-case" in options
+            or (word == "rg" and (_has_short(options, "S") or "--smart-case" in options) and pattern == pattern.lower())
         )
         fixed = _has_short(options, "F") or "--fixed-strings" in options or word == "fgrep"
         recursive = word == "rg" or _has_short(options, "r") or _has_short(options, "R") or "--recursive" in options

@@ -21,8 +21,8 @@ class _Acc:
     last_seen: int | None = None
     recent: list[Use] = field(default_factory=list)
 
-    def add(self, use: Use, who: str) -> None:
-        self.counts[use.kind] = self.counts.get(use.kind, 0) + 1
+    def add(self, use: Use, who: str, count: int = 1) -> None:
+        self.counts[use.kind] = self.counts.get(use.kind, 0) + count
         self.sessions.setdefault(use.kind, set()).add(who)
         stamp = use.time
         if stamp is not None:
@@ -57,15 +57,17 @@ class UsageView:
         return {name: usage for (k, name), usage in self.records.items() if k == key}
 
 
-def _uses(entry: Mapping[str, Any]) -> Iterable[Use]:
+def _uses(entry: Mapping[str, Any]) -> Iterable[tuple[Use, int]]:
+    """(use, how many times) of one session entry: [key, name, kind, tool, first seq, last time, count]."""
     session = str(entry.get("id") or "")
     for raw in entry.get("uses") or ():
-        if not isinstance(raw, list) or len(raw) != 6:
+        if not isinstance(raw, list) or len(raw) != 7:
             continue
-        key, name, kind, tool, seq, stamp = raw
+        key, name, kind, tool, seq, stamp, count = raw
         if not (isinstance(key, str) and isinstance(name, str) and isinstance(kind, str) and isinstance(seq, int)):
             continue
-        yield Use(key, name, kind, str(tool), stamp if isinstance(stamp, int) else None, session, seq)  # type: ignore[arg-type]
+        count = count if isinstance(count, int) and count > 0 else 1
+        yield Use(key, name, kind, str(tool), stamp if isinstance(stamp, int) else None, session, seq), count  # type: ignore[arg-type]
 
 
 def fold(
@@ -80,11 +82,12 @@ def fold(
         counted += 1
         loaded_at: dict[str, int] = {}  # workspace -> first seq its index was loaded
         followed: set[tuple[str, str]] = set()
-        for use in _uses(entry):
-            acc.setdefault((use.key, use.name), _Acc()).add(use, folder)
+        uses = list(_uses(entry))
+        for use, count in uses:
+            acc.setdefault((use.key, use.name), _Acc()).add(use, folder, count)
             if use.kind == "loaded" and use.name == INDEX_FILE:
                 loaded_at.setdefault(use.key, use.seq)
-        for use in _uses(entry):
+        for use, _ in uses:
             if use.kind == "opened" and use.key in loaded_at and use.seq > loaded_at[use.key]:
                 followed.add((use.key, use.name))
         for key in loaded_at:

@@ -1,4 +1,7 @@
-"""Records of one workspace as a table (name, type, description, size, status) with a filter proxy."""
+"""Records of one workspace as a table (name, type, description, size, status, last used) with a filter proxy.
+
+"Last used" comes from the usage ledger (``core.usage``), loaded off the GUI thread and handed in
+with :meth:`RecordTableModel.set_usage`; until then the column is empty."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from core.changeset import RecordRow
+from core.usage import RecordUsage
 from gui.core_text import core_texts
 from gui.qtmodels.base import RowTableModel, SourceSortingProxy
 from gui.qtmodels.roles import ALIGN, DISPLAY, FOREGROUND, ITEM_ROLE, KEY_ROLE, RIGHT, SORT_ROLE, TOOLTIP
@@ -52,19 +56,37 @@ class RecordTableModel(RowTableModel[RecordRow]):
         str(QT_TRANSLATE_NOOP("RecordTableModel", "Description")),
         str(QT_TRANSLATE_NOOP("RecordTableModel", "Size")),
         str(QT_TRANSLATE_NOOP("RecordTableModel", "Status")),
+        str(QT_TRANSLATE_NOOP("RecordTableModel", "Last used")),
     )
+    HEADER_TIPS = ("", "", "", "", "", str(QT_TRANSLATE_NOOP("RecordTableModel", "When an agent last opened, searched, "
+                   "edited or was served this record (from the DSH session logs and the MCP server)")))  # fmt: skip
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         value = super().headerData(section, orientation, role)
-        return _tr(value) if isinstance(value, str) else value
+        return _tr(value) if isinstance(value, str) and value else value
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._sort_column = 0
         self._sort_order = Qt.SortOrder.AscendingOrder
+        self.usage: dict[str, RecordUsage] = {}  # record name -> what the usage ledger says
+        self.usage_available = False  # the ledger exists (else "never" would be a guess)
 
-    @staticmethod
-    def _sort_key(column: int) -> Any:
+    def set_usage(self, usage: dict[str, RecordUsage], available: bool) -> None:
+        """The Last used column's data (from a worker); repaints that column only."""
+        self.usage, self.usage_available = dict(usage), available
+        if self._sort_column == 5:
+            self.sort(5, self._sort_order)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 5), self.index(len(self._rows) - 1, 5))
+
+    def last_used(self, name: str) -> int:
+        usage = self.usage.get(name)
+        return usage.last_used if usage is not None and usage.last_used is not None else -1
+
+    def _sort_key(self, column: int) -> Any:
+        if column == 5:
+            return lambda r: (self.last_used(r.name), r.name)
         if column == 3:
             return lambda r: (r.size, r.name)
         if column == 4:
@@ -111,7 +133,7 @@ class RecordTableModel(RowTableModel[RecordRow]):
     def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
         # One Python call instead of the base class's hasIndex -> rowCount + columnCount (two):
         # the filter proxy maps every painted cell through here.
-        if 0 <= row < len(self._rows) and 0 <= column < 5 and not parent.isValid():
+        if 0 <= row < len(self._rows) and 0 <= column < 6 and not parent.isValid():
             return self.createIndex(row, column)
         return QModelIndex()
 
@@ -122,6 +144,8 @@ class RecordTableModel(RowTableModel[RecordRow]):
             return None
         r = rows[row]
         col = index.column()
+        if col == 5:
+            return self._usage_data(r, role)
         if role == DISPLAY:
             if col == 4:
                 return status_text(r)
@@ -155,6 +179,26 @@ class RecordTableModel(RowTableModel[RecordRow]):
                     "RecordTableModel", "{file} is invalid and is not loaded by the agent:"
                 ).format(file=r.file_name) + ("\n" + "\n".join(f"• {x}" for x in core_texts(r.invalid_reasons)))
             return f"{r.file_name}\n{r.description}"
+        if role == KEY_ROLE:
+            return r.name
+        if role == ITEM_ROLE:
+            return r
+        return None
+
+
+    def _usage_data(self, r: RecordRow, role: int) -> Any:
+        # Imported here: gui.tabs.workspace imports this module (a cycle at import time otherwise).
+        from gui.tabs.workspace.usage_text import relative_when, usage_tooltip
+
+        usage = self.usage.get(r.name)
+        if role == DISPLAY:
+            if not self.usage_available:
+                return ""
+            return relative_when(usage.last_used if usage is not None else None)
+        if role == SORT_ROLE:
+            return self.last_used(r.name)
+        if role == TOOLTIP:
+            return usage_tooltip(usage, self.usage_available)
         if role == KEY_ROLE:
             return r.name
         if role == ITEM_ROLE:

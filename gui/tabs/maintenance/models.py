@@ -16,6 +16,7 @@ from core.display import format_size
 from core.load_meter import WorkspaceLoad
 from core.staleness import StaleItem
 from gui.qtmodels.base import RowTableModel
+from gui.tabs.maintenance.usage_views import LoadFollow, follow_cell, follow_tip, use_cell, use_rank
 from gui.tabs.maintenance.wording import reason_advice, reason_detail, reason_label
 
 Index = QModelIndex | QPersistentModelIndex
@@ -31,20 +32,24 @@ def folder_label(cwd: str) -> str:
 class StaleQueueModel(RowTableModel[StaleItem]):
     """One row per (record, reason) the scan found."""
 
-    HEADERS = ("Record", "Workspace", "Reason", "Details")
+    HEADERS = ("Record", "Workspace", "Reason", "Agent use", "Details")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.cwds: dict[str, str] = {}  # workspace key -> folder path
+        self.usage_available = False  # the usage ledger existed when scanned (issue 30)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            labels = (self.tr("Record"), self.tr("Workspace"), self.tr("Reason"), self.tr("Details"))
+            labels = (
+                self.tr("Record"), self.tr("Workspace"), self.tr("Reason"), self.tr("Agent use"), self.tr("Details")
+            )
             return labels[section] if 0 <= section < len(labels) else None
         return super().headerData(section, orientation, role)
 
-    def set_items(self, items: Sequence[StaleItem], cwds: dict[str, str]) -> None:
+    def set_items(self, items: Sequence[StaleItem], cwds: dict[str, str], usage_available: bool = False) -> None:
         self.cwds = dict(cwds)
+        self.usage_available = usage_available
         self.replace_rows(items, lambda i: (i.key, i.name, i.reason))
 
     def item(self, row: int) -> StaleItem:
@@ -67,6 +72,8 @@ class StaleQueueModel(RowTableModel[StaleItem]):
             if col == 2:
                 return reason_label(item.reason)
             if col == 3:
+                return use_cell(item, self.usage_available) if role == Qt.ItemDataRole.DisplayRole else use_rank(item)
+            if col == 4:
                 return reason_detail(item) if role == Qt.ItemDataRole.DisplayRole else (item.days, item.score)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 1:
@@ -78,7 +85,16 @@ class StaleQueueModel(RowTableModel[StaleItem]):
 class LoadMeterModel(RowTableModel[WorkspaceLoad]):
     """One row per workspace: what an agent loads when it starts there."""
 
-    HEADERS = ("Workspace", "Records", "GLOBAL.md", "MEMORY.md", "Total", "Est. tokens", "Status")
+    HEADERS = ("Workspace", "Records", "GLOBAL.md", "MEMORY.md", "Total", "Est. tokens", "Status", "Led to a read")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.follows: dict[str, LoadFollow] = {}  # workspace key -> loaded bytes followed by a read (issue 30)
+
+    def set_follows(self, follows: dict[str, LoadFollow]) -> None:
+        self.follows = dict(follows)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 7), self.index(len(self._rows) - 1, 7))
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal:
@@ -92,6 +108,7 @@ class LoadMeterModel(RowTableModel[WorkspaceLoad]):
                 self.tr("Total"),
                 self.tr("Est. tokens"),
                 self.tr("Status"),
+                self.tr("Led to a read"),
             )
             return labels[section] if 0 <= section < len(labels) else None
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -103,6 +120,8 @@ class LoadMeterModel(RowTableModel[WorkspaceLoad]):
                 self.tr("Bytes an agent loads at start"),
                 self.tr("Estimated tokens: about 4 characters per token, 1 per Chinese character"),
                 self.tr("Over the warning threshold set in Settings?"),
+                self.tr("Of the index bytes loaded at session start: the share whose record the agent then opened "
+                        "in the same session (from the usage ledger)"),
             )
             return tips[section] if 0 <= section < len(tips) else None
         return None
@@ -118,6 +137,8 @@ class LoadMeterModel(RowTableModel[WorkspaceLoad]):
             return None
         r = self._rows[index.row()]
         col = index.column()
+        if col == 7:
+            return self._follow_data(r, role)
         load = r.load
         numbers = (None, r.records, load.global_bytes, load.index_bytes, load.bytes, load.tokens, int(load.over))
         if role == SORT_ROLE:
@@ -145,4 +166,16 @@ class LoadMeterModel(RowTableModel[WorkspaceLoad]):
                     "near-duplicates and delete records the agent no longer needs; GLOBAL.md counts in every "
                     "workspace."
                 ).format(tokens=f"{load.tokens:,}", limit=f"{load.warning_tokens:,}")
+        return None
+
+    def _follow_data(self, r: WorkspaceLoad, role: int) -> Any:
+        follow = self.follows.get(r.key)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return follow_cell(follow)
+        if role == SORT_ROLE:
+            return follow.followed_bytes / follow.index_bytes if follow is not None and follow.index_bytes else -1.0
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return follow_tip(follow)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -30,30 +30,40 @@ from PySide6.QtWidgets import (
 from core.errors import CancelledError, ConflictError
 from core.models import DeleteOp
 from core.staleness import DEFAULT_DAYS, REASONS, StaleItem, StaleScan, mark_reviewed, scan
+from gui.tabs.base import Tab
 from gui.tabs.maintenance.models import SORT_ROLE, StaleQueueModel
+from gui.tabs.maintenance.usage_views import USAGE_SORT, update_usage
 from gui.tabs.maintenance.wording import reason_advice, reason_detail, reason_label
 from gui.tasks import JobControl
+from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
 
 if TYPE_CHECKING:
-    from gui.tabs.maintenance.view import MaintenanceTab
+    from pathlib import Path
+
+    from core.store.api import MemoryStore
 
 
-def _scan(store: object, keys: list[str] | None, days: int, *, control: JobControl) -> StaleScan:
+def _scan(
+    store: MemoryStore, keys: list[str] | None, days: int, sessions_root: Path | None = None, *, control: JobControl
+) -> StaleScan:
     def progress(done: int, total: int, key: str) -> None:
         control.report(done, total, key)
 
-    return scan(store, keys, older_than_days=days, cancelled=lambda: control.token.cancelled, progress=progress)  # type: ignore[arg-type]
+    if sessions_root is not None:  # the usage rules read the ledger: bring it up to date first (issue 30)
+        update_usage(store, sessions_root, lambda: control.token.cancelled)
+    return scan(store, keys, older_than_days=days, cancelled=lambda: control.token.cancelled, progress=progress)
 
 
 class StalePanel(QWidget):
     open_record_requested = Signal(str, str)  # workspace key, record name
 
-    def __init__(self, tab: MaintenanceTab) -> None:
+    def __init__(self, tab: Tab, banner: Banner) -> None:
         super().__init__()
         self.tab = tab
+        self.banner = banner
         self.result: StaleScan | None = None
         self._kept: set[tuple[str, str, str]] = set()  # (key, name, reason) hidden until the next scan
         layout = QVBoxLayout(self)
@@ -185,6 +195,7 @@ class StalePanel(QWidget):
             self.tab.ctx.store,
             keys,
             self.days.value(),
+            self.tab.ctx.sessions_root,
             done=self._scanned,
             failed=self._scan_failed,
             progress=self._progress,
@@ -199,7 +210,7 @@ class StalePanel(QWidget):
     def cancel_scan(self) -> None:
         self.tab.jobs.cancel("stale-scan")
         self._scan_ended()
-        self.tab.banner.show_message("info", self.tr("The scan was cancelled; nothing was changed."), topic="stale")
+        self.banner.show_message("info", self.tr("The scan was cancelled; nothing was changed."), topic="stale")
 
     def _scan_ended(self) -> None:
         self.scan_button.setEnabled(True)
@@ -210,15 +221,15 @@ class StalePanel(QWidget):
         self._scan_ended()
         self.result = result
         self._kept.clear()
-        self.tab.banner.clear(topic="stale")
+        self.banner.clear(topic="stale")
         if result.failed:
             lines = [self.tr("{key}: {why}").format(key=k, why=why) for k, why in result.failed.items()]
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "warning", self.tr("Some workspaces could not be scanned:") + "\n" + "\n".join(lines), topic="stale"
             )
         if result.no_duplicate_check:
             folders = ", ".join(result.snapshots[k].info.cwd for k in result.no_duplicate_check[:3])
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "info",
                 self.tr(
                     "Near-duplicates were not looked for in %n very large workspace(s) (comparing every pair would "
@@ -234,7 +245,7 @@ class StalePanel(QWidget):
         self._scan_ended()
         if isinstance(exc, CancelledError):
             return
-        self.tab.banner.show_message(
+        self.banner.show_message(
             "error", self.tr("The scan failed: {why}").format(why=describe_error(exc)), topic="stale"
         )
 
@@ -258,7 +269,10 @@ class StalePanel(QWidget):
     def _show_items(self) -> None:
         items = self.visible_items()
         cwds = {k: s.info.cwd for k, s in self.result.snapshots.items()} if self.result else {}
-        self.model.set_items(items, cwds)
+        self.model.set_items(items, cwds, self.result.usage_available if self.result else False)
+        wanted = self.reason_box.currentData()
+        if wanted in USAGE_SORT:  # the usage views open sorted by what they are about (oldest / most used first)
+            self.table.sortByColumn(USAGE_SORT[wanted], Qt.SortOrder.DescendingOrder)
         if self.result is None:
             self.empty.setText(
                 self.tr(
@@ -328,7 +342,7 @@ class StalePanel(QWidget):
 
             def done(_marks: object, key: str = key, names: set[str] = names) -> None:
                 self._drop(key, names)
-                self.tab.banner.show_message(
+                self.banner.show_message(
                     "success", self.tr("Marked %n record(s) reviewed.", "", len(names)), topic="stale"
                 )
 
@@ -369,7 +383,7 @@ class StalePanel(QWidget):
             if self.result is not None and isinstance(fresh, WorkspaceSnapshot):
                 self.result.snapshots[key] = fresh
             self._drop(key, {name})
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "success", self.tr("Deleted {name}. It is kept in history.").format(name=name), topic="stale"
             )
 
@@ -392,4 +406,4 @@ class StalePanel(QWidget):
             )
         else:
             text = self.tr("Nothing was changed: {why}").format(why=describe_error(exc))
-        self.tab.banner.show_message("error", text, topic="stale")
+        self.banner.show_message("error", text, topic="stale")

@@ -19,6 +19,8 @@ def reason_label(reason: Reason) -> str:
         "broken-links": QCoreApplication.translate("MaintenanceWording", "Broken links"),
         "near-duplicate": QCoreApplication.translate("MaintenanceWording", "Near-duplicate"),
         "missing-files": QCoreApplication.translate("MaintenanceWording", "Mentions missing files"),
+        "never-used": QCoreApplication.translate("MaintenanceWording", "Never used by an agent"),
+        "used-unchanged": QCoreApplication.translate("MaintenanceWording", "Used often, never changed"),
     }
     return labels.get(reason, reason)
 
@@ -26,6 +28,12 @@ def reason_label(reason: Reason) -> str:
 def reason_detail(item: StaleItem) -> str:
     if item.reason == "old":
         return QCoreApplication.translate("MaintenanceWording", "not changed for %n day(s)", "", item.days)
+    if item.reason == "never-used":
+        return QCoreApplication.translate("MaintenanceWording", "never used since created (%n day(s))", "", item.days)
+    if item.reason == "used-unchanged":
+        return QCoreApplication.translate(
+            "MaintenanceWording", "used {uses} times, never changed in %n day(s)", "", item.days
+        ).format(uses=item.uses)
     if item.reason == "broken-links":
         return QCoreApplication.translate(
             "MaintenanceWording", "links to {links}, which do not exist in this workspace"
@@ -54,6 +62,15 @@ def reason_advice(reason: Reason) -> str:
         ),
         "missing-files": QCoreApplication.translate(
             "MaintenanceWording", "The files were moved or deleted: update the paths, or delete the record."
+        ),
+        "never-used": QCoreApplication.translate(
+            "MaintenanceWording",
+            "No agent opened, searched or was served it in the sessions counted. Is its description a good "
+            "hook? Sharpen it, or delete the record if it is not needed.",
+        ),
+        "used-unchanged": QCoreApplication.translate(
+            "MaintenanceWording",
+            "Agents rely on it often and nobody has changed it in a year: check it is still true.",
         ),
     }
     return advice.get(reason, "")

@@ -129,6 +129,10 @@
         <translation>状态</translation>
     </message>
     <message>
+        <source>Led to a read</source>
+        <translation>引出读取</translation>
+    </message>
+    <message>
         <source>The workspace&apos;s folder</source>
         <translation>工作区所在的文件夹</translation>
     </message>
@@ -155,6 +159,10 @@
     <message>
         <source>Over the warning threshold set in Settings?</source>
         <translation>是否超过设置中的警告阈值</translation>
+    </message>
+    <message>
+        <source>Of the index bytes loaded at session start: the share whose record the agent then opened in the same session (from the usage ledger)</source>
+        <translation>会话开始时载入的索引字节中，智能体随后在同一会话中打开了对应记录的那部分所占比例（来自使用记录）</translation>
     </message>
     <message>
         <source>Over — prune the index</source>
@@ -247,6 +255,47 @@
     </message>
 </context>
 <context>
+    <name>MaintenanceUsage</name>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n use(s)</source>
+        <translation>
+            <numerusform>%n 次使用</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation>今天</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation><numerusform>%n 天前</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n use(s), last {when}</source>
+        <translation><numerusform>%n 次使用，最近一次：{when}</numerusform></translation>
+    </message>
+    <message numerus="yes">
+        <source>{share} % (%n session(s))</source>
+        <translation>
+            <numerusform>{share} %（%n 个会话）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No session in the usage ledger shows this workspace&apos;s index being loaded.</source>
+        <translation>使用记录中没有会话显示载入过此工作区的索引。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The index was loaded in %n session(s). {records} of its records were then opened in the same session: {followed} of its {total} bytes led to a read. The rest was loaded and not followed up.</source>
+        <translation>
+            <numerusform>索引在 %n 个会话中被载入。其中 {records} 条记录随后在同一会话中被打开：{total} 字节中有 {followed} 字节引出了读取，其余只是载入、未被跟进。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MaintenanceWording</name>
     <message>
         <source>Not changed for a long time</source>
@@ -264,10 +313,30 @@
         <source>Mentions missing files</source>
         <translation>提到的文件已不存在</translation>
     </message>
+    <message>
+        <source>Never used by an agent</source>
+        <translation>从未被智能体使用</translation>
+    </message>
+    <message>
+        <source>Used often, never changed</source>
+        <translation>常用但从未修改</translation>
+    </message>
     <message numerus="yes">
         <source>not changed for %n day(s)</source>
         <translation>
             <numerusform>已有 %n 天未更新</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>never used since created (%n day(s))</source>
+        <translation>
+            <numerusform>创建以来从未被使用（%n 天）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>used {uses} times, never changed in %n day(s)</source>
+        <translation>
+            <numerusform>已使用 {uses} 次，%n 天内从未修改</numerusform>
         </translation>
     </message>
     <message>
@@ -297,6 +366,14 @@
     <message>
         <source>The files were moved or deleted: update the paths, or delete the record.</source>
         <translation>这些文件已被移动或删除：请更新路径，或删除这条记忆。</translation>
+    </message>
+    <message>
+        <source>No agent opened, searched or was served it in the sessions counted. Is its description a good hook? Sharpen it, or delete the record if it is not needed.</source>
+        <translation>在已统计的会话中，没有智能体打开、搜索到或通过 MCP 获取过它。它的描述是否足够醒目？改写描述，或在不再需要时删除这条记录。</translation>
+    </message>
+    <message>
+        <source>Agents rely on it often and nobody has changed it in a year: check it is still true.</source>
+        <translation>智能体经常依赖它，但一年来没人修改过：请确认它仍然正确。</translation>
     </message>
     <message>
         <source>This file is not a zip file, or it could not be read.</source>
@@ -573,6 +650,10 @@
     <message>
         <source>Details</source>
         <translation>详情</translation>
+    </message>
+    <message>
+        <source>Agent use</source>
+        <translation>智能体使用</translation>
     </message>
 </context>
 </TS>

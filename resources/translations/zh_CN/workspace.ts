@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
@@ -24,19 +24,27 @@
     </message>
     <message numerus="yes">
         <source>Staged deleting %n record(s). Review them in Staged changes, then Commit.</source>
-        <translation><numerusform>已暂存删除 %n 条记忆。请在“暂存的更改”中检查后再提交。</numerusform></translation>
+        <translation>
+            <numerusform>已暂存删除 %n 条记忆。请在“暂存的更改”中检查后再提交。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Staged changing %n record(s) to {type}. Review them in Staged changes, then Commit.</source>
-        <translation><numerusform>已暂存把 %n 条记忆的类型改为 {type}。请在“暂存的更改”中检查后再提交。</numerusform></translation>
+        <translation>
+            <numerusform>已暂存把 %n 条记忆的类型改为 {type}。请在“暂存的更改”中检查后再提交。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Staged moving %n record(s) to {where}.</source>
-        <translation><numerusform>已暂存把 %n 条记忆移动到 {where}。</numerusform></translation>
+        <translation>
+            <numerusform>已暂存把 %n 条记忆移动到 {where}。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Staged copying %n record(s) to {where}.</source>
-        <translation><numerusform>已暂存把 %n 条记忆复制到 {where}。</numerusform></translation>
+        <translation>
+            <numerusform>已暂存把 %n 条记忆复制到 {where}。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Not staged (a different record of that name is already there, or it is invalid or deleted here): {names}.</source>
@@ -52,7 +60,9 @@
     </message>
     <message numerus="yes">
         <source>Exported %n record(s) to {path}.</source>
-        <translation><numerusform>已导出 %n 条记忆到 {path}。</numerusform></translation>
+        <translation>
+            <numerusform>已导出 %n 条记忆到 {path}。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Left out: {names}.</source>
@@ -111,14 +121,18 @@
     </message>
     <message numerus="yes">
         <source>%n selected:</source>
-        <translation><numerusform>已选 %n 条：</numerusform></translation>
+        <translation>
+            <numerusform>已选 %n 条：</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>CommitFlow</name>
     <message numerus="yes">
         <source>Committed %n change(s).</source>
-        <translation><numerusform>已提交 %n 项更改。</numerusform></translation>
+        <translation>
+            <numerusform>已提交 %n 项更改。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Possible credential</source>
@@ -238,7 +252,9 @@ Reload it now? Your staged changes are kept and shown against the current versio
     </message>
     <message numerus="yes">
         <source>%n entries for this folder in {stores}. Read-only: nothing here changes them.</source>
-        <translation><numerusform>{stores} 中有 %n 个与此文件夹相关的条目。只读：这里的操作不会改动它们。</numerusform></translation>
+        <translation>
+            <numerusform>{stores} 中有 %n 个与此文件夹相关的条目。只读：这里的操作不会改动它们。</numerusform>
+        </translation>
     </message>
     <message>
         <source>No other memory store holds entries for this folder.</source>
@@ -246,11 +262,17 @@ Reload it now? Your staged changes are kept and shown against the current versio
     </message>
     <message numerus="yes">
         <source>Other stores (%n)</source>
-        <translation><numerusform>其他记忆库（%n）</numerusform></translation>
+        <translation>
+            <numerusform>其他记忆库（%n）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>RecordEditor</name>
+    <message>
+        <source>Fill in a name, a description and the fact, then Stage.</source>
+        <translation>填写名称、描述和要记住的事实，然后暂存。</translation>
+    </message>
     <message>
         <source>
 The durable, self-contained fact.
@@ -344,7 +366,7 @@ The durable, self-contained fact.
         <translation>&lt;b&gt;这个文件无效&lt;/b&gt;（智能体会跳过它）：{reasons}。各字段显示的是能从中读出的内容；改正后暂存即可替换该文件（“暂存的更改”会对比新旧文本）。</translation>
     </message>
     <message>
-        <source>Bytes that are not UTF-8 are shown as �; staging writes them as � (the old file stays in the Recycle Bin's history).</source>
+        <source>Bytes that are not UTF-8 are shown as �; staging writes them as � (the old file stays in the Recycle Bin&apos;s history).</source>
         <translation>非 UTF-8 字节显示为 �；暂存后会按 � 写入（旧文件保留在回收站的历史中）。</translation>
     </message>
     <message>
@@ -405,6 +427,14 @@ The durable, self-contained fact.
     <message>
         <source>Status</source>
         <translation>状态</translation>
+    </message>
+    <message>
+        <source>Last used</source>
+        <translation>最近使用</translation>
+    </message>
+    <message>
+        <source>When an agent last opened, searched, edited or was served this record (from the DSH session logs and the MCP server)</source>
+        <translation>智能体最近一次打开、搜索、编辑或通过 MCP 获取这条记录的时间（来自 DSH 会话日志和 MCP 服务器）</translation>
     </message>
     <message>
         <source>{file} is invalid and is not loaded by the agent:</source>
@@ -483,19 +513,29 @@ The durable, self-contained fact.
     </message>
     <message numerus="yes">
         <source>%n record(s)</source>
-        <translation><numerusform>%n 条记忆</numerusform></translation>
+        <translation>
+            <numerusform>%n 条记忆</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>, %n invalid</source>
-        <translation><numerusform>，%n 个无效</numerusform></translation>
+        <translation>
+            <numerusform>，%n 个无效</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>, %n staged</source>
-        <translation><numerusform>，%n 项已暂存</numerusform></translation>
+        <translation>
+            <numerusform>，%n 项已暂存</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>SearchPanel</name>
+    <message>
+        <source>Searching for “{query}”…</source>
+        <translation>正在搜索“{query}”…</translation>
+    </message>
     <message>
         <source>Global</source>
         <translation>全局记忆</translation>
@@ -518,7 +558,9 @@ The durable, self-contained fact.
     </message>
     <message numerus="yes">
         <source>%n result(s) for “{query}”</source>
-        <translation><numerusform>“{query}”共 %n 条结果</numerusform></translation>
+        <translation>
+            <numerusform>“{query}”共 %n 条结果</numerusform>
+        </translation>
     </message>
     <message>
         <source>indexing {percent} %… {results} so far</source>
@@ -557,7 +599,9 @@ The durable, self-contained fact.
     </message>
     <message numerus="yes">
         <source>&lt;b&gt;%n staged change(s)&lt;/b&gt;: {names}. Review the diff, then Commit writes them all at once (or nothing).</source>
-        <translation><numerusform>&lt;b&gt;%n 项暂存的更改&lt;/b&gt;：{names}。检查差异后，“提交”会一次全部写入（要么全部成功，要么都不写）。</numerusform></translation>
+        <translation>
+            <numerusform>&lt;b&gt;%n 项暂存的更改&lt;/b&gt;：{names}。检查差异后，“提交”会一次全部写入（要么全部成功，要么都不写）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -575,7 +619,7 @@ The durable, self-contained fact.
         <translation>这个工作区</translation>
     </message>
     <message>
-        <source>{what} changed after that commit (an agent, another program or another edit wrote to it), so it can't be undone safely. Nothing was written; its earlier versions are in the Recycle Bin.</source>
+        <source>{what} changed after that commit (an agent, another program or another edit wrote to it), so it can&apos;t be undone safely. Nothing was written; its earlier versions are in the Recycle Bin.</source>
         <translation>{what}在那次提交之后又被修改过（智能体、其他程序或另一次编辑写入过），无法安全撤销。没有写入任何内容；更早的版本可以在回收站中找到。</translation>
     </message>
     <message>
@@ -588,7 +632,9 @@ The durable, self-contained fact.
     </message>
     <message numerus="yes">
         <source>%n record(s) at {when}: {names}</source>
-        <translation><numerusform>{when} 的 %n 条记忆：{names}</numerusform></translation>
+        <translation>
+            <numerusform>{when} 的 %n 条记忆：{names}</numerusform>
+        </translation>
     </message>
     <message>
         <source>Undo last commit</source>
@@ -630,6 +676,162 @@ Agents read memory. Undo anyway?</source>
     </message>
 </context>
 <context>
+    <name>UsageGlue</name>
+    <message>
+        <source>10 days ago</source>
+        <translation>10 天前</translation>
+    </message>
+</context>
+<context>
+    <name>UsageText</name>
+    <message>
+        <source>never</source>
+        <translation>从未</translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n day(s) ago</source>
+        <translation>
+            <numerusform>%n 天前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n month(s) ago</source>
+        <translation>
+            <numerusform>%n 个月前</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n year(s) ago</source>
+        <translation>
+            <numerusform>%n 年前</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>loaded at session start</source>
+        <translation>会话开始时载入</translation>
+    </message>
+    <message>
+        <source>opened</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>matched a search</source>
+        <translation>被搜索命中</translation>
+    </message>
+    <message>
+        <source>listed</source>
+        <translation>被列出</translation>
+    </message>
+    <message>
+        <source>edited by an agent</source>
+        <translation>被智能体编辑</translation>
+    </message>
+    <message>
+        <source>served over MCP</source>
+        <translation>经 MCP 提供</translation>
+    </message>
+    <message>
+        <source>named by an unknown tool</source>
+        <translation>被未知工具引用</translation>
+    </message>
+    <message>
+        <source>No agent has used this record yet (in the sessions and MCP reads counted so far).</source>
+        <translation>还没有智能体使用过这条记录（按目前已统计的会话和 MCP 读取）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>opened in %n session(s)</source>
+        <translation>
+            <numerusform>在 %n 个会话中被打开</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>matched %n time(s) in searches</source>
+        <translation>
+            <numerusform>被搜索命中 %n 次</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>served %n time(s) over MCP</source>
+        <translation>
+            <numerusform>经 MCP 提供 %n 次</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>edited by an agent in %n session(s)</source>
+        <translation>
+            <numerusform>在 %n 个会话中被智能体编辑</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>only listed, in %n session(s)</source>
+        <translation>
+            <numerusform>仅在 %n 个会话中被列出</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>seen %n time(s)</source>
+        <translation>
+            <numerusform>出现 %n 次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>last used {when}</source>
+        <translation>最近使用：{when}</translation>
+    </message>
+    <message>
+        <source>Agents: {what}.</source>
+        <translation>智能体：{what}。</translation>
+    </message>
+    <message>
+        <source>session {id} · seq {seq}</source>
+        <translation>会话 {id} · 序号 {seq}</translation>
+    </message>
+    <message>
+        <source>MCP client {client}</source>
+        <translation>MCP 客户端 {client}</translation>
+    </message>
+    <message>
+        <source>No usage ledger yet: it is built from the DSH session logs when a workspace is shown.</source>
+        <translation>还没有使用记录：打开工作区时会根据 DSH 会话日志建立。</translation>
+    </message>
+    <message>
+        <source>Never used by an agent in the sessions counted so far.</source>
+        <translation>在目前已统计的会话中从未被智能体使用。</translation>
+    </message>
+    <message>
+        <source>Uses by kind:</source>
+        <translation>按类型统计：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s)</source>
+        <translation>
+            <numerusform>%n 个会话</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{kind}: {count} (in {sessions})</source>
+        <translation>{kind}：{count} 次（{sessions}）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Read after the index was loaded in %n session(s)</source>
+        <translation>
+            <numerusform>在 %n 个会话中于索引载入后被读取</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Last uses:</source>
+        <translation>最近的使用：</translation>
+    </message>
+</context>
+<context>
     <name>WorkspaceList</name>
     <message>
         <source>Workspaces</source>
@@ -659,7 +861,7 @@ Agents read memory. Undo anyway?</source>
         <translation>智能体视图</translation>
     </message>
     <message>
-        <source>This workspace was archived or removed outside this window. Your staged changes can't be committed; restore it from the Recycle Bin to continue.</source>
+        <source>This workspace was archived or removed outside this window. Your staged changes can&apos;t be committed; restore it from the Recycle Bin to continue.</source>
         <translation>这个工作区已在本窗口之外被归档或移除，你暂存的更改无法提交；请从回收站恢复它后再继续。</translation>
     </message>
     <message>
@@ -715,12 +917,14 @@ Agents read memory. Undo anyway?</source>
         <translation>编辑器中的修改还没有暂存。</translation>
     </message>
     <message>
-        <source>Can't stage this record: {reasons}</source>
+        <source>Can&apos;t stage this record: {reasons}</source>
         <translation>无法暂存这条记忆：{reasons}</translation>
     </message>
     <message numerus="yes">
         <source>Staged changes (%n)</source>
-        <translation><numerusform>暂存的更改（%n）</numerusform></translation>
+        <translation>
+            <numerusform>暂存的更改（%n）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Archived {name}. It is in the Recycle Bin.</source>
@@ -739,11 +943,15 @@ Agents read memory. Undo anyway?</source>
     </message>
     <message numerus="yes">
         <source>%n invalid</source>
-        <translation><numerusform>%n 个无效</numerusform></translation>
+        <translation>
+            <numerusform>%n 个无效</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n invalid file(s)</source>
-        <translation><numerusform>%n 个无效文件</numerusform></translation>
+        <translation>
+            <numerusform>%n 个无效文件</numerusform>
+        </translation>
     </message>
     <message>
         <source>Workspace</source>
@@ -775,7 +983,9 @@ Agents read memory. Undo anyway?</source>
     </message>
     <message numerus="yes">
         <source>%n record(s)</source>
-        <translation><numerusform>%n 条记忆</numerusform></translation>
+        <translation>
+            <numerusform>%n 条记忆</numerusform>
+        </translation>
     </message>
     <message>
         <source>Counting records…</source>

@@ -17,6 +17,7 @@ from core.store.fs import FileStore
 from core.usage import UsageLedger, UsageView, note_served, usage_dir
 from tests.core.usage.usage_logs import call, make_store, write_log
 
+Env = tuple[FileStore, str, Path, Path]
 REPO = Path(__file__).resolve().parents[3]
 
 
@@ -36,7 +37,7 @@ def _snapshot(view: UsageView) -> dict[tuple[str, str], tuple[dict[str, int], di
     return {k: (dict(u.counts), dict(u.sessions), u.last_used) for k, u in view.records.items()}
 
 
-def test_a_new_session_is_read_alone_and_an_unchanged_one_never_again(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_new_session_is_read_alone_and_an_unchanged_one_never_again(env: Env) -> None:
     store, key, sessions, project = env
     for i in range(5):
         write_log(sessions, f"s{i}", str(project), [_read(store, key, "alpha")])
@@ -53,12 +54,14 @@ def test_a_new_session_is_read_alone_and_an_unchanged_one_never_again(env: tuple
     assert view.get(key, "beta").counts == {"opened": 1}  # type: ignore[union-attr]
 
 
-def test_a_session_whose_log_changed_is_read_again_at_its_new_revision(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_session_whose_log_changed_is_read_again_at_its_new_revision(env: Env) -> None:
     store, key, sessions, project = env
     write_log(sessions, "s1", str(project), [_read(store, key, "alpha")])
     ledger = UsageLedger(store, sessions, quiet_seconds=0)
     ledger.update()
-    write_log(sessions, "s1", str(project), [_read(store, key, "alpha"), _read(store, key, "beta", 2)], mtime=1_700_000_500)
+    write_log(
+        sessions, "s1", str(project), [_read(store, key, "alpha"), _read(store, key, "beta", 2)], mtime=1_700_000_500
+    )
     stats = ledger.update()
     assert stats.sessions_read == 1
     view = ledger.view()
@@ -66,7 +69,7 @@ def test_a_session_whose_log_changed_is_read_again_at_its_new_revision(env: tupl
     assert view.get(key, "beta").counts == {"opened": 1}  # type: ignore[union-attr]
 
 
-def test_a_live_session_waits_until_it_is_quiet(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_live_session_waits_until_it_is_quiet(env: Env) -> None:
     store, key, sessions, project = env
     write_log(sessions, "live", str(project), [_read(store, key, "alpha")], mtime=None)  # written just now
     ledger = UsageLedger(store, sessions, quiet_seconds=120)
@@ -77,7 +80,7 @@ def test_a_live_session_waits_until_it_is_quiet(env: tuple[FileStore, str, Path,
     assert later.sessions_read == 1
 
 
-def test_rebuild_equals_the_incremental_result(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_rebuild_equals_the_incremental_result(env: Env) -> None:
     store, key, sessions, project = env
     ledger = UsageLedger(store, sessions, quiet_seconds=0)
     for i in range(4):
@@ -95,7 +98,7 @@ def test_rebuild_equals_the_incremental_result(env: tuple[FileStore, str, Path, 
     assert _snapshot(ledger.view()) == incremental
 
 
-def test_a_deleted_session_leaves_the_ledger(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_a_deleted_session_leaves_the_ledger(env: Env) -> None:
     store, key, sessions, project = env
     folder = write_log(sessions, "gone", str(project), [_read(store, key, "alpha")])
     ledger = UsageLedger(store, sessions, quiet_seconds=0)
@@ -107,7 +110,7 @@ def test_a_deleted_session_leaves_the_ledger(env: tuple[FileStore, str, Path, Pa
     assert ledger.view().get(key, "alpha") is None
 
 
-def test_the_ledger_is_private_and_outside_every_record(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_the_ledger_is_private_and_outside_every_record(env: Env) -> None:
     store, key, sessions, project = env
     write_log(sessions, "s1", str(project), [_read(store, key, "alpha")])
     before = {p: p.read_bytes() for p in (store.root / "workspaces" / key).iterdir()}
@@ -121,7 +124,7 @@ def test_the_ledger_is_private_and_outside_every_record(env: tuple[FileStore, st
     assert {p: p.read_bytes() for p in (store.root / "workspaces" / key).iterdir()} == before  # records untouched
 
 
-def test_a_ledger_folder_that_is_a_symlink_is_refused(env: tuple[FileStore, str, Path, Path], tmp_path: Path) -> None:
+def test_a_ledger_folder_that_is_a_symlink_is_refused(env: Env, tmp_path: Path) -> None:
     store, key, sessions, project = env
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -150,7 +153,7 @@ _WORKER = textwrap.dedent(
 )
 
 
-def test_two_processes_updating_at_once_lose_nothing(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_two_processes_updating_at_once_lose_nothing(env: Env) -> None:
     store, key, sessions, project = env
     for i in range(60):
         write_log(sessions, f"s{i:02d}", str(project), [_read(store, key, "alpha"), _read(store, key, "beta", 2)])
@@ -167,7 +170,7 @@ def test_two_processes_updating_at_once_lose_nothing(env: tuple[FileStore, str, 
     outputs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
     doc = json.loads((usage_dir(store) / "ledger.json").read_bytes())
-    assert len(doc["sessions"]) == 60
+    assert len(doc["index"]) == 60
     view = UsageLedger(store, sessions, quiet_seconds=0).view()
     alpha = view.get(key, "alpha")
     assert alpha is not None and alpha.counts == {"opened": 60, "served": 50}
@@ -175,7 +178,7 @@ def test_two_processes_updating_at_once_lose_nothing(env: tuple[FileStore, str, 
     assert view.get(key, "beta").counts == {"opened": 60}  # type: ignore[union-attr]
 
 
-def test_mcp_reads_are_counted_with_the_client_name(env: tuple[FileStore, str, Path, Path]) -> None:
+def test_mcp_reads_are_counted_with_the_client_name(env: Env) -> None:
     store, key, sessions, project = env
     agent = AgentSession(store, str(project), client="claude-code", connection="c1")
     assert "Alpha fact." in agent.read("alpha")
@@ -189,7 +192,7 @@ def test_mcp_reads_are_counted_with_the_client_name(env: tuple[FileStore, str, P
     assert beta is not None and beta.recent[0].client == "codex" and beta.last_used is not None
 
 
-def test_the_served_log_stays_bounded(env: tuple[FileStore, str, Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_served_log_stays_bounded(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     store, key, _, _ = env
     import core.usage.ledger as ledger_module
 
@@ -200,3 +203,35 @@ def test_the_served_log_stays_bounded(env: tuple[FileStore, str, Path, Path], mo
     assert size <= 4096
     names = [line["n"][0] for line in ledger_module.read_served(usage_dir(store))]
     assert names[-1] == "record-399" and "record-0" not in names
+
+
+def test_a_purged_workspace_leaves_the_ledger_at_the_next_update(env: Env) -> None:
+    store, key, sessions, project = env
+    write_log(sessions, "s1", str(project), [_read(store, key, "alpha"), call(2, "read", {"file_path": "x"})])
+    ledger = UsageLedger(store, sessions, quiet_seconds=0)
+    ledger.update()
+    note_served(store, key, ["beta"], "memory_read", "c")
+    assert ledger.view().workspace(key).keys() == {"alpha", "beta"}
+    info = store.archive(key)
+    assert ledger.view().workspace(key)  # archived: still there (it can be restored)
+    store.purge(key, info.display_name)
+    ledger.update()
+    assert ledger.view().workspace(key) == {}
+    raw = (usage_dir(store) / "entries.jsonl").read_text() + (usage_dir(store) / "served.jsonl").read_text()
+    assert "alpha" not in raw and "beta" not in raw  # (the session's own cwd stays: DSH's, not memory)
+    ledger.update(rebuild=True)  # the log still names the file: a rebuild does not bring it back
+    assert ledger.view().workspace(key) == {}
+
+
+def test_entries_are_appended_then_compacted_and_a_torn_line_is_ignored(env: Env) -> None:
+    store, key, sessions, project = env
+    ledger = UsageLedger(store, sessions, quiet_seconds=0)
+    for i in range(80):  # one session rewritten 80 times: 80 appended lines, compacted on the way
+        write_log(sessions, "s1", str(project), [_read(store, key, "alpha", 1 + i)], mtime=1_700_000_000 + i)
+        ledger.update()
+    entries = usage_dir(store) / "entries.jsonl"
+    assert len(entries.read_bytes().splitlines()) <= 2 * 1 + 64 + 1
+    with open(entries, "ab") as handle:
+        handle.write(b'{"f":"' + str(sessions).encode() + b'/--proj--/s1","rev":"x","uses":[[')  # torn
+    usage = ledger.view().get(key, "alpha")
+    assert usage is not None and usage.counts == {"opened": 1} and usage.recent[0].seq == 80
