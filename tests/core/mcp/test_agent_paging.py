@@ -40,10 +40,10 @@ def test_the_index_pages_past_its_cap(tmp_path: Path) -> None:
     assert sorted(seen) == [f"note-{i:03d}" for i in range(500)] and len(seen) == 500
 
     first = re.search(r"cursor (cur1_\S+)\]", agent.index_text()).group(1)  # type: ignore[union-attr]
-    snap = store.find_workspace(cwd)
-    assert snap is not None
+    now = store.find_workspace(cwd)
+    assert now is not None
     store.commit(
-        snap.key, [PutOp(record=Record(name="new-one", description="d", type="project", body="\nx\n"))], snap.revision
+        now.key, [PutOp(record=Record(name="new-one", description="d", type="project", body="\nx\n"))], now.revision
     )
     with pytest.raises(UsageError):
         agent.index_text(first)
