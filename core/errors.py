@@ -1,17 +1,26 @@
 """Typed errors raised by the core. Each carries a stable ``code`` used by the CLI's JSON output.
 
-Messages say what happened and what the user can do about it.
+Messages say what happened and what the user can do about it. Code that decides something from an
+error looks at its type, its ``code`` or its typed ``reason`` — never at the message.
+
+Each kind has its own ``exit_code`` for ``dsh-memory`` (the README's "Command line" lists them):
+0 success · 1 ``check`` found problems, or an error of no kind below · 2 ``usage`` (the command line is
+wrong) · 3 ``refused`` (the memory's state doesn't allow it now) · 4 ``not_found`` · 5 ``conflict`` ·
+6 ``invalid`` · 7 ``secret`` · 8 ``confirmation_required`` · 9 ``storage`` · 10 ``read_only`` ·
+11 ``session_read`` · 12 ``evidence-too-large`` · 13 ``consolidation_failed`` · 14 ``proposal_mismatch`` ·
+15 ``undo_refused`` · 16 ``import-zip`` · 130 ``cancelled`` (and Ctrl+C).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 
 class DshMemoryError(Exception):
     """Base class of every error the core raises on purpose."""
 
     code = "error"
+    exit_code: ClassVar[int] = 1
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -29,6 +38,7 @@ class ConflictError(DshMemoryError):
     """
 
     code = "conflict"
+    exit_code = 5
 
     def __init__(self, message: str, current_revision: str, current: Any = None) -> None:
         super().__init__(message)
@@ -43,6 +53,7 @@ class InvalidRecordError(DshMemoryError):
     """A record (or batch) breaks the on-disk rules. ``reasons`` lists every problem found."""
 
     code = "invalid"
+    exit_code = 6
 
     def __init__(self, message: str, reasons: tuple[str, ...] | list[str] = ()) -> None:
         reasons = tuple(reasons) or (message,)
@@ -53,14 +64,26 @@ class InvalidRecordError(DshMemoryError):
         return {**super().to_json(), "reasons": list(self.reasons)}
 
 
+NotFoundReason = Literal["other", "session", "session-log"]
+
+
 class NotFoundError(DshMemoryError):
+    """``reason``: "session" (no DSH session by that id), "session-log" (its folder has no log any more),
+    "other" (not typed yet)."""
+
     code = "not_found"
+    exit_code = 4
+
+    def __init__(self, message: str, *, reason: NotFoundReason = "other") -> None:
+        super().__init__(message)
+        self.reason: NotFoundReason = reason
 
 
 class SecretRefusedError(DshMemoryError):
     """A write contained credential-shaped values. ``findings`` describe where (never the value)."""
 
     code = "secret"
+    exit_code = 7
 
     def __init__(self, message: str, findings: tuple[str, ...] | list[str] = ()) -> None:
         super().__init__(message)
@@ -70,12 +93,61 @@ class SecretRefusedError(DshMemoryError):
         return {**super().to_json(), "findings": list(self.findings)}
 
 
+ConfirmationReason = Literal["other", "malformed-settings", "workspace-name", "full-key"]
+
+
 class ConfirmationRequiredError(DshMemoryError):
+    """``reason``: "malformed-settings" (saving replaces a settings.yml that can't be read), "workspace-name"
+    / "full-key" (a purge is confirmed by the workspace's name, or by its full key when its scope.json
+    is invalid; ``expected`` holds it), "other"."""
+
     code = "confirmation_required"
+    exit_code = 8
+
+    def __init__(self, message: str, *, reason: ConfirmationReason = "other", expected: str = "") -> None:
+        super().__init__(message)
+        self.reason: ConfirmationReason = reason
+        self.expected = expected
+
+
+UsageReason = Literal[
+    "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
+    "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+]
 
 
 class UsageError(DshMemoryError):
+    """``reason``: "export-inside-root" (an export must be written outside the memory root),
+    "cache-inside-sessions" (this app never writes into DSH's sessions folder), "not-a-scope" (a folder
+    workspace memory would not use), "not-utf8" (a folder name that is not UTF-8), "usage" (the rest)."""
+
     code = "usage"
+    exit_code = 2
+
+    def __init__(self, message: str, *, reason: UsageReason = "usage") -> None:
+        super().__init__(message)
+        self.reason: UsageReason = reason
+
+
+RefusedReason = Literal["active-workspace", "no-cwd", "relative-cwd"]
+
+
+class RefusedError(UsageError):
+    """The command is well formed but the memory's state doesn't allow it now; nothing was written.
+
+    ``reason``: "active-workspace" (purge of a workspace not in the Recycle Bin), "no-cwd" / "relative-cwd"
+    (a session without an absolute working directory belongs to no workspace). A UsageError subclass
+    so callers that catch usage problems keep catching it; its code and exit code are its own.
+    """
+
+    code = "refused"
+    exit_code = 3
+
+    def __init__(self, message: str, *, reason: RefusedReason) -> None:
+        super().__init__(message, reason=reason)
+
+
+StorageReason = Literal["io", "not-a-folder", "rolled-back", "read-only"]
 
 
 class AmbiguousSessionError(UsageError):
@@ -90,23 +162,49 @@ class AmbiguousSessionError(UsageError):
 
 
 class StorageError(DshMemoryError):
-    """The file system refused an operation (permissions, disk full...). Memory was left unchanged."""
+    """The file system refused an operation (permissions, disk full...). Memory was left unchanged.
+
+    ``reason``: "not-a-folder" (a symbolic link or a file where the store's folder belongs; it never
+    writes through it), "rolled-back" (a commit failed after its commit point and was undone),
+    "read-only" (:class:`ReadOnlyRootError`), "io" (any other refusal)."""
 
     code = "storage"
+    exit_code = 9
+
+    def __init__(self, message: str, *, reason: StorageReason = "io") -> None:
+        super().__init__(message)
+        self.reason: StorageReason = reason
 
 
 class ReadOnlyRootError(StorageError):
     """The memory root is read-only (a read-only mount, or another user's files): reads work, writes don't."""
 
     code = "read_only"
+    exit_code = 10
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, reason="read-only")
 
 
 class EvidenceTooLargeError(DshMemoryError):
     code = "evidence-too-large"
+    exit_code = 12
+
+
+SessionReadReason = Literal["unreadable", "over-budget", "empty", "no-header", "no-log", "unusable"]
 
 
 class SessionReadError(DshMemoryError):
+    """``reason``: "unreadable" (the OS refused), "over-budget" (over a size or decompression budget),
+    "empty", "no-header" (no session header line), "no-log" (no log file in the folder), "unusable"
+    (the only log disagrees with its name, or is of a format this app can't read)."""
+
     code = "session_read"
+    exit_code = 11
+
+    def __init__(self, message: str, *, reason: SessionReadReason = "unreadable") -> None:
+        super().__init__(message)
+        self.reason: SessionReadReason = reason
 
 
 class ConsolidationError(DshMemoryError):
@@ -119,6 +217,7 @@ class ConsolidationError(DshMemoryError):
     """
 
     code = "consolidation_failed"
+    exit_code = 13
 
     def __init__(self, message: str, *, reason: str = "failed") -> None:
         super().__init__(message)
@@ -127,6 +226,7 @@ class ConsolidationError(DshMemoryError):
 
 class CancelledError(DshMemoryError):
     code = "cancelled"
+    exit_code = 130
 
 
 class ProposalMismatchError(DshMemoryError):
@@ -134,6 +234,7 @@ class ProposalMismatchError(DshMemoryError):
     (edited or damaged on disk). Nothing was written; the review must be run again."""
 
     code = "proposal_mismatch"
+    exit_code = 14
 
 
 class UndoRefusedError(DshMemoryError):
@@ -146,6 +247,7 @@ class UndoRefusedError(DshMemoryError):
     """
 
     code = "undo_refused"
+    exit_code = 15
 
     def __init__(self, message: str, *, kind: str, scope: str = "", name: str = "") -> None:
         super().__init__(message)

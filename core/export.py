@@ -77,7 +77,10 @@ def export_zip(
     ``records``: per workspace key, only these record names (a selection); other keys export whole."""
     dest = Path(os.path.abspath(dest))
     if store.root is not None and _inside(dest.parent, store.root):
-        raise UsageError(f"{dest} is inside the memory root; choose a folder outside {store.root} for the export")
+        raise UsageError(
+            f"{dest} is inside the memory root; choose a folder outside {store.root} for the export",
+            reason="export-inside-root",
+        )
     if not dest.parent.is_dir():
         raise UsageError(f"the folder {dest.parent} does not exist; choose an existing folder for the export")
     summary = ExportSummary(path=dest)

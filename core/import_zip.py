@@ -83,6 +83,7 @@ class ImportZipError(DshMemoryError):
     """The zip cannot be imported at all; nothing was read into a review, nothing was written."""
 
     code = "import-zip"
+    exit_code = 16
 
     def __init__(self, kind: ZipProblemKind, message: str, *, path: str = "", limit: int = 0) -> None:
         super().__init__(message)

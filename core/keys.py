@@ -52,7 +52,8 @@ def normalize_cwd(cwd: str | os.PathLike[str]) -> str:
         shown = path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         raise UsageError(
             f"The folder {shown!r} has a name that is not valid UTF-8, so DSH memory can't name a workspace "
-            "for it. Rename the folder (or run from a parent folder) and try again."
+            "for it. Rename the folder (or run from a parent folder) and try again.",
+            reason="not-utf8",
         ) from None
     return path
 

@@ -4,6 +4,8 @@ A leaf module (no imports): the store, the search index, change detection and th
 name the same files, and a fresh ``dsh-memory search`` must not pay for importing the store.
 """
 
+import os  # (already loaded by the interpreter itself: costs no start-up)
+
 GLOBAL_FILE = "GLOBAL.md"
 INDEX_FILE = "MEMORY.md"  # a workspace's generated index
 RECORD_SUFFIX = ".md"
@@ -11,5 +13,13 @@ SCOPE_FILE = "scope.json"  # a workspace folder's identity (cwd, created)
 WORKSPACES_DIR = "workspaces"
 ARCHIVED_DIR = "archived"
 MANAGER_DIR = ".manager"  # this app's internals: locks, journal, history, caches
-SEARCH_CACHE_DIR = ".manager/cache"  # derived search data: rebuilt from the records, dropped whole by a purge
+CACHE_DIR = "cache"  # under MANAGER_DIR: derived data (search index, summaries), rebuilt when gone
+REVIEWS_DIR = "reviews"  # consolidation receipts (and move receipts)
+SYNC_DIR = "sync"  # under MANAGER_DIR: this machine's sync repository, workspace map and last result
+SEARCH_CACHE_DIR = f"{MANAGER_DIR}/{CACHE_DIR}"  # derived search data: rebuilt from the records, purged whole
 USAGE_DIR = "usage"  # under MANAGER_DIR: the usage ledger (derived from session logs and MCP reads)
+
+
+def cache_dir_of(root: str | os.PathLike[str]) -> str:
+    """``<root>/.manager/cache``: where derived data of a root lives."""
+    return os.path.join(root, MANAGER_DIR, CACHE_DIR)

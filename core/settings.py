@@ -256,7 +256,8 @@ def save_settings(
         if current.problem is not None and (expect is None or expect == current.revision):
             raise ConfirmationRequiredError(
                 "settings.yml exists but is malformed; saving would replace it. "
-                f"{current.problem.split('. Defaults')[0]}. Fix the file by hand or confirm replacing it."
+                f"{current.problem.split('. Defaults')[0]}. Fix the file by hand or confirm replacing it.",
+                reason="malformed-settings",
             )
     revision = store.write_settings_text(render_settings(settings), expect)
     return LoadedSettings(settings, revision, exists=True)

@@ -26,6 +26,34 @@ def _wants_window(argv: Sequence[str]) -> bool:
     return True
 
 
+def relaunch_command(argv: Sequence[str], executable: str, *, frozen: bool, module: str | None) -> list[str]:
+    """The command that starts this app again as it was started, without a one-run ``--lang``.
+
+    ``module``: the ``-m`` module it was started as (``python -m gui.launcher``), else None (the
+    ``dsh-memory`` script, or a frozen app whose executable is the app itself).
+    """
+    args, rest = [], list(argv[1:])
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--lang":
+            rest[:1] = []
+        elif not arg.startswith("--lang="):
+            args.append(arg)
+    if frozen:
+        return [executable, *args]
+    return [executable, "-m", module, *args] if module else [executable, argv[0], *args]
+
+
+def relaunch() -> None:
+    """Start this app again in a new process (Settings ▸ Language ▸ Restart now); this one quits."""
+    import subprocess
+
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    module = spec.name if spec is not None and spec.name != "__main__" else None
+    command = relaunch_command(sys.argv, sys.executable, frozen=bool(getattr(sys, "frozen", False)), module=module)
+    subprocess.Popen(command, start_new_session=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args == ["--version"]:  # answered before any other import (start-up time, issue 15)

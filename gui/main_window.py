@@ -17,7 +17,7 @@ from core.models import RootStatus, WorkspaceInfo
 from core.store.api import MemoryStore
 from gui.check_process import check_root
 from gui.context import AppContext
-from gui.problems import problems_report
+from gui.problems_dialog import ProblemsDialog
 from gui.root_switch import OpenedRoot, display_path, is_demo_root, open_root, recent_roots
 from gui.tab_hosts import BrokenTab, LazyTab, MessageTab, TabSet, shown_message
 from gui.tab_links import TabLinks
@@ -128,6 +128,12 @@ class MainWindow(QMainWindow):
         self.status_bar.show_root(str(ctx.root))
         self.setStatusBar(self.status_bar)
         self.status_bar.problems_button.clicked.connect(self.show_problems)
+        from gui.sync_badge import SyncBadge  # issue 28: the sync badge, beside the problems button
+
+        self.sync_badge = SyncBadge(ctx, self.status_bar)
+        self.status_bar.addPermanentWidget(self.sync_badge)
+        self.sync_badge.clicked.connect(lambda: self.show_tab("settings"))
+        self.sync_badge.start()
 
         self._build_actions()
 
@@ -401,9 +407,9 @@ class MainWindow(QMainWindow):
             tab.set_read_only(read_only)
 
     def show_problems(self) -> None:
-        """The problems check found, each with what to do (from the status line)."""
-        title, text = problems_report(self.status_bar.problems)
-        self.ctx.dialogs.info(self, title, text)
+        """What check found, one entry per file with what to do, Open and Reveal (from the status line)."""
+        self.problems_dialog = ProblemsDialog(self.ctx.root, self.status_bar.problems, self.links.open_record, self)
+        self.problems_dialog.show()
 
     def _warm_up(self) -> None:
         """Start-up is done: let tabs prepare what they will need later (see gui/tabs/__init__.py)."""

@@ -7,7 +7,7 @@ quoted as they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 
@@ -81,17 +81,3 @@ def describe_problem(problem: Problem) -> str:
         return template().format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
         return problem.reason
-
-
-def problems_report(problems: Sequence[Problem]) -> tuple[str, str]:
-    """The problems dialog: its title and text (one line per problem, each with what to do)."""
-    lines = [f"• {p.path}: {describe_problem(p)}." for p in problems]
-    n = len(problems)
-    head = (
-        QCoreApplication.translate("Problems", "check found 1 problem. Nothing was changed; it says what to do.")
-        if n == 1
-        else QCoreApplication.translate(
-            "Problems", "check found %n problems. Nothing was changed; each line says what to do.", "", n
-        )
-    )
-    return QCoreApplication.translate("Problems", "Problems in this memory root"), head + "\n\n" + "\n".join(lines)

@@ -36,6 +36,7 @@ from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
 from scripts import shots_supersede as supersede_steps
 from scripts import shots_usage as usage_steps
+from scripts import shots_sync as sync_steps
 from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]
@@ -670,6 +671,7 @@ STEPS: list[tuple[str, Step]] = [
     ("settings-other-stores", settings_other_stores),
     *maintenance_steps.STEPS,  # review queue, load meter, export, zip import under review
     *usage_steps.STEPS,  # issue 30: Last used, the usage line, the usage views, "Led to a read"
+    *sync_steps.STEPS,  # Settings ▸ Sync, a sync review, "Moved? Pick the new folder…" (issue 28)
 ]
 
 

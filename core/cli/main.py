@@ -27,11 +27,17 @@ COMMAND_MODULES = (
     "core.cli.session_commands",
     "core.cli.mcp_commands",  # after session_commands: adds --pending to its `reviews`
     "core.cli.source_commands",
+    "core.cli.sync_commands",
     "core.cli.usage_commands",  # issue 30: dsh-memory usage
 )
 # Commands an agent's shell tool runs one-shot: only their own module is imported, so start-up
 # does not pay for every command group (pydantic models, the store, model clients...).
-FAST_COMMANDS = {"search": "core.cli.search_commands", "recall": "core.cli.search_commands"}
+FAST_COMMANDS = {
+    "search": "core.cli.search_commands",
+    "recall": "core.cli.search_commands",
+    "sync": "core.cli.sync_commands",  # a no-op sync should cost what the sync costs (issue 28)
+    "move": "core.cli.sync_commands",
+}
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class Context:
     root: Path
     json: bool
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)  # progress lines (stdout stays clean)
 
     @cached_property
     def store(self) -> Any:
@@ -126,11 +133,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         if handler is None:
             parser.print_help(out)
             return 2
-        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out)
+        ctx = Context(root=resolve_root(args.root), json=args.json, stdout=out, stderr=err_out)
         result = handler(args, ctx)
     except DshMemoryError as err:
         _emit_error(err, as_json, out, err_out)
-        return 2 if err.code == "usage" else 1
+        return err.exit_code  # one per kind, listed in core/errors.py and the README
     except KeyboardInterrupt:
         err_out.write("interrupted; nothing was written by the interrupted step\n")
         return 130

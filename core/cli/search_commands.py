@@ -5,16 +5,18 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from core.cli.main import Context, Result
 from core.errors import UsageError
 from core.keys import normalize_cwd, workspace_key
+from core.layout import cache_dir_of
 from core.search import GLOBAL_SCOPE, SearchIndex, SearchResults
 
 if TYPE_CHECKING:
     from core.store.api import MemoryStore
 
+PROGRESS_MIN_SCOPES = 20  # fewer scopes to index: done before a progress line would be read
 _BOLD = "\x1b[1m"
 _RESET = "\x1b[0m"
 
@@ -57,12 +59,38 @@ class _LazyStore:
         self._ctx = ctx
         self.root: Path | None = ctx.root
 
+    def cache_dir(self) -> Path:
+        return Path(cache_dir_of(self._ctx.root))
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ctx.store, name)
 
 
 def _index(ctx: Context) -> SearchIndex:
     return SearchIndex(cast("MemoryStore", _LazyStore(ctx)))
+
+
+class _Progress:
+    """``indexing 40 %…`` on stderr while a first search builds the index (one line, redrawn);
+    nothing for the quick refreshes of an index that is already there."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < PROGRESS_MIN_SCOPES:
+            return
+        percent = 100 * done // total
+        if percent != self.shown:
+            self.shown = percent
+            end = "\n" if done >= total else ""
+            self.err.write(f"\rindexing {percent} %…{end}")
+            self.err.flush()
+
+
+def _refresh(index: SearchIndex, ctx: Context, keys: list[str] | None) -> None:
+    index.refresh(keys=keys, progress=_Progress(ctx.stderr))
 
 
 def _check_bounds(limit: int, max_bytes: int) -> None:
@@ -79,27 +107,18 @@ def _search(args: argparse.Namespace, ctx: Context) -> Result:
     index = _index(ctx)
     scopes: list[str] | None
     if args.all:
-        index.refresh()
+        _refresh(index, ctx, None)
         scopes = None
         where = "Global or any workspace"
     else:
         cwd = normalize_cwd(args.cwd or os.getcwd())
         key = workspace_key(cwd)
-        index.refresh(keys=[key, GLOBAL_SCOPE])
+        _refresh(index, ctx, [key, GLOBAL_SCOPE])
         scopes = [key, GLOBAL_SCOPE]
         where = f"Global or the workspace of {cwd} (add --all to search every workspace)"
     results = index.search(
         args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
     )
-    damaged = index.damaged_scopes()
-    if damaged:  # (rewritten by another process while this one searched: read them again, once)
-        index.refresh(keys=damaged)
-        results = index.search(
-            args.query, scopes=scopes, limit=args.limit, max_bytes=args.max_bytes, include_archived=args.archived
-        )
-    # A big index without a current term-major base gets one written by a detached builder process
-    # (core/search/base_builder.py): this search does not wait for it; the next ones read it.
-    index.request_base()
     color = bool(getattr(ctx.stdout, "isatty", lambda: False)())
     return Result(data=results.to_json(), text=_format(results, color, where))
 
@@ -141,10 +160,6 @@ def _recall(args: argparse.Namespace, ctx: Context) -> Result:
     _check_bounds(args.limit, args.max_bytes)
     key = workspace_key(normalize_cwd(args.cwd))
     index = _index(ctx)
-    index.refresh(keys=[key, GLOBAL_SCOPE])
+    _refresh(index, ctx, [key, GLOBAL_SCOPE])
     recall = index.build_recall(args.cwd, args.query, limit=args.limit, max_bytes=args.max_bytes)
-    damaged = index.damaged_scopes()
-    if damaged:  # (see _search)
-        index.refresh(keys=damaged)
-        recall = index.build_recall(args.cwd, args.query, limit=args.limit, max_bytes=args.max_bytes)
     return Result(data=recall.to_json(), text=recall.text)

@@ -55,6 +55,7 @@ from core.errors import (
     InvalidRecordError,
     NotFoundError,
     ProposalMismatchError,
+    RefusedError,
     SecretRefusedError,
     StorageError,
     UsageError,
@@ -222,15 +223,17 @@ class ConsolidationService(ReviewEditing):
     def prepare_evidence(self, evidence: Evidence, evidence_text: str) -> PreparedSession:
         """Same as :meth:`prepare` for evidence built elsewhere (tests, scripts)."""
         if not evidence.cwd:
-            raise UsageError(
+            raise RefusedError(
                 f"Session {evidence.session_id} has no working directory, so it belongs to no workspace; "
-                "only sessions with a cwd can be consolidated."
+                "only sessions with a cwd can be consolidated.",
+                reason="no-cwd",
             )
         if not os.path.isabs(evidence.cwd):
             # Resolving it against this process's cwd would pick an unrelated workspace.
-            raise UsageError(
+            raise RefusedError(
                 f"Session {evidence.session_id} has a relative working directory ({evidence.cwd!r}), so its "
-                "workspace is unknown; only sessions with an absolute cwd can be consolidated."
+                "workspace is unknown; only sessions with an absolute cwd can be consolidated.",
+                reason="relative-cwd",
             )
         if evidence.size_bytes > self.settings.evidence_limit_bytes:
             from core.errors import EvidenceTooLargeError

@@ -257,34 +257,81 @@ class MemoryServer:
         )
 
     async def serve_stdio(self) -> None:
-        from mcp.shared._context_streams import create_context_streams
+        async with stdio_server() as (read, write):
+            answering = _AnswerUnparsable(read, write)  # issue 25: never leave a client waiting
+            await self.server.run(answering, write, self.server.create_initialization_options())
 
-        async with stdio_server() as (read, write), anyio.create_task_group() as tg:
-            send, receive = create_context_streams[SessionMessage | Exception](0)
-            tg.start_soon(_answer_malformed, read, send, write)
-            await self.server.run(receive, write, self.server.create_initialization_options())
-            tg.cancel_scope.cancel()
+
+class _AnswerUnparsable:
+    """The read stream, except that a line the SDK could not decode (too deep, not JSON, not a
+    JSON-RPC message) is answered with a JSON-RPC error here instead of being logged in silence.
+
+    The SDK's stdio transport hands such lines on as exceptions with no reply, so a client sending
+    a 100k-deep ``arguments`` waited forever. The error carries the request's ``id`` when a linear
+    scan of the line's top level finds one (JSON-RPC: null when it cannot be told)."""
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:  # the SDK reads the sender's context through this
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._inner.receive()
+            if not isinstance(item, Exception):
+                return item
+            await self._answer(item)
+
+    async def _answer(self, exc: Exception) -> None:
+        from pydantic import ValidationError
+
+        from core.foreign import top_level_member
+
+        line = ""
+        if isinstance(exc, ValidationError):
+            errors = exc.errors(include_url=False, include_context=False)
+            raw = errors[0].get("input") if errors else None
+            line = raw if isinstance(raw, str) else ""
+            parse = bool(errors) and errors[0].get("type") == "json_invalid"
+        else:
+            parse = False
+        ident = top_level_member(line, "id") if line else None
+        ident = ident if isinstance(ident, int | str) and not isinstance(ident, bool) else None
+        error = types.ErrorData(
+            code=-32700 if parse else -32600,
+            message="Parse error: the message is not JSON this server can read (too deep or malformed)"
+            if parse
+            else "Invalid request: not a JSON-RPC message this server understands",
+        )
+        log.warning(
+            "ignored a stdin line that is not a JSON-RPC message (%s); answered it with a JSON-RPC error",
+            type(exc).__name__,
+        )
+        await self._write.send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident, error=error)))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _AnswerUnparsable:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnswerUnparsable:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 _WRITE_TOOLS = {"memory_update", "memory_edit", "replace_global"}
-
-
-async def _answer_malformed(read: Any, send: Any, write: Any) -> None:
-    """The SDK drops a stdin line that is not a JSON-RPC message without a word. Relay the rest;
-    answer such a line with a JSON-RPC error (id null: a line that does not parse has no id to
-    answer) and say so in one stderr line."""
-    async with send:
-        async for item in read:
-            if isinstance(item, Exception):
-                log.warning("ignored a stdin line that is not a JSON-RPC message (%s)", type(item).__name__)
-                error = types.JSONRPCError(
-                    jsonrpc="2.0",
-                    id=None,
-                    error=types.ErrorData(code=types.PARSE_ERROR, message="Parse error: not a JSON-RPC message"),
-                )
-                await write.send(SessionMessage(error))
-                continue
-            await send.send(item)
 
 
 def new_connection_id() -> str:

@@ -89,7 +89,8 @@ class RefreshStats:
     docs_reindexed: int = 0  # records / sections tokenized again
     docs_removed: int = 0
     docs_total: int = 0  # documents searchable after the refresh (all scopes, archived included)
-    from_cache: int = 0  # scopes taken from the persisted cache without reading the store
+    from_cache: int = 0  # scopes taken from the persisted index without reading the store
+    read_only: bool = False  # another process held the index's writer: changes are left for later
     elapsed_ms: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -100,6 +101,7 @@ class RefreshStats:
             "docs_removed": self.docs_removed,
             "docs_total": self.docs_total,
             "from_cache": self.from_cache,
+            "read_only": self.read_only,
             "elapsed_ms": round(self.elapsed_ms, 3),
         }
 

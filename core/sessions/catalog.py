@@ -71,7 +71,8 @@ class SessionCatalog:
         if self.cache_file is not None and _inside(self.cache_file, self.sessions_root):
             raise UsageError(
                 f"The session list cache {self.cache_file} would be inside the DSH sessions folder "
-                f"{self.sessions_root}, which this app never writes to. Put it in the app's cache folder."
+                f"{self.sessions_root}, which this app never writes to. Put it in the app's cache folder.",
+                reason="cache-inside-sessions",
             )
         self._cache_loaded = self.cache_file is None
         self._cache_dirty = False
@@ -270,7 +271,8 @@ class SessionCatalog:
                 return folder
         raise NotFoundError(
             f"No DSH session {session!r} under {self.sessions_root}. It may have been deleted, or "
-            "the sessions folder in Settings points elsewhere."
+            "the sessions folder in Settings points elsewhere.",
+            reason="session",
         )
 
     def load(self, session: str | SessionSummary) -> ParsedSession:
@@ -279,9 +281,9 @@ class SessionCatalog:
         found = find_session_file(folder)
         if found is None:
             label = session.id if isinstance(session, SessionSummary) else session
-            raise NotFoundError(f"The DSH session {label!r} has no log in {folder} any more.")
+            raise NotFoundError(f"The DSH session {label!r} has no log in {folder} any more.", reason="session-log")
         if found.unusable is not None:
-            raise SessionReadError(f"{folder}: {found.unusable}.")
+            raise SessionReadError(f"{folder}: {found.unusable}.", reason="unusable")
         parsed = read_session_file(found.path, folder, found.warnings)
         with self._lock:
             self.parse_count += 1

@@ -23,7 +23,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from core import keys
-from core.errors import SessionReadError
+from core.errors import SessionReadError, SessionReadReason
 from core.foreign import ForeignDataError, load_json
 from core.sessions.files import SessionFile, find_session_file, read_log_text
 from core.sessions.models import SessionRevision, SessionSummary
@@ -444,7 +444,8 @@ def _summarize(scan: _Scan, revision: SessionRevision, folder: Path, outer: Iter
     header = scan.header
     if header is None:
         reason = "; ".join([*outer, *scan.warnings]) or "the file is empty"
-        raise SessionReadError(f"{revision.path} is not a readable DSH session log ({reason}).")
+        kind: SessionReadReason = "no-header" if scan.warnings or scan.events else "empty"
+        raise SessionReadError(f"{revision.path} is not a readable DSH session log ({reason}).", reason=kind)
     events = scan.events
     boundary = seed_boundary(header, events)
     turns = sum(1 for e in events if e.seq >= boundary and prompt_text(e) is not None)
@@ -498,10 +499,11 @@ def _read_log(
         text, revision, warnings = read_log_text(log)
     except OSError as exc:
         raise SessionReadError(
-            f"Could not read {log}: {exc.strerror or exc}. Check that the file is readable, then refresh."
+            f"Could not read {log}: {exc.strerror or exc}. Check that the file is readable, then refresh.",
+            reason="unreadable",
         ) from exc
     except ForeignDataError as exc:  # over a budget: listed with this warning, the other logs read on
-        raise SessionReadError(f"Skipped {log}: {exc.detail}.") from exc
+        raise SessionReadError(f"Skipped {log}: {exc.detail}.", reason="over-budget") from exc
     return text, revision, Path(folder) if folder is not None else log.parent, warnings
 
 
@@ -527,7 +529,7 @@ def read_session_folder(folder: Path) -> ParsedSession:
     """Read the newest log in a session folder. Raises SessionReadError when there is none."""
     found: SessionFile | None = find_session_file(folder)
     if found is None:
-        raise SessionReadError(f"{folder} holds no session log (session.jsonl or session.jsonl.zstd).")
+        raise SessionReadError(f"{folder} holds no session log (session.jsonl or session.jsonl.zstd).", reason="no-log")
     if found.unusable is not None:
-        raise SessionReadError(f"{folder}: {found.unusable}.")
+        raise SessionReadError(f"{folder}: {found.unusable}.", reason="unusable")
     return read_session_file(found.path, folder, found.warnings)

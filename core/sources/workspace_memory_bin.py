@@ -228,7 +228,8 @@ class WorkspaceMemoryBin:
         if not scope.valid:
             reasons = "; ".join(f"{p.path} {p.reason}" for p in scope.problems) or "it is not a scope folder"
             raise UsageError(
-                f"The scope {path} is not one workspace memory would use ({reasons}); nothing was changed."
+                f"The scope {path} is not one workspace memory would use ({reasons}); nothing was changed.",
+                reason="not-a-scope",
             )
         return scope
 

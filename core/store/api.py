@@ -34,6 +34,10 @@ class MemoryStore(Protocol):
         """The memory root on disk (None for the in-memory store)."""
         ...
 
+    def cache_dir(self) -> Path | None:
+        """Where derived data (the search index) may be kept; None: nowhere on disk."""
+        ...
+
     @property
     def read_only(self) -> bool:
         """Reads work, writes raise ReadOnlyRootError (also in ``status().read_only``)."""

@@ -32,12 +32,14 @@ from core.errors import (
     ConflictError,
     InvalidRecordError,
     NotFoundError,
+    RefusedError,
     SecretRefusedError,
     StorageError,
     UsageError,
 )
 from core.fingerprint import content_hash
 from core.keys import normalize_cwd, workspace_key, workspace_name
+from core.layout import ARCHIVED_DIR, WORKSPACES_DIR
 from core.models import (
     EMPTY_REVISION,
     DeleteOp,
@@ -555,7 +557,7 @@ class StoreCore(ABC):
         ]
         active_keys = set(self._scope_keys(False))
         for archived in (False, True):
-            top = "archived" if archived else "workspaces"
+            top = ARCHIVED_DIR if archived else WORKSPACES_DIR
             for key in self._scope_keys(archived):
                 try:
                     snap = self.read_workspace(key, archived=archived)
@@ -985,8 +987,9 @@ class StoreCore(ABC):
             files = self._load_scope(key, True)
             if files is None:
                 if self._load_scope(key, False) is not None:
-                    raise UsageError(
-                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin."
+                    raise RefusedError(
+                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin.",
+                        reason="active-workspace",
                     )
                 raise NotFoundError(f"No archived workspace {key!r}. Run `dsh-memory workspaces --archived`.")
             info = self._info(files)
@@ -997,7 +1000,9 @@ class StoreCore(ABC):
                 what = "workspace name" if expected != key else "full workspace key (its scope.json is invalid)"
                 raise ConfirmationRequiredError(
                     f"Purging deletes {info.display_name} for good. Type the {what} {expected!r} "
-                    "to confirm; nothing was deleted."
+                    "to confirm; nothing was deleted.",
+                    reason="workspace-name" if expected != key else "full-key",
+                    expected=expected,
                 )
             # One journaled operation: the folder, its history and its archive stamp, finished on the
             # next open if interrupted.

@@ -39,6 +39,10 @@ from core.atomic import (
 )
 from core.errors import DshMemoryError, ReadOnlyRootError, StorageError
 from core.fingerprint import content_hash, is_racy, scope_fingerprint
+from core.layout import ARCHIVED_DIR as ARCHIVED_DIR
+from core.layout import GLOBAL_FILE as GLOBAL_FILE
+from core.layout import WORKSPACES_DIR as ACTIVE_DIR  # every layout name comes from core/layout.py
+from core.layout import cache_dir_of
 from core.models import HistoryEntry, Problem, RecordEntry, WorkspaceInfo
 from core.private_modes import tighten_tree
 from core.records import INDEX_FILE, MAX_RECORD_BYTES, RECORD_SUFFIX, SCOPE_FILE
@@ -61,9 +65,6 @@ from core.store.locking import ScopeLocks
 from core.store.scope_files import ScopeFiles, mark_case_duplicates, scope_after
 from core.store.summaries import ScopeSummary, SummaryCache
 
-GLOBAL_FILE = "GLOBAL.md"
-ACTIVE_DIR = "workspaces"
-ARCHIVED_DIR = "archived"
 MANAGER = journal.MANAGER_DIR
 HISTORY_SUFFIX = ".hist"
 STALE_TEMP_S = 600
@@ -196,6 +197,9 @@ class FileStore(StoreCore):
     @property
     def root(self) -> Path:
         return self._root
+
+    def cache_dir(self) -> Path:
+        return Path(cache_dir_of(self._root))
 
     # --- recovery -----------------------------------------------------------------------------
     def recover(self) -> None:
@@ -628,7 +632,8 @@ class FileStore(StoreCore):
                 kind = "a symbolic link" if S_ISLNK(st.st_mode) else "not a folder"
                 raise StorageError(
                     f"{p.relative_to(self._root)} is {kind}; the store never writes through it. "
-                    "Nothing was written. Run `dsh-memory check` and move it out of the memory root."
+                    "Nothing was written. Run `dsh-memory check` and move it out of the memory root.",
+                    reason="not-a-folder",
                 )
         return True
 

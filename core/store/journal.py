@@ -63,15 +63,15 @@ from core.atomic import (
 )
 from core.errors import ConflictError, StorageError
 from core.fingerprint import content_hash
+from core.layout import GLOBAL_FILE as GLOBAL_FILE  # every layout name comes from core/layout.py
+from core.layout import MANAGER_DIR as MANAGER_DIR
 
-MANAGER_DIR = ".manager"
 JOURNAL_NAMES = ("journal.json",)
 ROLLBACK_NAMES = ("rollback.json",)
 """One file holding the journal twice (two lines, each checksummed): a damaged copy leaves the other,
 for the price of one write and one fsync."""
 QUARANTINE = "quarantine"
 GLOBAL = "global"
-GLOBAL_FILE = "GLOBAL.md"
 HISTORY_MODE = 0o400
 """History entries are read-only copies: nothing (not even a process holding the old file open) edits them."""
 
@@ -339,7 +339,8 @@ class Transaction:
             if undone:
                 raise StorageError(
                     f"Could not write the change ({detail}); it was rolled back and nothing changed. "
-                    "Check permissions and free space."
+                    "Check permissions and free space.",
+                    reason="rolled-back",
                 ) from exc
             raise StorageError(
                 f"Could not write the change ({detail}); it will be undone the next time the memory is "

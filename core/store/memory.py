@@ -51,6 +51,9 @@ class InMemoryStore(StoreCore):
     def root(self) -> Path | None:
         return None
 
+    def cache_dir(self) -> Path | None:
+        return None
+
     @contextmanager
     def _hold(self) -> Iterator[None]:
         with self._mutex:

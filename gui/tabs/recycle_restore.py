@@ -7,7 +7,7 @@ a record that already holds exactly this version is not "replaced" again, nothin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 
@@ -17,30 +17,30 @@ from core.models import HistoryEntry, Revision, WorkspaceSnapshot
 from core.recycle import RestoreTarget, global_version, restore_entry, restore_target
 from core.store.base import GLOBAL_SCOPE
 from gui.qtmodels.recycle_models import DeletedRecordsModel
+from gui.tabs.base import Tab
+from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
-
-if TYPE_CHECKING:
-    from gui.tabs.recycle_tab import RecycleBinTab
-
 
 translate = QCoreApplication.translate
 
 
 class RecordRestorer:
-    def __init__(self, tab: RecycleBinTab) -> None:
+    def __init__(self, tab: Tab, banner: Banner, set_busy: Callable[[bool], None]) -> None:
         self.tab = tab
+        self.banner = banner
+        self.set_busy = set_busy  # the tab's buttons off while a restore runs
 
     def restore_entry(self, entry: HistoryEntry) -> None:
         if entry.scope_key == GLOBAL_SCOPE:
             self._restore_global_version(entry)
             return
         label = DeletedRecordsModel.workspace_label(entry)
-        self.tab._set_busy(True)
+        self.set_busy(True)
 
         def looked(target: RestoreTarget) -> None:
-            self.tab._set_busy(False)
+            self.set_busy(False)
             if target.state == "archived":
-                self.tab.banner.show_message(
+                self.banner.show_message(
                     "error",
                     translate(
                         "RecycleBinTab",
@@ -51,7 +51,7 @@ class RecordRestorer:
                 return
             if target.state == "missing":
                 if not entry.cwd:
-                    self.tab.banner.show_message(
+                    self.banner.show_message(
                         "error",
                         translate(
                             "RecycleBinTab",
@@ -75,7 +75,7 @@ class RecordRestorer:
                 return
             if target.same_as_current:
                 # Restored already (a second click, or another window): nothing to replace, nothing to ask.
-                self.tab.banner.show_message(
+                self.banner.show_message(
                     "info",
                     translate(
                         "RecycleBinTab", "“{name}” in “{workspace}” is already this version; nothing to restore."
@@ -97,8 +97,8 @@ class RecordRestorer:
             self._do_restore_entry(entry, target.revision, create=False)
 
         def failed(exc: BaseException) -> None:
-            self.tab._set_busy(False)
-            self.tab.banner.show_message(
+            self.set_busy(False)
+            self.banner.show_message(
                 "error",
                 translate("RecycleBinTab", "Could not restore “{name}”: {why}").format(
                     name=entry.name, why=describe_error(exc)
@@ -111,11 +111,11 @@ class RecordRestorer:
         self, entry: HistoryEntry, expect: Revision | None, *, create: bool, allow_secrets: bool = False
     ) -> None:
         label = DeletedRecordsModel.workspace_label(entry)
-        self.tab._set_busy(True)
+        self.set_busy(True)
 
         def done(_snap: WorkspaceSnapshot) -> None:
-            self.tab._set_busy(False)
-            self.tab.banner.show_message(
+            self.set_busy(False)
+            self.banner.show_message(
                 "ok",
                 translate(
                     "RecycleBinTab", "Restored “{name}” into “{workspace}”. It is in the Workspace tab again."
@@ -125,7 +125,7 @@ class RecordRestorer:
             self.tab.memory_changed.emit()
 
         def failed(exc: BaseException) -> None:
-            self.tab._set_busy(False)
+            self.set_busy(False)
             if isinstance(exc, SecretRefusedError) and not allow_secrets:
                 # The same explicit allow as a manual save of a credential-shaped value.
                 if self.tab.ctx.dialogs.confirm(
@@ -140,7 +140,7 @@ class RecordRestorer:
                 ):
                     self._do_restore_entry(entry, expect, create=False, allow_secrets=True)
                 else:
-                    self.tab.banner.show_message(
+                    self.banner.show_message(
                         "info",
                         translate("RecycleBinTab", "Nothing was restored; “{name}” stays in the Recycle Bin.").format(
                             name=entry.name
@@ -158,7 +158,7 @@ class RecordRestorer:
                 text = translate("RecycleBinTab", "Could not restore “{name}”: {why}").format(
                     name=entry.name, why=describe_error(exc)
                 )
-            self.tab.banner.show_message("error", text)
+            self.banner.show_message("error", text)
             self.tab.refresh()
 
         self.tab.jobs.start(
@@ -168,10 +168,10 @@ class RecordRestorer:
     def _restore_global_version(self, entry: HistoryEntry) -> None:
         """An earlier GLOBAL.md goes back through replace_global, CAS on the revision read just before."""
         store = self.tab.ctx.store
-        self.tab._set_busy(True)
+        self.set_busy(True)
 
         def looked(result: tuple[str, Revision]) -> None:
-            self.tab._set_busy(False)
+            self.set_busy(False)
             text, revision = result
             if not self.tab.ctx.dialogs.confirm(
                 self.tab,
@@ -184,17 +184,17 @@ class RecordRestorer:
                 translate("RecycleBinTab", "Replace"),
             ):
                 return
-            self.tab._set_busy(True)
+            self.set_busy(True)
 
             def written(_result: object) -> None:
-                self.tab._set_busy(False)
-                self.tab.banner.show_message(
+                self.set_busy(False)
+                self.banner.show_message(
                     "ok", translate("RecycleBinTab", "GLOBAL.md is back to the version shown here.")
                 )
                 self.tab.refresh()
 
             def refused(exc: BaseException) -> None:
-                self.tab._set_busy(False)
+                self.set_busy(False)
                 text = (
                     translate(
                         "RecycleBinTab", "GLOBAL.md changed while you were deciding. Nothing was restored; look again."
@@ -204,18 +204,18 @@ class RecordRestorer:
                         why=describe_error(exc)
                     )
                 )
-                self.tab.banner.show_message("error", text)
+                self.banner.show_message("error", text)
                 self.tab.refresh()
 
             self.tab.jobs.start("action", store.replace_global, text, revision, done=written, failed=refused)
 
         def failed(exc: BaseException) -> None:
-            self.tab._set_busy(False)
+            self.set_busy(False)
             if isinstance(exc, UnicodeDecodeError):
                 msg = translate("RecycleBinTab", "that version is not valid UTF-8 text.")
             else:
                 msg = describe_error(exc)
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "error", translate("RecycleBinTab", "Could not restore GLOBAL.md: {why}").format(why=msg)
             )
 

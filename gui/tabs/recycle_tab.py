@@ -45,6 +45,7 @@ from gui.qtmodels.recycle_models import (
     filter_proxy,
 )
 from gui.tabs.base import Tab
+from gui.tabs.recycle_moved import MissingFoldersPanel
 from gui.tabs.recycle_purge import PurgeQuestion, dialog_title, explain, run_purge_dialog
 from gui.tabs.recycle_restore import RecordRestorer
 from gui.tabs.recycle_text import describe_archived_workspace
@@ -77,9 +78,9 @@ class RecycleBinTab(Tab):
         self._contents = RecycleBin([], [])
         # (parent, question) -> the typed name after "Delete forever", or None; tests replace it.
         self.ask_purge: Callable[[QWidget, PurgeQuestion], str | None] = self._ask_purge
-        self.restorer = RecordRestorer(self)
 
         self.banner = Banner()
+        self.restorer = RecordRestorer(self, self.banner, self._set_busy)
 
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText(self.tr("Filter by workspace, folder or record name…"))
@@ -132,6 +133,9 @@ class RecycleBinTab(Tab):
 
         # Another store's archive, beside ours (issue 12); it shows its previews in this tab's pane.
         self.wm_panel = WorkspaceMemoryBinPanel(ctx, self.jobs, self.banner, self._show_foreign_preview)
+        self.missing_panel = MissingFoldersPanel(ctx)  # issue 28: "Moved? Pick the new folder…" beside Archive
+        self.missing_panel.moved.connect(self._workspace_moved)
+        self.missing_panel.archived.connect(self._workspace_moved)
         self.wm_panel.selected.connect(self._on_foreign_selected)
 
         mark_writes(self.restore_button, self.purge_button)  # ours; the other store's bin has its own root
@@ -163,6 +167,7 @@ class RecycleBinTab(Tab):
         d_layout.addLayout(bottom)
 
         lists = QSplitter(Qt.Orientation.Vertical)
+        lists.addWidget(self.missing_panel)
         lists.addWidget(archived_box)
         lists.addWidget(deleted_box)
         lists.addWidget(self.wm_panel)
@@ -211,6 +216,11 @@ class RecycleBinTab(Tab):
         store = self.ctx.store
         self.jobs.start("refresh", read_recycle_bin, store, done=self._apply_refresh, failed=self._on_load_error)
         self.wm_panel.refresh()
+        self.missing_panel.refresh()
+
+    def _workspace_moved(self, _what: object) -> None:
+        self.refresh()
+        self.memory_changed.emit()
 
     def _on_load_error(self, exc: BaseException) -> None:
         self.banner.show_message(

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QPropertyAnimation, Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QPoint, QPropertyAnimation, QRect, Qt, QTimer
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QFrame,
     QGraphicsOpacityEffect,
@@ -112,8 +113,32 @@ class _Toast(_Strip):
         height = self.heightForWidth(width) if self.hasHeightForWidth() else self.sizeHint().height()
         height = max(height, self.minimumSizeHint().height())
         x = (parent.width() - width) // 2
-        self.setGeometry(x, max(0, parent.height() - height - margin), width, height)
+        bottom = max(0, parent.height() - height - margin)
+        rect = QRect(x, bottom, width, height)
+        # Never over a control or a figure the user reads (Discard all, Stage, the record counter):
+        # lift it above whatever it would cover, and keep the bottom edge only when no place is free.
+        obstacles = self._obstacles(parent)
+        for _ in range(len(obstacles)):
+            hit = [r for r in obstacles if r.intersects(rect)]
+            if not hit:
+                break
+            rect.moveBottom(min(r.top() for r in hit) - 4)
+        if rect.top() < 0 or any(r.intersects(rect) for r in obstacles):
+            rect.moveTop(bottom)
+        self.setGeometry(rect)
         self.raise_()
+
+    def _obstacles(self, parent: QWidget) -> list[QRect]:
+        """Where the visible buttons and texts of ``parent`` are, in its coordinates."""
+        widgets: list[QWidget] = [*parent.findChildren(QAbstractButton), *parent.findChildren(QLabel)]
+        return [
+            QRect(w.mapTo(parent, QPoint(0, 0)), w.size())
+            for w in widgets
+            if w is not self
+            and not self.isAncestorOf(w)
+            and w.isVisibleTo(parent)
+            and not (isinstance(w, QLabel) and not w.text())
+        ]
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.parentWidget():

@@ -170,18 +170,18 @@ def test_stale_expect_is_a_conflict_and_writes_nothing(root: Path, cwd: str, tmp
     path = root / "workspaces" / first["workspace"] / "build-tips.md"
     before = path.read_bytes()
     rc, data = put(root, cwd, record_file(tmp_path, body="Changed."), "--expect", first["revision"])
-    assert rc == 1
+    assert rc == 5  # conflict
     assert data["error"]["code"] == "conflict" and data["error"]["current_revision"] != first["revision"]
     assert path.read_bytes() == before
     rc, out, err = run(root, "put", "--cwd", cwd, "--file", str(record_file(tmp_path)), "--expect", "0123")
-    assert rc == 1 and out == "" and err.startswith("error: ") and "Nothing was written" in err
+    assert rc == 5 and out == "" and err.startswith("error: ") and "Nothing was written" in err
 
 
 def test_expect_on_a_workspace_that_does_not_exist_is_a_conflict(
     root: Path, cwd: str, tmp_path: Path
 ) -> None:
     rc, data = put(root, cwd, record_file(tmp_path), "--expect", "abcdef0123456789")
-    assert rc == 1 and data["error"]["code"] == "conflict"
+    assert rc == 5 and data["error"]["code"] == "conflict"
     assert not (root / "workspaces").exists() or not any((root / "workspaces").iterdir())
     rc, data = put(root, cwd, record_file(tmp_path), "--expect", EMPTY_REVISION)
     assert rc == 0 and data["created_workspace"] is True
@@ -193,25 +193,25 @@ def test_invalid_record_is_refused_with_every_reason(root: Path, cwd: str, tmp_p
         "---\nname: Bad Name\ndescription: ''\nmetadata:\n  type: idea\n---\nbody\n", encoding="utf-8"
     )
     rc, data = put(root, cwd, bad)
-    assert rc == 1 and data["error"]["code"] == "invalid"
+    assert rc == 6 and data["error"]["code"] == "invalid"
     reasons = " ".join(data["error"]["reasons"])
     assert "kebab-case" in reasons and "idea" in reasons and "description" in reasons
     assert run_json(root, "workspaces")[1]["workspaces"] == []  # no empty scope left behind
     rc, _, err = run(root, "put", "--cwd", cwd, "--file", str(bad))
-    assert rc == 1 and "bad.md is not a valid record" in err and "  - " in err
+    assert rc == 6 and "bad.md is not a valid record" in err and "  - " in err
 
 
 def test_non_utf8_record_file_is_invalid(root: Path, cwd: str, tmp_path: Path) -> None:
     bad = tmp_path / "latin1.md"
     bad.write_bytes("---\nname: caf\xe9\n---\n".encode("latin-1"))
     rc, data = put(root, cwd, bad)
-    assert rc == 1 and data["error"]["code"] == "invalid"
+    assert rc == 6 and data["error"]["code"] == "invalid"
 
 
 def test_secrets_are_refused_unless_allowed(root: Path, cwd: str, tmp_path: Path) -> None:
     leaky = record_file(tmp_path, body="export DEEPSEEK_API_KEY=sk-" + "3f9a8b7c6d5e4f30a1b2c3d4e5f6a7b8")
     rc, data = put(root, cwd, leaky)
-    assert rc == 1 and data["error"]["code"] == "secret"
+    assert rc == 7 and data["error"]["code"] == "secret"
     assert any("API key" in f for f in data["error"]["findings"])
     assert "sk-3f9a" not in json.dumps(data)  # the value is never echoed
     assert run_json(root, "workspaces")[1]["workspaces"] == []
@@ -225,12 +225,12 @@ def test_secrets_in_an_existing_workspace_are_refused_by_the_store(
     put(root, cwd, record_file(tmp_path))
     leaky = record_file(tmp_path, name="db-url", body="DATABASE_URL=postgres://app:s3cr3tPass@db:5432/app")
     rc, data = put(root, cwd, leaky)
-    assert rc == 1 and data["error"]["code"] == "secret"
+    assert rc == 7 and data["error"]["code"] == "secret"
 
 
 def test_put_file_that_does_not_exist_is_not_found(root: Path, cwd: str, tmp_path: Path) -> None:
     rc, data = put(root, cwd, tmp_path / "nope.md")
-    assert rc == 1 and data["error"]["code"] == "not_found" and "nope.md" in data["error"]["message"]
+    assert rc == 4 and data["error"]["code"] == "not_found" and "nope.md" in data["error"]["message"]
 
 
 def test_put_reads_stdin_with_dash(
@@ -255,19 +255,19 @@ def test_delete_removes_the_record_and_history_keeps_it(root: Path, cwd: str, tm
 def test_delete_errors(root: Path, cwd: str, tmp_path: Path) -> None:
     rc, data = run_json(root, "delete", "--cwd", cwd, "--name", "build-tips")
     assert (
-        rc == 1 and data["error"]["code"] == "not_found" and "No active workspace" in data["error"]["message"]
+        rc == 4 and data["error"]["code"] == "not_found" and "No active workspace" in data["error"]["message"]
     )
     _, first = put(root, cwd, record_file(tmp_path))
     rc, data = run_json(root, "delete", "--cwd", cwd, "--name", "nothing-here")
-    assert rc == 1 and data["error"]["code"] == "not_found" and "build-tips" in data["error"]["message"]
+    assert rc == 4 and data["error"]["code"] == "not_found" and "build-tips" in data["error"]["message"]
     put(root, cwd, record_file(tmp_path, name="other"))
     rc, data = run_json(root, "delete", "--cwd", cwd, "--name", "build-tips", "--expect", first["revision"])
-    assert rc == 1 and data["error"]["code"] == "conflict"
+    assert rc == 5 and data["error"]["code"] == "conflict"
 
 
 def test_history_of_an_unknown_record_is_not_found(root: Path, cwd: str) -> None:
     rc, data = run_json(root, "history", "--cwd", cwd, "--name", "never-existed")
-    assert rc == 1 and data["error"]["code"] == "not_found"
+    assert rc == 4 and data["error"]["code"] == "not_found"
 
 
 def test_history_of_a_record_never_overwritten_shows_only_current(
@@ -300,11 +300,11 @@ def test_global_show_and_set_with_cas(root: Path, tmp_path: Path) -> None:
     assert out.startswith(f"# GLOBAL.md — revision {saved['revision']}") and "回答简短" in out
 
     rc, data = run_json(root, "global", "set", "--file", str(f), "--expect", EMPTY_REVISION)
-    assert rc == 1 and data["error"]["code"] == "conflict"
+    assert rc == 5 and data["error"]["code"] == "conflict"
 
     f.write_text(text + "- token: ghp_" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789\n", encoding="utf-8")
     rc, data = run_json(root, "global", "set", "--file", str(f), "--expect", saved["revision"])
-    assert rc == 1 and data["error"]["code"] == "secret"
+    assert rc == 7 and data["error"]["code"] == "secret"
     assert (root / "GLOBAL.md").read_text(encoding="utf-8") == text
 
 
@@ -341,40 +341,40 @@ def test_archive_restore_purge(root: Path, cwd: str, tmp_path: Path) -> None:
     assert run(root, "archive", "--key", key)[0] == 0
     rc, data = run_json(root, "purge", "--key", key, "--confirm", "wrong-name")
     assert (
-        rc == 1
+        rc == 8
         and data["error"]["code"] == "confirmation_required"
         and "atlas-web" in data["error"]["message"]
     )
     rc, data = run_json(root, "purge", "--key", key)
-    assert rc == 1 and data["error"]["code"] == "confirmation_required"
+    assert rc == 8 and data["error"]["code"] == "confirmation_required"
     assert run_json(root, "workspaces", "--archived")[1]["workspaces"]  # still there
 
     rc, data = run_json(root, "purge", "--key", key, "--confirm", "atlas-web")
     assert rc == 0 and data == {"purged": key}
     assert run_json(root, "workspaces", "--archived")[1]["workspaces"] == []
     rc, data = run_json(root, "show", "--key", key)
-    assert rc == 1 and data["error"]["code"] == "not_found"
+    assert rc == 4 and data["error"]["code"] == "not_found"
 
 
 def test_put_into_an_archived_workspace_asks_for_a_restore(root: Path, cwd: str, tmp_path: Path) -> None:
     _, first = put(root, cwd, record_file(tmp_path))
     run(root, "archive", "--cwd", cwd)
     rc, data = put(root, cwd, record_file(tmp_path, name="new-note"))
-    assert rc == 1 and data["error"]["code"] == "conflict" and "restore" in data["error"]["message"]
+    assert rc == 5 and data["error"]["code"] == "conflict" and "restore" in data["error"]["message"]
     assert run_json(root, "workspaces")[1]["workspaces"] == []
     assert run_json(root, "restore", "--key", first["workspace"])[0] == 0
 
 
 def test_recycle_bin_errors(root: Path, cwd: str, tmp_path: Path) -> None:
     rc, data = run_json(root, "archive", "--key", "nope-0123456789abcdef")
-    assert rc == 1 and data["error"]["code"] == "not_found"
+    assert rc == 4 and data["error"]["code"] == "not_found"
     rc, data = run_json(root, "restore", "--key", "nope-0123456789abcdef")
-    assert rc == 1 and data["error"]["code"] == "not_found"
+    assert rc == 4 and data["error"]["code"] == "not_found"
     _, first = put(root, cwd, record_file(tmp_path))
     rc, data = run_json(root, "purge", "--key", first["workspace"], "--confirm", "atlas-web")
-    assert rc == 2 and data["error"]["code"] == "usage" and "archive it first" in data["error"]["message"]
+    assert rc == 3 and data["error"]["code"] == "refused" and "archive it first" in data["error"]["message"]
     rc, data = run_json(root, "archive", "--cwd", cwd, "--expect", "0000000000000001")
-    assert rc == 1 and data["error"]["code"] == "conflict"
+    assert rc == 5 and data["error"]["code"] == "conflict"
 
 
 # --- check / demo / usage -------------------------------------------------------------------------------
@@ -443,7 +443,7 @@ def test_real_process_round_trip(root: Path, cwd: str, tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     revision = json.loads(proc.stdout)["revision"]
     proc = _cli("--root", str(root), "--json", "put", "--cwd", cwd, "--file", str(f), "--expect", "stale")
-    assert proc.returncode == 1
+    assert proc.returncode == 5  # conflict
     assert json.loads(proc.stdout)["error"]["code"] == "conflict"
     proc = _cli("--root", str(root), "show", "--cwd", cwd)
     assert proc.returncode == 0 and revision in proc.stdout
@@ -475,3 +475,28 @@ def test_history_of_a_record_in_an_archived_workspace_shows_its_current_content(
     run(root, "archive", "--cwd", cwd)
     rc, hist = run_json(root, "history", "--cwd", cwd, "--name", "build-tips")
     assert rc == 0 and "Second version." in hist["current"]["content"] and len(hist["versions"]) == 1
+
+
+def test_each_error_kind_has_its_own_exit_code_and_the_readme_lists_it() -> None:
+    import core.errors as errors
+    from core.import_zip import ImportZipError
+    from core.store.journal import DisplacedError
+
+    kinds = [c for c in vars(errors).values() if isinstance(c, type) and issubclass(c, errors.DshMemoryError)]
+    kinds.append(ImportZipError)
+    by_code = {c.code: c.exit_code for c in kinds}
+    assert len(set(by_code.values())) == len(by_code), by_code  # one exit code per kind
+    assert DisplacedError.exit_code == errors.ConflictError.exit_code  # a kind of conflict
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for code, exit_code in by_code.items():
+        assert f"| {exit_code} | `{code}`" in readme, code
+
+
+def test_refusals_of_the_memorys_state_are_not_usage_errors(root: Path, tmp_path: Path) -> None:
+    cwd = str(tmp_path / "proj")
+    put(root, cwd, record_file(tmp_path))
+    key = run_json(root, "workspaces")[1]["workspaces"][0]["key"]
+    rc, data = run_json(root, "purge", "--key", key, "--confirm", key)
+    assert rc == 3 and data["error"]["code"] == "refused"
+    rc, data = run_json(root, "purge", "--nope")
+    assert rc == 2 and data["error"]["code"] == "usage"

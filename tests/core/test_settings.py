@@ -75,8 +75,9 @@ def test_malformed_file_shows_defaults_and_is_never_overwritten_silently(
     loaded = load_settings(store)
     assert loaded.exists and loaded.problem is not None and "settings.yml" in loaded.problem
     assert loaded.settings == AppSettings()
-    with pytest.raises(ConfirmationRequiredError, match="malformed"):
+    with pytest.raises(ConfirmationRequiredError) as caught:
         save_settings(store, AppSettings(debug_logging=True), loaded.revision)
+    assert caught.value.reason == "malformed-settings"
     assert path.read_text(encoding="utf-8") == content
     save_settings(store, AppSettings(debug_logging=True), loaded.revision, replace_malformed=True)
     assert load_settings(store).settings.debug_logging is True

@@ -95,6 +95,8 @@ def test_check_problems_counted_and_listed_with_what_to_do(
     assert button.isVisibleTo(window) and button.text() == "⚠ 1 problem"
     assert "1 problem" in window.status_bar.summary()
     button.click()
-    kind, title, text = dialogs.asked[-1]
-    assert kind == "info" and title == "Problems in this memory root"
-    assert "stray.txt" in text and "move it elsewhere" in text
+    dialog = window.problems_dialog
+    assert dialog.isVisible() and dialog.windowTitle() == "Problems in this memory root"
+    item = dialog.tree.topLevelItem(0)
+    assert "stray.txt" in item.text(0) and "move it elsewhere" in item.child(0).text(0)
+    dialog.close()

@@ -41,16 +41,58 @@ def test_language_choice_is_remembered_per_user_and_applies_after_restart(
     assert combo.itemText(2) == "简体中文" and combo.currentData() == "system"
 
     combo.setCurrentIndex(2)
-    combo.activated.emit(2)  # what a user's pick emits
+    combo.activated.emit(2)  # what a user's pick emits: an edit, like every other setting
+    assert tab.has_unsaved_changes() and tab.save_button.isEnabled()
+    assert not tab.prefs_file.exists()  # nothing saved yet
+    tab.revert_button.click()
+    assert combo.currentData() == "system" and not tab.has_unsaved_changes()
+
+    combo.setCurrentIndex(2)
+    tab.save_button.click()
     assert load_prefs(tab.prefs_file).language == "zh_CN"
     assert "next time the app starts" in tab.language_note.text()
-    assert not tab.has_unsaved_changes()  # a per-user preference, not a settings.yml edit
-    assert not (ctx.root / "settings.yml").exists()
+    assert not tab.has_unsaved_changes()
+    assert not (ctx.root / "settings.yml").exists()  # a per-user preference, not a settings.yml edit
+    restart = tab.banner.button("Restart now")
+    assert restart is not None  # and a restart is offered
 
     combo.setCurrentIndex(0)
-    combo.activated.emit(0)  # back to what this run shows: nothing to restart for
+    tab.save_button.click()  # back to what this run shows: nothing to restart for
     assert load_prefs(tab.prefs_file).language == "system"
     assert tab.language_note.text() == ""
+
+
+def test_restart_now_closes_the_window_and_starts_the_app_again(
+    ctx: AppContext, qtbot: Any, tmp_path: Path
+) -> None:
+    from PySide6.QtWidgets import QMainWindow
+
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    tab = SettingsTab(ctx)
+    tab.prefs_file = tmp_path / "config" / "prefs.yml"
+    window.setCentralWidget(tab)
+    tab.refresh()
+    window.show()
+    started: list[bool] = []
+    tab.relaunch = lambda: started.append(True)
+    tab.language_combo.setCurrentIndex(1)
+    tab.save_button.click()
+    restart = tab.banner.button("Restart now")
+    assert restart is not None
+    restart.click()
+    assert started == [True] and not window.isVisible()
+
+
+def test_a_restart_starts_the_app_as_it_was_started_without_a_one_run_lang() -> None:
+    from gui.launcher import relaunch_command
+
+    script = ["/bin/dsh-memory", "--lang", "zh_CN", "--root", "/m"]
+    assert relaunch_command(script, "/py", frozen=False, module=None) == ["/py", "/bin/dsh-memory", "--root", "/m"]
+    as_module = ["x.py", "--lang=en"]
+    assert relaunch_command(as_module, "/py", frozen=False, module="gui.launcher") == ["/py", "-m", "gui.launcher"]
+    app = "/opt/dsh-memory/dsh-memory"
+    assert relaunch_command([app, "--demo"], app, frozen=True, module=None) == [app, "--demo"]
 
 
 def test_the_load_warning_threshold_is_a_setting(ctx: AppContext, tab: SettingsTab) -> None:

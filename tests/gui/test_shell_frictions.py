@@ -352,10 +352,15 @@ def test_chinese_shell_and_problems_by_kind(
         window.refresh_status()
         assert window.status_bar.problems_button.text().endswith(" 个问题")
         window.show_problems()
-        _kind, title, text = dialogs.asked[-1]
-        assert title == "此记忆根目录中的问题"
-        assert "stray.txt: 这里只应有工作区文件夹，却有一个文件" in text
-        assert "broken.md: 不是有效的记忆条目" in text
+        dialog = window.problems_dialog
+        assert dialog.windowTitle() == "此记忆根目录中的问题"
+        tree = dialog.tree
+        entries = {
+            tree.topLevelItem(i).text(0): tree.topLevelItem(i).child(0).text(0) for i in range(tree.topLevelItemCount())
+        }
+        assert entries["workspaces/stray.txt"].startswith("这里只应有工作区文件夹，却有一个文件")
+        assert any("broken.md" in k and v.startswith("不是有效的记忆条目") for k, v in entries.items()), entries
+        dialog.close()
         window.tabs["global"].editor.setPlainText("# 草稿\n")
         dialogs.push("cancel")
         window.close()

@@ -98,7 +98,7 @@ def test_no_literal_string_reaches_a_widget_untranslated() -> None:
 # Words that stay as they are in the Chinese interface: names, file names, formats, protocols.
 KEEP = re.compile(
     r"DSH Memory Manager|DSH|DeepSeek|MCP|Claude Code|Markdown|GLOBAL\.md|MEMORY\.md|settings\.ya?ml|"
-    r"JSON|YAML|API|URL|HTTP|token|https?://\S+|--[\w-]+(?: [A-Z]+)?|"
+    r"JSON|YAML|API|URL|HTTP|token|\bgit\b(?!@)|https?://\S+|--[\w-]+(?: [A-Z]+)?|"
     r"zstd|zip|Ctrl\+\S+|Qt|SHA-256|OpenAI|[\w.~<>-]*[/\\][\w./~<>-]*|\b[\w-]+\.(?:md|json|ya?ml|zip|ts|qm|py|txt|db|jsonl|zst)\b|\b[\w-]+-[\w-]+\b|\S+@\S+"
 )
 RICH_TAG = re.compile(r"</?(?:b|i|u|a|p|br|span|div|tt|code|small|big|font|ul|ol|li|table|tr|td|th|h\d)\b[^>]*>")

@@ -102,6 +102,11 @@ class ConsolidationTab(Tab):
         self.lock_note.setStyleSheet("color: #7a5200;")
         self.lock_note.hide()
         self.review_panel = ReviewPanel()
+        from gui.tabs.settings.sync_review_page import SyncReviewPage  # issue 28: the sync review, here too
+
+        self.sync_review = SyncReviewPage(self.ctx)
+        self.review_panel.addTab(self.sync_review, self.tr("Sync review"))
+        self.sync_review.chosen.connect(self.memory_changed.emit)
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -257,6 +262,7 @@ class ConsolidationTab(Tab):
 
     # --- refresh: workspaces, sessions, receipts -----------------------------------------------
     def refresh(self) -> None:
+        self.sync_review.refresh()
         if self._job is not None:
             self._refresh_pending = True
             return

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -29,13 +28,12 @@ from PySide6.QtWidgets import (
 
 from core.export import ExportSummary, export_zip
 from core.import_zip import ImportZipError, ZipReviews, open_zip_reviews, read_export_zip
+from core.store.api import MemoryStore
+from gui.tabs.base import Tab
 from gui.tabs.maintenance.wording import refused_line, zip_error
+from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
-
-if TYPE_CHECKING:
-    from core.store.api import MemoryStore
-    from gui.tabs.maintenance.view import MaintenanceTab
 
 
 def prepare_zip_import(store: MemoryStore, path: str) -> ZipReviews:
@@ -48,9 +46,10 @@ def prepare_zip_import(store: MemoryStore, path: str) -> ZipReviews:
 class ExportPanel(QWidget):
     import_ready = Signal(object)  # ZipReviews: the window shows them in the Session Consolidation tab
 
-    def __init__(self, tab: MaintenanceTab) -> None:
+    def __init__(self, tab: Tab, banner: Banner) -> None:
         super().__init__()
         self.tab = tab
+        self.banner = banner
         layout = QVBoxLayout(self)
 
         export_box = QGroupBox(self.tr("Export"))
@@ -201,11 +200,11 @@ class ExportPanel(QWidget):
                 )
                 + shown
             )
-        self.tab.banner.show_message("success", text, topic="export")
+        self.banner.show_message("success", text, topic="export")
 
     def _export_failed(self, exc: BaseException) -> None:
         self._update_buttons()
-        self.tab.banner.show_message(
+        self.banner.show_message(
             "error", self.tr("Nothing was exported: {why}").format(why=describe_error(exc)), topic="export"
         )
 
@@ -217,7 +216,7 @@ class ExportPanel(QWidget):
         if not path:
             return
         self.import_button.setEnabled(False)
-        self.tab.banner.show_message("info", self.tr("Checking {name}…").format(name=Path(path).name), topic="import")
+        self.banner.show_message("info", self.tr("Checking {name}…").format(name=Path(path).name), topic="import")
         self.tab.jobs.start(
             "import-zip", prepare_zip_import, self.tab.ctx.store, path, done=self._imported, failed=self._import_failed
         )
@@ -249,7 +248,7 @@ class ExportPanel(QWidget):
             )
         lines += [zip_error(e) for e in result.refused]
         level = "warning" if contents.refused or result.refused or contents.secrets else "success"
-        self.tab.banner.show_message(level, "\n".join(lines), topic="import")
+        self.banner.show_message(level, "\n".join(lines), topic="import")
         if result.reviews:
             self.import_ready.emit(result)
 
@@ -260,4 +259,4 @@ class ExportPanel(QWidget):
             if isinstance(exc, ImportZipError)
             else self.tr("Nothing was imported: {why}").format(why=describe_error(exc))
         )
-        self.tab.banner.show_message("error", why, topic="import")
+        self.banner.show_message("error", why, topic="import")

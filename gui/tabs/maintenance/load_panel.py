@@ -6,8 +6,6 @@ Loaded as a job on every refresh of the tab, with the warning threshold from Set
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,14 +19,12 @@ from PySide6.QtWidgets import (
 )
 
 from core.load_meter import WorkspaceLoad, root_loads
+from core.store.api import MemoryStore
+from gui.tabs.base import Tab
 from gui.tabs.maintenance.models import SORT_ROLE, LoadMeterModel
 from gui.tabs.maintenance.usage_views import load_follows
 from gui.widgets.messages import describe_error
 from gui.widgets.tables import setup_table
-
-if TYPE_CHECKING:
-    from core.store.api import MemoryStore
-    from gui.tabs.maintenance.view import MaintenanceTab
 
 
 def read_loads(store: MemoryStore) -> tuple[list[WorkspaceLoad], int]:
@@ -42,7 +38,7 @@ def read_loads(store: MemoryStore) -> tuple[list[WorkspaceLoad], int]:
 class LoadPanel(QWidget):
     review_workspace_requested = Signal(str)  # workspace key: scan it in the review queue
 
-    def __init__(self, tab: MaintenanceTab) -> None:
+    def __init__(self, tab: Tab) -> None:
         super().__init__()
         self.tab = tab
         self.limit = 0

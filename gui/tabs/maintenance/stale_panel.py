@@ -30,10 +30,12 @@ from PySide6.QtWidgets import (
 from core.errors import CancelledError, ConflictError
 from core.models import DeleteOp
 from core.staleness import DEFAULT_DAYS, REASONS, StaleItem, StaleScan, mark_reviewed, scan
+from gui.tabs.base import Tab
 from gui.tabs.maintenance.models import SORT_ROLE, StaleQueueModel
 from gui.tabs.maintenance.usage_views import USAGE_SORT, update_usage
 from gui.tabs.maintenance.wording import reason_advice, reason_detail, reason_label
 from gui.tasks import JobControl
+from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
 from gui.widgets.tables import setup_table
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from core.store.api import MemoryStore
-    from gui.tabs.maintenance.view import MaintenanceTab
 
 
 def _scan(
@@ -59,9 +60,10 @@ def _scan(
 class StalePanel(QWidget):
     open_record_requested = Signal(str, str)  # workspace key, record name
 
-    def __init__(self, tab: MaintenanceTab) -> None:
+    def __init__(self, tab: Tab, banner: Banner) -> None:
         super().__init__()
         self.tab = tab
+        self.banner = banner
         self.result: StaleScan | None = None
         self._kept: set[tuple[str, str, str]] = set()  # (key, name, reason) hidden until the next scan
         layout = QVBoxLayout(self)
@@ -209,7 +211,7 @@ class StalePanel(QWidget):
     def cancel_scan(self) -> None:
         self.tab.jobs.cancel("stale-scan")
         self._scan_ended()
-        self.tab.banner.show_message("info", self.tr("The scan was cancelled; nothing was changed."), topic="stale")
+        self.banner.show_message("info", self.tr("The scan was cancelled; nothing was changed."), topic="stale")
 
     def _scan_ended(self) -> None:
         self.scan_button.setEnabled(True)
@@ -220,15 +222,15 @@ class StalePanel(QWidget):
         self._scan_ended()
         self.result = result
         self._kept.clear()
-        self.tab.banner.clear(topic="stale")
+        self.banner.clear(topic="stale")
         if result.failed:
             lines = [self.tr("{key}: {why}").format(key=k, why=why) for k, why in result.failed.items()]
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "warning", self.tr("Some workspaces could not be scanned:") + "\n" + "\n".join(lines), topic="stale"
             )
         if result.no_duplicate_check:
             folders = ", ".join(result.snapshots[k].info.cwd for k in result.no_duplicate_check[:3])
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "info",
                 self.tr(
                     "Near-duplicates were not looked for in %n very large workspace(s) (comparing every pair would "
@@ -244,7 +246,7 @@ class StalePanel(QWidget):
         self._scan_ended()
         if isinstance(exc, CancelledError):
             return
-        self.tab.banner.show_message(
+        self.banner.show_message(
             "error", self.tr("The scan failed: {why}").format(why=describe_error(exc)), topic="stale"
         )
 
@@ -341,7 +343,7 @@ class StalePanel(QWidget):
 
             def done(_marks: object, key: str = key, names: set[str] = names) -> None:
                 self._drop(key, names)
-                self.tab.banner.show_message(
+                self.banner.show_message(
                     "success", self.tr("Marked %n record(s) reviewed.", "", len(names)), topic="stale"
                 )
 
@@ -382,7 +384,7 @@ class StalePanel(QWidget):
             if self.result is not None and isinstance(fresh, WorkspaceSnapshot):
                 self.result.snapshots[key] = fresh
             self._drop(key, {name})
-            self.tab.banner.show_message(
+            self.banner.show_message(
                 "success", self.tr("Deleted {name}. It is kept in history.").format(name=name), topic="stale"
             )
 
@@ -405,4 +407,4 @@ class StalePanel(QWidget):
             )
         else:
             text = self.tr("Nothing was changed: {why}").format(why=describe_error(exc))
-        self.tab.banner.show_message("error", text, topic="stale")
+        self.banner.show_message("error", text, topic="stale")

@@ -26,11 +26,13 @@ from core.settings_form import ConnectionOutcome, readable_problem, summarize_co
 from core.store.api import MemoryStore
 from core.user_prefs import Language, UserPrefs, load_prefs, save_prefs
 from gui.context import AppContext
+from gui.launcher import relaunch
 from gui.qtmodels.settings_models import ModelRow
 from gui.tabs.base import Tab
 from gui.tabs.settings.connection_text import outcome_text
 from gui.tabs.settings.fields import ERROR_STYLE, HINT_STYLE, SettingsFields, _hint, wrap
 from gui.tabs.settings.sources_panel import SourcesPanel
+from gui.tabs.settings.sync_page import SyncPanel
 from gui.tasks import JobControl
 from gui.widgets.banner import Banner
 from gui.widgets.messages import describe_error
@@ -78,6 +80,8 @@ class SettingsTab(Tab):
         self._tested: ModelChoice | None = None
         self.prefs_file: Path | None = None  # None: the user's own prefs.yml (core.user_prefs)
         self._language_at_start: Language | None = None  # what this run shows (applied at start)
+        self._language_saved: Language | None = None  # what prefs.yml holds
+        self.relaunch: Callable[[], object] = relaunch  # tests replace it
 
         self.banner = Banner()
         self.fields = SettingsFields(str(ctx.root), str(self._default_sessions_root()))
@@ -110,7 +114,8 @@ class SettingsTab(Tab):
 
         self.language_combo, self.language_note = f.language_combo, f.language_note
         self.load_warning_spin = f.load_warning_spin
-        self.language_combo.activated.connect(lambda _row: self.save_language(self.fields.language()))
+        # Saved with the rest of the form (Save / Revert), like every other setting.
+        self.language_combo.currentIndexChanged.connect(self._on_form_changed)
         self.consolidator_combo.currentIndexChanged.connect(self._on_form_changed)
         self.model_combo.currentIndexChanged.connect(self._on_form_changed)
         for edit in (self.base_url_edit, self.custom_model_edit, self.key_env_edit, self.sessions_root_edit):
@@ -129,6 +134,9 @@ class SettingsTab(Tab):
             spin.valueChanged.connect(self._on_form_changed)
         self.sources = SourcesPanel(ctx)
         f.add_section(self.sources)
+        self.sync = SyncPanel(ctx)  # Settings ▸ Sync (issue 28)
+        f.add_section(self.sync)
+        self.sync.synced.connect(lambda _result: self.memory_changed.emit())
         self.test_button.clicked.connect(self.test_connection)
         self.cancel_test_button.clicked.connect(self.cancel_test)
         self.browse_button.clicked.connect(self.browse_sessions_root)
@@ -143,7 +151,13 @@ class SettingsTab(Tab):
         return self.tr("Settings")
 
     def has_unsaved_changes(self) -> bool:
+        return self._form_dirty() or self._language_dirty()
+
+    def _form_dirty(self) -> bool:
         return self._loaded_form is not None and self.fields.form().values() != self._loaded_form
+
+    def _language_dirty(self) -> bool:
+        return self._language_saved is not None and self.fields.language() != self._language_saved
 
     def error_text(self) -> str | None:
         return self.banner.text if self.banner.level == "error" else None
@@ -152,6 +166,7 @@ class SettingsTab(Tab):
         """Re-read settings.yml and DSH's model list off the GUI thread; unsaved edits are kept."""
         self._reload_settings()
         self.sources.refresh()
+        self.sync.refresh()
 
     def _reload_settings(self) -> None:
         self.jobs.start(
@@ -173,7 +188,12 @@ class SettingsTab(Tab):
     # --- language (per user; applies at the next start) ----------------------------------------
     def save_language(self, language: Language) -> None:
         def done(saved: Language) -> None:
+            self._language_saved = saved
             self._show_language_note(saved)
+            self._update_state()
+            if not self._form_dirty():
+                self.banner.show_message("ok", self.tr("Settings saved."))
+            self._offer_restart(saved)
 
         def failed(exc: BaseException) -> None:
             self.language_note.setStyleSheet(ERROR_STYLE)
@@ -188,13 +208,30 @@ class SettingsTab(Tab):
             self.tr("Saved. The new language is used the next time the app starts.") if changed else ""
         )
 
+    def _offer_restart(self, chosen: Language) -> None:
+        if self._language_at_start is not None and chosen != self._language_at_start:
+            self.banner.show_message(
+                "info",
+                self.tr("The new language shows after a restart."),
+                [(self.tr("Restart now"), self.restart)],
+                topic="language",
+            )
+
+    def restart(self) -> None:
+        """Close the window (asking about unsaved edits, as quitting does), then start the app again."""
+        if self.window().close():
+            self.relaunch()
+
     def shutdown(self) -> None:
         super().shutdown()
         self.sources.jobs.cancel_all()
+        self.sync.jobs.cancel_all()
 
     def revert(self) -> None:
         """Throw away edits and show what is on disk."""
         self._loaded_form = None
+        if self._language_saved is not None:
+            self.fields.set_language(self._language_saved)
         self.banner.clear()
         self.refresh()
 
@@ -208,7 +245,8 @@ class SettingsTab(Tab):
         loaded, catalog, catalog_found, prefs = result
         if self._language_at_start is None:
             self._language_at_start = prefs.language
-        if not self.jobs.running("prefs"):
+        if not self.jobs.running("prefs") and not self._language_dirty():
+            self._language_saved = prefs.language
             self.fields.set_language(prefs.language)
             self._show_language_note(prefs.language)
         previous = self._loaded
@@ -342,6 +380,10 @@ class SettingsTab(Tab):
     def save(self, *, replace_malformed: bool = False, expect: str | None = None) -> None:
         if self._loaded is None or self._saving:
             return
+        if self._language_dirty():
+            self.save_language(self.fields.language())  # prefs.yml, per user
+            if not self._form_dirty():
+                return  # settings.yml is left as it is
         problems = self.fields.form().save_problems()
         if problems:
             self.banner.show_message("error", self.tr("Not saved.") + " " + " ".join(problems))
@@ -366,6 +408,8 @@ class SettingsTab(Tab):
                 else self._default_sessions_root()
             )
             self.banner.show_message("ok", self.tr("Settings saved to {path}.").format(path=self._settings_path()))
+            if self._language_saved is not None:
+                self._offer_restart(self._language_saved)
             self._update_state()
             self.settings_saved.emit(saved.settings)
             self.sources.refresh()  # another sessions root may know other workspaces

@@ -302,7 +302,11 @@ class RecordEditor(QWidget):
                         "stays in the Recycle Bin's history)."
                     )
                     parts.append(f"<span style='color:#b3261e'>{text}</span>")
-        if reasons:
+        untouched = self.editing_name is None and self.fields() == ("", "project", "", new_body())
+        if reasons and untouched:  # a new record: nothing is wrong before anything was typed
+            hint = self.tr("Fill in a name, a description and the fact, then Stage.")
+            parts.append(f"<span style='color:#555'>{html.escape(hint)}</span>")
+        elif reasons:
             parts.append(
                 "<span style='color:#b3261e'>" + "<br>".join(f"✗ {html.escape(r)}" for r in reasons) + "</span>"
             )

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from core.models import WorkspaceSnapshot
+from gui.tabs.base import Tab
+from gui.widgets.banner import Banner
 from gui.widgets.read_only import mark_writes
 
-if TYPE_CHECKING:
-    from gui.tabs.workspace.view import WorkspaceTab
 
+def create_workspace_for_folder(
+    tab: Tab, banner: Banner, show: Callable[[str], None], failed: Callable[[BaseException], None]
+) -> None:
+    """Create (idempotently) the workspace of a folder the user picks, through the store, and show it.
 
-def create_workspace_for_folder(tab: WorkspaceTab) -> None:
-    """Create (idempotently) the workspace of a folder the user picks, through the store, and show it."""
+    ``show(key)``: select that workspace once the list is reloaded; ``failed``: report an error."""
     folder = tab.ctx.dialogs.choose_directory(
         tab, QCoreApplication.translate("EmptyRootPanel", "Create a workspace for a folder"), os.path.expanduser("~")
     )
@@ -24,16 +27,16 @@ def create_workspace_for_folder(tab: WorkspaceTab) -> None:
         return
 
     def done(snap: WorkspaceSnapshot) -> None:
-        tab.banner.show_message(
+        banner.show_message(
             "ok",
             QCoreApplication.translate(
                 "EmptyRootPanel", "Created the workspace {name} for {folder}. Add records with New record."
             ).format(name=snap.info.display_name, folder=snap.info.cwd),
         )
-        tab.select_after_listing(snap.key)
+        show(snap.key)
         tab.refresh()
 
-    tab.jobs.start("create", tab.ctx.store.create_workspace, folder, done=done, failed=tab.on_error)
+    tab.jobs.start("create", tab.ctx.store.create_workspace, folder, done=done, failed=failed)
 
 
 class EmptyRootPanel(QWidget):

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from core.changeset import RecordRow
 from core.models import RECORD_TYPES, Revision, WorkspaceInfo
 from gui.context import AppContext
-from gui.qtmodels.records import RecordFilterProxy, RecordTableModel
+from gui.qtmodels.records import RecordFilterProxy, RecordTableModel, status_text
 from gui.qtmodels.roles import KEY_ROLE
 from gui.qtmodels.workspaces import problems_text
 from gui.tabs.workspace.bulk_bar import BulkBar
@@ -119,7 +119,7 @@ class RecordsPanel(QWidget):
         rh.resizeSection(0, 170)
         rh.resizeSection(1, fm.horizontalAdvance("reference") + 14)
         rh.resizeSection(3, fm.horizontalAdvance("00,000") + 14)
-        rh.resizeSection(4, fm.horizontalAdvance(self.tr("staged: changed")) + 16)
+        self._fit_status([])
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         self.view.selectionModel().selectionChanged.connect(
             lambda *_a: self.selection_changed.emit(len(self.selected_names()))
@@ -191,6 +191,7 @@ class RecordsPanel(QWidget):
     def set_rows(self, rows: list[RecordRow], *, key: str | None, staged: int) -> None:
         self.model.set_rows(rows)
         self._fit_name_column(rows, key)
+        self._fit_status(rows)
         total = len(rows)
         invalid = sum(1 for r in rows if r.invalid_reasons)
         text = self.tr("%n record(s)", "", total)
@@ -199,6 +200,14 @@ class RecordsPanel(QWidget):
         if staged:
             text += self.tr(", %n staged", "", staged)
         self.count_label.setText(text)
+
+    def _fit_status(self, rows: list[RecordRow]) -> None:
+        """Status as narrow as its header while no row has one, so Description gets the room."""
+        fm = self.view.fontMetrics()
+        header = self.view.horizontalHeader()
+        width = header.sectionSizeFromContents(4).width()
+        widest = max((fm.horizontalAdvance(text) for r in rows if (text := status_text(r))), default=0)
+        header.resizeSection(4, max(width, widest + 16 if widest else 0))
 
     def _fit_name_column(self, rows: list[RecordRow], key: str | None) -> None:
         """Size the Name column to the longest name once per load (never per keystroke)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Callable
 
@@ -16,8 +15,6 @@ from gui.qtmodels.search_results import SearchHit, SearchResultsModel, terms_of
 from gui.tabs.workspace.search_delegate import HitDelegate
 from gui.tasks import JobControl, Jobs, TaskRunner
 from gui.typing_pace import TypingPace
-
-FREEZE_DOCS = 5000  # below this a full garbage collection is quick anyway
 
 
 class IndexFreshness:
@@ -56,23 +53,11 @@ class IndexFreshness:
                     # look at the files of the folders the watcher saw change (index.note_changed),
                     # or at every file without a watcher.
                     stats = index.refresh(deep=not first and not index.watched, progress=progress)
-                    if first:
-                        if stats.from_cache:
-                            # Searchable from here on (queries don't wait while ``building``);
-                            # then in-place edits made while the window was closed, in the scopes
-                            # the persisted index gave (every file's stat: 1.8 s at 100k).
-                            index.refresh(deep=True, progress=lambda _d, _t: self.typing.step_aside())
-                        # Build the lazy phrase tables now, on this worker, so the first typed
-                        # queries don't pay for them.
-                        index.warm_up()
-                        if index.doc_count >= FREEZE_DOCS:
-                            # The index's objects live as long as the window: one collection now,
-                            # then keep them out of every later full collection, which walks them
-                            # all holding the interpreter lock (72–95 ms at 10k records, 0.6–0.7 s
-                            # at 100k: the window froze that long at random; now ~0 ms). They are
-                            # still freed by reference counting when a refresh replaces them.
-                            gc.collect()
-                            gc.freeze()
+                    if first and stats.from_cache:
+                        # Searchable from here on (queries don't wait while ``building``); then
+                        # in-place edits made while the window was closed, in the scopes the
+                        # persisted index gave (every file's stat: 1.8 s at 100k).
+                        index.refresh(deep=True, progress=lambda _d, _t: self.typing.step_aside())
                 finally:
                     self.building = False
             self.done = max(self.done, wanted)
@@ -263,6 +248,9 @@ class SearchPanel(QObject):
             self.model.set_hits([])
             self._show_results(False)
             return
+        # Say what is being searched now, never the count of a query the box no longer holds.
+        self.status.setText(self.tr("Searching for “{query}”…").format(query=text.strip()))
+        self.status.show()
         self._timer.start()
 
     def run_now(self) -> None:
@@ -275,6 +263,8 @@ class SearchPanel(QObject):
             return
 
         def done(hits: list[SearchHit]) -> None:
+            if query != self.box.text().strip():
+                return  # typed on meanwhile: the current text's own search is on its way
             self.last_hits = hits
             self.delegate.terms = terms_of(query)
             self.model.set_hits(hits)

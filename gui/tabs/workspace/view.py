@@ -56,7 +56,9 @@ class WorkspaceTab(Tab):
         self.commit_flow = CommitFlow(self)
         self._build_ui()
         self.bulk = BulkActions(self)  # the bulk bar over the records table
-        self.records.empty.create_requested.connect(lambda: create_workspace_for_folder(self))
+        self.records.empty.create_requested.connect(
+            lambda: create_workspace_for_folder(self, self.banner, self.select_after_listing, self.on_error)
+        )
 
     # --- layout -------------------------------------------------------------------------------------
     def _build_ui(self) -> None:
@@ -468,15 +470,11 @@ class WorkspaceTab(Tab):
             return
         if self.editor.dirty():
             stage, discard = self.tr("Stage"), self.tr("Discard")
-            choice = self.ctx.dialogs.choose(
-                self,
-                self.tr("Unstaged edits"),
-                self.tr("Your edits in the editor are not staged yet."),
-                [stage, discard],
-            )
+            why = self.tr("Your edits in the editor are not staged yet.")
+            choice = self.ctx.dialogs.choose(self, self.tr("Unstaged edits"), why, [stage, discard])
             if choice is None or (choice == stage and not self.stage_current()):
                 return
-        self.records.view.selectionModel().clearCurrentIndex()
+        self.records.view.selectionModel().clear()  # the previous record is no longer highlighted
         self.detail.setCurrentIndex(0)
         self.editor.new_record()
 

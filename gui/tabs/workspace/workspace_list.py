@@ -14,7 +14,7 @@ from gui.qtmodels.roles import KEY_ROLE
 from gui.qtmodels.workspaces import WorkspaceFilterProxy, WorkspaceTableModel, problems_text
 from gui.tasks import Jobs
 from gui.typing_pace import TypingPace
-from gui.widgets.tables import setup_table
+from gui.widgets.tables import WordElideDelegate, setup_table
 
 
 class WorkspaceList(QObject):
@@ -40,8 +40,10 @@ class WorkspaceList(QObject):
         self.view.setObjectName("workspace_list")
         setup_table(self.view)
         self.view.setModel(self.proxy)
-        # Workspace names often share a prefix (billing-service-041, billing-service-042): keep both ends.
+        # Workspace names often share a prefix (billing-service-041, billing-service-042): keep both
+        # ends, in whole words ("lumen…sktop" was cut mid-word).
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.view.setItemDelegateForColumn(0, WordElideDelegate(self.view))
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         hh = self.view.horizontalHeader()
         hh.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>ProblemsDialog</name>
+    <message numerus="yes">
+        <source>check found problems in %n file(s). Nothing was changed; each says what to do.</source>
+        <translation><numerusform>检查发现 %n 个文件有问题。没有改动任何内容；每一项都说明了该怎么做。</numerusform></translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>A record opens in the Workspace tab; any other file in its application</source>
+        <translation>记忆条目在“工作区”标签页中打开；其他文件用它的默认应用打开</translation>
+    </message>
+    <message>
+        <source>Reveal in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+</context>
+<context>
     <name>AboutDialog</name>
     <message>
         <source>Version</source>

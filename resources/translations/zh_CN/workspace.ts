@@ -270,6 +270,10 @@ Reload it now? Your staged changes are kept and shown against the current versio
 <context>
     <name>RecordEditor</name>
     <message>
+        <source>Fill in a name, a description and the fact, then Stage.</source>
+        <translation>填写名称、描述和要记住的事实，然后暂存。</translation>
+    </message>
+    <message>
         <source>
 The durable, self-contained fact.
 
@@ -528,6 +532,10 @@ The durable, self-contained fact.
 </context>
 <context>
     <name>SearchPanel</name>
+    <message>
+        <source>Searching for “{query}”…</source>
+        <translation>正在搜索“{query}”…</translation>
+    </message>
     <message>
         <source>Global</source>
         <translation>全局记忆</translation>

@@ -83,7 +83,7 @@ def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
     data = json.loads(out)
     assert code == 0 and data["status"] == "proposed" and data["changes"][0]["kind"] == "put"
     code, out, _ = run("--root", env["root"], "--json", "consolidate", "nope", "--sessions-root", env["sessions"])
-    assert code == 1 and json.loads(out)["error"]["code"] == "not_found"
+    assert code == 4 and json.loads(out)["error"]["code"] == "not_found"
     code, _, err = run(
         "--root",
         env["root"],
@@ -94,7 +94,7 @@ def test_consolidate_json_and_errors(env: dict[str, Any]) -> None:
         "--sessions-root",
         env["sessions"],
     )
-    assert code == 1 and "DEEPSEEK_API_KEY is not set" in err
+    assert code == 13 and "DEEPSEEK_API_KEY is not set" in err
 
 
 def test_reviews_when_there_are_none(env: dict[str, Any]) -> None:

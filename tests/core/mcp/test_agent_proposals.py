@@ -247,7 +247,7 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
     assert rc == 0 and applied.startswith("committed"), applied
     assert store.find_workspace(cwd).get("fact-one") is not None  # type: ignore[union-attr]
     rc, missing = run("review", pid, "--apply")
-    assert rc == 1 and "No pending agent proposal" in missing
+    assert rc == 4 and "No pending agent proposal" in missing
     rc, receipts = run("reviews")  # the consolidation receipts listing still works, and shows this one
     assert rc == 0 and pid in receipts and "agent:test-agent" in receipts
 

@@ -349,7 +349,7 @@ def test_review_mode_cli_apply_reject_and_stale(seeded: tuple[Path, Path], tmp_p
     assert (ws / "first-fact.md").exists()
     # The second was based on the memory before the first was applied: stale, nothing written.
     conflict = cli(root, "review", second, "--apply")
-    assert conflict.returncode == 1 and json.loads(conflict.stdout)["error"]["code"] == "conflict"
+    assert conflict.returncode == 5 and json.loads(conflict.stdout)["error"]["code"] == "conflict"
     assert not (ws / "second-fact.md").exists()
     rows = json.loads(cli(root, "reviews", "--pending").stdout)["pending_agent_proposals"]
     assert [(r["id"], r["stale"]) for r in rows] == [(second, True)]

@@ -40,6 +40,7 @@ def _next(lines: queue.Queue[str], timeout: float = 60) -> dict[str, Any]:
 def test_deep_and_malformed_requests_get_json_rpc_errors(tmp_path: Path) -> None:
     root, cwd = tmp_path / "memory", tmp_path / "project"
     cwd.mkdir()
+    root.mkdir()  # a root that does not exist refuses to start (issue 29)
     proc = subprocess.Popen(
         [sys.executable, "-m", "core.cli.main", "--root", str(root), "mcp", "--cwd", str(cwd)],
         stdin=subprocess.PIPE,

@@ -7,8 +7,12 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import tantivy
+
 from core.fingerprint import RACY_WINDOW_NS
 from core.models import PutOp, Record, RecordType, WorkspaceSnapshot
+from core.search.engine import fields_of
+from core.search.tokenizer import normalize, squash
 from core.store.api import MemoryStore
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
@@ -57,3 +61,12 @@ def age_recent(root: Path, seconds: float = 1800.0) -> None:
             if os.stat(path).st_mtime > now - 60:
                 os.utime(path, (past, past))
     _past_the_racy_window()
+
+
+def indexed_terms(text: str) -> list[str]:
+    """The terms the index holds for ``text``, as tantivy's analyzers cut ``engine.fields_of``:
+    words and CJK bigrams in text order, then compounds whole, then compounds without separators."""
+    words, compounds = fields_of(normalize(text))
+    cut = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build().analyze(words)
+    whole = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build().analyze(compounds)
+    return cut + whole + [squash(c) for c in whole]

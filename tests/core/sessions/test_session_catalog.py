@@ -189,8 +189,9 @@ def test_load_by_id_folder_or_summary(root: Path) -> None:
     assert by_summary.events == by_id.events == by_folder.events
     assert by_id.summary == summary
     assert catalog.load("sub").summary.is_subagent  # hidden from list(), still loadable
-    with pytest.raises(NotFoundError, match="No DSH session 'zzz'"):
+    with pytest.raises(NotFoundError) as caught:
         catalog.load("zzz")
+    assert caught.value.reason == "session"
 
 
 def test_load_of_a_deleted_session_is_not_found(root: Path) -> None:
@@ -198,8 +199,9 @@ def test_load_of_a_deleted_session_is_not_found(root: Path) -> None:
     summary = next(s for s in catalog.list() if s.id == "a1")
     for child in Path(summary.folder).iterdir():
         child.unlink()
-    with pytest.raises(NotFoundError, match="no log"):
+    with pytest.raises(NotFoundError) as caught:
         catalog.load(summary)
+    assert caught.value.reason == "session-log"
 
 
 def test_duplicate_ids_are_an_ambiguity_never_a_silent_pick(tmp_path: Path) -> None:
@@ -302,5 +304,6 @@ def test_tampered_cache_entries_are_dropped(root: Path, tmp_path: Path) -> None:
 def test_the_cache_file_may_not_live_under_the_sessions_root(root: Path) -> None:
     from core.errors import UsageError
 
-    with pytest.raises(UsageError, match="never writes"):
+    with pytest.raises(UsageError) as caught:
         SessionCatalog(root, cache_file=root / "--w-beta--" / "cache.json")
+    assert caught.value.reason == "cache-inside-sessions"

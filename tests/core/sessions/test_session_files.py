@@ -135,13 +135,16 @@ def test_empty_and_headerless_files_are_read_errors(tmp_path: Path) -> None:
 
     empty = tmp_path / "session.jsonl"
     empty.write_bytes(b"")
-    with pytest.raises(SessionReadError, match="empty"):
+    with pytest.raises(SessionReadError) as caught:
         read_session_file(empty)
+    assert caught.value.reason == "empty"
     empty.write_bytes(b'{"type":"user/message","seq":0}\n')
-    with pytest.raises(SessionReadError, match="not a session header"):
+    with pytest.raises(SessionReadError) as caught:
         read_session_file(empty)
-    with pytest.raises(SessionReadError, match="Could not read"):
+    assert caught.value.reason == "no-header"
+    with pytest.raises(SessionReadError) as caught:
         read_session_file(tmp_path / "missing.jsonl")
+    assert caught.value.reason == "unreadable"
 
 
 _PAYLOAD = jsonl(conversation(turns=5))

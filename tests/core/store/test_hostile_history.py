@@ -150,16 +150,18 @@ def test_purge_is_confirmed_by_the_listed_name_and_a_bad_scope_only_by_its_full_
     s = store.create_workspace(CWD)
     store.archive(s.key)
     (root / "archived" / s.key / "scope.json").write_text(json.dumps({"cwd": "/etc"}))  # lies: not its key
-    with pytest.raises(ConfirmationRequiredError, match="full workspace key"):
+    with pytest.raises(ConfirmationRequiredError) as caught:
         store.purge(s.key, "etc")
+    assert caught.value.reason == "full-key" and caught.value.expected == s.key
     with pytest.raises(ConfirmationRequiredError):
         store.purge(s.key, "hostile")
     store.purge(s.key, s.key)
     assert not (root / "archived" / s.key).exists()
     t = store.create_workspace("/home/me/second")
     store.archive(t.key)
-    with pytest.raises(ConfirmationRequiredError, match="'second'"):
+    with pytest.raises(ConfirmationRequiredError) as caught:
         store.purge(t.key, "wrong")
+    assert caught.value.reason == "workspace-name" and caught.value.expected == "second"
     store.purge(t.key, "second")
 
 

@@ -1,0 +1,239 @@
+"""The tantivy side of search: the schema, the analyzers, documents in, rank-group queries out.
+
+Text reaches tantivy normalized (NFKC + casefold, in C through ``unicodedata``/``str``) with every
+CJK run written out as its bigrams (``打包用了`` → `` 打包 包用 用了 ``; a one-character run stays
+itself). tantivy's own regex tokenizers then cut it (Rust speed, no per-token Python):
+
+- ``text`` (positions): letters/digits runs: words, the parts of compounds, CJK bigrams;
+- ``comp``: compounds whole (``electron-builder``, ``core.store.api``, ``3.11``); a query word
+  also finds the compounds it is the squashed form of (``electronbuilder``) through a regex query.
+
+A query (``core.search.tokenizer.parse_query``) becomes one boolean query whose score *is* the
+rank: constant-score clauses add the group (exact name / heading, phrase, field points, terms
+matched) in weights far above any BM25 sum, and the term clauses add tantivy's BM25 below them.
+See ``docs/search.md`` for the contract.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from operator import add
+from typing import Any
+
+import tantivy
+
+from core.search.tokenizer import CJK_CLASS, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
+
+SCHEMA_VERSION = 1  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
+COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
+_PY_WORD_RE = re.compile(r"[^\W_]+")
+_NON_WORD_RE = re.compile(f"(?:[^\\w{CJK_CLASS}]|_)+")  # (a CJK character Python does not know yet stays)
+_COMPOUND_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)++")
+_ASCII_COMPOUND_RE = re.compile(r"[a-z0-9]++(?:[-_.][a-z0-9]++)++")
+_CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
+_CJK_CHAR_RE = re.compile(f"[{CJK_CLASS}]")
+_SEPARATORS = "-_."
+_SEP_RE = "[-_.]?"
+PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
+# Field points per query term (the third rank group).
+NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1
+
+# (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points.
+TEXT_FIELDS = (
+    ("text", WORD, "position"),
+    ("comp", COMPOUND, "freq"),
+    ("name", WORD, "basic"),
+    ("namec", COMPOUND, "basic"),
+    ("desc", WORD, "basic"),
+    ("descc", COMPOUND, "basic"),
+    ("type", WORD, "basic"),
+)
+RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
+STORED = ("key", "cwd", "kind", "dname", "dtype", "ddesc", "body", "file", "rev")
+
+
+def build_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    for name, tokenizer, option in TEXT_FIELDS:
+        sb.add_text_field(name, stored=False, tokenizer_name=tokenizer, index_option=option)
+    for name in RAW_FIELDS:
+        sb.add_text_field(name, stored=name == "id", tokenizer_name="raw", index_option="basic")
+    for name in STORED:
+        sb.add_text_field(name, stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_integer_field("sec", stored=True)
+    sb.add_integer_field("mtime", stored=True, fast=True)
+    return sb.build()
+
+
+def register_analyzers(index: tantivy.Index) -> None:
+    """The analyzers live in the process, not in the index folder: every open registers them."""
+    index.register_tokenizer(WORD, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build())
+
+
+def _bigrams(m: re.Match[str]) -> str:
+    run = m.group()
+    return " " + (" ".join(map(add, run, run[1:])) if len(run) > 1 else run) + " "
+
+
+def prep(norm: str) -> str:
+    """Normalized text with its CJK runs written out as bigrams between spaces."""
+    return norm if norm.isascii() else _CJK_RUN_RE.sub(_bigrams, norm)
+
+
+def fields_of(norm: str) -> tuple[str, str]:
+    """(words, compounds) of normalized text, as the word and compound fields get them.
+
+    tantivy's simple tokenizer cuts at every character that is not alphanumeric to Rust, which
+    is a superset of Python's ``str.isalnum`` (some combining marks, newer Unicode): so every other
+    character becomes a space first (in C), and both sides cut text at the same places."""
+    if norm.isascii():
+        return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm))
+    text = prep(norm)
+    return _NON_WORD_RE.sub(" ", text), " ".join(_COMPOUND_RE.findall(text))
+
+
+def make_document(
+    *,
+    doc_id: str,
+    sid: str,
+    key: str,
+    cwd: str,
+    archived: bool,
+    kind: str,
+    name: str,
+    description: str,
+    type_: str,
+    body: str,
+    file_name: str,
+    section: int,
+    mtime_ns: int,
+    revision: str,
+) -> tantivy.Document:
+    name_norm = normalize(name)
+    text, comp = fields_of(normalize(f"{name}\n{description}\n{type_}\n{body}"))
+    name_words, name_comp = fields_of(name_norm)
+    desc_words, desc_comp = fields_of(normalize(description))
+    return tantivy.Document(
+        id=doc_id,
+        sid=sid,
+        arch="1" if archived else "0",
+        named=squash(name_norm),
+        text=text,
+        comp=comp,
+        name=name_words,
+        namec=name_comp,
+        desc=desc_words,
+        descc=desc_comp,
+        type=fields_of(normalize(type_))[0],
+        key=key,
+        cwd=cwd,
+        kind=kind,
+        dname=name,
+        dtype=type_,
+        ddesc=description,
+        body=body,
+        file=file_name,
+        rev=revision,
+        sec=section,
+        mtime=mtime_ns,
+    )
+
+
+def _esc(word: str) -> str:
+    return re.sub(r"([.\\+*?()|\[\]{}^$#&~-])", r"\\\1", word)
+
+
+def _is_cjk_char(term: str) -> bool:
+    return len(term) == 1 and _CJK_CHAR_RE.fullmatch(term) is not None
+
+
+def _is_compound(term: str) -> bool:
+    return any(s in term for s in _SEPARATORS)
+
+
+class QueryBuilder:
+    """Turns a :class:`ParsedQuery` into tantivy queries over one schema."""
+
+    def __init__(self, schema: tantivy.Schema) -> None:
+        self.schema = schema
+
+    def _term(self, field: str, value: str) -> tantivy.Query:
+        return tantivy.Query.term_query(self.schema, field, value)
+
+    def _regex(self, field: str, pattern: str) -> tantivy.Query:
+        return tantivy.Query.regex_query(self.schema, field, pattern)
+
+    def _any(self, queries: Sequence[tantivy.Query]) -> tantivy.Query:
+        if len(queries) == 1:
+            return queries[0]
+        return tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in queries])
+
+    def term(self, term: str, word: str, compound: str, *, prefix: bool = False, expand: bool = True) -> tantivy.Query:
+        """Documents holding ``term`` in these fields (as a word, a compound, or a compound's
+        squashed form); ``expand``: also a one-character CJK term inside a bigram, and ``prefix``:
+        words the term begins."""
+        if _is_compound(term):
+            return self._term(compound, term)
+        parts = [self._term(word, term)]
+        if _is_cjk_char(term):
+            if expand:
+                parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
+            return self._any(parts)
+        if len(term) > 1 and term.isalnum():
+            parts.append(self._regex(compound, _SEP_RE.join(map(_esc, term))))
+        if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
+            parts.append(self._regex(word, _esc(term) + ".*"))
+        if prefix and expand:
+            grown = [self._regex(word, _esc(term) + ".+"), self._regex(compound, _SEP_RE.join(map(_esc, term)) + ".+")]
+            parts.append(tantivy.Query.boost_query(self._any(grown), PREFIX_BOOST))
+        return self._any(parts)
+
+    def phrase(self, text: str) -> tantivy.Query | None:
+        """Documents holding the words of ``text`` (normalized) next to each other."""
+        words = _PY_WORD_RE.findall(prep(text))
+        if not words:
+            return None
+        if len(words) == 1:
+            return self.term(words[0], "text", "comp", expand=True)
+        return tantivy.Query.phrase_query(self.schema, "text", words)
+
+    def ranked(self, pq: ParsedQuery, num_docs: int, scope_filter: tantivy.Query | None) -> tantivy.Query | None:
+        """The whole query: matches = OR over terms (+ required phrases); score = rank group
+        weights + BM25. None when nothing can match."""
+        if not pq.terms:
+            return None
+        n_terms = len(pq.terms)
+        const = tantivy.Query.const_score_query
+        matches = [self.term(t, "text", "comp", prefix=t in pq.prefix_terms) for t in pq.terms]
+        # Group weights: each step above the largest possible sum of the steps below it and BM25
+        # (at most ~2.2 * idf per term and field clause, idf <= ln(1 + N)).
+        w_cover = math.ceil(n_terms * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
+        w_points = w_cover * (n_terms + 1)
+        w_level = w_points * (7 * n_terms + 1)
+        Occur = tantivy.Occur
+        clauses: list[tuple[Any, tantivy.Query]] = [(Occur.Must, self._any(matches))]
+        for phrase in pq.phrases:
+            q = self.phrase(phrase)
+            if q is None:
+                return None
+            clauses.append((Occur.Must, const(q, 0.0)))
+        if scope_filter is not None:
+            clauses.append((Occur.Must, const(scope_filter, 0.0)))
+        for t, m in zip(pq.terms, matches, strict=True):
+            clauses.append((Occur.Should, const(m, w_cover)))
+            clauses.append((Occur.Should, const(self.term(t, "name", "namec", expand=False), NAME_POINTS * w_points)))
+            clauses.append(
+                (Occur.Should, const(self.term(t, "desc", "descc", expand=False), DESCRIPTION_POINTS * w_points))
+            )
+            clauses.append((Occur.Should, const(self._term("type", t), TYPE_POINTS * w_points)))
+        levels = [const(self._term("named", pq.squashed), 3 * w_level)] if pq.squashed else []
+        if pq.multi_word and pq.norm:
+            q = self.phrase(pq.norm)
+            if q is not None:
+                levels.append(const(q, 2 * w_level))
+        if levels:
+            clauses.append((Occur.Should, tantivy.Query.disjunction_max_query(levels)))
+        return tantivy.Query.boolean_query(clauses)

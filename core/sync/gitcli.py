@@ -1,0 +1,217 @@
+"""The git engine of sync: a thin mapping onto the ``git`` command line (see docs/sync.md for why the
+CLI and not dulwich). Plumbing only, a handful of processes per sync whatever the root's size:
+``ls-tree`` to list a commit, ``cat-file --batch`` to read blobs, ``fast-import`` to write a commit
+with its blobs and trees in one pack, ``ls-remote``/``fetch``/``push --porcelain`` for the remote.
+Decisions are made from exit codes and porcelain fields, never from message text."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from core.errors import DshMemoryError
+
+TIMEOUT_S = 300.0  # a remote on a slow link: generous, never forever
+
+
+class GitMissingError(DshMemoryError):
+    """The ``git`` program is not installed (or not on PATH)."""
+
+    code = "git_missing"
+
+
+class SyncError(DshMemoryError):
+    """A sync step failed. ``reason`` says which, for code that decides from it (never the message):
+    "remote" (unreachable or not a repository), "push-rejected", "secret", "busy", "git", "no-remote"."""
+
+    code = "sync_failed"
+
+    def __init__(self, message: str, *, reason: str, items: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.items = tuple(items)
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "reason": self.reason, "items": list(self.items)}
+
+
+def find_git() -> str:
+    exe = shutil.which("git")
+    if exe is None:
+        raise GitMissingError(
+            "Sync needs git, and it is not installed (or not on PATH). Install git "
+            "(Debian/Ubuntu: `sudo apt install git`, macOS: `xcode-select --install`, Windows: git-scm.com), "
+            "then sync again. Your memory is unchanged."
+        )
+    return exe
+
+
+def blob_sha(data: bytes) -> str:
+    """The id git gives ``data`` as a blob (so a file is compared with a tree without git)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+class Git:
+    """One bare repository (``git_dir``) driven through the git CLI."""
+
+    def __init__(self, git_dir: Path, env: Mapping[str, str] | None = None) -> None:
+        self.git_dir = git_dir
+        self.exe = find_git()
+        base = dict(os.environ if env is None else env)
+        # Never a password prompt from a window or a test; a credential helper or ssh agent still works.
+        base.setdefault("GIT_TERMINAL_PROMPT", "0")
+        base.pop("GIT_DIR", None)
+        base.pop("GIT_WORK_TREE", None)
+        self.env = base
+
+    def run(self, *args: str, stdin: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+        proc = subprocess.run(
+            [self.exe, f"--git-dir={self.git_dir}", *args],
+            input=stdin,
+            capture_output=True,
+            env=self.env,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+        if check and proc.returncode != 0:
+            raise SyncError(
+                f"git {args[0]} failed: {proc.stderr.decode('utf-8', 'replace').strip()[:500]}", reason="git"
+            )
+        return proc
+
+    def init(self) -> None:
+        if (self.git_dir / "HEAD").is_file():
+            return
+        self.git_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        subprocess.run(
+            [self.exe, "init", "--bare", "--quiet", str(self.git_dir)], env=self.env, check=True, capture_output=True
+        )
+        # Objects are written once and read often; no background gc while a sync runs.
+        self.run("config", "gc.auto", "0")
+
+    def rev(self, ref: str) -> str | None:
+        proc = self.run("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def update_ref(self, ref: str, sha: str) -> None:
+        self.run("update-ref", ref, sha)
+
+    def ls_tree(self, commit: str | None) -> dict[str, str]:
+        """path -> blob id of every file in ``commit`` (empty for None)."""
+        if commit is None:
+            return {}
+        out = self.run("ls-tree", "-r", "-z", "--full-tree", commit).stdout
+        result: dict[str, str] = {}
+        for item in out.split(b"\0"):
+            if not item:
+                continue
+            meta, _, path = item.partition(b"\t")
+            parts = meta.split()
+            if len(parts) == 3 and parts[1] == b"blob":
+                result[path.decode("utf-8", "surrogateescape")] = parts[2].decode()
+        return result
+
+    def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
+        wanted = sorted(set(shas))
+        if not wanted:
+            return {}
+        out = self.run("cat-file", "--batch", stdin=("\n".join(wanted) + "\n").encode()).stdout
+        result: dict[str, bytes] = {}
+        pos = 0
+        for sha in wanted:
+            nl = out.index(b"\n", pos)
+            header = out[pos:nl].split()
+            if len(header) != 3:
+                raise SyncError(f"git object {sha} is missing from the sync repository", reason="git")
+            size = int(header[2])
+            result[sha] = out[nl + 1 : nl + 1 + size]
+            pos = nl + 1 + size + 1
+        return result
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        proc = self.run("merge-base", a, b, check=False)
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def is_ancestor(self, a: str, b: str) -> bool:
+        return self.run("merge-base", "--is-ancestor", a, b, check=False).returncode == 0
+
+    def commit(
+        self,
+        ref: str,
+        parents: Sequence[str],
+        changes: Mapping[str, bytes | None],
+        message: str,
+        author: tuple[str, str],
+        when: int,
+    ) -> str:
+        """A commit on top of ``parents[0]`` changing ``changes`` (None: delete), written by one
+        ``git fast-import`` (blobs, trees and commit in one pack; the ref moves last)."""
+        name, email = author
+        msg = message.encode("utf-8")
+        chunks: list[bytes] = [
+            f"commit {ref}\n".encode(),
+            f"author {name} <{email}> {when} +0000\n".encode(),
+            f"committer {name} <{email}> {when} +0000\n".encode(),
+            b"data %d\n" % len(msg),
+            msg,
+            b"\n",
+        ]
+        if parents:
+            chunks.append(f"from {parents[0]}\n".encode())
+        for p in parents[1:]:
+            chunks.append(f"merge {p}\n".encode())
+        for path, data in sorted(changes.items()):
+            if data is None:
+                chunks.append(f"D {path}\n".encode())
+            else:
+                chunks.append(f"M 100644 inline {path}\n".encode())
+                chunks.append(b"data %d\n" % len(data))
+                chunks.append(data)
+                chunks.append(b"\n")
+        chunks.append(b"done\n")
+        self.run("fast-import", "--quiet", "--done", "--date-format=raw", "--force", stdin=b"".join(chunks))
+        sha = self.rev(ref)
+        if sha is None:
+            raise SyncError("git fast-import did not create the commit", reason="git")
+        return sha
+
+    # --- the remote ---------------------------------------------------------------------------
+    def remote_head(self, url: str, branch: str) -> str | None:
+        """The remote branch's commit (None: the remote has no such branch yet)."""
+        proc = self.run("ls-remote", "--heads", url, f"refs/heads/{branch}", check=False)
+        if proc.returncode != 0:
+            raise SyncError(
+                f"Could not reach the sync remote {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}",
+                reason="remote",
+            )
+        for line in proc.stdout.decode().splitlines():
+            sha, _, ref = line.partition("\t")
+            if ref == f"refs/heads/{branch}":
+                return sha
+        return None
+
+    def fetch(self, url: str, branch: str, tracking: str) -> None:
+        proc = self.run("fetch", "--no-tags", "--quiet", url, f"+refs/heads/{branch}:{tracking}", check=False)
+        if proc.returncode != 0:
+            raise SyncError(
+                f"Could not fetch from {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
+            )
+
+    def push(self, url: str, commit: str, branch: str) -> None:
+        proc = self.run("push", "--porcelain", "--quiet", url, f"{commit}:refs/heads/{branch}", check=False)
+        if proc.returncode == 0:
+            return
+        flags = [ln.split("\t", 1)[0] for ln in proc.stdout.decode("utf-8", "replace").splitlines() if "\t" in ln]
+        if "!" in flags:
+            raise SyncError(
+                "The remote has changes this machine has not merged yet (the push was rejected). "
+                "Sync again to merge them first.",
+                reason="push-rejected",
+            )
+        raise SyncError(
+            f"Could not push to {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
+        )

@@ -1,0 +1,95 @@
+"""Moving a workspace to a new folder: a plain re-key, and a merge into an existing workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.errors import InvalidRecordError, NotFoundError, UsageError
+from core.keys import workspace_key
+from core.store.fs import FileStore
+from core.sync.move import apply_move, finish_pending_moves, plan_move
+from core.sync.review import Resolution
+from tests.core.sync.helpers import put, rec, texts
+
+
+def test_move_to_a_new_folder_rekeys_and_archives_the_old_copy(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "memory")
+    old = tmp_path / "code" / "shop"
+    key = put(store, old, rec("alpha"), rec("beta"))
+    new = tmp_path / "code" / "shop-app"
+    new.mkdir(parents=True)
+    plan = plan_move(store, key, str(new))
+    assert not plan.is_merge and not plan.conflicts
+    result = apply_move(store, plan, {})
+    assert result.target_key == workspace_key(str(new))
+    assert texts(store, result.target_key) == {"alpha": "\nA durable fact.\n", "beta": "\nA durable fact.\n"}
+    assert store.find_workspace(str(new)) is not None
+    with pytest.raises(NotFoundError):
+        store.read_workspace(key)
+    # The old copy is in the Recycle Bin, byte for byte, and the receipt tells the story.
+    assert {e.name for e in store.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
+    receipt = store.read_receipt(result.receipt_id)
+    assert receipt is not None and "Moved shop to" in receipt and "alpha, beta" in receipt
+
+
+def test_move_into_an_existing_workspace_is_reviewed_then_committed(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "memory")
+    key = put(store, tmp_path / "old", rec("only-old"), rec("same"), rec("both", "old text"), rec("both2", "x"))
+    target = tmp_path / "new"
+    target_key = put(store, target, rec("only-new"), rec("same"), rec("both", "new text"), rec("both2", "y"))
+    plan = plan_move(store, key, str(target))
+    assert plan.is_merge
+    assert [n for n, _ in plan.incoming] == ["only-old"]
+    assert plan.identical == ("same",)
+    item = {i.name: i for i in plan.conflicts}["both"]
+    assert "old text" in (item.theirs or "") and "new text" in (item.mine or "")
+    # Nothing is overwritten unseen: without a choice for every conflict nothing is written.
+    with pytest.raises(UsageError):
+        apply_move(store, plan, {"both": Resolution(choice="theirs")})
+    assert set(texts(store, target_key)) == {"only-new", "same", "both", "both2"}
+    assert store.read_workspace(key).revision == plan.source_revision
+    edited = (item.theirs or "").replace("old text", "merged text")
+    result = apply_move(
+        store, plan, {"both": Resolution(choice="edited", text=edited), "both2": Resolution(choice="mine")}
+    )
+    got = texts(store, target_key)
+    assert got["both"] == "\nmerged text\n" and got["both2"] == "\ny\n" and got["only-old"] == "\nA durable fact.\n"
+    assert result.replaced == ("both",) and result.kept == ("both2",)
+    # History keeps the replaced version of the target.
+    old_versions = [store.read_history(h.id) for h in store.history(target_key, "both")]
+    assert any(b"new text" in v for v in old_versions)
+
+
+def test_an_edited_version_that_is_not_a_record_writes_nothing(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "memory")
+    key = put(store, tmp_path / "a", rec("both", "one"))
+    target_key = put(store, tmp_path / "b", rec("both", "two"))
+    plan = plan_move(store, key, str(tmp_path / "b"))
+    with pytest.raises(InvalidRecordError):
+        apply_move(store, plan, {"both": Resolution(choice="edited", text="no frontmatter")})
+    assert texts(store, target_key) == {"both": "\ntwo\n"}
+    assert store.read_workspace(key).revision == plan.source_revision
+
+
+class _Crash(Exception):
+    pass
+
+
+def test_a_move_interrupted_after_its_commit_is_finished_next_time(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "memory")
+    key = put(store, tmp_path / "a", rec("alpha"))
+    plan = plan_move(store, key, str(tmp_path / "b"))
+
+    def crash(stage: str) -> None:
+        if stage == "committed":
+            raise _Crash
+
+    with pytest.raises(_Crash):
+        apply_move(store, plan, {}, step=crash)
+    reopened = FileStore(tmp_path / "memory")
+    assert finish_pending_moves(reopened) == [key]
+    with pytest.raises(NotFoundError):
+        reopened.read_workspace(key)
+    assert texts(reopened, plan.target_key) == {"alpha": "\nA durable fact.\n"}

@@ -1,0 +1,126 @@
+"""Issue 28 in the window: Recycle Bin ▸ "Moved? Pick the new folder…", Settings ▸ Sync with its
+review, and the status-bar badge — real stores, a real bare git remote in a temp dir, offscreen Qt."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from core.keys import workspace_key
+from core.models import PutOp
+from core.store.fs import FileStore
+from core.sync import engine
+from gui.context import AppContext
+from gui.sync_badge import SyncBadge
+from gui.tabs.recycle_moved import MissingFoldersPanel
+from gui.tabs.settings.sync_page import SyncPanel
+from tests.core.sync.helpers import git_env
+from tests.gui.conftest import record, seed_workspace
+
+
+def test_moved_pick_the_new_folder_merges_after_review(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:
+    old = tmp_path / "code" / "shop"
+    old.mkdir(parents=True)
+    moved = seed_workspace(ctx.store, old, [record("alpha", body="\nmoved alpha\n"), record("beta")])
+    old.rmdir()  # the user renamed the folder
+    new = tmp_path / "code" / "shop-app"
+    new.mkdir()
+    target = seed_workspace(ctx.store, new, [record("alpha", body="\nexisting alpha\n")])
+    panel = MissingFoldersPanel(ctx)
+    qtbot.addWidget(panel)
+    panel.search_roots = [tmp_path / "code"]
+    panel.refresh()
+    assert panel.isVisibleTo(None) or panel.list.count() == 1
+    assert panel.infos[0].key == moved.key and panel.moved_button.isEnabled()
+    panel.open_move()
+    dialog = panel.dialog
+    assert dialog is not None
+    assert [c.path for c in dialog.candidates] == [str(new)], dialog.looking.text()
+    dialog.continue_with_selected()
+    assert dialog.pages.currentIndex() == 1
+    assert not dialog.move_button.isEnabled()  # the record in both needs a choice first
+    item = dialog.merge.current_item()
+    assert item is not None and "existing alpha" in (item.mine or "") and "moved alpha" in (item.theirs or "")
+    dialog.merge.take_button.click()
+    assert dialog.move_button.isEnabled()
+    with qtbot.waitSignal(panel.moved, timeout=5000):
+        dialog.move_button.click()
+    snap = ctx.store.read_workspace(target.key)
+    bodies = {e.name: e.record.body for e in snap.entries if e.record}
+    assert bodies == {"alpha": "\nmoved alpha\n", "beta": "\nThe fact about beta.\n"}
+    assert panel.list.count() == 0  # nothing missing any more
+    assert any(i.key == moved.key for i in ctx.store.list_workspaces(archived=True))
+
+
+@pytest.fixture
+def git_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    env = git_env(tmp_path)
+    for k in ("HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"):
+        monkeypatch.setenv(k, env[k])
+    return env
+
+
+def test_sync_now_and_the_sync_review(ctx: AppContext, qtbot: Any, tmp_path: Path, git_home: dict[str, str]) -> None:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=git_home, check=True)
+    key = seed_workspace(ctx.store, "/srv/shop", [record("alpha", body="\nbase\n")]).key
+    panel = SyncPanel(ctx)
+    qtbot.addWidget(panel)
+    badge = SyncBadge(ctx)
+    qtbot.addWidget(badge)
+    badge.refresh()
+    assert not badge.isVisibleTo(None) and badge.text() == ""  # not set up: no badge
+    panel.refresh()
+    assert "not set up" in panel.status.text()
+    panel.remote_edit.setText(str(remote))
+    panel.sync_now()
+    assert "sent" in panel.status.text(), panel.status.text()
+    # The other machine edits the same record; so does this one.
+    other = FileStore(tmp_path / "other")
+    engine.run_sync(other, str(remote))
+    other.commit(key, [PutOp(record=record("alpha", body="\ntheirs\n"))], None)
+    engine.run_sync(other, str(remote))
+    ctx.store.commit(key, [PutOp(record=record("alpha", body="\nmine\n"))], None)
+    panel.sync_now()
+    assert panel.review_box.isVisibleTo(panel) and panel.merge.open_count() == 1
+    assert "review" in panel.status.text()
+    badge.refresh()
+    assert "1" in badge.text()
+    panel.merge.take_button.click()
+    assert ctx.store.read_workspace(key).get("alpha").record.body == "\ntheirs\n"  # type: ignore[union-attr]
+    assert panel.merge.open_count() == 0
+    panel.sync_now()
+    assert not panel.review_box.isVisibleTo(panel)
+    badge.refresh()
+    assert badge.text() == "Sync: ✓"
+    assert workspace_key("/srv/shop") == key
+
+
+def test_the_sync_review_is_a_tab_of_session_consolidation(
+    ctx: AppContext, qtbot: Any, tmp_path: Path, git_home: dict[str, str]
+) -> None:
+    from gui.tabs.consolidation import ConsolidationTab
+
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=git_home, check=True)
+    key = seed_workspace(ctx.store, "/srv/shop", [record("alpha", body="\nbase\n")]).key
+    other = FileStore(tmp_path / "other")
+    engine.run_sync(ctx.store, str(remote))
+    engine.run_sync(other, str(remote))
+    other.commit(key, [PutOp(record=record("alpha", body="\ntheirs\n"))], None)
+    engine.run_sync(other, str(remote))
+    ctx.store.commit(key, [PutOp(record=record("alpha", body="\nmine\n"))], None)
+    assert engine.run_sync(ctx.store, str(remote)).status == "review"
+    tab = ConsolidationTab(ctx)
+    qtbot.addWidget(tab)
+    tab.refresh()
+    titles = [tab.review_panel.tabText(i) for i in range(tab.review_panel.count())]
+    assert "Sync review" in titles
+    assert tab.sync_review.open_count() == 1
+    with qtbot.waitSignal(tab.memory_changed, timeout=5000):
+        tab.sync_review.merge.keep_button.click()
+    assert tab.sync_review.open_count() == 0
+    assert engine.run_sync(ctx.store, str(remote)).ok
