@@ -44,8 +44,7 @@ def agent_proposal(shot: Shot) -> None:
     ctx = shot.ctx
     info = _atlas(shot)
     agent = AgentSession(ctx.store, info.cwd, client="claude-code", connection="mcp-3f9c2a")
-    read = agent.recall("release")
-    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")  # the read's handle
+    observed = agent.recall("release").rstrip().splitlines()[-1].removeprefix("observed: ")  # the handle
     snap = ctx.store.find_workspace(info.cwd)
     assert snap is not None
     old = snap.records()[0]
@@ -56,7 +55,7 @@ def agent_proposal(shot: Shot) -> None:
          "body": old.body.strip() + "\n\nThe user confirmed in 2026 that this still holds."},
     ]  # fmt: skip
     reason = "The user said releases ship on Thursdays and confirmed the note."
-    answer = json.loads(agent.update(changes, reason, observed=observed))
+    answer = json.loads(agent.update(changes, reason, observed))
     tab = shot.tab("consolidation")
     tab.refresh()
     tab.choose_source("agent")

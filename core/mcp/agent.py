@@ -1,12 +1,14 @@
-"""What the MCP tools do, for one agent connection: scoped reads that record observations, and
-writes that commit (or propose) against them (``../shared/seeds/001_*`` §6).
+"""What the MCP tools do for one scope: reads that hand out an ``observed`` handle, and writes that
+commit (or propose) against the handle they bring back (``../shared/seeds/001_*`` §6).
 
-The scope is one workspace (the server's ``--cwd`` or the client's first root) plus Global;
-nothing an agent sends can name another root, path, workspace key or revision. Every read
-remembers the revision the agent was shown (its *observation*); a write is compare-and-swap
-against it, so an agent can only change memory it has seen as it is now. Global counts as
-observed only when the agent was shown all of it (a full recall, ``memory_read_global`` or the
-``memory://global`` resource): a replacement is a whole text.
+The scope is one workspace (``core.mcp.insight.resolve_scope``) plus Global; nothing an agent sends
+can name another root, path, workspace key or revision. Every read answers with a handle naming the
+revisions it showed (``core.mcp.handles``: signed with this root's key, bound to the workspace); a
+write is compare-and-swap against the handle it carries, so an agent can only change memory it has
+seen as it is now. Nothing about what an agent read is kept here: sub-agents on one connection,
+reconnects and the stateless protocol era all work the same. Global counts as seen only when the
+answer showed all of it (a whole recall, ``memory_read_global`` or the ``memory://global`` resource):
+a replacement is a whole text.
 
 Everything returned is bounded in UTF-8 bytes, labelled untrusted and redacted. Errors are the
 core's typed errors (``core.errors``), with the codes and messages the CLI prints.

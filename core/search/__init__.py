@@ -11,35 +11,15 @@ Public API (what the GUI, CLI, MCP server and consolidation use)::
     text = index.recall(cwd, query, limit=8, max_bytes=12000)   # -> str, deterministic
     rec = index.build_recall(cwd, query)         # -> Recall (text + what it contains)
     index.note_changed(keys)                     # a watcher saw these workspaces change
-    index.doc_count, index.read_only, index.scope_revisions(), index.save_cache(), index.warm_up()
+    index.doc_count, index.read_only, index.scope_revisions()
 
-The index lives in the store's cache folder (``store.cache_dir()``, see ``core.search.persist``) and
-is shared by every process on the root; ranking and matching are in ``docs/search.md`` and
-``core.search.engine``; change detection in ``core.search.index``. ``search`` before any refresh
-returns no hits; ``search`` and ``refresh`` may run on different threads.
+The index lives in the store's cache folder (``core.search.persist``), shared by every process on
+the root; ranking and matching: ``docs/search.md``. ``search`` before any refresh finds nothing.
 """
 
 from __future__ import annotations
 
 from core.search.index import SearchIndex
-from core.search.tokenizer import normalize, query_terms
-from core.search.types import (
-    GLOBAL_SCOPE,
-    Recall,
-    RecallRecord,
-    RefreshStats,
-    SearchHit,
-    SearchResults,
-)
+from core.search.types import GLOBAL_SCOPE, Recall, RecallRecord, RefreshStats, SearchHit, SearchResults
 
-__all__ = [
-    "GLOBAL_SCOPE",
-    "Recall",
-    "RecallRecord",
-    "RefreshStats",
-    "SearchHit",
-    "SearchIndex",
-    "SearchResults",
-    "normalize",
-    "query_terms",
-]
+__all__ = ["GLOBAL_SCOPE", "Recall", "RecallRecord", "RefreshStats", "SearchHit", "SearchIndex", "SearchResults"]

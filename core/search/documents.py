@@ -22,15 +22,10 @@ class Doc:
     section_index: int
     mtime_ns: int
 
-    @property
-    def sort_name(self) -> tuple[str, str, int]:
-        return (self.scope_key, self.name, self.section_index)
-
 
 @dataclass(frozen=True)
 class GlobalSection:
     heading: str  # "" for text before the first heading
-    level: int  # 1..6, 0 for the preamble
     text: str  # the section's text under its heading line (heading line excluded)
     index: int
 
@@ -44,7 +39,7 @@ def split_global_sections(text: str) -> list[GlobalSection]:
     Text before the first heading is a section with an empty heading when it is not blank.
     """
     lines = text.splitlines(keepends=True)
-    heads: list[tuple[int, int, int, str]] = []  # (first line, line after heading, level, title)
+    heads: list[tuple[int, int, str]] = []  # (first line, line after heading, title)
     if not _MD:
         from markdown_it import MarkdownIt
 
@@ -53,14 +48,13 @@ def split_global_sections(text: str) -> list[GlobalSection]:
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map is not None:
             title = tokens[i + 1].content if i + 1 < len(tokens) else ""
-            heads.append((tok.map[0], tok.map[1], int(tok.tag[1:]), title.strip()))
+            heads.append((tok.map[0], tok.map[1], title.strip()))
     sections: list[GlobalSection] = []
     first = heads[0][0] if heads else len(lines)
     pre = "".join(lines[:first])
     if pre.strip():
-        sections.append(GlobalSection(heading="", level=0, text=pre, index=0))
-    for n, (start, after, level, title) in enumerate(heads):
-        del start
+        sections.append(GlobalSection(heading="", text=pre, index=0))
+    for n, (_start, after, title) in enumerate(heads):
         end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
-        sections.append(GlobalSection(heading=title, level=level, text="".join(lines[after:end]), index=len(sections)))
+        sections.append(GlobalSection(heading=title, text="".join(lines[after:end]), index=len(sections)))
     return sections

@@ -1,32 +1,29 @@
-"""The tantivy side of search: the schema, the analyzers, documents in, rank-group queries out.
+"""The tantivy side of search: schema, analyzers, documents in, rank-group queries out.
 
-Text reaches tantivy normalized (NFKC + casefold, in C through ``unicodedata``/``str``) with every
-CJK run written out as its bigrams (``打包用了`` → `` 打包 包用 用了 ``; a one-character run stays
-itself). tantivy's own regex tokenizers then cut it (Rust speed, no per-token Python):
-
-- ``text`` (positions): letters/digits runs: words, the parts of compounds, CJK bigrams;
-- ``comp``: compounds whole (``electron-builder``, ``core.store.api``, ``3.11``); a query word
-  also finds the compounds it is the squashed form of (``electronbuilder``) through a regex query.
-
-A query (``core.search.tokenizer.parse_query``) becomes one boolean query whose score *is* the
-rank: constant-score clauses add the group (exact name / heading, phrase, field points, terms
-matched) in weights far above any BM25 sum, and the term clauses add tantivy's BM25 below them.
-See ``docs/search.md`` for the contract.
+Text reaches tantivy normalized (NFKC + casefold, in C), every CJK run written out as its bigrams
+(``打包用了`` → `` 打包 包用 用了 ``); tantivy's simple tokenizer cuts the ``text`` field into words
+and bigrams (with positions, for phrases) in Rust; compounds (``electron-builder``) are found with
+one C-level regex and indexed whole in ``comp``. A query becomes one boolean query whose score *is*
+the rank: constant-score clauses add the rank group (docs/search.md) in steps above any BM25 sum,
+the term clauses add tantivy's BM25 below them.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import astuple
 from operator import add
 from typing import Any
 
 import tantivy
 
+from core.search.documents import Doc
 from core.search.tokenizer import CJK_CLASS, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 1  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 2  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE = re.compile(r"[^\W_]+")
@@ -35,7 +32,6 @@ _COMPOUND_RE = re.compile(r"[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"[a-z0-9]++(?:[-_.][a-z0-9]++)++")
 _CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
 _CJK_CHAR_RE = re.compile(f"[{CJK_CLASS}]")
-_SEPARATORS = "-_."
 _SEP_RE = "[-_.]?"
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 # Field points per query term (the third rank group).
@@ -52,7 +48,6 @@ TEXT_FIELDS = (
     ("type", WORD, "basic"),
 )
 RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
-STORED = ("key", "cwd", "kind", "dname", "dtype", "ddesc", "body", "file", "rev")
 
 
 def build_schema() -> tantivy.Schema:
@@ -61,10 +56,7 @@ def build_schema() -> tantivy.Schema:
         sb.add_text_field(name, stored=False, tokenizer_name=tokenizer, index_option=option)
     for name in RAW_FIELDS:
         sb.add_text_field(name, stored=name == "id", tokenizer_name="raw", index_option="basic")
-    for name in STORED:
-        sb.add_text_field(name, stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_integer_field("sec", stored=True)
-    sb.add_integer_field("mtime", stored=True, fast=True)
+    sb.add_bytes_field("doc", stored=True)  # the Doc and its signature as JSON (stored, not indexed)
     return sb.build()
 
 
@@ -95,31 +87,15 @@ def fields_of(norm: str) -> tuple[str, str]:
     return _NON_WORD_RE.sub(" ", text), " ".join(_COMPOUND_RE.findall(text))
 
 
-def make_document(
-    *,
-    doc_id: str,
-    sid: str,
-    key: str,
-    cwd: str,
-    archived: bool,
-    kind: str,
-    name: str,
-    description: str,
-    type_: str,
-    body: str,
-    file_name: str,
-    section: int,
-    mtime_ns: int,
-    revision: str,
-) -> tantivy.Document:
-    name_norm = normalize(name)
-    text, comp = fields_of(normalize(f"{name}\n{description}\n{type_}\n{body}"))
+def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.Document:
+    name_norm = normalize(doc.name)
+    text, comp = fields_of(normalize(f"{doc.name}\n{doc.description}\n{doc.type}\n{doc.body}"))
     name_words, name_comp = fields_of(name_norm)
-    desc_words, desc_comp = fields_of(normalize(description))
+    desc_words, desc_comp = fields_of(normalize(doc.description))
     return tantivy.Document(
         id=doc_id,
         sid=sid,
-        arch="1" if archived else "0",
+        arch="1" if doc.archived else "0",
         named=squash(name_norm),
         text=text,
         comp=comp,
@@ -127,31 +103,28 @@ def make_document(
         namec=name_comp,
         desc=desc_words,
         descc=desc_comp,
-        type=fields_of(normalize(type_))[0],
-        key=key,
-        cwd=cwd,
-        kind=kind,
-        dname=name,
-        dtype=type_,
-        ddesc=description,
-        body=body,
-        file=file_name,
-        rev=revision,
-        sec=section,
-        mtime=mtime_ns,
+        type=fields_of(normalize(doc.type))[0],
+        doc=json.dumps([*astuple(doc), revision], ensure_ascii=False).encode(),
     )
+
+
+def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
+    """The :class:`Doc` a stored document was made from, and its signature (ValueError when the
+    stored bytes are not what ``make_document`` writes: a damaged or foreign index)."""
+    raw = json.loads(stored.get_first("doc") or b"[]") if isinstance(stored.get_first("doc"), bytes) else None
+    if not (isinstance(raw, list) and len(raw) == len(_TYPES) and all(map(isinstance, raw, _TYPES))):
+        raise ValueError("not a stored document of this index")
+    return Doc(*raw[:-1]), raw[-1]
+
+
+_TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
+
+
+Occur = tantivy.Occur
 
 
 def _esc(word: str) -> str:
     return re.sub(r"([.\\+*?()|\[\]{}^$#&~-])", r"\\\1", word)
-
-
-def _is_cjk_char(term: str) -> bool:
-    return len(term) == 1 and _CJK_CHAR_RE.fullmatch(term) is not None
-
-
-def _is_compound(term: str) -> bool:
-    return any(s in term for s in _SEPARATORS)
 
 
 class QueryBuilder:
@@ -167,18 +140,16 @@ class QueryBuilder:
         return tantivy.Query.regex_query(self.schema, field, pattern)
 
     def _any(self, queries: Sequence[tantivy.Query]) -> tantivy.Query:
-        if len(queries) == 1:
-            return queries[0]
-        return tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in queries])
+        return queries[0] if len(queries) == 1 else tantivy.Query.boolean_query([(Occur.Should, q) for q in queries])
 
     def term(self, term: str, word: str, compound: str, *, prefix: bool = False, expand: bool = True) -> tantivy.Query:
         """Documents holding ``term`` in these fields (as a word, a compound, or a compound's
         squashed form); ``expand``: also a one-character CJK term inside a bigram, and ``prefix``:
         words the term begins."""
-        if _is_compound(term):
+        if any(s in term for s in "-_."):  # a compound
             return self._term(compound, term)
         parts = [self._term(word, term)]
-        if _is_cjk_char(term):
+        if len(term) == 1 and _CJK_CHAR_RE.fullmatch(term):
             if expand:
                 parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
             return self._any(parts)
@@ -213,7 +184,6 @@ class QueryBuilder:
         w_cover = math.ceil(n_terms * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
         w_points = w_cover * (n_terms + 1)
         w_level = w_points * (7 * n_terms + 1)
-        Occur = tantivy.Occur
         clauses: list[tuple[Any, tantivy.Query]] = [(Occur.Must, self._any(matches))]
         for phrase in pq.phrases:
             q = self.phrase(phrase)

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 import re
-import unicodedata
+from dataclasses import replace
 from functools import lru_cache
 
+from core.search.documents import Doc
 from core.search.tokenizer import ParsedQuery, collapse_spaces, normalize
+from core.search.types import HitKind, SearchHit
 
 SNIPPET_CHARS = 160
 ELLIPSIS = "…"
-
-
-_CHAR_NORM: dict[str, str] = {}
-
-
-def _char_norm(ch: str) -> str:
-    n = _CHAR_NORM.get(ch)
-    if n is None:
-        n = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
-        if len(_CHAR_NORM) < 65536:
-            _CHAR_NORM[ch] = n
-    return n
+_KINDS: dict[str, HitKind] = {"record": "record"}
 
 
 def _normalize_with_map(text: str) -> tuple[str, list[int] | None]:
@@ -32,7 +23,7 @@ def _normalize_with_map(text: str) -> tuple[str, list[int] | None]:
     norm = normalize(text)
     if len(norm) == len(text):
         return norm, None
-    parts = [_char_norm(ch) for ch in text]
+    parts = [normalize(ch) for ch in text]  # (a snippet window: a few hundred characters)
     origin: list[int] = []
     for i, n in enumerate(parts):
         origin += [i] * len(n)
@@ -81,13 +72,6 @@ def _anchor_order(pq: ParsedQuery) -> tuple[str, ...]:
     return extra + pq.phrases + pq.terms
 
 
-@lru_cache(maxsize=256)
-def _raw_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
-    """The terms pattern, case-insensitive, for locating a match in un-normalized text cheaply."""
-    pattern = _terms_pattern(terms)
-    return re.compile(pattern.pattern, re.IGNORECASE) if pattern is not None else None
-
-
 def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A one-line window of ``text`` (whitespace collapsed) around the first match, with highlights."""
     cut_before = cut_after = False
@@ -96,8 +80,8 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
         # folding) and only flatten a stretch around it, not the whole document.
         at = 0
         for want in _anchor_order(pq):  # the phrase, then the terms in query order
-            raw = _raw_pattern((want,))
-            m = raw.search(text) if raw is not None else None
+            pattern = _terms_pattern((want,))  # (case-insensitive on the raw text: CJK needs no folding)
+            m = re.search(pattern.pattern, text, re.IGNORECASE) if pattern is not None else None
             if m is not None:
                 at = m.start()
                 break
@@ -145,3 +129,24 @@ def truncate_utf8(text: str, max_bytes: int) -> str:
     if len(data) <= max_bytes:
         return text
     return data[:max_bytes].decode("utf-8", errors="ignore")
+
+
+def hit_of(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:
+    """A hit: the snippet around the body's first match, or the description's when only the
+    description matched (its words highlighted there), or the body's first line."""
+    snippet, spans = make_snippet(doc.body if doc.body.strip() else (doc.description or doc.name), pq)
+    if not spans and doc.description:
+        snippet, spans = max((snippet, spans), make_snippet(doc.description, pq), key=lambda s: bool(s[1]))
+    d, kind = doc, _KINDS.get(doc.kind, "global_section")
+    head = (d.scope_key, d.cwd, kind, d.name, d.type, d.description, score, snippet, spans)
+    return SearchHit(*head, d.file_name, d.section_index, d.archived, d.mtime_ns)
+
+
+def shrink(hit: SearchHit, budget: int) -> SearchHit | None:
+    """``hit`` with its snippet cut to fit ``budget`` bytes, or None if even its metadata doesn't fit."""
+    room = budget - (hit.byte_size - len(hit.snippet.encode("utf-8")))
+    if room < 16:
+        return None
+    snippet = truncate_utf8(hit.snippet, room - len("…".encode())).rstrip() + "…"
+    spans = tuple((s, min(e, len(snippet) - 1)) for s, e in hit.highlights if s < len(snippet) - 1)
+    return replace(hit, snippet=snippet, highlights=spans)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 GLOBAL_SCOPE = "global"
@@ -94,16 +94,7 @@ class RefreshStats:
     elapsed_ms: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "scopes_checked": self.scopes_checked,
-            "scopes_reread": self.scopes_reread,
-            "docs_reindexed": self.docs_reindexed,
-            "docs_removed": self.docs_removed,
-            "docs_total": self.docs_total,
-            "from_cache": self.from_cache,
-            "read_only": self.read_only,
-            "elapsed_ms": round(self.elapsed_ms, 3),
-        }
+        return {**asdict(self), "elapsed_ms": round(self.elapsed_ms, 3)}
 
 
 @dataclass(frozen=True)

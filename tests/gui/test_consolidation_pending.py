@@ -35,13 +35,12 @@ BODY = (
 def agent_proposes(ctx: AppContext, project: Path, changes: list[dict[str, Any]] | None = None) -> str:
     """A connected agent (review mode) reads the workspace, then proposes; returns the proposal id."""
     agent = AgentSession(ctx.store, str(project), client="claude-code", connection="mcp-test")
-    read = agent.recall("release")
-    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")  # the read's handle
+    observed = agent.recall("release").rstrip().splitlines()[-1].removeprefix("observed: ")  # the handle
     changes = changes or [
         {"op": "put", "name": "release-day", "description": "Releases ship on Thursday afternoons",
          "type": "project", "body": BODY},
     ]  # fmt: skip
-    answer = json.loads(agent.update(changes, "The user said releases ship on Thursdays.", observed=observed))
+    answer = json.loads(agent.update(changes, "The user said releases ship on Thursdays.", observed))
     return str(answer["proposal_id"])
 
 

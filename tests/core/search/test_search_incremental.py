@@ -343,7 +343,6 @@ def test_a_commit_into_a_reopened_index_ranks_as_a_fresh_build(tmp_path: Path) -
 
     expected = _approx({q: strip(r) for q, r in fresh().items()})
     assert _approx({q: strip(index.search(q, limit=100)) for q in queries}) == expected
-    assert index.save_cache()
     again = SearchIndex(FileStore(root))
     assert again.refresh().docs_reindexed == 0  # (the committed scope is looked at: apply() took no stat)
     assert _approx({q: strip(again.search(q, limit=100)) for q in queries}) == expected

@@ -1,0 +1,103 @@
+"""Writing to the index: one writer session per refresh/apply, taken only when something must
+change; a scope's documents brought to exactly what the store holds, touching only those whose
+signature (revision, mtime, cwd) changed. The diff is against the index's own stored documents, so
+a crash between a commit and the scopes file costs a second look, never a wrong answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tantivy
+
+from core.search.documents import Doc
+from core.search.engine import make_document, stored_doc
+from core.search.persist import IndexDir
+
+CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
+Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, revision]
+
+
+class Session:
+    """The writer, taken when the first change needs it, committed (and released) by ``finish``."""
+
+    def __init__(self, index_dir: IndexDir, scopes: Scopes) -> None:
+        self.dir = index_dir
+        self.scopes = scopes
+        self.writer: tantivy.IndexWriter | None = None
+        self.refused = False  # another process holds the writer
+        self.reindexed = self.removed = self.committed = 0
+
+    def _take(self) -> tantivy.IndexWriter | None:
+        if self.writer is None and not self.refused:
+            self.writer = self.dir.writer()
+            self.refused = self.writer is None
+        return self.writer
+
+    def sync(self, sid: str, docs: dict[str, tuple[str, Doc]]) -> bool:
+        """Make scope ``sid``'s documents exactly ``docs`` (id -> (signature, document)). False
+        when that needs the writer and another process holds it."""
+        fresh = self.writer is None
+        indexed = self._indexed(sid)
+        old = {i: indexed.pop(i, None) for i in docs}
+        changed = [(i, old[i] is not None) for i, (sig, _) in docs.items() if old[i] != sig]
+        if not changed and not indexed:
+            return True
+        writer = self._take()
+        if writer is None:
+            return False
+        if fresh:  # (diffed before this process held the writer: another may have committed since)
+            self.dir.index.reload()
+            return self.sync(sid, docs)
+        for doc_id, replaced in changed:
+            if replaced:
+                writer.delete_documents_by_term("id", doc_id)
+                self.removed += 1
+            writer.add_document(make_document(docs[doc_id][1], doc_id=doc_id, sid=sid, revision=docs[doc_id][0]))
+            self.reindexed += 1
+        for doc_id in indexed:
+            writer.delete_documents_by_term("id", doc_id)
+            self.removed += 1
+        if self.reindexed - self.committed >= CHECKPOINT_DOCS:
+            writer.commit()
+            self._published()
+            self.committed = self.reindexed
+        return True
+
+    def drop(self, sid: str) -> bool:
+        writer = self._take()
+        if writer is None:
+            return False
+        self.removed += self.dir.index.searcher().doc_freq("sid", sid)
+        writer.delete_documents_by_term("sid", sid)
+        self.scopes.pop(sid, None)
+        return True
+
+    def _indexed(self, sid: str) -> dict[str, str]:
+        """id -> signature of the scope's documents as last committed."""
+        searcher = self.dir.index.searcher()
+        if not searcher.doc_freq("sid", sid):
+            return {}
+        return {d.get_first("id") or "": stored_doc(d)[1] for d in stored(self.dir, searcher, sid)}
+
+    def _published(self) -> None:
+        self.dir.secure()
+        self.dir.write_scopes(self.scopes)
+        self.dir.index.reload()
+
+    def finish(self) -> None:
+        writer, self.writer = self.writer, None
+        if writer is None:
+            return
+        writer.commit()
+        writer.wait_merging_threads()  # (also releases the writer's lock)
+        del writer
+        self._published()
+
+
+def stored(index_dir: IndexDir, searcher: tantivy.Searcher, sid: str) -> list[tantivy.Document]:
+    """Every stored document of one scope."""
+    query = tantivy.Query.term_query(index_dir.schema, "sid", sid)
+    count = searcher.search(query, limit=1, count=True).count  # type: ignore[attr-defined]  # (stubs)
+    hits = searcher.search(query, limit=count, count=False).hits if count else []
+    return [searcher.doc(addr) for _score, addr in hits]
