@@ -113,6 +113,7 @@ class ConfirmationRequiredError(DshMemoryError):
 UsageReason = Literal[
     "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
     "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+    "ambiguous-session",  # AmbiguousSessionError's
 ]
 
 
@@ -158,7 +159,7 @@ class AmbiguousSessionError(UsageError):
     exit_code = 17
 
     def __init__(self, message: str, folders: tuple[str, ...]) -> None:
-        super().__init__(message)
+        super().__init__(message, reason="ambiguous-session")
         self.folders = folders
 
 

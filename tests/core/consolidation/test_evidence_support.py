@@ -63,6 +63,7 @@ def test_sessions_sharing_an_id_are_an_ambiguity_naming_both(tmp_path: Path) -> 
         catalog.load("{{sessionId}}")
     assert str(a.parent) in caught.value.message and str(b.parent) in caught.value.message
     assert set(caught.value.folders) == {str(a.parent), str(b.parent)}
+    assert caught.value.reason == "ambiguous-session"
     # Each file still has a review of its own: the review state is per session file.
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings(), sessions=catalog)
     ids = {service.propose(service.prepare(s), consolidator="offline").review_id for s in catalog.list()}
