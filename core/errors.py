@@ -8,7 +8,7 @@ Each kind has its own ``exit_code`` for ``dsh-memory`` (the README's "Command li
 wrong) · 3 ``refused`` (the memory's state doesn't allow it now) · 4 ``not_found`` · 5 ``conflict`` ·
 6 ``invalid`` · 7 ``secret`` · 8 ``confirmation_required`` · 9 ``storage`` · 10 ``read_only`` ·
 11 ``session_read`` · 12 ``evidence-too-large`` · 13 ``consolidation_failed`` · 14 ``proposal_mismatch`` ·
-15 ``undo_refused`` · 16 ``import-zip`` · 130 ``cancelled`` (and Ctrl+C).
+15 ``undo_refused`` · 16 ``import-zip`` · 17 ``ambiguous-session`` · 130 ``cancelled`` (and Ctrl+C).
 """
 
 from __future__ import annotations
@@ -113,6 +113,7 @@ class ConfirmationRequiredError(DshMemoryError):
 UsageReason = Literal[
     "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
     "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+    "ambiguous-session",  # AmbiguousSessionError's
 ]
 
 
@@ -155,9 +156,10 @@ class AmbiguousSessionError(UsageError):
     a session named by id is never picked silently; ``folders`` names them all."""
 
     code = "ambiguous-session"
+    exit_code = 17
 
     def __init__(self, message: str, folders: tuple[str, ...]) -> None:
-        super().__init__(message)
+        super().__init__(message, reason="ambiguous-session")
         self.folders = folders
 
 

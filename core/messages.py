@@ -98,6 +98,8 @@ REPLACES_RECORD = _t(QT_TRANSLATE_NOOP("core", "replaces the existing record {na
 ALREADY_IN_MEMORY = _t(QT_TRANSLATE_NOOP("core", "already in memory as [[{name}]]"))
 SIMILAR_TO = _t(QT_TRANSLATE_NOOP(
     "core", "similar to [[{name}]], {score} %: merge it into that record instead of adding a near-copy"))
+DESCRIPTION_LONG = _t(QT_TRANSLATE_NOOP(
+    "core", "the description is {n} characters; a one-line hook of about 100 reads best in MEMORY.md"))
 SUPERSEDES = _t(QT_TRANSLATE_NOOP(
     "core", "supersedes [[{name}]] ({detail}): Replace it, Keep both or Merge"))
 CONTRADICTS = _t(QT_TRANSLATE_NOOP(

@@ -1,5 +1,4 @@
-"""The main window: the tabs, the status line, menus and shortcuts, live refresh, a guarded close
-and File ▸ Open (another memory root, the demo root, a recent root) in a new window."""
+"""The main window: tabs, status line, menus, shortcuts, live refresh, guarded close, File ▸ Open (a new window)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from pathlib import Path
 import shiboken6
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QWidget
 
 from core.models import RootStatus, WorkspaceInfo
 from core.store.api import MemoryStore
@@ -25,7 +24,7 @@ from gui.tabs import TAB_ORDER
 from gui.tabs.base import Tab
 from gui.tasks import Jobs, SyncTaskRunner, TaskRunner, ThreadPoolTaskRunner
 from gui.watcher import RootWatcher
-from gui.widgets.banner import Banner
+from gui.widgets.banner import Banner, banner_above
 from gui.widgets.messages import describe_error
 from gui.widgets.status_bar import RootStatusBar
 
@@ -105,13 +104,7 @@ class MainWindow(QMainWindow):
             self.tab_widget.setTabToolTip(index, self.tr("{tab} (Ctrl+{n})").format(tab=label, n=index + 1))
         self.root_banner = Banner()  # the window-wide banner (read-only root)
         self.root_banner.setObjectName("rootBanner")
-        central = QWidget()
-        central_layout = QVBoxLayout(central)
-        central_layout.setContentsMargins(0, 0, 0, 0)
-        central_layout.setSpacing(0)
-        central_layout.addWidget(self.root_banner)
-        central_layout.addWidget(self.tab_widget, 1)
-        self.setCentralWidget(central)
+        self.setCentralWidget(banner_above(self.root_banner, self.tab_widget))
         from gui.tabs.workspace import WorkspaceTab
 
         workspace = self.tabs["workspace"]
@@ -128,12 +121,7 @@ class MainWindow(QMainWindow):
         self.status_bar.show_root(str(ctx.root))
         self.setStatusBar(self.status_bar)
         self.status_bar.problems_button.clicked.connect(self.show_problems)
-        from gui.sync_badge import SyncBadge  # issue 28: the sync badge, beside the problems button
-
-        self.sync_badge = SyncBadge(ctx, self.status_bar)
-        self.status_bar.addPermanentWidget(self.sync_badge)
-        self.sync_badge.clicked.connect(lambda: self.show_tab("settings"))
-        self.sync_badge.start()
+        self.sync_badge = importlib.import_module("gui.sync_badge").install(self)  # issue 28: Sync's status
 
         self._build_actions()
 

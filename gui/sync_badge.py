@@ -4,6 +4,7 @@ warning; a click opens Settings (where the Sync section is). Reads two small fil
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QPushButton, QWidget
@@ -13,6 +14,9 @@ from core.sync.models import SyncSummary
 from gui.context import AppContext
 from gui.tabs.settings.sync_text import badge_text, badge_tooltip
 from gui.tasks import Jobs
+
+if TYPE_CHECKING:
+    from gui.main_window import MainWindow
 
 POLL_MS = 15_000  # another process (the CLI) may sync: look again now and then, cheaply
 
@@ -44,3 +48,12 @@ class SyncBadge(QPushButton):
         self.setVisible(bool(text))
         warn = summary.open_items or (summary.last is not None and not summary.last.ok)
         self.setStyleSheet("padding: 0 6px;" + (" color:#a12a1c;" if warn else ""))
+
+
+def install(window: MainWindow) -> SyncBadge:
+    """The badge in ``window``'s status line, started; a click opens Settings (where Sync is)."""
+    badge = SyncBadge(window.ctx, window.status_bar)
+    window.status_bar.addPermanentWidget(badge)
+    badge.clicked.connect(lambda: window.show_tab("settings"))
+    badge.start()
+    return badge

@@ -32,6 +32,7 @@ from gui.context import AppContext
 from gui.dialogs import Choice, Dialogs, question_box
 from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
+from scripts import shots_hygiene as hygiene_steps
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
 from scripts import shots_supersede as supersede_steps
@@ -648,6 +649,7 @@ STEPS: list[tuple[str, Step]] = [
     ("workspace-search-other-stores", workspace_search_other_stores),
     ("_search-other-reset", search_other_reset),
     *workspace_steps.STEPS,  # highlighted hits, bulk selection, undo, provenance, empty root (issue 14)
+    *hygiene_steps.STEPS,  # new record, lifted toast, pending search, problems dialog, language (issue 27)
     ("consolidation", plain_tab("consolidation")),
     ("consolidation-review", consolidation_review),
     ("consolidation-masked-secret", consolidation_masked_secret),

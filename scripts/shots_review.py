@@ -44,7 +44,7 @@ def agent_proposal(shot: Shot) -> None:
     ctx = shot.ctx
     info = _atlas(shot)
     agent = AgentSession(ctx.store, info.cwd, client="claude-code", connection="mcp-3f9c2a")
-    agent.recall("release")
+    observed = agent.recall("release").rstrip().splitlines()[-1].removeprefix("observed: ")  # the handle
     snap = ctx.store.find_workspace(info.cwd)
     assert snap is not None
     old = snap.records()[0]
@@ -54,7 +54,8 @@ def agent_proposal(shot: Shot) -> None:
         {"op": "put", "name": old.name + "-again", "description": old.description, "type": old.type,
          "body": old.body.strip() + "\n\nThe user confirmed in 2026 that this still holds."},
     ]  # fmt: skip
-    answer = json.loads(agent.update(changes, "The user said releases ship on Thursdays and confirmed the note."))
+    reason = "The user said releases ship on Thursdays and confirmed the note."
+    answer = json.loads(agent.update(changes, reason, observed))
     tab = shot.tab("consolidation")
     tab.refresh()
     tab.choose_source("agent")

@@ -66,24 +66,35 @@ def setup(shot: Shot) -> None:
     _write_session(Path(shot.ctx.sessions_root), info.cwd)
 
 
-def supersede(shot: Shot) -> None:
-    """An agent proposes the new codeword under a new name: "Supersedes [[release-codeword]]"."""
+def _propose(shot: Shot, query: str, change: dict[str, str], reason: str) -> None:
+    """A real agent (MCP, review mode) proposes ``change``; the tab opens the proposal."""
     from core.mcp.agent import AgentSession
 
     info = _atlas(shot)
     agent = AgentSession(shot.ctx.store, info.cwd, client="claude-code", connection="mcp-7d1e04")
-    agent.recall("codeword")
-    changes = [
-        {"op": "put", "name": "codeword-saffron", "description": "The release codeword is SAFFRON",
-         "type": "project", "body": "The release codeword is SAFFRON."},
-    ]  # fmt: skip
-    answer = json.loads(agent.update(changes, "The user gave the new release codeword."))
+    read = agent.recall(query)
+    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")  # the read's handle
+    answer = json.loads(agent.update([{"op": "put", **change}], reason, observed=observed))
     tab = shot.tab("consolidation")
     tab.refresh()
     tab.choose_source("agent")
     tab.select_pending(answer["proposal_id"])
     tab.changes_view.selectRow(0)
     tab.detail_tabs.setCurrentIndex(0)
+
+
+def supersede(shot: Shot) -> None:
+    """An agent proposes the new codeword under a new name: "Supersedes [[release-codeword]]"."""
+    change = {"name": "codeword-saffron", "description": "The release codeword is SAFFRON", "type": "project",
+              "body": "The release codeword is SAFFRON."}  # fmt: skip
+    _propose(shot, "codeword", change, "The user gave the new release codeword.")
+
+
+def contradict(shot: Shot) -> None:
+    """An agent proposes a rule that denies an existing one: "Contradicts [[tag-releases]]"."""
+    change = {"name": "release-branch", "description": "Releases are cut from trunk-stable, never from main",
+              "type": "project", "body": "Releases are cut from trunk-stable, never from main."}  # fmt: skip
+    _propose(shot, "release", change, "The user corrected where releases are cut.")
 
 
 def rename(shot: Shot) -> None:
@@ -139,6 +150,8 @@ STEPS: list[tuple[str, Any]] = [
     ("consolidation-supersede", supersede),
     ("consolidation-rename", rename),
     ("_supersede-reset", supersede_reset),
+    ("consolidation-contradict", contradict),
+    ("_contradict-reset", supersede_reset),
     ("consolidation-transcript-preview", preview),
     ("consolidation-evidence", evidence),
     ("_evidence-reset", evidence_reset),

@@ -39,9 +39,8 @@ def test_no_gui_module_is_over_600_lines() -> None:
     assert long == {}
 
 
-# Still over the core limit, each with the issue that takes it under: the store's three modules
-# split into collaborators next session (issue 27).
-# An entry leaves this set the day its module fits; a module can't join it.
+# Still over the core limit: the store's three modules, split into collaborators next session
+# (issue 27). An entry leaves this set the day its module fits; a module can't join it.
 CORE_OVER_800 = {
     "core/store/base.py",
     "core/store/fs.py",

@@ -70,7 +70,7 @@ def cmd_move(args: argparse.Namespace, ctx: Context) -> Result:
         if open_items:
             lines.append("Nothing was moved. Choose with --take existing|moved or --edited NAME=FILE.")
         data["written"] = False
-        return Result(data, "\n".join(lines), exit_code=1 if open_items else 0)
+        return Result(data, "\n".join(lines), exit_code=3 if open_items else 0)  # 3: refused until chosen
     result = apply_move(store, plan, res)
     data.update(written=True, receipt=result.receipt_id, replaced=list(result.replaced), kept=list(result.kept))
     text = (
@@ -83,6 +83,7 @@ def cmd_move(args: argparse.Namespace, ctx: Context) -> Result:
 
 def cmd_sync(args: argparse.Namespace, ctx: Context) -> Result:
     from core.sync import engine
+    from core.sync.gitcli import GitMissingError, SyncError
 
     store: MemoryStore = ctx.store
     root = ctx.root
@@ -133,7 +134,8 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> Result:
         n = len(result.unmapped)
         shown = ", ".join(result.unmapped[:5]) + (f" and {n - 5} more" if n > 5 else "")
         lines.append(f"  {n} synced workspace(s) not on this machine (`dsh-memory sync --map`): {shown}")
-    return Result(result.model_dump(mode="json"), "\n".join(lines), exit_code=0 if result.ok else 1)
+    code = 0 if result.ok else (GitMissingError.exit_code if result.status == "git-missing" else SyncError.exit_code)
+    return Result(result.model_dump(mode="json"), "\n".join(lines), exit_code=code)
 
 
 def register(sub: Any) -> None:

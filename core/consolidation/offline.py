@@ -102,8 +102,11 @@ _TASK = re.compile(
 )
 # "failing again", "because of the lockfile", "还是报错": the state of the work today.
 _ONE_OFF = re.compile(
-    r"\b(?:fail(?:s|ed|ing)?|broken|broke|crash(?:es|ed|ing)?|erroring|errored|flaky|timed?\s*out|red)\b"
-    r"|\bbecause\s+of\s+the\b|挂了|失败|报错|出错|崩了",
+    r"\b(?:fail(?:s|ed|ing)?|broken|broke|crash(?:es|ed|ing)?|erroring|errored|flaky|timed?\s*out)\b"
+    # "(no,) it's because of the lockfile": the cause of what happened now. A rule's reason
+    # ("we chose Postgres because of the transactions") is not this.
+    r"|^(?:no\s*[,.!]?\s*)?(?:it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+(?:just\s+)?because\s+of\b"
+    r"|挂了|失败|报错|出错|崩了",
     _I,
 )
 # "remember that." / "记住这个" / "remember the rules in AGENTS.md": nothing in the evidence to keep.
@@ -367,7 +370,7 @@ def _classify_rules(sentence: str) -> _Hit | None:
             groups = m.groupdict()
             if kind == "decision":
                 what = _clean(groups.get("what") or "")
-                why = _clean(groups.get("why") or "") or None
+                why = _clean(re.sub(r"^of\s+", "", groups.get("why") or "")) or None  # "because of X" -> X
                 if len(what) < 2:
                     continue
                 verb = (groups.get("verb") or groups.get("verb2") or "").lower()

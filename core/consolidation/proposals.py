@@ -225,6 +225,9 @@ class Receipt(_Frozen):
     changes: tuple[ChangeSummary, ...] = ()
     error: str | None = None  # "<code>: <message>" for failed / conflict
     summary: str = ""  # counts, e.g. "2 put, 1 delete; 2 accepted, 1 rejected"
+    # The session's folder (its log file's home): two sessions sharing an id (copies, fixtures with
+    # "{{sessionId}}") keep separate review states. Empty in receipts written before it was kept.
+    session_file: str = ""
 
     def __repr__(self) -> str:
         return f"Receipt(review_id={self.review_id!r}, status={self.status!r}, changes={len(self.changes)})"

@@ -240,8 +240,12 @@ def read_listing(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
             receipts.append(parsed)
     receipts.sort(key=lambda r: (r.updated, r.review_id), reverse=True)
     last: dict[str, str] = {}
+    by_file: dict[str, str] = {}  # a session file's latest status (sessions sharing an id stay apart)
     for r in receipts:
-        last.setdefault(r.session_id, r.status)
+        if r.session_file:
+            by_file.setdefault(r.session_file, r.status)
+        else:
+            last.setdefault(r.session_id, r.status)
     titles = {s.id: s.title for s in catalog.list()}
     items = [ReceiptItem(r.review_id, r.status, titles.get(r.session_id, ""), r.updated) for r in receipts]
     known = {r.review_id for r in receipts}
@@ -250,7 +254,7 @@ def read_listing(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
     rows = []
     for s in summaries:
         stable, why = catalog.is_stable(s, settings.quiet_period_seconds)
-        rows.append(SessionRow(s, stable, why, last.get(s.id, "")))
+        rows.append(SessionRow(s, stable, why, by_file.get(str(s.folder)) or last.get(s.id, "")))
 
     model_problem: str | None = None
     choice: ModelChoice | None = None

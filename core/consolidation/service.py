@@ -15,6 +15,7 @@ consolidator again, user edits are saved with it, commit rebuilds its plan from 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 from collections.abc import Callable, Collection, Mapping
@@ -109,6 +110,7 @@ class PreparedSession:
     workspace_key: str
     global_snapshot: GlobalSnapshot
     workspace_snapshot: WorkspaceSnapshot | None  # None: the workspace has no memory yet
+    session_file: str = ""  # the session's folder: sessions sharing an id keep their own review state
 
     @property
     def global_revision(self) -> Revision:
@@ -218,7 +220,8 @@ class ConsolidationService(ReviewEditing):
             if not stable:
                 raise UsageError(f"Session {session.id} changed while it was read ({why}); try again later.")
         raise_if_cancelled(cancelled)
-        return self.prepare_evidence(evidence, render_evidence(evidence))
+        prepared = self.prepare_evidence(evidence, render_evidence(evidence))
+        return dataclasses.replace(prepared, session_file=str(parsed.summary.folder))
 
     def prepare_evidence(self, evidence: Evidence, evidence_text: str) -> PreparedSession:
         """Same as :meth:`prepare` for evidence built elsewhere (tests, scripts)."""
@@ -432,6 +435,7 @@ class ConsolidationService(ReviewEditing):
             status=status,
             session_id=prepared.evidence.session_id,
             session_revision=prepared.evidence.session_revision,
+            session_file=prepared.session_file,
             workspace_key=prepared.workspace_key,
             cwd=prepared.cwd,
             seq_range=prepared.evidence.seq_range,

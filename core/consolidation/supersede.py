@@ -256,3 +256,28 @@ def settle(
 
 def _put(record: Record, draft: Draft) -> PutRecord:
     return PutRecord(record=ProposedRecord.from_record(record), reason=draft.reason, evidence=draft.evidence)
+
+
+def supersession_notes(puts: Iterable[Record], existing: Iterable[Record]) -> list[dict[str, str]]:
+    """For a write that skips review (an MCP agent in direct mode): each new record that supersedes
+    or contradicts an existing one, so the agent is told to update that record or delete the loser
+    instead of leaving two. ``[{"name", "relation", "record", "hint"}]``, empty when there is none."""
+    before = list(existing)
+    names = {r.name for r in before}
+    out: list[dict[str, str]] = []
+    for record in puts:
+        if record.name in names:
+            continue  # an update of a record that exists: nothing left behind
+        found = find_superseded(record, before)
+        if found is None:
+            continue
+        out.append(
+            {
+                "name": record.name,
+                "relation": found.relation,
+                "record": found.name,
+                "hint": f"{record.name} {found.relation} {found.name}: put the whole corrected text under "
+                f"{found.name!r} and delete {record.name!r}, or delete {found.name!r} if it is wrong now.",
+            }
+        )
+    return out

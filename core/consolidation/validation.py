@@ -48,6 +48,8 @@ from core.keys import normalize_cwd, workspace_key
 from core.models import RECORD_TYPES, Record
 
 GLOBAL_FILE = "GLOBAL.md"
+DESCRIPTION_SOFT_LIMIT = 150
+"""Above this a description is flagged (not refused): the prompt asks for about 100 characters."""
 
 
 def normalize_body(body: str) -> str:
@@ -186,6 +188,8 @@ def review_put(
             warnings.append(M.SIMILAR_TO.format(name=similar.name, score=similar.score))
     else:
         related = None
+    if record is not None and len(record.description) > DESCRIPTION_SOFT_LIMIT:
+        warnings.append(M.DESCRIPTION_LONG.format(n=len(record.description)))
     unsupported = None
     if record is not None:
         unsupported = support_warning(record, request, change.evidence)

@@ -26,11 +26,11 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
-from core.errors import ConflictError, DshMemoryError, UsageError
+from core.errors import CancelledError, ConflictError, DshMemoryError, UsageError
 from core.fingerprint import content_hash
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.secrets import has_secrets
@@ -51,7 +51,8 @@ KILL_ENV = "DSH_SYNC_KILL_AT"
 class _Steps:
     """Counts the steps of a run; with ``DSH_SYNC_KILL_AT=N`` the process SIGKILLs itself at step N."""
 
-    def __init__(self) -> None:
+    def __init__(self, cancelled: Callable[[], bool] | None = None) -> None:
+        self.cancelled = cancelled
         raw = os.environ.get(KILL_ENV, "")
         self.kill_at = int(raw) if raw.isdigit() else 0
         self.n = 0
@@ -62,6 +63,11 @@ class _Steps:
         self.names.append(name)
         if self.n == self.kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
+        # Every step boundary is a safe place to stop (the kill tests prove it), so Cancel acts here.
+        if self.cancelled is not None and self.cancelled():
+            raise CancelledError(
+                "Sync cancelled. Memory is whole (each workspace old or new); the next sync goes on from here."
+            )
 
 
 def _paths(root: Path) -> dict[str, Path]:
@@ -131,14 +137,17 @@ def _author() -> tuple[str, str]:
 class _Run:
     """One sync run over ``store`` (its root must be on disk)."""
 
-    def __init__(self, store: MemoryStore, cfg: SyncConfig, env: Mapping[str, str] | None) -> None:
+    def __init__(
+        self, store: MemoryStore, cfg: SyncConfig, env: Mapping[str, str] | None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> None:
         root = store.root
         if root is None:
             raise UsageError("Sync needs a memory root on disk.")
         self.store, self.root, self.cfg = store, root, cfg
         self.git = Git(state.sync_dir(root) / "repo.git", env)
         self.git.init()
-        self.step = _Steps()
+        self.step = _Steps(cancelled)
         self.map = mapping.load_map(root)
         self.to_sync = {loc: s for s, loc in self.map.items()}
         held = state.read_json(_paths(root)["held"]) or {}
@@ -229,6 +238,10 @@ class _Run:
         head = git.rev(LOCAL_REF)
         head_map = git.ls_tree(head)
         pending = pending_review(self.root)
+        if pending is not None and self._stale(pending):
+            # A record under review was edited here since: review it afresh (the merge below finds it).
+            state.remove(_paths(self.root)["review"])
+            pending = None
         if pending is not None:
             if pending.open_items():
                 return self.done(
@@ -237,6 +250,13 @@ class _Run:
                 )
             if head is None or not git.is_ancestor(pending.remote_commit, head):
                 tree, target = self.mine(head_map)
+                theirs = git.ls_tree(pending.remote_commit)
+                for p in {*tree.frozen, *self.held}:
+                    # Never written here: the remote keeps its version (as in an unreviewed merge).
+                    if p in theirs:
+                        target[p] = theirs[p]
+                    else:
+                        target.pop(p, None)
                 head = self.commit_tree(
                     head, head_map, target, tree, [pending.remote_commit],
                     f"Merge the sync review of {len(pending.items)} record(s)\n",
@@ -407,6 +427,21 @@ class _Run:
         state.write_json(_paths(self.root)["review"], review.model_dump(mode="json"))
         self.step("review-saved")
 
+    def _stale(self, review: PendingReview) -> bool:
+        """True when an item still to choose no longer shows what is here."""
+        for item in review.open_items():
+            if item.scope == "global":
+                now: str | None = self.store.read_global().text if self.store.read_global().exists else None
+            else:
+                try:
+                    data = self.store.read_record_file(item.scope, item.name + RECORD_SUFFIX)
+                except DshMemoryError:
+                    data = None
+                now = data.decode("utf-8", "replace") if data is not None else None
+            if now != item.mine:
+                return True
+        return False
+
     def _label(self, key: str) -> str:
         try:
             return self.store.read_workspace(key).info.display_name
@@ -414,10 +449,14 @@ class _Run:
             return key
 
     def _save_held(self, held: Mapping[str, str], override: Mapping[str, str | None]) -> None:
-        tree = scan(self.root, self.to_sync)
-        for p in [*held, *(p for p in override if p not in self.result.frozen)]:
-            self.held[p] = tree.files.get(p, "")
-        state.write_json(_paths(self.root)["held"], dict(self.held))
+        new = [*held, *(p for p in override if p not in self.result.frozen)]
+        if new:  # a scan only when something is held (the stat cache makes it cheap anyway)
+            tree = scan(self.root, self.to_sync)
+            for p in new:
+                self.held[p] = tree.files.get(p, "")
+        path = _paths(self.root)["held"]
+        if self.held or path.exists():
+            state.write_json(path, dict(self.held))
 
     def done(self, status: str, message: str, **fields: object) -> SyncResult:
         data = self.result.model_dump()
@@ -447,9 +486,15 @@ def unmapped_workspaces(store: MemoryStore) -> list[str]:
 
 
 def run_sync(
-    store: MemoryStore, remote: str | None = None, *, branch: str | None = None, env: Mapping[str, str] | None = None
+    store: MemoryStore,
+    remote: str | None = None,
+    *,
+    branch: str | None = None,
+    env: Mapping[str, str] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> SyncResult:
-    """Sync ``store``'s root with ``remote`` (saved as this root's remote; None: the saved one)."""
+    """Sync ``store``'s root with ``remote`` (saved as this root's remote; None: the saved one).
+    ``cancelled`` is polled between steps: CancelledError, with memory whole."""
     root = store.root
     if root is None:
         raise UsageError("Sync needs a memory root on disk.")
@@ -464,7 +509,7 @@ def run_sync(
         )
     with _sync_lock(root):
         try:
-            return _Run(store, cfg, env).run()
+            return _Run(store, cfg, env, cancelled).run()
         except GitMissingError as exc:
             return _record_failure(root, cfg, "git-missing", exc.message)
         except SyncError as exc:

@@ -22,6 +22,7 @@ class GitMissingError(DshMemoryError):
     """The ``git`` program is not installed (or not on PATH)."""
 
     code = "git_missing"
+    exit_code = 21
 
 
 class SyncError(DshMemoryError):
@@ -29,6 +30,7 @@ class SyncError(DshMemoryError):
     "remote" (unreachable or not a repository), "push-rejected", "secret", "busy", "git", "no-remote"."""
 
     code = "sync_failed"
+    exit_code = 20
 
     def __init__(self, message: str, *, reason: str, items: Sequence[str] = ()) -> None:
         super().__init__(message)

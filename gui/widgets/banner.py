@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -304,3 +305,14 @@ class Banner(QWidget):
         ):
             self.fade()  # the user moved on: the message has been read or is no longer news
         return False
+
+
+def banner_above(banner: Banner, body: QWidget) -> QWidget:
+    """``body`` with ``banner`` above it, edge to edge (the window's central widget)."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(0)
+    layout.addWidget(banner)
+    layout.addWidget(body, 1)
+    return box

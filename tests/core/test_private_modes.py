@@ -41,9 +41,9 @@ def test_derived_files_and_folders_are_created_owner_only(tmp_path: Path) -> Non
         os.umask(old)
     cache = root / ".manager" / "cache"
     assert _mode(cache) == 0o700
-    files = [p for p in cache.iterdir() if p.is_file()]
+    files = [p for p in cache.rglob("*") if p.is_file()]
     assert files  # the index is there
-    for path in files:
+    for path in [*files, *(p for p in cache.rglob("*") if p.is_dir())]:
         assert _mode(path) & 0o077 == 0, (path.name, oct(_mode(path)))
     archive = root / ".manager" / "archive"
     assert _mode(archive) == 0o700
@@ -63,14 +63,15 @@ def test_wider_derived_data_is_tightened_when_the_root_is_opened(tmp_path: Path)
     outside.write_text("not ours to change")
     outside.chmod(0o644)
     (cache / "link").symlink_to(outside)
-    for path in (cache, archive):
+    folders = [cache, archive, *(p for p in cache.rglob("*") if p.is_dir() and not p.is_symlink())]
+    files = [p for p in [*cache.rglob("*"), *archive.iterdir()] if p.is_file() and not p.is_symlink()]
+    for path in folders:
         path.chmod(0o755)
-    for path in [*cache.iterdir(), *archive.iterdir()]:
-        if not path.is_symlink():
-            path.chmod(0o644)
+    for path in files:
+        path.chmod(0o644)
     FileStore(root)  # open
-    assert _mode(cache) == 0o700 and _mode(archive) == 0o700
-    for path in [*cache.iterdir(), *archive.iterdir()]:
-        if not path.is_symlink():
-            assert _mode(path) == 0o600, path
+    for path in folders:
+        assert _mode(path) == 0o700, path
+    for path in files:
+        assert _mode(path) == 0o600, path
     assert _mode(outside) == 0o644  # a link is never followed

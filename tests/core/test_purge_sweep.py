@@ -4,8 +4,9 @@ A root gets every kind of derived data for one workspace, each holding a unique 
 with history and a commit log, the search cache, a pending agent proposal with its receipt, a
 pending (zip import) review with the user's edit in its review state, a debug log, review marks,
 the usage ledger's log of what the MCP server served.
-After ``dsh-memory purge`` every byte of every file under the root (SQLite files and their -wal /
--shm included) is searched for the marker: zero hits. On the code before issue 25 the proposal, the
+After ``dsh-memory purge`` every byte of every file under the root is searched for the marker: zero
+hits; and no file of the search index that existed before the purge is left (the index compresses
+what it stores, so its copy is proven gone by its files being gone). On the code before issue 25 the proposal, the
 review state, the debug log and the search cache kept it, and ``review ID --apply --refresh``
 re-created the purged workspace.
 """
@@ -82,9 +83,9 @@ def test_purge_leaves_no_copy_of_the_workspace_anywhere_under_the_root(tmp_path:
     assert list((root / ".manager" / "cache").iterdir())
     # A pending agent proposal (review mode) and its receipt.
     agent = AgentSession(store, CWD, client="test-agent", connection="mcp-test")
-    agent.index_text()
+    observed = agent.index_text().rstrip().splitlines()[-1].removeprefix("observed: ")  # the read's handle
     update = {"op": "put", "name": "agent-fact", "description": "d", "type": "project", "body": f"Agent {MARKER}"}
-    proposal_id = json.loads(agent.update([update], "the user asked"))["proposal_id"]
+    proposal_id = json.loads(agent.update([update], "the user asked", observed))["proposal_id"]
     # A pending review (zip import) with the user's edit in its private state, and a debug log.
     opened = open_zip_reviews(store, read_export_zip(_zip_with(tmp_path / "in.zip", f"Zip {MARKER}")))
     ((service, review),) = opened.reviews
@@ -96,11 +97,17 @@ def test_purge_leaves_no_copy_of_the_workspace_anywhere_under_the_root(tmp_path:
     note_served(store, "other-0123456789abcdef", ["kept"], "memory_read", "test-agent")
     assert _hits(root)  # the marker is planted in every kind of derived data
 
+    # The index compresses its stored text (a byte search cannot see it there), so for the index the
+    # proof is that none of the files that held it survive the purge.
+    index_files = {(p.stat().st_ino, str(p)) for p in (root / ".manager" / "cache").rglob("*") if p.is_file()}
+    assert index_files
     assert run(root, "archive", "--key", key)[0] == 0
     code, out, err = run(root, "purge", "--key", key, "--confirm", "atlas")
     assert code == 0, err
 
     assert _hits(root) == []
+    left = {(p.stat().st_ino, str(p)) for p in (root / ".manager" / "cache").rglob("*") if p.is_file()}
+    assert not index_files & left
     assert b"kept" in (root / ".manager" / "usage" / "served.jsonl").read_bytes()  # other workspaces' usage stays
     code, out, _ = run(root, "--json", "reviews", "--pending")
     assert code == 0 and MARKER not in out and proposal_id not in out

@@ -35,12 +35,12 @@ BODY = (
 def agent_proposes(ctx: AppContext, project: Path, changes: list[dict[str, Any]] | None = None) -> str:
     """A connected agent (review mode) reads the workspace, then proposes; returns the proposal id."""
     agent = AgentSession(ctx.store, str(project), client="claude-code", connection="mcp-test")
-    agent.recall("release")
+    observed = agent.recall("release").rstrip().splitlines()[-1].removeprefix("observed: ")  # the handle
     changes = changes or [
         {"op": "put", "name": "release-day", "description": "Releases ship on Thursday afternoons",
          "type": "project", "body": BODY},
     ]  # fmt: skip
-    answer = json.loads(agent.update(changes, "The user said releases ship on Thursdays."))
+    answer = json.loads(agent.update(changes, "The user said releases ship on Thursdays.", observed))
     return str(answer["proposal_id"])
 
 

@@ -21,6 +21,7 @@ from core.consolidation.review_state import Listing, SessionRow
 from gui.core_text import core_text
 from gui.qtmodels.consolidation_models import SessionFilterProxy, SessionTableModel, WorkspaceChoiceModel
 from gui.widgets.read_only import mark_writes
+from gui.widgets.review_receipt import status_label
 
 OFFLINE = "offline"
 MODEL = "model"
@@ -76,7 +77,9 @@ class SessionsPanel(QWidget):
         date_width = self.sessions_view.fontMetrics().horizontalAdvance("2026-12-31 23:59") + 14
         for col in (SessionTableModel.DATE, SessionTableModel.LAST):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, date_width if col == SessionTableModel.DATE else 110)
+            # "waiting for review" read whole, not "waitin…review" (the longest status a row shows).
+            last_width = self.sessions_view.fontMetrics().horizontalAdvance(status_label("proposed")) + 14
+            header.resizeSection(col, date_width if col == SessionTableModel.DATE else max(110, last_width))
         # The log format version is a diagnostic: it is in the title's tooltip, not a column.
         self.sessions_view.setColumnHidden(SessionTableModel.VERSION, True)
         self.empty_label = QLabel()

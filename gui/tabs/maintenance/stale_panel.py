@@ -124,6 +124,7 @@ class StalePanel(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)  # Agent use (issue 30)
         header.setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._update_buttons)
         self.table.doubleClicked.connect(lambda _i: self.edit_selected())

@@ -17,13 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.errors import CancelledError
 from core.store.api import MemoryStore
 from core.sync import engine
 from core.sync.models import PendingReview, SyncResult, SyncSummary
 from gui.context import AppContext
 from gui.tabs.settings.sync_review_page import SyncReviewPage
 from gui.tabs.settings.sync_text import result_details, status_text
-from gui.tasks import Jobs
+from gui.tasks import JobControl, Jobs
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
 
@@ -32,8 +33,8 @@ def _load(root: Path) -> tuple[SyncSummary, PendingReview | None]:
     return engine.summary(root), engine.pending_review(root)
 
 
-def _sync(store: MemoryStore, remote: str | None) -> SyncResult:
-    return engine.run_sync(store, remote)
+def _sync(store: MemoryStore, remote: str | None, *, control: JobControl) -> SyncResult:
+    return engine.run_sync(store, remote, cancelled=lambda: control.token.cancelled)
 
 
 class SyncPanel(QGroupBox):
@@ -62,10 +63,14 @@ class SyncPanel(QGroupBox):
         self.sync_button = QPushButton(self.tr("Sync now"))
         self.sync_button.setObjectName("syncNow")
         mark_writes(self.sync_button)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setObjectName("syncCancel")
+        self.cancel_button.setVisible(False)
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("Remote:")))
         row.addWidget(self.remote_edit, 1)
         row.addWidget(self.sync_button)
+        row.addWidget(self.cancel_button)
         self.status = QLabel(self.tr("Not synced yet."))
         self.status.setObjectName("syncStatus")
         self.status.setWordWrap(True)
@@ -86,6 +91,7 @@ class SyncPanel(QGroupBox):
         layout.addWidget(self.details)
         layout.addWidget(self.review_box)
         self.sync_button.clicked.connect(self.sync_now)
+        self.cancel_button.clicked.connect(self.cancel)
         self.review_page.chosen.connect(lambda: self.synced.emit(None))  # memory changed here
 
     # --- loading ---------------------------------------------------------------------------------
@@ -111,18 +117,35 @@ class SyncPanel(QGroupBox):
         self.status.setText(self.tr("Sync could not run: {why}").format(why=describe_error(exc)))
 
     # --- actions ---------------------------------------------------------------------------------
+    def _running(self, running: bool) -> None:
+        self.sync_button.setEnabled(not running)
+        self.cancel_button.setVisible(running)
+        self.cancel_button.setEnabled(running)
+
     def sync_now(self) -> None:
         remote = self.remote_edit.text().strip() or None
-        self.sync_button.setEnabled(False)
+        self._running(True)
         self.status.setText(self.tr("Syncing…"))
 
         def done(result: SyncResult) -> None:
-            self.sync_button.setEnabled(True)
+            self._running(False)
             self.synced.emit(result)
             self.refresh()
 
         def failed(exc: BaseException) -> None:
-            self.sync_button.setEnabled(True)
+            self._running(False)
+            if isinstance(exc, CancelledError):
+                self.status.setText(self.tr("Sync cancelled. Memory is whole; the next sync goes on from here."))
+                self.synced.emit(None)  # what was merged before the cancel is on disk
+                return
             self._failed(exc)
 
-        self.jobs.start("sync", _sync, self.ctx.store, remote, done=done, failed=failed)
+        self.jobs.start("sync", _sync, self.ctx.store, remote, done=done, failed=failed, cancellable=True)
+
+    def cancel(self) -> None:
+        """Stop at the next step boundary (each one leaves memory whole); the job reports CancelledError."""
+        job = self.jobs.current("sync")
+        if job is not None:
+            self.cancel_button.setEnabled(False)
+            self.status.setText(self.tr("Cancelling…"))
+            job.cancel()

@@ -132,7 +132,7 @@ class WorkspaceTab(Tab):
         self.splitter.setStretchFactor(2, 1)
         # The records table gets the room: the workspace list is short and the editor wraps; the right
         # pane is wide enough for its four tab labels at the default 1360 px window (also in Chinese).
-        self.splitter.setSizes([270, 560, 530])
+        self.splitter.setSizes([300, 530, 530])  # the workspace list: room for names
         self._update_workspace_header()
 
         # The widgets tests and the screenshot script drive, by their old names.

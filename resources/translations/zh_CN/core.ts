@@ -239,5 +239,9 @@
         <source>superseded by [[{new}]]: the user gave a new value for what [[{old}]] said</source>
         <translation>被 [[{new}]] 取代：用户为 [[{old}]] 所说的内容给出了新值</translation>
     </message>
+    <message>
+        <source>the description is {n} characters; a one-line hook of about 100 reads best in MEMORY.md</source>
+        <translation>描述有 {n} 个字符；约 100 个字符的一行提示在 MEMORY.md 中最易读</translation>
+    </message>
 </context>
 </TS>

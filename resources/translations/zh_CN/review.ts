@@ -2397,6 +2397,10 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <translation>立即同步</translation>
     </message>
     <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
         <source>Remote:</source>
         <translation>远程仓库：</translation>
     </message>
@@ -2415,6 +2419,14 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
     <message>
         <source>Syncing…</source>
         <translation>正在同步…</translation>
+    </message>
+    <message>
+        <source>Sync cancelled. Memory is whole; the next sync goes on from here.</source>
+        <translation>同步已取消。记忆保持完整；下次同步会从这里继续。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
 </context>
 <context>

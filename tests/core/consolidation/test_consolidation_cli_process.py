@@ -96,7 +96,7 @@ def test_cli_end_to_end(roots: dict[str, Path]) -> None:
 
     # A session without a cwd belongs to no workspace.
     code, data, _ = cli(roots, "consolidate", "v4-nocwd", "--consolidator", "offline", json_out=True)
-    assert code == 2 and data["error"]["code"] == "usage" and "no working directory" in data["error"]["message"]
+    assert code == 3 and data["error"]["code"] == "refused" and "no working directory" in data["error"]["message"]
 
     code, data, _ = cli(roots, "reviews", json_out=True)
     assert sorted(r["status"] for r in data["reviews"]) == ["committed", "no-change"]

@@ -63,6 +63,7 @@ def test_sessions_sharing_an_id_are_an_ambiguity_naming_both(tmp_path: Path) -> 
         catalog.load("{{sessionId}}")
     assert str(a.parent) in caught.value.message and str(b.parent) in caught.value.message
     assert set(caught.value.folders) == {str(a.parent), str(b.parent)}
+    assert caught.value.reason == "ambiguous-session"
     # Each file still has a review of its own: the review state is per session file.
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings(), sessions=catalog)
     ids = {service.propose(service.prepare(s), consolidator="offline").review_id for s in catalog.list()}
@@ -99,13 +100,61 @@ def test_an_agent_proposal_of_a_changed_fact_is_marked_supersedes(tmp_path: Path
     )
     store.commit(snap.key, [PutOp(record=old)], snap.revision)
     agent = AgentSession(store, cwd, client="test-agent")
-    agent.recall("staging")
+    read = agent.recall("staging")
     changes = [
         {"op": "put", "name": "staging-database-v2", "description": "Staging database moved",
          "type": "reference", "body": "The staging db is at https://db.example.com/staging-v2"},
     ]  # fmt: skip
-    answer = json.loads(agent.update(changes, "the user said the staging db moved"))
+    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")
+    answer = json.loads(agent.update(changes, "the user said the staging db moved", observed=observed))
     review = AgentProposals(store).open(answer["proposal_id"])
     [change] = review.actionable
     assert change.relation == "supersedes" and change.related_to == "staging-db"
     assert any("https://db.example.com/staging → https://db.example.com/staging-v2" in w for w in change.warnings)
+
+
+def test_the_last_review_status_is_per_session_file_not_per_id(tmp_path: Path) -> None:
+    from core.consolidation.review_state import Pipeline, read_listing
+    from core.keys import workspace_key
+    from core.store.fs import FileStore
+
+    root = tmp_path / "sessions"
+    steps = (("user", "Remember that the staging host is stage.example.com"),)
+    cwd = "/home/ada/shared"
+    _write(root / "--shared--" / "one", session_rows("{{sessionId}}", cwd, steps, "one"))
+    _write(root / "--shared--" / "two", session_rows("{{sessionId}}", cwd, steps, "two"))
+    pipeline = Pipeline(FileStore(tmp_path / "memory"), root, tmp_path / "dsh")
+    listing = read_listing(pipeline, workspace_key(cwd), True)
+    first = next(r for r in listing.rows if r.summary.title == "one")
+    review = pipeline.run(first.summary, "offline", False, lambda: False, lambda *_: None)
+    assert review.receipt.session_file == first.summary.folder
+    pipeline.service.commit(review, [c.id for c in review.actionable])
+    statuses = {r.summary.title: r.last_status for r in read_listing(pipeline, workspace_key(cwd), True).rows}
+    assert statuses == {"one": "committed", "two": ""}
+
+
+def test_an_agent_writing_directly_is_told_what_its_new_record_supersedes(tmp_path: Path) -> None:
+    from core.mcp.agent import AgentSession
+    from core.models import PutOp, Record
+    from core.store.fs import FileStore
+
+    store = FileStore(tmp_path / "memory")
+    cwd = str(tmp_path / "shop")
+    snap = store.create_workspace(cwd)
+    old = Record(
+        name="release-codeword",
+        description="The release codeword is MARMALADE",
+        type="project",
+        body="\nThe release codeword is MARMALADE.\n",
+    )
+    store.commit(snap.key, [PutOp(record=old)], snap.revision)
+    agent = AgentSession(store, cwd, writes="direct", client="test-agent")
+    read = agent.recall("codeword")
+    observed = read.rstrip().splitlines()[-1].removeprefix("observed: ")
+    change = {"op": "put", "name": "codeword-saffron", "description": "The release codeword is SAFFRON",
+              "type": "project", "body": "The release codeword is SAFFRON."}  # fmt: skip
+    answer = json.loads(agent.update([change], "the user gave the new codeword", observed=observed))
+    assert answer["status"] == "committed"
+    [note] = answer["supersedes"]
+    assert note["name"] == "codeword-saffron" and note["record"] == "release-codeword"
+    assert note["relation"] == "supersedes" and "delete" in note["hint"]

@@ -186,3 +186,21 @@ def test_a_change_citing_a_seq_without_its_words_is_flagged(chat_server: ChatSer
     assert change.unsupported
     assert any(w.startswith("unsupported by the cited evidence") for w in change.warnings)
     assert change.quotes == ((1, "Please fix the flaky checkout test."),)
+
+
+def test_a_long_description_is_flagged_not_refused(chat_server: ChatServer, catalog: ModelCatalog) -> None:
+    long = "Metrics dashboard " + "with a very long explanation of every panel " * 5
+    put = {
+        "op": "put",
+        "record": {"name": "metrics-dashboard", "description": long.strip(), "type": "reference",
+                   "body": "The metrics dashboard is at https://grafana.acme.dev/d/ops\n"},
+        "reason": "the user said so",
+        "evidence": [5],
+    }  # fmt: skip
+    chat_server.replies.append(proposal_reply([put]))
+    service, _store = _service(catalog, WORKED_EXAMPLES[4])
+    evidence, text = make_evidence(_messages(WORKED_EXAMPLES[4]))
+    review = service.propose(service.prepare_evidence(evidence, text))
+    [change] = review.actionable
+    assert not change.problems
+    assert any("characters; a one-line hook of about 100" in w for w in change.warnings)

@@ -100,3 +100,32 @@ def test_no_invented_why(outcomes: dict[str, Outcome]) -> None:
             if "**Why:**" in text:
                 assert "because" not in text.split("**Why:**")[0].lower()
                 assert ws.id in ("h-mixed-python",), (ws.id, text)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("记得帮我把 README 的错别字改了", None),  # a task
+        ("Remember to update the changelog when you're done.", None),  # a task
+        ("Remember to always run the linter before pushing.", "remember"),  # standing
+        ("Remember that.", None),  # contentless
+        ("记住这个。", None),
+        ("Remember the rules in AGENTS.md.", None),
+        ("The build is failing again.", None),  # one-off
+        ("No, it's because of the lockfile.", None),
+        ("以后提交信息用中文写。", "preference"),
+        ("以后再说吧。", None),  # "later", not a rule
+        ("Our metrics dashboard is at https://grafana.acme.dev/d/ops", "reference"),
+        ("Could you check https://status.example.io for incidents?", None),
+        ("The public API must stay backwards compatible with v1 clients.", "constraint"),
+        ("The depth-two child must attempt one more subagent call.", None),  # the task at hand
+        ("所有对外接口必须保持向后兼容。", "constraint"),
+        ("暗号改成 KESTREL 了，记住。", "remember"),
+        ("We decided to use Postgres because of the transactions.", "decision"),
+    ],
+)
+def test_offline_rules(sentence: str, kind: str | None) -> None:
+    from core.consolidation.offline import classify_all
+
+    hits = classify_all(sentence)
+    assert [h.kind for h in hits] == ([kind] if kind else []), [(h.kind, h.fact) for h in hits]

@@ -71,6 +71,14 @@ def test_handles_work_over_http_in_both_eras(seeded: tuple[Path, Path], era: str
 
     async def body(client: Client) -> list[Any]:
         h = await read_handle(client, "memory_read", {"name": "build-tool"})
+        before = tree(root)
+        missing = error_of(await client.call_tool("memory_update", {"changes": [put("x-y", "d", "b")], "reason": "r"}))
+        forged = error_of(
+            await client.call_tool(
+                "memory_update", {"changes": [put("x-y", "d", "b")], "reason": "r", "observed": h[:-4] + "AAAA"}
+            )
+        )
+        assert [missing["code"], forged["code"]] == ["conflict", "conflict"] and tree(root) == before
         done = ok_json(
             await client.call_tool(
                 "memory_update", {"changes": [put("fact-one", "d", "b")], "reason": "r", "observed": h}

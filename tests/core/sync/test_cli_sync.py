@@ -28,7 +28,7 @@ def test_move_lists_conflicts_then_takes_a_choice(tmp_path: Path) -> None:
     key = put(store, tmp_path / "old", rec("alpha", "moved text"), rec("beta"))
     put(store, tmp_path / "new", rec("alpha", "existing text"))
     code, text = run(root, "move", "--key", key, "--to-cwd", str(tmp_path / "new"))
-    assert code == 1 and "Nothing was moved" in text and "-existing text" in text and "+moved text" in text
+    assert code == 3 and "Nothing was moved" in text and "-existing text" in text and "+moved text" in text
     code, text = run(root, "--json", "move", "--key", key, "--to-cwd", str(tmp_path / "new"), "--take", "moved")
     assert code == 0, text
     data = json.loads(text)
@@ -71,7 +71,7 @@ def test_sync_review_and_map_from_the_command_line(tmp_path: Path, monkeypatch: 
     FileStore(b).commit(key, [PutOp(record=rec("alpha", "from b"))], None)
     run(a, "sync")
     code, text = run(b, "sync")
-    assert code == 1 and text.startswith("review"), text
+    assert code == 20 and text.startswith("review"), text
     code, text = run(b, "sync", "--review")
     item = f"workspaces/{key}/alpha.md"
     assert item in text and "-from b" in text and "+from a" in text

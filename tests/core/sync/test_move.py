@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,27 @@ def test_a_move_interrupted_after_its_commit_is_finished_next_time(tmp_path: Pat
     with pytest.raises(NotFoundError):
         reopened.read_workspace(key)
     assert texts(reopened, plan.target_key) == {"alpha": "\nA durable fact.\n"}
+
+
+@pytest.mark.parametrize("stage", ["committed", "archived"])
+def test_a_move_killed_with_sigkill_is_whole_after_the_next_run(tmp_path: Path, stage: str) -> None:
+    import subprocess
+    import sys
+
+    store = FileStore(tmp_path / "memory")
+    key = put(store, tmp_path / "a", rec("alpha", "moved"), rec("beta"))
+    target_key = put(store, tmp_path / "b", rec("alpha", "there"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.core.sync.move_child", str(tmp_path / "memory"), key, str(tmp_path / "b")],
+        cwd=Path(__file__).resolve().parents[3], env={**os.environ, "DSH_MOVE_KILL_AT": stage},
+        capture_output=True, check=False, timeout=120,
+    )
+    assert proc.returncode == -9, proc.stderr.decode()
+    reopened = FileStore(tmp_path / "memory")
+    # The target holds the chosen and moved records (its commit went through), the replaced one in history.
+    assert texts(reopened, target_key) == {"alpha": "\nmoved\n", "beta": "\nA durable fact.\n"}
+    finish_pending_moves(reopened)
+    with pytest.raises(NotFoundError):
+        reopened.read_workspace(key)
+    assert {e.name for e in reopened.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
+    assert any(b"there" in reopened.read_history(h.id) for h in reopened.history(target_key, "alpha"))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import ConflictError
 from core.keys import workspace_key
 from core.models import DeleteOp, PutOp
 from core.store.fs import FileStore
@@ -314,3 +315,61 @@ def test_a_push_rejected_because_the_remote_moved_on_converges(m: Machines, monk
     m.sync(m.a)
     want = {"alpha": "\na1\n", "beta": "\nb1\n", "gamma": "\na2\n"}
     assert texts(m.a, key) == want and texts(m.b, key) == want
+
+
+def test_a_review_never_reverts_the_other_machines_change_to_a_frozen_file(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha", "base"), rec("beta", "base"))
+    m.sync(m.a)
+    m.sync(m.b)
+    (m.b.root / "workspaces" / key / "beta.md").write_bytes(b"broken by hand\n")  # invalid here
+    m.a.commit(key, [PutOp(record=rec("alpha", "a")), PutOp(record=rec("beta", "a's beta"))], None)
+    m.b.commit(key, [PutOp(record=rec("alpha", "b"))], None)
+    m.sync(m.a)
+    got = m.sync(m.b)
+    assert got.status == "review"
+    engine.resolve(m.b, f"workspaces/{key}/alpha.md", Resolution(choice="mine"))
+    assert m.sync(m.b).ok
+    m.sync(m.a)
+    assert texts(m.a, key) == {"alpha": "\nb\n", "beta": "\na's beta\n"}
+    assert (m.b.root / "workspaces" / key / "beta.md").read_bytes() == b"broken by hand\n"
+
+
+def test_a_record_edited_here_during_its_review_is_reviewed_afresh(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha", "base"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.commit(key, [PutOp(record=rec("alpha", "a"))], None)
+    m.b.commit(key, [PutOp(record=rec("alpha", "b"))], None)
+    m.sync(m.a)
+    assert m.sync(m.b).status == "review"
+    m.b.commit(key, [PutOp(record=rec("alpha", "b again"))], None)  # edited while the review waits
+    with pytest.raises(ConflictError):
+        engine.resolve(m.b, f"workspaces/{key}/alpha.md", Resolution(choice="theirs"))
+    got = m.sync(m.b)
+    assert got.status == "review"
+    item = engine.pending_review(m.b.root).items[0]  # type: ignore[union-attr]
+    assert "b again" in (item.mine or "")
+    engine.resolve(m.b, item.id, Resolution(choice="theirs"))
+    assert m.sync(m.b).ok and texts(m.b, key)["alpha"] == "\na\n"
+
+
+def test_a_cancelled_sync_stops_between_steps_and_the_next_one_goes_on(m: Machines) -> None:
+    from core.errors import CancelledError
+
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.commit(key, [PutOp(record=rec("alpha", "a"))], None)
+    m.sync(m.a)
+    m.b.commit(key, [PutOp(record=rec("beta", "b"))], None)
+    calls = {"n": 0}
+
+    def after_two_steps() -> bool:
+        calls["n"] += 1
+        return calls["n"] >= 2
+
+    with pytest.raises(CancelledError):
+        engine.run_sync(m.b, str(m.remote), env=m.env, cancelled=after_two_steps)
+    assert texts(m.b, key) == {"alpha": "\nA durable fact.\n", "beta": "\nb\n"}  # nothing merged yet
+    assert m.sync(m.b).status == "merged"
+    assert texts(m.b, key) == {"alpha": "\na\n", "beta": "\nb\n"}

@@ -192,6 +192,19 @@ def test_mcp_reads_are_counted_with_the_client_name(env: Env) -> None:
     assert beta is not None and beta.recent[0].client == "codex" and beta.last_used is not None
 
 
+def test_mcp_recall_and_search_count_the_records_they_served_but_an_index_does_not(env: Env) -> None:
+    store, key, sessions, project = env
+    agent = AgentSession(store, str(project), client="claude-code", connection="c1")
+    assert "Alpha fact." in agent.recall("alpha")
+    assert "alpha" in agent.search("alpha")
+    agent.index_text()  # names every record, shows none of their text
+    view = UsageLedger(store, sessions, quiet_seconds=0).view()
+    alpha = view.get(key, "alpha")
+    assert alpha is not None and alpha.counts == {"served": 2}
+    assert sorted(u.tool for u in alpha.recent) == ["memory_recall", "memory_search"]
+    assert view.get(key, "beta") is None  # listed by the index, never served
+
+
 def test_the_served_log_stays_bounded(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     store, key, _, _ = env
     import core.usage.ledger as ledger_module
