@@ -124,7 +124,7 @@ def phase(root: Path, mode: str) -> dict[str, float]:
     """One measurement in this (fresh) process; printed as JSON by ``--phase``."""
     t0 = time.perf_counter()
     store = TimedStore(FileStore(root))
-    index = SearchIndex(store, cache_dir=mode != "cold")
+    index = SearchIndex(store)  # (cold: its folder was just removed)
     stats = index.refresh()
     total = time.perf_counter() - t0
     out = {

@@ -1,11 +1,9 @@
 """The tantivy side of search: schema, analyzers, documents in, rank-group queries out.
 
-Text reaches tantivy normalized (NFKC + casefold, in C), every CJK run written out as its bigrams
-(``打包用了`` → `` 打包 包用 用了 ``); tantivy's simple tokenizer cuts the ``text`` field into words
-and bigrams (with positions, for phrases) in Rust; compounds (``electron-builder``) are found with
-one C-level regex and indexed whole in ``comp``. A query becomes one boolean query whose score *is*
-the rank: constant-score clauses add the rank group (docs/search.md) in steps above any BM25 sum,
-the term clauses add tantivy's BM25 below them.
+Text reaches tantivy normalized, CJK runs written out as bigrams (``打包用了`` → ``打包 包用 用了``);
+tantivy's simple tokenizer cuts it into words (with positions) in Rust; compounds are indexed whole.
+A query's score *is* its rank: constant-score clauses add the rank group (docs/search.md) in steps
+above any BM25 sum, the term clauses add tantivy's BM25 below them.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ import tantivy
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 3  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 4  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE = re.compile(r"[^\W_]+")
@@ -32,19 +30,13 @@ _COMPOUND_RE = re.compile(r"(?<![^\W_])[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"(?<![a-z0-9])[a-z0-9]++(?:[-_.][a-z0-9]++)++")
 _SEP_RE = "[-_.]?"
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
+MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
 # Field points per query term (the third rank group).
 NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1
 
 # (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points.
-TEXT_FIELDS = (
-    ("text", WORD, "position"),
-    ("comp", COMPOUND, "freq"),
-    ("name", WORD, "basic"),
-    ("namec", COMPOUND, "basic"),
-    ("desc", WORD, "basic"),
-    ("descc", COMPOUND, "basic"),
-    ("type", WORD, "basic"),
-)
+_FIELDS, _COMPOUNDS = ("text", "comp", "name", "namec", "desc", "descc", "type"), ("comp", "namec", "descc")
+TEXT_FIELDS = [(f, COMPOUND if f in _COMPOUNDS else WORD, "position" if f == "text" else "freq") for f in _FIELDS]
 RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
 
 
@@ -130,10 +122,10 @@ def _esc(word: str) -> str:
 
 
 class QueryBuilder:
-    """Turns a :class:`ParsedQuery` into tantivy queries over one schema."""
+    """Turns a :class:`ParsedQuery` into tantivy queries for one searcher."""
 
-    def __init__(self, schema: tantivy.Schema) -> None:
-        self.schema = schema
+    def __init__(self, schema: tantivy.Schema, searcher: tantivy.Searcher) -> None:
+        self.schema, self.searcher = schema, searcher
 
     def _term(self, field: str, value: str) -> tantivy.Query:
         return tantivy.Query.term_query(self.schema, field, value)
@@ -159,9 +151,12 @@ class QueryBuilder:
             parts.append(self._regex(compound, _SEP_RE.join(map(_esc, term))))
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
             parts.append(self._regex(word, _esc(term) + ".*"))
-        if prefix and expand:
-            grown = [self._regex(word, _esc(term) + ".+"), self._regex(compound, _SEP_RE.join(map(_esc, term)) + ".+")]
-            parts.append(tantivy.Query.boost_query(self._any(grown), PREFIX_BOOST))
+        if prefix and expand:  # the words it begins: as terms (BM25 tells them apart), one regex if many
+            words = [w for w, _ in self.searcher.terms_with_prefix(word, term, limit=MAX_EXPANSIONS + 1) if w != term]
+            many = len(words) > MAX_EXPANSIONS
+            grown = [self._regex(word, _esc(term) + ".+")] if many else [self._term(word, w) for w in words]
+            grown.append(self._regex(compound, _SEP_RE.join(map(_esc, term)) + ".+"))
+            parts.append(tantivy.Query.boost_query(tantivy.Query.disjunction_max_query(grown), PREFIX_BOOST))
         return self._any(parts)
 
     def phrase(self, text: str) -> tantivy.Query | None:

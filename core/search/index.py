@@ -312,7 +312,9 @@ class SearchIndex:
         if d is None or pq.empty:
             return [], 0
         searcher = d.index.searcher()
-        query = QueryBuilder(d.schema).ranked(pq, searcher.num_docs, _scope_filter(d, scopes, include_archived))
+        query = QueryBuilder(d.schema, searcher).ranked(
+            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived)
+        )
         if query is None:
             return [], 0
         want = max(limit, 0) + TIE_MARGIN

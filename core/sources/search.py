@@ -60,7 +60,7 @@ def rank_texts(items: Sequence[tuple[str, str, str]], query: str, limit: int) ->
     writer.wait_merging_threads()
     index.reload()
     searcher = index.searcher()
-    query_ = QueryBuilder(schema).ranked(pq, searcher.num_docs, None)
+    query_ = QueryBuilder(schema, searcher).ranked(pq, searcher.num_docs, None)
     if query_ is None:
         return []
     hits = searcher.search(query_, limit=limit, count=False).hits
