@@ -50,7 +50,10 @@ class IndexDir:
                 for entry in it:  # earlier versions: derived data, rebuilt as needed
                     if entry.name.startswith("search-") and entry.name != path.name:
                         remove_tree_quietly(Path(entry.path))
-            index = self._open_folder(path)
+            try:
+                index = self._open_folder(path)
+            except (OSError, ValueError, RuntimeError):  # (a read-only root, a full disk: in memory)
+                self.path, index = None, tantivy.Index(self.schema)
         register_analyzers(index)
         return index
 
