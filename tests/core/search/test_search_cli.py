@@ -116,3 +116,19 @@ def test_one_shot_search_over_a_persisted_index_does_not_open_the_store(root: Pa
     again = _fresh_process(code.replace("sys.argv[1]", repr(str(root))), tmp_path)
     assert "packaging" in again and "elsewhere" in again
     assert again.splitlines()[-1] == "0 []"
+
+
+def test_a_first_search_builds_in_the_foreground_with_progress_on_stderr(tmp_path: Path) -> None:
+    """No persisted index yet: the search builds it before answering, says "indexing N %…" on
+    stderr, and stdout is the JSON document alone; the next search builds nothing."""
+    root = tmp_path / "memory"
+    store = FileStore(root)
+    for i in range(25):
+        put(store, f"/w/{i}", [rec(f"r{i}", f"quokka {i}")])
+    age_files(root)  # (written a while ago: the second search trusts what the first indexed)
+    code, out, err = run("--root", str(root), "search", "quokka", "--all", "--json")
+    assert code == 0
+    assert json.loads(out)["total_matches"] == 25
+    assert "indexing 0 %…" in err and "indexing 100 %…" in err
+    code, out, err = run("--root", str(root), "search", "quokka", "--all", "--json")
+    assert (code, json.loads(out)["total_matches"], err) == (0, 25, "")
