@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
             workspace.open_global_section.connect(self.links.reveal_global_section)  # ws: a Global hit's section
             workspace.demo_requested.connect(lambda: self.switch_root(None))  # the empty root's "Open the demo"
             workspace.receipt_requested.connect(self.links.open_receipt)  # a record's provenance link
+            workspace.usage.session_requested.connect(self.links.open_session)  # a session that used a record
 
         self.status_bar = RootStatusBar()
         self.status_bar.show_root(str(ctx.root))

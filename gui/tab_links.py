@@ -52,6 +52,26 @@ class TabLinks:
         if isinstance(tab, ConsolidationTab):
             tab.open_receipt(review_id)
 
+    def open_session(self, workspace_key: str, session_id: str) -> None:
+        """Show a DSH session (one that used a record, says the usage ledger) in Session Consolidation."""
+        from gui.tabs.consolidation import ConsolidationTab
+
+        self._show("consolidation")
+        tab = self._tabs["consolidation"]
+        if not isinstance(tab, ConsolidationTab):
+            return
+        tab.choose_workspace(workspace_key)
+        if not tab.select_session(session_id):
+            # The workspace's sessions load on a worker: select the session once they are there.
+            model = tab.sessions.session_model
+
+            def loaded() -> None:
+                if model.rowCount() > 0:
+                    model.modelReset.disconnect(loaded)
+                    tab.select_session(session_id)
+
+            model.modelReset.connect(loaded)
+
     def import_memory(self) -> None:
         """File → Import…: read another memory store; its changes are reviewed in the Consolidation tab."""
         from gui.tabs.consolidation import ConsolidationTab

@@ -151,3 +151,29 @@ def test_load_meter_shows_the_bytes_followed_by_a_read(ctx: AppContext, used: Wo
     cell = model.index(0, 7)
     assert cell.data() == f"{share} % (2 sessions)"
     assert "1 of its records were then opened" in cell.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_a_session_that_used_a_record_opens_in_session_consolidation(
+    main_window: Any, ctx: AppContext, used: WorkspaceSnapshot, qtbot: Any
+) -> None:
+    """Issue 30: the sessions behind a record's use are each openable in the Session Consolidation tab."""
+    from gui.tabs.consolidation import ConsolidationTab
+
+    workspace = main_window.tabs["workspace"]
+    workspace.refresh()
+    assert workspace.select_workspace(used.key)
+    menu = workspace.usage.session_menu("deploy-steps")
+    assert menu is not None
+    labels = [a.text() for a in menu.actions()]
+    assert sorted(labels) == [
+        "Open session s1 in Session Consolidation",
+        "Open session s2 in Session Consolidation",
+    ]
+    assert workspace.usage.session_menu("old-idea") is None  # never used: nothing to open
+    assert workspace.usage.session_menu("code-style") is None  # served over MCP: no session behind it
+    next(a for a in menu.actions() if "s1" in a.text()).trigger()
+    tab = main_window.tabs["consolidation"]
+    assert isinstance(tab, ConsolidationTab)
+    assert main_window.tab_widget.currentWidget() is not None
+    qtbot.waitUntil(lambda: (row := tab.selected_session()) is not None and row.summary.id == "s1")
+    assert main_window.tab_widget.tabText(main_window.tab_widget.currentIndex()) == "Session Consolidation"

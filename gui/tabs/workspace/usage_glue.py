@@ -12,12 +12,13 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QBoxLayout, QLabel
+from PySide6.QtCore import QObject, QPoint, Qt, Signal
+from PySide6.QtWidgets import QBoxLayout, QLabel, QMenu
 
 from core.errors import DshMemoryError
 from core.store.api import MemoryStore
 from core.usage import RecordUsage, UsageLedger
+from gui.qtmodels.roles import KEY_ROLE
 from gui.tabs.workspace.usage_text import usage_line, usage_tooltip
 from gui.tasks import JobControl, Jobs
 
@@ -38,7 +39,19 @@ def workspace_usage(store: MemoryStore, sessions_root: Path, key: str, *, contro
     return key, view.workspace(key), view.available
 
 
+def recent_sessions(usage: RecordUsage | None, limit: int = 10) -> list[str]:
+    """The DSH sessions that used a record, newest first, each once (MCP uses have no session)."""
+    out: list[str] = []
+    for use in usage.recent if usage is not None else ():
+        if use.session and use.session not in out:
+            out.append(use.session)
+    return out[:limit]
+
+
 class UsageGlue(QObject):
+    # (workspace key, session id): the window shows that session in the Session Consolidation tab
+    session_requested = Signal(str, str)
+
     def __init__(self, tab: WorkspaceView) -> None:
         super().__init__(tab)
         self.tab = tab
@@ -65,6 +78,30 @@ class UsageGlue(QObject):
         # Hidden until the ledger has counted something: an empty column would only take the
         # Description's room (and "never" everywhere would be a guess).
         tab.records.view.setColumnHidden(5, True)
+        # Right-click a record: the sessions that used it, each openable in Session Consolidation.
+        view = tab.records.view
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._menu_at)
+
+    def session_menu(self, name: str) -> QMenu | None:
+        """The menu of sessions that used record ``name`` (None when no session did)."""
+        sessions = recent_sessions(self.usage.get(name))
+        if self.key is None or not sessions:
+            return None
+        menu = QMenu(self.tab)
+        menu.setObjectName("usage_sessions_menu")
+        key = self.key
+        for sid in sessions:
+            action = menu.addAction(self.tr("Open session {id} in Session Consolidation").format(id=sid))
+            action.triggered.connect(lambda _checked=False, s=sid: self.session_requested.emit(key, s))
+        return menu
+
+    def _menu_at(self, pos: QPoint) -> None:
+        view = self.tab.records.view
+        index = view.indexAt(pos)
+        menu = self.session_menu(str(index.data(KEY_ROLE) or "")) if index.isValid() else None
+        if menu is not None:
+            menu.popup(view.viewport().mapToGlobal(pos))
 
     def _rows_changed(self) -> None:
         if self.tab.current_key != self.key:
@@ -97,4 +134,3 @@ class UsageGlue(QObject):
         usage = self.usage.get(name)
         self.label.setText(usage_line(usage, self.available))
         self.label.setToolTip(usage_tooltip(usage, self.available) if self.available else "")
-

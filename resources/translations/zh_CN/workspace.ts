@@ -472,10 +472,6 @@ The durable, self-contained fact.
         <translation>新建记忆</translation>
     </message>
     <message>
-        <source>staged: changed</source>
-        <translation>已暂存：修改</translation>
-    </message>
-    <message>
         <source>Loading workspaces…</source>
         <translation>正在加载工作区…</translation>
     </message>
@@ -680,6 +676,10 @@ Agents read memory. Undo anyway?</source>
     <message>
         <source>10 days ago</source>
         <translation>10 天前</translation>
+    </message>
+    <message>
+        <source>Open session {id} in Session Consolidation</source>
+        <translation>在“会话整理”中打开会话 {id}</translation>
     </message>
 </context>
 <context>
