@@ -126,7 +126,6 @@ def query_target(data: bytes) -> None:
 
     text = data.decode("utf-8", "replace")
     tokenizer.parse_query(text)
-    tokenizer.query_terms(text)
     tokenizer.squash(tokenizer.normalize(text))
 
 
