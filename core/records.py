@@ -38,7 +38,7 @@ from core.errors import InvalidRecordError
 from core.layout import INDEX_FILE as INDEX_FILE
 from core.layout import RECORD_SUFFIX as RECORD_SUFFIX
 from core.layout import SCOPE_FILE as SCOPE_FILE
-from core.models import RECORD_TYPES, Record
+from core.models import RECORD_TYPES, Record, RecordType
 
 MAX_RECORD_BYTES = 256 * 1024
 """Largest record file accepted (bytes). Larger files are listed as invalid, never read as records."""
@@ -259,6 +259,11 @@ def _parse_text(text: str, reasons: list[str], file_name: str) -> Record | None:
 
 def _parse_fast(fm: str, body: str) -> Record | None:
     """The canonical layout (exactly name, description, metadata/type) without YAML."""
+    fields = _fast_fields(fm)
+    return None if fields is None else Record(name=fields[0], description=fields[1], type=fields[2], body=body)
+
+
+def _fast_fields(fm: str) -> tuple[str, str, RecordType] | None:
     lines = fm.split("\n")
     if len(lines) != 5 or lines[4] != "" or lines[2] != "metadata:":
         return None
@@ -271,9 +276,29 @@ def _parse_fast(fm: str, body: str) -> Record | None:
     rtype: str | None = lines[3][8:]
     if rtype not in RECORD_TYPES:  # (a type word as written is a plain string: no check needed)
         rtype = _read_fast_scalar(lines[3][8:])
-    if name is None or desc is None or rtype not in RECORD_TYPES:
+    if name is None or desc is None or rtype is None or rtype not in RECORD_TYPES:
         return None
-    return Record(name=name, description=desc, type=rtype, body=body)
+    return name, desc, rtype
+
+
+def record_fields(file_name: str, data: bytes) -> tuple[str, str, str, str] | None:
+    """``(name, description, type, body)`` of a valid record file, else None: what
+    :func:`parse_record` gives, without building a Record for the canonical layout (a bulk reader's
+    path: the search index's build reads every record). Anything else goes through ``parse_record``."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    split = _split_document(text) if len(data) <= MAX_RECORD_BYTES else None
+    if split is not None and "\x00" not in text and "\r" not in text:  # (a BOM fails the split)
+        fields = _fast_fields(split[0])
+        if fields is not None and not _check_fields(*fields, file_name, split[1]):
+            return (*fields, split[1])
+    try:
+        r = parse_record(file_name, data)
+    except InvalidRecordError:
+        return None
+    return r.name, r.description, r.type, r.body
 
 
 def _yaml_error(exc: yaml.YAMLError) -> str:

@@ -35,6 +35,7 @@ from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, Sea
 if TYPE_CHECKING:
     from core.models import GlobalSnapshot, WorkspaceSnapshot
     from core.store.api import MemoryStore
+    from core.store.scan import WorkspaceScan
 
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
@@ -179,13 +180,13 @@ class SearchIndex:
         for n, (sid, key, archived, new_row) in enumerate(todo):
             if progress is not None:
                 progress(n, len(todo) + 1)
-            try:
-                snap = self._store.read_workspace(key, archived=archived)
+            try:  # (bytes read once, not the store's parsed and cached snapshot: docs/search.md)
+                scan = self._store.scan_workspace(key, archived=archived)
             except DshMemoryError:  # gone meanwhile, or a folder that is no scope
                 gone.append(sid)
                 continue
             reread += 1
-            if not self._index_workspace(session, snap, sid, new_row):
+            if not self._index_scan(session, scan, sid, new_row):
                 break
         for sid in gone:
             if not session.drop(sid):
@@ -226,6 +227,21 @@ class SearchIndex:
         if not session.sync(sid, docs):
             return False
         self._scopes[sid] = [*new_row[:3], snap.revision]
+        return True
+
+    def _index_scan(self, session: Session, scan: WorkspaceScan, sid: str, new_row: list[Any]) -> bool:
+        """As :meth:`_index_workspace`, from the store's bytes: the same documents and signatures."""
+        from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
+
+        cwd = scan.cwd
+        docs: dict[str, tuple[str, Doc]] = {}
+        for r in scan.records:
+            if r.data is not None and (fields := record_fields(r.file_name, r.data)) is not None:
+                doc = Doc(scan.key, cwd, sid[0] == "a", "record", *fields, r.file_name, -1, r.mtime_ns)
+                docs[f"{sid}{_SEP}{r.file_name}"] = (f"{r.revision}|{r.mtime_ns}|{cwd}", doc)
+        if not session.sync(sid, docs):
+            return False
+        self._scopes[sid] = [*new_row[:3], scan.revision]
         return True
 
     def _refresh_global(self, session: Session, now: int) -> tuple[int, int]:

@@ -23,6 +23,7 @@ from core.models import (
     WorkspaceSnapshot,
 )
 from core.store.commit_log import CommitLogEntry
+from core.store.scan import WorkspaceScan
 
 
 class MemoryStore(Protocol):
@@ -60,6 +61,11 @@ class MemoryStore(Protocol):
 
     def read_workspace(self, key: str, *, archived: bool = False) -> WorkspaceSnapshot:
         """Raises NotFoundError when no such scope exists."""
+        ...
+
+    def scan_workspace(self, key: str, *, archived: bool = False) -> WorkspaceScan:
+        """The scope's record files as bytes, each read once and not cached (``core.store.scan``):
+        for a reader of every record's text (the search index's build). Raises NotFoundError."""
         ...
 
     def find_workspace(self, cwd: str) -> WorkspaceSnapshot | None:

@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import (
     ConfirmationRequiredError,
@@ -75,6 +75,9 @@ from core.store.scope_files import (
     index_put,
     render_items,
 )
+
+if TYPE_CHECKING:
+    from core.store.scan import WorkspaceScan
 
 HISTORY_MAX_VERSIONS = 20
 HISTORY_MAX_AGE = timedelta(days=90)
@@ -511,6 +514,19 @@ class StoreCore(ABC):
             where = "in the Recycle Bin" if archived else "among active workspaces"
             raise NotFoundError(f"No workspace {key!r} {where}. Run `dsh-memory workspaces` to list them.")
         return self._snapshot(files)
+
+    def scan_workspace(self, key: str, *, archived: bool = False) -> WorkspaceScan:
+        check_key(key)
+        with self._read_lock(key):
+            scan = self._scan_scope(key, archived)
+        if scan is None:
+            where = "in the Recycle Bin" if archived else "among active workspaces"
+            raise NotFoundError(f"No workspace {key!r} {where}. Run `dsh-memory workspaces` to list them.")
+        return scan
+
+    @abstractmethod
+    def _scan_scope(self, key: str, archived: bool) -> WorkspaceScan | None:
+        """The scope's files as bytes (``core.store.scan``), None if there is no such scope."""
 
     def find_workspace(self, cwd: str) -> WorkspaceSnapshot | None:
         try:

@@ -21,11 +21,12 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from stat import S_ISDIR, S_ISLNK, S_ISREG
+from typing import TypeVar
 
 from core.atomic import (
     PRIVATE_DIR_MODE,
@@ -62,6 +63,7 @@ from core.store.base import (
 )
 from core.store.history_index import HistoryIndex, stamp_time
 from core.store.locking import ScopeLocks
+from core.store.scan import RecordBytes, WorkspaceScan, finish_scan, record_bytes
 from core.store.scope_files import ScopeFiles, mark_case_duplicates, scope_after
 from core.store.summaries import ScopeSummary, SummaryCache
 
@@ -98,6 +100,7 @@ def _sig(st: os.stat_result) -> _StatSig:
     return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
+_T = TypeVar("_T")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIR_FDS = os.scandir in os.supports_fd and os.open in os.supports_dir_fd and hasattr(os, "O_DIRECTORY")
 """Scope folders are listed through one descriptor (POSIX): each stat and read then resolves one
@@ -414,11 +417,18 @@ class FileStore(StoreCore):
         return _read_regular(d / SCOPE_FILE)
 
     def _load_scope(self, key: str, archived: bool) -> ScopeFiles | None:
+        return self._in_scope_dir(key, archived, self._load_scope_in)
+
+    def _scan_scope(self, key: str, archived: bool) -> WorkspaceScan | None:
+        return self._in_scope_dir(key, archived, self._scan_in)
+
+    def _in_scope_dir(self, key: str, archived: bool, read: Callable[[str, bool, Path, int | None], _T]) -> _T | None:
+        """``read(key, archived, folder, folder descriptor)`` on a scope folder that is no symlink."""
         d = self._scope_dir(key, archived)
         if not _DIR_FDS:  # pragma: no cover - Windows
             if os.path.islink(d):
                 return None
-            return self._load_scope_in(key, archived, d, None)
+            return read(key, archived, d, None)
         try:
             # O_NOFOLLOW: never read or write through a symlinked scope (check() reports it).
             dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
@@ -429,9 +439,45 @@ class FileStore(StoreCore):
                 return None
             raise StorageError(f"Could not list {d}: {exc.strerror or exc}.") from exc
         try:
-            return self._load_scope_in(key, archived, d, dfd)
+            return read(key, archived, d, dfd)
         finally:
             os.close(dfd)
+
+    def _scan_in(self, key: str, archived: bool, d: Path, dfd: int | None) -> WorkspaceScan | None:
+        """Each record file read once, nothing cached (``core.store.scan``): the same listing,
+        kinds and limits as :meth:`_load_scope_in`; the rare file that is no record to parse gets
+        its entry from :meth:`_entry` for its revision."""
+        try:
+            it = os.scandir(d if dfd is None else dfd)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise StorageError(f"Could not list {d}: {exc.strerror or exc}.") from exc
+        items: list[RecordBytes] = []
+        scope_json: bytes | None = None
+        folder, now = str(d), time.time_ns()
+        with it:
+            for de in it:
+                name = de.name
+                if not name.endswith(RECORD_SUFFIX) or name == INDEX_FILE:
+                    if name == SCOPE_FILE and de.is_file(follow_symlinks=False):
+                        scope_json = self._read_in(folder, dfd, name)
+                    continue
+                try:
+                    st = de.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue  # deleted while we listed
+                data = None
+                if S_ISREG(st.st_mode) and st.st_size <= MAX_RECORD_BYTES:
+                    with contextlib.suppress(StorageError):  # (_entry reads again: reports or raises)
+                        data = self._read_in(folder, dfd, name)
+                if data is not None:
+                    items.append(record_bytes(name, data, st.st_mtime_ns))
+                    continue
+                e = self._entry(de, st, now, {}, folder, dfd)  # (a throwaway cache)
+                items.append(RecordBytes(name, None, e.revision, e.mtime_ns))
+        info = self._make_info(key, scope_json, None, record_count=0, invalid_count=0, size_bytes=0)
+        return finish_scan(key, info.cwd, scope_json, items)
 
     def _load_scope_in(self, key: str, archived: bool, d: Path, dfd: int | None) -> ScopeFiles | None:
         try:

@@ -24,6 +24,7 @@ from core.store.base import (
     StoreCore,
     entry_from_bytes,
 )
+from core.store.scan import WorkspaceScan, finish_scan, record_bytes
 from core.store.scope_files import ScopeFiles, mark_case_duplicates
 
 
@@ -89,6 +90,22 @@ class InMemoryStore(StoreCore):
                 archived_at=scope.archived_at,
                 extra_bytes=len(scope_json or b"") + len(index or b""),
             )
+
+    def _scan_scope(self, key: str, archived: bool) -> WorkspaceScan | None:
+        with self._mutex:
+            scope = (self._archived if archived else self._active).get(key)
+            if scope is None:
+                return None
+            files = dict(scope.files)
+            mtimes = dict(scope.mtimes)
+        items = [
+            record_bytes(fn, data, mtimes.get(fn, 0))
+            for fn, data in files.items()
+            if fn.endswith(".md") and fn != INDEX_FILE
+        ]
+        scope_json = files.get(SCOPE_FILE)
+        info = self._make_info(key, scope_json, None, record_count=0, invalid_count=0, size_bytes=0)
+        return finish_scan(key, info.cwd, scope_json, items)
 
     def _file_bytes(self, key: str, file_name: str) -> bytes | None:
         with self._mutex:

@@ -38,6 +38,10 @@ class CountingStore:
         self.workspace_reads.append(key)
         return self.inner.read_workspace(key, archived=archived)
 
+    def scan_workspace(self, key: str, *, archived: bool = False) -> Any:
+        self.workspace_reads.append(key)
+        return self.inner.scan_workspace(key, archived=archived)
+
     def read_global(self) -> Any:
         self.global_reads += 1
         return self.inner.read_global()
@@ -193,11 +197,11 @@ def test_a_note_survives_a_failed_refresh(tmp_path: Path) -> None:
         calls += 1
         raise OSError("disk went away")
 
-    store.read_workspace = failing_read  # type: ignore[method-assign]
+    store.scan_workspace = failing_read  # type: ignore[method-assign]
     with pytest.raises(OSError):
         index.refresh()
     assert calls == 1
-    del store.read_workspace
+    del store.scan_workspace
     index.refresh()
     assert names(index, "edited") == ["a"]
 
