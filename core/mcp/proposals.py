@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from core import messages as M
 from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import (
     FINAL_STATUSES,
@@ -355,7 +356,7 @@ class AgentProposals:
             review_id=p.id,
             session_id=p.connection,
             session_revision="",
-            session_title=f"Proposed by {p.client} (MCP agent) on {p.created[:16].replace('T', ' ')} UTC",
+            session_title=M.AGENT_PROPOSAL_TITLE.format(client=p.client, when=p.created[:16].replace("T", " ")),
             cwd=p.cwd,
             workspace_key=p.workspace_key,
             seq_range=(0, 0),

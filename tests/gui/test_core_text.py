@@ -67,3 +67,9 @@ def test_an_invalid_files_reason_reads_in_chinese_in_the_records_table(
     row = [tab.rec_proxy.index(r, 0).data() for r in range(tab.rec_proxy.rowCount())].index("broken")
     assert "与文件名 'broken.md' 不一致" in tab.rec_proxy.index(row, 2).data()
     assert "不一致" in tab.rec_proxy.index(row, 0).data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_an_agent_proposals_title_reads_in_chinese(chinese: None, qapp: object, tmp_path: object) -> None:
+    """The review header of an MCP agent's proposal was English in the Chinese window."""
+    title = messages.AGENT_PROPOSAL_TITLE.format(client="claude-code", when="2026-12-04 07:02")
+    assert core_text(title) == "claude-code（MCP 智能体）于 2026-12-04 07:02 UTC 提议"

@@ -25,7 +25,7 @@ from core.consolidation.receipts import parse_receipt
 from core.consolidation.review_state import ReceiptItem, strip_frontmatter
 from core.mcp.proposals import review_source
 from core.provenance import touched
-from gui.core_text import core_texts
+from gui.core_text import core_text, core_texts
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel
 from gui.widgets.markdown_view import MarkdownPreview
 from gui.widgets.read_only import mark_writes
@@ -280,7 +280,7 @@ class ReviewPanel(QTabWidget):
             self.editor.set_record(None)
             return
         model = f" · {review.model}" if review.model else ""
-        title = review.session_title or review.session_id
+        title = core_text(review.session_title) or review.session_id  # an agent proposal's title is core's
         self.review_title.setText(f"{title} — {review.consolidator}{model}")
         refused = sum(1 for c in review.changes if c.problems)
         # The offline rules' summary is their English tally of what the counts below already say;

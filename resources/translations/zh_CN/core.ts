@@ -4,8 +4,8 @@
 <context>
     <name>core</name>
     <message>
-        <source>name {name} is not lower-case kebab-case (letters a-z, digits, single dashes, e.g. 'build-tips')</source>
-        <translation>名称 {name} 不是小写连字符格式（只用字母 a-z、数字和单个短横线，例如 'build-tips'）</translation>
+        <source>name {name} is not lower-case kebab-case (letters a-z, digits, single dashes, e.g. &apos;build-tips&apos;)</source>
+        <translation>名称 {name} 不是小写连字符格式（只用字母 a-z、数字和单个短横线，例如 &apos;build-tips&apos;）</translation>
     </message>
     <message>
         <source>name {name} is reserved (it would clash with {index}); pick another name</source>
@@ -52,24 +52,24 @@
         <translation>大小为 {size} 字节，一条记忆最多 {limit} KiB</translation>
     </message>
     <message>
-        <source>has no 'name' in its frontmatter</source>
-        <translation>frontmatter 中缺少 'name'</translation>
+        <source>has no &apos;name&apos; in its frontmatter</source>
+        <translation>frontmatter 中缺少 &apos;name&apos;</translation>
     </message>
     <message>
-        <source>has no 'description' in its frontmatter</source>
-        <translation>frontmatter 中缺少 'description'</translation>
+        <source>has no &apos;description&apos; in its frontmatter</source>
+        <translation>frontmatter 中缺少 &apos;description&apos;</translation>
     </message>
     <message>
-        <source>has no 'metadata.type' (feedback, project or reference)</source>
-        <translation>缺少 'metadata.type'（feedback、project 或 reference）</translation>
+        <source>has no &apos;metadata.type&apos; (feedback, project or reference)</source>
+        <translation>缺少 &apos;metadata.type&apos;（feedback、project 或 reference）</translation>
     </message>
     <message>
-        <source>has 'type' at the top level; it belongs under 'metadata:' (metadata.type)</source>
-        <translation>'type' 写在了顶层；它应放在 'metadata:' 下（metadata.type）</translation>
+        <source>has &apos;type&apos; at the top level; it belongs under &apos;metadata:&apos; (metadata.type)</source>
+        <translation>&apos;type&apos; 写在了顶层；它应放在 &apos;metadata:&apos; 下（metadata.type）</translation>
     </message>
     <message>
-        <source>its 'metadata' is not a mapping; it needs 'type: feedback|project|reference'</source>
-        <translation>'metadata' 不是键值映射；它需要 'type: feedback|project|reference'</translation>
+        <source>its &apos;metadata&apos; is not a mapping; it needs &apos;type: feedback|project|reference&apos;</source>
+        <translation>&apos;metadata&apos; 不是键值映射；它需要 &apos;type: feedback|project|reference&apos;</translation>
     </message>
     <message>
         <source>its type {type} is not one of feedback, project, reference</source>
@@ -92,7 +92,7 @@
         <translation>{what} 含有疑似凭据的内容（{kinds}），已拒绝：请编辑删掉它，或拒绝这项更改</translation>
     </message>
     <message>
-        <source>targets workspace {claimed}, but a consolidation may only change the source session's workspace ({cwd}); refused</source>
+        <source>targets workspace {claimed}, but a consolidation may only change the source session&apos;s workspace ({cwd}); refused</source>
         <translation>目标是工作区 {claimed}，但一次整理只能修改来源会话所在的工作区（{cwd}），已拒绝</translation>
     </message>
     <message>
@@ -128,7 +128,7 @@
         <translation>修改 GLOBAL.md 却没有引用证据，已拒绝</translation>
     </message>
     <message>
-        <source>changes GLOBAL.md from evidence that is not the user's own words (seqs {seqs}); a workspace observation never becomes Global</source>
+        <source>changes GLOBAL.md from evidence that is not the user&apos;s own words (seqs {seqs}); a workspace observation never becomes Global</source>
         <translation>修改 GLOBAL.md 的依据不是用户本人说的话（序号 {seqs}）；工作区里的观察不会升级为全局记忆</translation>
     </message>
     <message>
@@ -204,6 +204,10 @@
         <translation>列出后会话又有变化，请刷新列表</translation>
     </message>
     <message>
+        <source>Proposed by {client} (MCP agent) on {when} UTC</source>
+        <translation>{client}（MCP 智能体）于 {when} UTC 提议</translation>
+    </message>
+    <message>
         <source>record {name}</source>
         <translation>记忆 {name}</translation>
     </message>
@@ -224,7 +228,7 @@
         <translation>同一事实，内容已变</translation>
     </message>
     <message>
-        <source>unsupported by the cited evidence: the user's words at seq {seqs} don't mention {words}</source>
+        <source>unsupported by the cited evidence: the user&apos;s words at seq {seqs} don&apos;t mention {words}</source>
         <translation>引用的证据不支持：seq {seqs} 中用户的原话没有提到 {words}</translation>
     </message>
     <message>

@@ -92,6 +92,22 @@ def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def seed_root(tmp: Path) -> tuple[Path, Path]:
+    """A root with GLOBAL.md and a workspace (of ``tmp/project``) holding one record, build-tool."""
+    from core.models import PutOp, Record
+    from core.store.fs import FileStore
+
+    root = tmp / "memory"
+    cwd = tmp / "project"
+    cwd.mkdir()
+    store = FileStore(root)
+    store.replace_global("# User Preferences\n\n- Prefers short answers.\n", None)
+    snap = store.create_workspace(str(cwd))
+    record = Record(name="build-tool", description="Packaging", type="project", body="\nelectron-builder\n")
+    store.commit(snap.key, [PutOp(record=record)], snap.revision)
+    return root, cwd
+
+
 def record_text(name: str, description: str, body: str, rtype: str = "project") -> str:
     return f"---\nname: {name}\ndescription: {description}\nmetadata:\n  type: {rtype}\n---\n\n{body}\n"
 

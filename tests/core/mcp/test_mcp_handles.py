@@ -14,7 +14,6 @@ import pytest
 from mcp import Client
 
 from core.keys import workspace_key
-from core.models import PutOp, Record
 from core.store.fs import FileStore
 from tests.core.mcp.mcp_support import (
     cli,
@@ -26,6 +25,7 @@ from tests.core.mcp.mcp_support import (
     read_handle,
     record_text,
     run_client,
+    seed_root,
     tree,
 )
 
@@ -36,15 +36,7 @@ ERAS = ["legacy", "2026-07-28"]
 
 @pytest.fixture
 def seeded(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "memory"
-    cwd = tmp_path / "project"
-    cwd.mkdir()
-    store = FileStore(root)
-    store.replace_global("# User Preferences\n\n- Prefers short answers.\n", None)
-    snap = store.create_workspace(str(cwd))
-    record = Record(name="build-tool", description="Packaging", type="project", body="\nelectron-builder\n")
-    store.commit(snap.key, [PutOp(record=record)], snap.revision)
-    return root, cwd
+    return seed_root(tmp_path)
 
 
 def _update(name: str, observed: str | None) -> dict[str, Any]:

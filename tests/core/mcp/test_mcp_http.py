@@ -10,8 +10,6 @@ import httpx
 import pytest
 from mcp import Client
 
-from core.models import PutOp, Record
-from core.store.fs import FileStore
 from tests.core.mcp.mcp_support import (
     HttpServer,
     error_of,
@@ -20,6 +18,7 @@ from tests.core.mcp.mcp_support import (
     read_handle,
     run_client,
     run_http_client,
+    seed_root,
     tree,
 )
 
@@ -31,15 +30,7 @@ HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "app
 
 @pytest.fixture
 def seeded(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "memory"
-    cwd = tmp_path / "project"
-    cwd.mkdir()
-    store = FileStore(root)
-    store.replace_global("# User Preferences\n\n- Prefers short answers.\n", None)
-    snap = store.create_workspace(str(cwd))
-    record = Record(name="build-tool", description="Packaging", type="project", body="\nelectron-builder\n")
-    store.commit(snap.key, [PutOp(record=record)], snap.revision)
-    return root, cwd
+    return seed_root(tmp_path)
 
 
 def test_without_or_with_a_wrong_token_nothing_is_served(seeded: tuple[Path, Path]) -> None:

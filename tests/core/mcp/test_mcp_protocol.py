@@ -17,8 +17,6 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from core.models import PutOp, Record
-from core.store.fs import FileStore
 from tests.core.mcp.mcp_support import (
     REPO,
     env_for,
@@ -28,6 +26,7 @@ from tests.core.mcp.mcp_support import (
     raw_session,
     read_handle,
     run_client,
+    seed_root,
     text_of,
     tree,
 )
@@ -37,15 +36,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def seeded(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "memory"
-    cwd = tmp_path / "project"
-    cwd.mkdir()
-    store = FileStore(root)
-    store.replace_global("# User Preferences\n\n- Prefers short answers.\n", None)
-    snap = store.create_workspace(str(cwd))
-    record = Record(name="build-tool", description="Packaging", type="project", body="\nelectron-builder\n")
-    store.commit(snap.key, [PutOp(record=record)], snap.revision)
-    return root, cwd
+    return seed_root(tmp_path)
 
 
 def test_arguments_are_checked_against_the_tools_own_schema(seeded: tuple[Path, Path]) -> None:
