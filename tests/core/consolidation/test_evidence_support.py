@@ -19,7 +19,10 @@ from core.sessions.parse import read_session_file
 from core.settings import AppSettings
 from core.store.memory import InMemoryStore
 
-FIXTURE = Path("/work/shared/fixtures/dsh-sessions/web-question-composer__session.jsonl")
+# One of the real DSH logs beside the repo (as tests/core/sessions/test_session_real_fixtures.py finds them).
+FIXTURE = (
+    Path(__file__).resolve().parents[3].parent / "shared/fixtures/dsh-sessions/web-question-composer__session.jsonl"
+)
 
 
 def _write(folder: Path, rows: list[dict[str, object]]) -> Path:
@@ -45,7 +48,11 @@ def test_an_ask_user_question_answer_is_user_evidence(tmp_path: Path) -> None:
     assert [(m.role, m.text) for m in answer] == [("user", "Always use ruff format, not black.")]
 
 
-@pytest.mark.skipif(not FIXTURE.exists(), reason="the shared DSH fixtures are not on this machine")
+@pytest.mark.real_fixtures
+@pytest.mark.skipif(
+    os.environ.get("DSH_REAL_FIXTURES") == "0" or not FIXTURE.is_file(),
+    reason="the real DSH logs live in ../shared/fixtures, which is not beside this checkout",
+)
 def test_a_real_ask_user_question_log_gives_the_picked_option_and_the_typed_text() -> None:
     evidence = build_evidence(read_session_file(FIXTURE))
     [answer] = [m for t in evidence.turns for m in t.messages if m.answer_to]
