@@ -89,10 +89,40 @@ class _Hit:
 
 _PLACEHOLDERS = frozenset(
     {
-        "password", "passwd", "pass", "pwd", "secret", "token", "apikey", "api_key", "api-key", "key",
-        "none", "null", "nil", "true", "false", "redacted", "example", "changeme", "placeholder",
-        "your-password", "your_password", "yourpassword", "mypassword", "my-password", "xxx", "todo",
-        "user", "username", "hidden", "empty", "required", "optional", "string", "str",
+        "password",
+        "passwd",
+        "pass",
+        "pwd",
+        "secret",
+        "token",
+        "apikey",
+        "api_key",
+        "api-key",
+        "key",
+        "none",
+        "null",
+        "nil",
+        "true",
+        "false",
+        "redacted",
+        "example",
+        "changeme",
+        "placeholder",
+        "your-password",
+        "your_password",
+        "yourpassword",
+        "mypassword",
+        "my-password",
+        "xxx",
+        "todo",
+        "user",
+        "username",
+        "hidden",
+        "empty",
+        "required",
+        "optional",
+        "string",
+        "str",
     }
 )
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9_]*")
@@ -188,6 +218,17 @@ class _Pattern:
     lower_regex: re.Pattern[str] | None = None
 
 
+def _password(source: str, check: Callable[[str], bool], needles: tuple[str, ...], *, lower: bool = False) -> _Pattern:
+    """A password found by its context (a key, a sentence, a tool's flag): the value is group 1,
+    it outranks the generic formats, and no token run is needed (``hunter2`` has none).
+    ``lower``: ``source`` is written in lower case and also runs, faster, on the lower-cased text."""
+    regex = re.compile("(?i)" + source if lower else source)
+    return _Pattern(
+        "password", regex, group=1, check=check, priority=1, needles=needles, needs_token=False,
+        lower_regex=re.compile(source) if lower else None,
+    )  # fmt: skip
+
+
 def _sk_key_ok(value: str) -> bool:
     return _looks_random(value[3:])
 
@@ -198,10 +239,10 @@ _KEY_WORDS = (
 )
 # ``DB_PASSWORD=hunter2024`` / ``password: "s3cr3t!"`` / ``api_key = abc123...`` (unquoted too).
 # Anchored on the keyword itself: any prefix such as ``DB_`` is allowed by not matching it.
-_KEY_ASSIGNMENT = (
-    rf"(?:{_KEY_WORDS})(?![a-z])[\"'\]]{{0,2}}[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?([^\s\"'`,;]+)"
-)
+_KEY_ASSIGNMENT = rf"(?:{_KEY_WORDS})(?![a-z])[\"'\]]{{0,2}}[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?([^\s\"'`,;]+)"
 _GITHUB_NEEDLES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")
+
+
 def _hf_ok(value: str) -> bool:
     return _looks_random(value[3:])
 
@@ -238,42 +279,17 @@ def _npm_ok(value: str) -> bool:
 
 
 _OWN_PATTERNS: tuple[_Pattern, ...] = (
-    _Pattern(
-        "password",
-        re.compile("(?i)" + _NL_STATEMENT),
-        group=1,
-        check=_looks_like_credential,
-        priority=1,
-        needles=("pass", "pw", "secret", "token", "key"),
-        needs_token=False,
-        lower_regex=re.compile(_NL_STATEMENT),
-    ),
-    _Pattern(
-        "password",
-        re.compile("(?i)" + _QUOTED_AFTER_KEY),
-        group=1,
-        check=_quoted_secret_ok,
-        priority=1,
-        needles=("pass", "pw", "secret"),
-        needs_token=False,
-        lower_regex=re.compile(_QUOTED_AFTER_KEY),
-    ),
+    _password(_NL_STATEMENT, _looks_like_credential, ("pass", "pw", "secret", "token", "key"), lower=True),
+    _password(_QUOTED_AFTER_KEY, _quoted_secret_ok, ("pass", "pw", "secret"), lower=True),
     # ``sshpass -p X`` / ``redis-cli -a X`` / ``redis-cli --pass X``: the tools' password flags.
-    _Pattern(
-        "password",
-        re.compile(
-            r"(?i)\b(?:sshpass\b[^\n]*?(?<![\w-])-p|redis-cli\b[^\n]*?(?<![\w-])(?:-a|--pass))"
-            r"(?:[ \t]+|=)?[\"']?([^\s\"']+)"
-        ),
-        group=1,
-        check=_shell_password_ok,
-        priority=1,
-        needles=("sshpass", "redis-cli"),
-        needs_token=False,
+    _password(
+        r"(?i)\b(?:sshpass\b[^\n]*?(?<![\w-])-p|redis-cli\b[^\n]*?(?<![\w-])(?:-a|--pass))"
+        r"(?:[ \t]+|=)?[\"']?([^\s\"']+)",
+        _shell_password_ok,
+        ("sshpass", "redis-cli"),
     ),
     # npm access tokens on their own (detect-secrets only finds them in .npmrc ``_authToken=``).
     _Pattern("npm-token", re.compile(r"(?<![\w-])npm_[A-Za-z0-9]{36}(?![\w-])"), check=_npm_ok, needles=("npm_",)),
-
     _Pattern("google-api-key", re.compile(r"(?<![\w-])AIza[0-9A-Za-z_-]{35}(?![\w-])"), needles=("AIza",)),
     # Hugging Face user/org tokens: hf_ + 34 letters/digits (``hf_hub_download`` has no such run).
     _Pattern(
@@ -294,24 +310,16 @@ _OWN_PATTERNS: tuple[_Pattern, ...] = (
         needs_token=False,
     ),
     # ``curl -u user:pass`` / ``--user user:pass``: the part after the colon.
-    _Pattern(
-        "password",
-        re.compile(r"(?<![\w-])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'$]{1,64}:([^\s\"']+)"),
-        group=1,
-        check=_shell_password_ok,
-        priority=1,
-        needles=("-u", "--user"),
-        needs_token=False,
+    _password(
+        r"(?<![\w-])(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'$]{1,64}:([^\s\"']+)",
+        _shell_password_ok,
+        ("-u", "--user"),
     ),
     # ``mysql -pPASS`` / ``mysqldump -u root -p'secret'`` (``-p`` glued to the value, as MySQL wants).
-    _Pattern(
-        "password",
-        re.compile(r"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?(?<![\w-])-p([^\s-][^\s]*)"),
-        group=1,
-        check=_shell_password_ok,
-        priority=1,
-        needles=("mysql", "mariadb"),
-        needs_token=False,
+    _password(
+        r"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?(?<![\w-])-p([^\s-][^\s]*)",
+        _shell_password_ok,
+        ("mysql", "mariadb"),
     ),
     # OpenAI (sk-, sk-proj-, sk-svcacct-), DeepSeek (sk- + 32 hex), Anthropic (sk-ant-...).
     _Pattern("api-key", re.compile(r"(?<![\w-])sk-[A-Za-z0-9_-]{20,}"), check=_sk_key_ok, needles=("sk-",)),
@@ -345,24 +353,11 @@ _OWN_PATTERNS: tuple[_Pattern, ...] = (
         re.compile(r"(?<![\w-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
         needles=("eyJ",),
     ),
-    _Pattern(
-        "password",
-        re.compile("(?i)" + _KEY_ASSIGNMENT),
-        group=1,
-        check=_looks_like_credential,
-        priority=1,
-        needles=("pass", "pwd", "secret", "token", "key"),
-        needs_token=False,
-        lower_regex=re.compile(_KEY_ASSIGNMENT),
-    ),
-    _Pattern(
-        "password",
-        re.compile(r"(?:密码|口令|密钥|令牌|私钥)(?:是|为)?[ \t]*[:：=]?[ \t]*[\"'`“]?([^\s\"'`”，。；,;]+)"),
-        group=1,
-        check=_looks_like_credential,
-        priority=1,
-        needles=("密码", "口令", "密钥", "令牌", "私钥"),
-        needs_token=False,
+    _password(_KEY_ASSIGNMENT, _looks_like_credential, ("pass", "pwd", "secret", "token", "key"), lower=True),
+    _password(
+        r"(?:密码|口令|密钥|令牌|私钥)(?:是|为)?[ \t]*[:：=]?[ \t]*[\"'`“]?([^\s\"'`”，。；,;]+)",
+        _looks_like_credential,
+        ("密码", "口令", "密钥", "令牌", "私钥"),
     ),
 )
 
@@ -425,9 +420,7 @@ _PLUGINS: tuple[_PluginSpec, ...] = (
         ("gitlab-token",),
         (("gl",), ("GR1348941",), ("glcbt-",), ("glimt-",), ("glptt-",), ("glagent-",), ("gloas-",)),
     ),
-    _PluginSpec(
-        "ibm_cloud_iam", "IbmCloudIamDetector", ("ibm-cloud-key",), (_ASSIGNMENT_NEEDLES,), weak=True
-    ),
+    _PluginSpec("ibm_cloud_iam", "IbmCloudIamDetector", ("ibm-cloud-key",), (_ASSIGNMENT_NEEDLES,), weak=True),
     _PluginSpec("ibm_cos_hmac", "IbmCosHmacDetector", ("ibm-cos-hmac",), (_SECRET_KEY_NEEDLES,)),
     _PluginSpec("jwt", "JwtTokenDetector", ("jwt",), (("eyJ",),), anchored=True),
     _PluginSpec("mailchimp", "MailchimpDetector", ("mailchimp-key",), (("-us",),)),
