@@ -740,7 +740,7 @@ class ConsolidationService(ReviewEditing):
     # --- reviews built elsewhere ---------------------------------------------------------
     def adopt(self, review: Review, request: ConsolidationInput) -> Review:
         """Open a review that did not come from :meth:`propose` (a pending agent proposal,
-        ``core.mcp.proposals``) so :meth:`edit_change` and :meth:`commit` work on it exactly
+        ``core.consolidation.agent_proposals``) so :meth:`edit_change` and :meth:`commit` work on it exactly
         as on a consolidation. ``request`` is the memory state its rows were checked against."""
         self._reviews[review.review_id] = review
         self._requests[review.review_id] = request

@@ -24,6 +24,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from core.consolidation.agent_proposals import REDACTION_MARK, AgentProposals, review_agent_proposal
 from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import DeleteRecord, Proposal, ProposedRecord, PutRecord, ReplaceGlobal
 from core.consolidation.supersede import supersession_notes
@@ -31,7 +32,6 @@ from core.consolidation.validation import GLOBAL_FILE, normalize_body
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.mcp import handles
-from core.mcp.proposals import REDACTION_MARK, AgentProposals, review_agent_proposal
 from core.models import EMPTY_REVISION, RECORD_TYPES, DeleteOp, Op, PutOp, Record, Revision, WorkspaceSnapshot
 from core.records import NAME_RE, RESERVED_NAMES, record_file_name, validate_record
 from core.search import GLOBAL_SCOPE, SearchIndex

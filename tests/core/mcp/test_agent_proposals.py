@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.errors import ConfirmationRequiredError, ConflictError, InvalidRecordError, NotFoundError, UsageError
 from core.mcp.agent import READ_MAX_BYTES, SEARCH_MAX_BYTES, AgentSession
-from core.mcp.proposals import AgentProposals
 from core.models import PutOp, Record
 from core.store.fs import FileStore
 
@@ -195,7 +195,7 @@ def test_direct_writes_refuse_secrets_with_the_stores_message(store: FileStore, 
 def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
     store: FileStore, cwd: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import core.mcp.proposals as proposals_module
+    import core.consolidation.agent_proposals as proposals_module
 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
@@ -254,7 +254,7 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
 
 def test_receipts_tell_their_source(store: FileStore, cwd: str) -> None:
     from core.consolidation.receipts import parse_receipt
-    from core.mcp.proposals import review_source
+    from core.consolidation.review_sources import review_source
 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
