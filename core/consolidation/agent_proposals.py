@@ -237,7 +237,8 @@ class AgentProposals:
         if len(ids) >= MAX_PENDING:
             raise UsageError(
                 f"{len(ids)} agent proposals are already waiting for review; the user has to review them "
-                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written."
+                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written.",
+                reason="pending-limit",
             )
         p = AgentProposal(
             id=new_proposal_id(),
