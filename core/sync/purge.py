@@ -172,6 +172,11 @@ def _forget_in_state(git: Git, root: Path, keys: list[str], commits: Mapping[str
         mapping.save_map(root, {s: loc for s, loc in m.items() if s not in keys})
 
 
+def sync_is_set_up(root: Path | None) -> bool:
+    """Whether this root has a sync repository (so a purge rewrites synced history): one stat."""
+    return root is not None and (state.sync_path(root) / "repo.git" / "HEAD").is_file()
+
+
 def purge_synced(store: MemoryStore, key: str) -> bool:
     """After the store purged workspace ``key``: remove it from the sync history here (the next
     sync force-pushes the rewrite). False when sync was never set up or the key was never synced
@@ -179,7 +184,7 @@ def purge_synced(store: MemoryStore, key: str) -> bool:
     from core.sync.engine import sync_lock  # the engine owns the lock; imported late (no cycle)
 
     root = store.root
-    if root is None or not (state.sync_path(root) / "repo.git" / "HEAD").is_file():
+    if root is None or not sync_is_set_up(root):
         return False
     m = mapping.load_map(root)
     if m.get(key, key) != key:
