@@ -367,8 +367,14 @@ def cmd_purge(args: argparse.Namespace, ctx: Context) -> Result:
     from core.recycle import purge_workspace  # the store's purge plus the sweep of derived copies
 
     store = _store(ctx)
-    purge_workspace(store, args.key, args.confirm or "")
-    return Result({"purged": args.key}, f"Purged archived workspace {args.key} for good.")
+    sweep = purge_workspace(store, args.key, args.confirm or "")
+    text = f"Purged archived workspace {args.key} for good."
+    if sweep.sync_history_rewritten:
+        text += (
+            "\nSynced history was rewritten without it: the next `dsh-memory sync` replaces the remote's "
+            "history (a forced push), and every other machine must sync to drop its copy too."
+        )
+    return Result({"purged": args.key, "sync_history_rewritten": sweep.sync_history_rewritten}, text)
 
 
 # --- history / check / demo -----------------------------------------------------------------------
