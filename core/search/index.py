@@ -15,7 +15,9 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -177,12 +179,10 @@ class SearchIndex:
         ]
         session, reread = Session(d, self._scopes, big=len(todo) > 10), 0
         session.dirty = dirty
-        for n, (sid, key, archived, new_row) in enumerate(todo):
+        for n, ((sid, key, archived, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo))):
             if progress is not None:
                 progress(n, len(todo) + 1)
-            try:  # (bytes read once, not the store's parsed and cached snapshot: docs/search.md)
-                scan = self._store.scan_workspace(key, archived=archived)
-            except DshMemoryError:  # gone meanwhile, or a folder that is no scope
+            if scan is None:  # gone meanwhile, or a folder that is no scope
                 gone.append(sid)
                 continue
             reread += 1
@@ -377,6 +377,29 @@ class SearchIndex:
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
         return self._ranked(parse_query(query), scopes, False, limit)[0]
+
+
+def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) -> Iterator[WorkspaceScan | None]:
+    """Each scope's files as bytes (not the store's parsed and cached snapshot: docs/search.md), or
+    None when it is gone; a thread reads two scopes ahead, so the file reads (which let go of the
+    interpreter lock) run beside the indexing."""
+
+    def scan(item: tuple[str, str, bool, Any]) -> WorkspaceScan | None:
+        try:
+            return store.scan_workspace(item[1], archived=item[2])
+        except DshMemoryError:
+            return None
+
+    if len(todo) < 3:
+        yield from map(scan, todo)
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="search-read") as pool:
+        ahead = deque(pool.submit(scan, item) for item in todo[:2])
+        for item in todo[2:]:
+            ahead.append(pool.submit(scan, item))
+            yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
 
 
 def _scope_filter(d: IndexDir, scopes: Sequence[str] | None, include_archived: bool) -> tantivy.Query | None:
