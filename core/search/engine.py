@@ -32,7 +32,7 @@ _RUN_SPLIT_RE = re.compile(f"({CJK_RUN_RE.pattern})")
 # Characters Rust may call alphanumeric and Python doesn't (marks, newer Unicode, a few symbols)
 # are outside these: ASCII, words, spaces, and blocks of punctuation and symbols without such
 # (tests/core/test_tokenizer_reference.py checks every code point against tantivy's tokenizer).
-_MAYBE_RUST_WORD_RE = re.compile(r"[^\w\s\x00-\x7f\u00a0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]")
+_ODD_RE = re.compile(r"[^\w\s\x00-\x7f\xa0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]")
 _SEP_RE = "[-_.]?"
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
@@ -85,7 +85,7 @@ def fields_of(norm: str) -> tuple[str, str]:
     rest = " ".join(parts[::2])
     parts[1::2] = [" ".join(map(add, r, r[1:])) if len(r) > 1 else r for r in parts[1::2]]
     text = " ".join(parts)
-    if _MAYBE_RUST_WORD_RE.search(text):
+    if _ODD_RE.search(text):
         text = _NON_WORD_RE.sub(" ", text)
     return text, " ".join((_ASCII_COMPOUND_RE if rest.isascii() else _COMPOUND_RE).findall(rest))
 

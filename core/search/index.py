@@ -179,7 +179,7 @@ class SearchIndex:
         ]
         session, reread = Session(d, self._scopes, big=len(todo) > 10), 0
         session.dirty = dirty
-        for n, ((sid, key, archived, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo))):
+        for n, ((sid, _, _, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo), strict=True)):
             if progress is not None:
                 progress(n, len(todo) + 1)
             if scan is None:  # gone meanwhile, or a folder that is no scope

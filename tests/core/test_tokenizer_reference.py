@@ -76,4 +76,4 @@ def test_text_that_rust_cuts_differently_is_always_spaced_out() -> None:
     rust_words = set(_analyzers()[0].analyze(" ".join(chars)))
     rust_only = [c for c in chars if c in rust_words and not (c.isalnum() or c == "_")]
     assert rust_only  # (the check is needed at all: marks, newer Unicode)
-    assert [hex(ord(c)) for c in rust_only if not engine._MAYBE_RUST_WORD_RE.match(c)] == []
+    assert [hex(ord(c)) for c in rust_only if not engine._ODD_RE.match(c)] == []
