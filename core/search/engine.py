@@ -16,6 +16,7 @@ from operator import add
 from typing import Any
 
 import tantivy
+from tantivy import Occur
 
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
@@ -61,30 +62,26 @@ def register_analyzers(index: tantivy.Index) -> None:
     index.register_tokenizer(WORD, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build())
 
 
-def _bigrams(m: re.Match[str]) -> str:
-    run = m.group()
-    return " " + (" ".join(map(add, run, run[1:])) if len(run) > 1 else run) + " "
-
-
-def prep(norm: str) -> str:
-    """Normalized text with its CJK runs written out as bigrams between spaces (a query's phrase)."""
-    return norm if norm.isascii() else CJK_RUN_RE.sub(_bigrams, norm)
+def prep(norm: str) -> tuple[str, str]:
+    """(normalized text with its CJK runs written out as bigrams between spaces, the text without
+    them): the CJK runs are cut out in C (``re.split``), then each is written as its bigrams."""
+    if norm.isascii():
+        return norm, norm
+    parts = _RUN_SPLIT_RE.split(norm)  # [other, CJK run, other, CJK run, ..., other]
+    rest = " ".join(parts[::2])
+    parts[1::2] = [" ".join(map(add, r, r[1:])) if len(r) > 1 else r for r in parts[1::2]]
+    return " ".join(parts), rest
 
 
 def fields_of(norm: str) -> tuple[str, str]:
     """(words, compounds) of normalized text, as the word and compound fields get them.
 
     tantivy's simple tokenizer cuts at every character that is not alphanumeric to Rust, which
-    is a superset of Python's ``str.isalnum`` (combining marks, newer Unicode): text holding such a
-    character has every non-word character made a space first, so both sides cut text alike. The
-    CJK runs are cut out in C (``re.split``), written as bigrams, and the compounds are looked for
-    in the rest (ASCII, most of the time: the fast pattern)."""
+    is a superset of Python's ``str.isalnum`` (combining marks, newer Unicode): text that may hold
+    such a character has every non-word character made a space first, so both sides cut alike."""
     if norm.isascii():
         return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm))
-    parts = _RUN_SPLIT_RE.split(norm)  # [other, CJK run, other, CJK run, ..., other]
-    rest = " ".join(parts[::2])
-    parts[1::2] = [" ".join(map(add, r, r[1:])) if len(r) > 1 else r for r in parts[1::2]]
-    text = " ".join(parts)
+    text, rest = prep(norm)
     if _ODD_RE.search(text):
         text = _NON_WORD_RE.sub(" ", text)
     return text, " ".join((_ASCII_COMPOUND_RE if rest.isascii() else _COMPOUND_RE).findall(rest))
@@ -125,9 +122,6 @@ def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
 
 
 _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
-
-
-Occur = tantivy.Occur
 
 
 def _esc(word: str) -> str:
@@ -174,7 +168,7 @@ class QueryBuilder:
 
     def phrase(self, text: str) -> tantivy.Query | None:
         """Documents holding the words of ``text`` (normalized) next to each other."""
-        words = _PY_WORD_RE.findall(prep(text))
+        words = _PY_WORD_RE.findall(prep(text)[0])
         if not words:
             return None
         if len(words) == 1:

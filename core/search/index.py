@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
+_Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
 
 
 def _sid(key: str, archived: bool) -> str:
@@ -186,7 +187,11 @@ class SearchIndex:
                 gone.append(sid)
                 continue
             reread += 1
-            if not self._index_scan(session, scan, sid, new_row):
+            from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
+
+            recs = [(r.file_name, r.data, r.revision, r.mtime_ns) for r in scan.records if r.data is not None]
+            items = [(name, f, v, m) for name, data, v, m in recs if (f := record_fields(name, data)) is not None]
+            if not self._index_records(session, scan.key, scan.cwd, sid, items, [*new_row[:3], scan.revision]):
                 break
         for sid in gone:
             if not session.drop(sid):
@@ -216,33 +221,18 @@ class SearchIndex:
         except OSError:
             return []
 
-    def _index_workspace(self, session: Session, snap: WorkspaceSnapshot, sid: str, new_row: list[Any]) -> bool:
-        cwd = snap.info.cwd
+    def _index_records(
+        self, session: Session, key: str, cwd: str, sid: str, items: Iterable[_Item], row: list[Any]
+    ) -> bool:
+        """Scope ``sid``'s documents made exactly ``items``: (file name, (name, description, type,
+        body), revision, mtime) each; ``row`` = [stamp mtime, stamp inode, fingerprint, revision]."""
         docs: dict[str, tuple[str, Doc]] = {}
-        for e in snap.entries:
-            if (r := e.record) is not None and e.is_valid:
-                fields = (r.name, r.description, r.type, r.body)
-                doc = Doc(snap.key, cwd, sid[0] == "a", "record", *fields, e.file_name, -1, e.mtime_ns)
-                docs[f"{sid}{_SEP}{e.file_name}"] = (f"{e.revision}|{e.mtime_ns}|{cwd}", doc)
-        if not session.sync(sid, docs):
-            return False
-        self._scopes[sid] = [*new_row[:3], snap.revision]
-        return True
-
-    def _index_scan(self, session: Session, scan: WorkspaceScan, sid: str, new_row: list[Any]) -> bool:
-        """As :meth:`_index_workspace`, from the store's bytes: the same documents and signatures."""
-        from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
-
-        cwd = scan.cwd
-        docs: dict[str, tuple[str, Doc]] = {}
-        for r in scan.records:
-            if r.data is not None and (fields := record_fields(r.file_name, r.data)) is not None:
-                doc = Doc(scan.key, cwd, sid[0] == "a", "record", *fields, r.file_name, -1, r.mtime_ns)
-                docs[f"{sid}{_SEP}{r.file_name}"] = (f"{r.revision}|{r.mtime_ns}|{cwd}", doc)
-        if not session.sync(sid, docs):
-            return False
-        self._scopes[sid] = [*new_row[:3], scan.revision]
-        return True
+        for file_name, fields, revision, mtime in items:
+            doc = Doc(key, cwd, sid[0] == "a", "record", *fields, file_name, -1, mtime)
+            docs[f"{sid}{_SEP}{file_name}"] = (f"{revision}|{mtime}|{cwd}", doc)
+        if session.sync(sid, docs):
+            self._scopes[sid] = row
+        return not session.refused
 
     def _refresh_global(self, session: Session, now: int) -> tuple[int, int]:
         """(read again, trusted from the scopes file): (0, 1) or (0, 0) when its stat is unchanged."""
@@ -281,7 +271,10 @@ class SearchIndex:
                 self._index_global(session, snapshot, None)
             else:
                 sid = _sid(snapshot.key, snapshot.info.archived_at is not None)
-                self._index_workspace(session, snapshot, sid, [None, None, None])
+                fields = [(e.file_name, e.record, e.revision, e.mtime_ns) for e in snapshot.entries if e.is_valid]
+                items = [(n, (r.name, r.description, r.type, r.body), v, m) for n, r, v, m in fields if r is not None]
+                row = [None, None, None, snapshot.revision]
+                self._index_records(session, snapshot.key, snapshot.info.cwd, sid, items, row)
             if session.refused:
                 self._hint([GLOBAL_SCOPE if isinstance(snapshot, GlobalSnapshot) else snapshot.key])
             session.finish()
