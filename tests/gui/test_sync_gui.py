@@ -153,3 +153,26 @@ def test_purge_of_a_synced_workspace_says_synced_history_is_rewritten(
         ["git", f"--git-dir={repo}", "cat-file", "--batch-all-objects", "--batch"], capture_output=True, check=True
     ).stdout
     assert b"PURGE-ME-41" not in objects
+
+
+def test_sync_results_and_failures_are_said_in_chinese(qapp: Any, tmp_path: Path) -> None:
+    """Core's sync messages are templates (core/messages.py): the window says them in the user's language."""
+    from gui.i18n import install_translators, remove_translators
+    from gui.tabs.settings.sync_text import result_details
+
+    failed = engine.SyncResult(
+        status="remote", time="2026-01-01T00:00:00+00:00", remote="/nowhere",
+        message=engine.msg.REMOTE_UNREACHABLE.format(url="/nowhere", detail="fatal: '/nowhere' does not exist"),
+        frozen={"workspaces/k/x.md": engine.msg.FROZEN_NOT_UTF8.format()},
+        held={"GLOBAL.md": engine.msg.HELD_GLOBAL_DELETED.format()},
+        purged=["k"],
+    )
+    translators = install_translators(qapp, "zh_CN")
+    try:
+        text = result_details(failed)
+    finally:
+        remove_translators(qapp, translators)
+    assert "无法连接同步远端 /nowhere：fatal: '/nowhere' does not exist" in text  # git's own words kept
+    assert "不是有效的 UTF-8" in text and "GLOBAL.md 在另一台机器上被删除" in text
+    assert "已在另一台机器上永久删除：1 个工作区" in text
+    assert "Could not reach" not in text and "not valid UTF-8" not in text
