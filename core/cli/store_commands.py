@@ -71,7 +71,8 @@ def _decode_text(data: bytes, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidRecordError(
-            f"{what} is not valid UTF-8 (bad byte at offset {exc.start}); save it as UTF-8 and try again."
+            f"{what} is not valid UTF-8 (bad byte at offset {exc.start}); save it as UTF-8 and try again.",
+            reason="not-utf8",
         ) from None
 
 
@@ -247,7 +248,9 @@ def _parse_record_file(path: str, data: bytes) -> Record:
     from core.store.base import YAML_ALIAS_REASON, frontmatter_text, yaml_has_aliases
 
     if yaml_has_aliases(frontmatter_text(data)):  # never hand an alias bomb to the YAML loader
-        raise InvalidRecordError(f"{path} is not a valid record; fix it and run put again.", [YAML_ALIAS_REASON])
+        raise InvalidRecordError(
+            f"{path} is not a valid record; fix it and run put again.", [YAML_ALIAS_REASON], reason="yaml-aliases"
+        )
     head = data[:4096].decode("utf-8", "replace")
     m = _NAME_LINE.search(head.split("\n---", 1)[0])
     file_name = record_file_name(m.group(1)) if m and m.group(1) else Path(path).name
@@ -255,7 +258,7 @@ def _parse_record_file(path: str, data: bytes) -> Record:
         return parse_record(file_name, data)
     except InvalidRecordError as err:
         raise InvalidRecordError(
-            f"{path} is not a valid record; fix it and run put again.", err.reasons
+            f"{path} is not a valid record; fix it and run put again.", err.reasons, reason=err.reason
         ) from None
 
 
