@@ -63,6 +63,7 @@ from core.store.base import (
 )
 from core.store.history_index import HistoryIndex, stamp_time
 from core.store.locking import ScopeLocks
+from core.store.multi import GlobalChange
 from core.store.scan import RecordBytes, WorkspaceScan, finish_scan, record_bytes
 from core.store.scope_files import ScopeFiles, mark_case_duplicates, scope_after
 from core.store.summaries import ScopeSummary, SummaryCache
@@ -247,7 +248,13 @@ class FileStore(StoreCore):
 
     def _settle(self, name: str) -> None:
         """Recover one staging folder under the locks of every scope it names (global first)."""
-        scopes = journal.scopes_of(name)
+        scopes = journal.tx_scopes(self._root, name)
+        if scopes is None and name.startswith(journal.HASHED_PREFIX):
+            with self._locks.try_hold(name, timeout=0) as free:
+                done = journal.discard_unnamed(self._root, name) if free else None  # (busy: being made)
+            if done:
+                self.recovered.append((name, done))
+            return
         if scopes is None:  # not a name we make: never act on it, keep it for the user
             with contextlib.suppress(StorageError):
                 journal._quarantine(self._root, journal.staging_dir(self._root, name), "unknown staging entry")
@@ -260,24 +267,30 @@ class FileStore(StoreCore):
             self.recovered.append((name, done))
 
     def _prepare(self, scope: str) -> None:
-        """Under ``scope``'s lock: settle its own interrupted transaction and any Global+workspace one."""
+        """Under ``scope``'s lock: settle its own interrupted transaction and any that covers it
+        together with other scopes (Global + workspaces, several workspaces)."""
         done = journal.recover(self._root, scope)
         if done:
             self.recovered.append((scope, done))
-        if scope == GLOBAL_SCOPE:
-            for name in journal.pending(self._root):
-                if name.startswith(GLOBAL_SCOPE + "+"):
-                    self._settle(name)  # global is held; the workspace lock comes second: the fixed order
-        elif os.path.lexists(journal.staging_dir(self._root, f"{GLOBAL_SCOPE}+{scope}")):
-            # We hold the workspace lock, and the order says global first: only *try* for it, so a
-            # writer holding global and waiting for us is never deadlocked.
-            with self._locks.try_hold(GLOBAL_SCOPE, timeout=2.0) as got:
-                if not got:
-                    raise StorageError(
-                        "An interrupted change to Global and this workspace is being settled by another "
-                        "program. Try again in a moment; nothing was changed."
-                    )
-                self._settle(f"{GLOBAL_SCOPE}+{scope}")
+        for name in journal.pending(self._root):
+            if name == scope or "+" not in name:
+                continue  # (single-scope transactions are settled under their own lock)
+            scopes = journal.tx_scopes(self._root, name)
+            if scopes is None and name.startswith(journal.HASHED_PREFIX):
+                self._settle(name)  # scopes file not whole: left before the commit point (or after it)
+                continue
+            if scopes is None or scope not in scopes:
+                continue
+            # We hold ``scope`` (and maybe more), so the fixed order may already be broken for the
+            # others: only *try* for them, so a writer holding one and waiting for us never deadlocks.
+            with contextlib.ExitStack() as stack:
+                for other in scopes:
+                    if not stack.enter_context(self._locks.try_hold(other, timeout=2.0)):
+                        raise StorageError(
+                            "An interrupted change to several scopes is being settled by another "
+                            "program. Try again in a moment; nothing was changed."
+                        )
+                self._settle(name)
 
     # --- locks --------------------------------------------------------------------------------
     @property
@@ -741,11 +754,28 @@ class FileStore(StoreCore):
         global_old: bytes | None,
         global_history: Sequence[HistoryItem],
     ) -> None:
-        tx = journal.Transaction(self._root, (GLOBAL_SCOPE, change.key), dir_mode=self._new_dir_mode())
-        with _staging(tx):
-            self._stage_global(tx, global_data, global_old, global_history)
-            self._stage_scope(tx, change)
-        with self._history_added([*global_history, *change.history]):
+        self._write_scopes([change], GlobalChange(global_data, global_old, global_history), (), self._clock())
+
+    def _write_scopes(
+        self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
+        when: datetime,
+    ) -> None:
+        scopes = sorted({c.key for c in changes} | set(archive))
+        tx = journal.Transaction(
+            self._root, (GLOBAL_SCOPE, *scopes) if global_change else tuple(scopes), dir_mode=self._new_dir_mode()
+        )
+        hashed = tx.name.startswith(journal.HASHED_PREFIX)
+        with self._locks.hold(tx.name) if hashed else contextlib.nullcontext(), _staging(tx):
+            if global_change is not None:
+                self._stage_global(tx, global_change.data, global_change.old, global_change.history)
+            for change in changes:
+                self._stage_scope(tx, change)
+            for key in archive:
+                for d in (ARCHIVED_DIR, MANAGER):
+                    self._real_dir_or_absent(d)
+                tx.archive(key, when)
+        history = [*(global_change.history if global_change else ()), *(h for c in changes for h in c.history)]
+        with self._history_added(history):
             tx.commit()
 
     def _scope_after(self, d: Path, before: ScopeFiles, change: ScopeChange) -> ScopeFiles | None:

@@ -1,7 +1,10 @@
 """Crash-safe multi-file transactions that never displace bytes they did not read.
 
-A transaction covers one scope, or ``global`` plus one workspace (``commit_together``). Its folder is
-``.manager/staging/<name>/`` where ``<name>`` is the scopes joined by ``+`` (``global`` first):
+A transaction covers one scope, or ``global`` (optional) plus any number of workspaces
+(``commit_scopes``), and may archive workspaces (rename ``workspaces/<key>`` to ``archived/<key>``
+with its stamp, after every file op; undone first). Its folder is ``.manager/staging/<name>/`` where
+``<name>`` is the scopes in lock order (``global`` first, keys sorted) joined by ``+``, or, when that
+would be long, ``+many-<hash>`` with the scopes in a ``scopes.json`` beside the journal:
 
 1. **stage** every new file (written, fsynced, with the mode of the file it replaces), and a private
    read-only copy of every version it will displace (the history entry, never a hard link);
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -51,6 +55,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from core.atomic import (
     PRIVATE_DIR_MODE,
+    TEMP_PREFIX,
     exchange_supported,
     fsync_dir,
     open_real_dir,
@@ -63,6 +68,7 @@ from core.atomic import (
 )
 from core.errors import ConflictError, StorageError
 from core.fingerprint import content_hash
+from core.layout import ARCHIVED_DIR, WORKSPACES_DIR
 from core.layout import GLOBAL_FILE as GLOBAL_FILE  # every layout name comes from core/layout.py
 from core.layout import MANAGER_DIR as MANAGER_DIR
 
@@ -71,6 +77,7 @@ ROLLBACK_NAMES = ("rollback.json",)
 """One file holding the journal twice (two lines, each checksummed): a damaged copy leaves the other,
 for the price of one write and one fsync."""
 QUARANTINE = "quarantine"
+ARCHIVE_STAMPS = "archive"  # under MANAGER_DIR: <key>.json, when each archived workspace was archived
 GLOBAL = "global"
 HISTORY_MODE = 0o400
 """History entries are read-only copies: nothing (not even a process holding the old file open) edits them."""
@@ -135,6 +142,20 @@ class OpDoc(BaseModel):
         return self
 
 
+class ArchiveDoc(BaseModel):
+    """A workspace folder this transaction moves to ``archived/`` (after every file op), and its stamp."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    scope: int  # index into JournalDoc.scopes
+    archived_at: str  # ISO time written to .manager/archive/<key>.json
+
+    @model_validator(mode="after")
+    def _valid(self) -> ArchiveDoc:
+        datetime.fromisoformat(self.archived_at)  # ValueError: not a time
+        return self
+
+
 class JournalDoc(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -144,14 +165,15 @@ class JournalDoc(BaseModel):
     new_dirs: tuple[int, ...] = ()  # scope indexes whose folder this transaction creates
     ops: tuple[OpDoc, ...] = ()
     trash: str | None = None  # purge: the folder name under .manager/trash/
+    archive: tuple[ArchiveDoc, ...] = ()
+    """Workspaces archived by this transaction. Left out of the document (and its checksum) when
+    empty, so a journal without archives has the bytes it had before the field existed."""
     checksum: str
 
     @model_validator(mode="after")
     def _valid(self) -> JournalDoc:
-        if not self.scopes or len(self.scopes) > 2 or any(not _SCOPE_RE.match(s) for s in self.scopes):
+        if not _valid_scopes(self.scopes):
             raise ValueError("bad scopes")
-        if len(self.scopes) == 2 and self.scopes[0] != GLOBAL:
-            raise ValueError("a two-scope transaction is global + one workspace")
         for op in self.ops:
             if not 0 <= op.scope < len(self.scopes):
                 raise ValueError("op scope out of range")
@@ -159,22 +181,77 @@ class JournalDoc(BaseModel):
                 raise ValueError("the global scope holds GLOBAL.md only")
         if any(not 0 <= i < len(self.scopes) or self.scopes[i] == GLOBAL for i in self.new_dirs):
             raise ValueError("bad new_dirs")
+        moved = [a.scope for a in self.archive]
+        if len(set(moved)) != len(moved) or any(
+            not 0 <= i < len(self.scopes) or self.scopes[i] == GLOBAL or i in self.new_dirs for i in moved
+        ):
+            raise ValueError("bad archive")
+        if any(op.scope in moved for op in self.ops):
+            raise ValueError("an archived workspace has no file ops in the same transaction")
         if self.kind == "purge":
-            if self.ops or len(self.scopes) != 1 or self.scopes[0] == GLOBAL:
+            if self.ops or self.archive or len(self.scopes) != 1 or self.scopes[0] == GLOBAL:
                 raise ValueError("a purge names one workspace and no files")
             if self.trash is None or not _safe_component(self.trash) or not self.trash.startswith(self.scopes[0]):
                 raise ValueError("bad trash name")
-        if _checksum(self.model_dump(exclude={"checksum"})) != self.checksum:
+        if _checksum(_body(self)) != self.checksum:
             raise ValueError("checksum mismatch")
         return self
+
+    def to_json(self) -> str:
+        return self.model_dump_json(exclude=None if self.archive else {"archive"})
+
+
+def _body(doc: JournalDoc) -> dict[str, object]:
+    return doc.model_dump(exclude={"checksum"} if doc.archive else {"checksum", "archive"})
 
 
 def _checksum(body: object) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
+MAX_TX_SCOPES = 1000
+MAX_JOINED_NAME = 200
+"""A transaction's staging folder is its scopes joined by ``+`` while that fits this many bytes (one
+path component, far under 255); longer lists are named by a hash (:data:`HASHED_PREFIX`)."""
+HASHED_PREFIX = "+many-"
+"""No scope can start with ``+`` (workspace keys never contain it), so a hashed name never collides."""
+SCOPES_FILE = "scopes.json"
+"""In a hashed staging folder: the scopes it covers (checked against the hash), so recovery knows
+which locks to take. Written first, under a lock named after the folder: a folder without it whose
+lock is free was left by a crash before anything was staged (:func:`discard_unnamed`)."""
+
+
+def _valid_scopes(scopes: Sequence[str]) -> bool:
+    """``global`` (optional, first) then distinct workspace keys in sorted order: the lock order."""
+    if not scopes or len(scopes) > MAX_TX_SCOPES or any(not _SCOPE_RE.match(s) for s in scopes):
+        return False
+    keys = scopes[1:] if scopes[0] == GLOBAL else scopes
+    return GLOBAL not in keys and all(a < b for a, b in itertools.pairwise(keys))
+
+
 def tx_name(scopes: Sequence[str]) -> str:
-    return "+".join(scopes)
+    joined = "+".join(scopes)
+    if len(joined.encode("utf-8")) <= MAX_JOINED_NAME:
+        return joined
+    return HASHED_PREFIX + hashlib.sha256(joined.encode("utf-8")).hexdigest()[:40]
+
+
+def tx_scopes(root: Path, name: str) -> list[str] | None:
+    """The scopes (lock order) a staging folder ``name`` covers, or None if it is no name we make.
+
+    A joined name says them itself; a hashed one by its :data:`SCOPES_FILE`, believed only if its
+    scopes hash to the name (a forged list can name no other scope)."""
+    if not name.startswith(HASHED_PREFIX):
+        parts = name.split("+")
+        return parts if _valid_scopes(parts) else None
+    try:
+        raw = read_nofollow(str(staging_dir(root, name) / SCOPES_FILE))
+        scopes = json.loads(raw or b"null")
+    except (OSError, ValueError):
+        return None
+    if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes) or not _valid_scopes(scopes):
+        return None
+    return scopes if tx_name(scopes) == name else None
 
 
 def staging_dir(root: Path, name: str) -> Path:
@@ -210,6 +287,7 @@ class Transaction:
     scopes: tuple[str, ...]
     ops: list[_Staged] = field(default_factory=list)
     new_dirs: list[int] = field(default_factory=list)
+    archived: list[tuple[int, str]] = field(default_factory=list)
     dir_mode: int = PRIVATE_DIR_MODE
     _counter: int = 0
     _fd: int | None = None
@@ -234,6 +312,8 @@ class Transaction:
             (self.root / MANAGER_DIR).mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
             (self.root / MANAGER_DIR / "staging").mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
             self.staging.mkdir(mode=PRIVATE_DIR_MODE)
+            if self.name.startswith(HASHED_PREFIX):  # (the caller holds the lock named after it)
+                write_durable(self.staging / SCOPES_FILE, json.dumps(list(self.scopes)).encode(), mode=0o600)
             self._started = True
             self._fd = open_real_dir(self.root, f"{MANAGER_DIR}/staging/{self.name}")
         except OSError as exc:
@@ -256,6 +336,11 @@ class Transaction:
         staged = self._next("new")
         write_durable(staged, data, mode=mode, dir_fd=fd)
         self.ops.append(_Staged(self.scopes.index(scope), name, staged, old, _hash(data)))
+
+    def archive(self, scope: str, when: datetime) -> None:
+        """Move the workspace's folder to ``archived/`` (with its archive stamp) once every file op applied."""
+        self._begin()
+        self.archived.append((self.scopes.index(scope), when.isoformat()))
 
     def delete(self, scope: str, name: str, old: bytes) -> None:
         self._begin()
@@ -298,11 +383,11 @@ class Transaction:
             }
             for o in self.ops
         ]
-        return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs)
+        return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs, archive=self.archived)
 
     def commit(self) -> None:
         """Make every staged change durable, or none; StorageError or DisplacedError (nothing written)."""
-        if not self.ops:
+        if not self.ops and not self.archived:
             self.abort()
             return
         doc = self.doc()
@@ -356,9 +441,10 @@ def make_doc(
     ops: Sequence[OpDoc | dict[str, object]] = (),
     new_dirs: Sequence[int] = (),
     trash: str | None = None,
+    archive: Sequence[tuple[int, str]] = (),
 ) -> JournalDoc:
     """A validated journal document (every op and the checksum checked by the schema)."""
-    body = {
+    body: dict[str, object] = {
         "version": 2,
         "kind": kind,
         "scopes": list(scopes),
@@ -366,13 +452,15 @@ def make_doc(
         "ops": [o.model_dump() if isinstance(o, OpDoc) else dict(o) for o in ops],
         "trash": trash,
     }
+    if archive:
+        body["archive"] = [{"scope": i, "archived_at": when} for i, when in archive]
     return JournalDoc.model_validate_json(json.dumps({**body, "checksum": _checksum(body)}))
 
 
 def _write_journal(staging: Path, doc: JournalDoc) -> None:
     """The commit point: the journal (twice, on two lines) atomically, and one fsync of the staging
     folder that also makes the staged files' names durable. A crash leaves no journal or a whole one."""
-    data = doc.model_dump_json().encode("utf-8")
+    data = doc.to_json().encode("utf-8")
     write_atomic(staging / JOURNAL_NAMES[0], data + b"\n" + data, mode=0o600)
 
 
@@ -518,12 +606,64 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _ensure_history_dir(root, dirs, hrel)
                 hfd = dirs.get(hrel)
                 os.replace(op.hist_staged, op.history, src_dir_fd=sfd, dst_dir_fd=hfd)
+        _apply_archive(dirs, doc, dir_mode)
         # One round of folder fsyncs for the applied files and the history entries, before the journal
         # is removed. Their order among themselves does not matter: until the journal is gone, a replay
         # after a power loss finds each op applied or not (decided from hashes) and each history copy
         # staged or moved, and finishes what is left; and the copies move only once every op applied
         # (a DisplacedError above means none moved). One round instead of two saves a journal commit.
         dirs.sync()
+
+
+def _stamp_bytes(archived_at: str) -> bytes:
+    """What ``.manager/archive/<key>.json`` holds (the bytes a plain archive writes too)."""
+    return json.dumps({"archived_at": archived_at}).encode("utf-8")
+
+
+def _subdir(dirs: _Dirs, parent: str, name: str, mode: int) -> int:
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(name, mode, dir_fd=dirs.get(parent))
+    return dirs.get(f"{parent}/{name}" if parent else name)
+
+
+def _apply_archive(dirs: _Dirs, doc: JournalDoc, dir_mode: int) -> None:
+    """Each archived workspace: its stamp first (meaningless until the folder moves), then the
+    folder's rename to ``archived/``. Idempotent: a folder already moved is left where it is."""
+    if not doc.archive:
+        return
+    active = dirs.get(WORKSPACES_DIR)
+    shelf = _subdir(dirs, "", ARCHIVED_DIR, dir_mode)
+    stamps = _subdir(dirs, MANAGER_DIR, ARCHIVE_STAMPS, PRIVATE_DIR_MODE)
+    for a in doc.archive:
+        key = doc.scopes[a.scope]
+        if not _lexists(key, active) or _lexists(key, shelf):
+            continue  # moved already
+        tmp = f"{TEMP_PREFIX}{key}.json"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp, dir_fd=stamps)
+        write_durable(tmp, _stamp_bytes(a.archived_at), mode=0o600, dir_fd=stamps)
+        os.replace(tmp, f"{key}.json", src_dir_fd=stamps, dst_dir_fd=stamps)
+        os.rename(key, key, src_dir_fd=active, dst_dir_fd=shelf)
+
+
+def _undo_archive(dirs: _Dirs, doc: JournalDoc) -> None:
+    """Put every archived folder back (never over a folder someone made meanwhile) and drop our stamp."""
+    if not doc.archive:
+        return
+    active = dirs.get(WORKSPACES_DIR)
+    try:
+        shelf = dirs.get(ARCHIVED_DIR)
+    except StorageError:
+        return  # never created: nothing moved
+    for a in reversed(doc.archive):
+        key = doc.scopes[a.scope]
+        if _lexists(key, shelf) and not _lexists(key, active):
+            os.rename(key, key, src_dir_fd=shelf, dst_dir_fd=active)
+        if _lexists(key, active):
+            with contextlib.suppress(OSError, StorageError):
+                stamps = dirs.get(f"{MANAGER_DIR}/{ARCHIVE_STAMPS}")
+                if read_nofollow(f"{key}.json", stamps) == _stamp_bytes(a.archived_at):
+                    os.unlink(f"{key}.json", dir_fd=stamps)
 
 
 def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:
@@ -671,6 +811,7 @@ def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
     srel = _staging_rel(staging, root)
     use_exchange = exchange_supported() if _USE_EXCHANGE is None else _USE_EXCHANGE
     with _dirs(root) as dirs:
+        _undo_archive(dirs, doc)
         sfd = dirs.get(srel)
         for op in reversed(doc.ops):
             scope = doc.scopes[op.scope]
@@ -823,13 +964,18 @@ def _quarantine_copy(root: Path, path: Path, data: bytes, why: str) -> None:
         return  # the report is best effort; the valid copy is used either way
 
 
-def scopes_of(name: str) -> list[str] | None:
-    parts = name.split("+")
-    if not parts or len(parts) > 2 or any(not _SCOPE_RE.match(p) for p in parts):
+def discard_unnamed(root: Path, name: str) -> str | None:
+    """A hashed staging folder with no valid scopes file (caller holds the lock named ``name``):
+    without a journal it never reached its commit point (dropped); with one it is kept for the user."""
+    staging = staging_dir(root, name)
+    if not os.path.lexists(staging):
         return None
-    if len(parts) == 2 and (parts[0] != GLOBAL or parts[1] == GLOBAL):
-        return None
-    return parts
+    present = any(os.path.lexists(staging / n) for n in (*JOURNAL_NAMES, *ROLLBACK_NAMES))
+    if present or staging.is_symlink() or not staging.is_dir():
+        _quarantine(root, staging, "a staging folder whose scopes can't be known")
+        return "quarantined"
+    remove_tree_quietly(staging)
+    return "discarded"
 
 
 def recover(root: Path, name: str) -> str | None:

@@ -289,6 +289,13 @@ Reload it now? Your staged changes are kept and shown against the current versio
     </message>
 </context>
 <context>
+    <name>MovedGlue</name>
+    <message>
+        <source>Moved: the records are in the new folder&apos;s workspace; the old copy is in the Recycle Bin.</source>
+        <translation>已移动：记录现在在新文件夹的工作区里；旧副本在回收站中。</translation>
+    </message>
+</context>
+<context>
     <name>RecordEditor</name>
     <message>
         <source>Fill in a name, a description and the fact, then Stage.</source>
@@ -527,6 +534,10 @@ The durable, self-contained fact.
     <message>
         <source>The folder {folder} no longer exists. Agents will never load this workspace again; archive it to the Recycle Bin (you can restore it later).</source>
         <translation>文件夹 {folder} 已不存在，智能体再也不会加载这个工作区；请把它归档到回收站（之后可以恢复）。</translation>
+    </message>
+    <message>
+        <source>Moved? Pick the new folder…</source>
+        <translation>移动了？选择新文件夹…</translation>
     </message>
     <message numerus="yes">
         <source>%n record(s)</source>

@@ -149,7 +149,7 @@ def test_a_rollback_journal_undoes_from_what_is_on_disk(tmp_path: Path, monkeypa
 def test_an_unknown_staging_entry_is_quarantined_not_trusted(tmp_path: Path) -> None:
     root, _store, _key = _setup(tmp_path)
     weird = root / ".manager" / "staging" / "../evil"
-    (root / ".manager" / "staging" / "a+b+c").mkdir(parents=True)
+    (root / ".manager" / "staging" / "c+b+a").mkdir(parents=True)  # not in lock order: not ours
     before = disk(root)
     again = FileStore(root)
     assert disk(root) == before and not weird.exists()
