@@ -16,7 +16,7 @@ from core import messages as M
 from core.atomic import write_atomic
 from core.errors import AmbiguousSessionError, NotFoundError, SessionReadError, StorageError, UsageError
 from core.foreign import MAX_LOG_BYTES, load_json, read_capped
-from core.sessions.files import SessionFile, find_session_file
+from core.sessions.files import HeaderVersions, SessionFile, find_session_file
 from core.sessions.models import SessionRevision, SessionSummary
 from core.sessions.parse import ParsedSession, folder_session_id, read_session_file, read_session_summary
 from core.sessions.stability import DEFAULT_QUIET_SECONDS, describe_age, lock_state
@@ -65,6 +65,7 @@ class SessionCatalog:
         self._cache: dict[str, tuple[SessionRevision, SessionSummary | str, tuple[str, ...]]] = {}
         self._registry_stamp: tuple[int, int, int] | None = None
         self._registry = WorkspaceRegistry()
+        self._headers = HeaderVersions()  # header versions read by this catalog (by file identity)
         self.parse_count = 0  # full parses done by this instance (tests and benchmarks read it)
         self.problems: dict[str, str] = {}
         self.cache_file = Path(cache_file) if cache_file is not None else None
@@ -186,7 +187,7 @@ class SessionCatalog:
             rev: result.format_version for rev, result, _ in self._cache.values() if isinstance(result, SessionSummary)
         }
         for folder in self._session_folders():
-            found = find_session_file(folder, known)
+            found = find_session_file(folder, known, self._headers)
             if found is None:
                 continue
             seen.add(str(folder))
@@ -278,7 +279,7 @@ class SessionCatalog:
     def load(self, session: str | SessionSummary) -> ParsedSession:
         """Parse a whole session (its newest log, read now). Check ``.summary.revision`` if it matters."""
         folder = Path(session.folder) if isinstance(session, SessionSummary) else self._find(session)
-        found = find_session_file(folder)
+        found = find_session_file(folder, headers=self._headers)
         if found is None:
             label = session.id if isinstance(session, SessionSummary) else session
             raise NotFoundError(f"The DSH session {label!r} has no log in {folder} any more.", reason="session-log")

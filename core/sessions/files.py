@@ -59,11 +59,29 @@ def _revision(path: Path, st: os.stat_result) -> SessionRevision:
     return SessionRevision(path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
 
-# Header versions of generation files by stat identity: choosing a folder's log must not re-read
-# headers on every listing. Bounded; a changed file has a new identity and is read again.
-_HEADER_CACHE: dict[SessionRevision, int | None] = {}
-_HEADER_CACHE_LOCK = threading.Lock()
-_HEADER_CACHE_MAX = 4096
+class HeaderVersions:
+    """Header versions of generation files by stat identity, for whoever lists sessions repeatedly
+    (a :class:`~core.sessions.catalog.SessionCatalog` owns one): choosing a folder's log must not
+    re-read headers on every listing. Bounded; a changed file has a new identity and is read again."""
+
+    MAX = 4096
+
+    def __init__(self) -> None:
+        self._by_revision: dict[SessionRevision, int | None] = {}
+        self._lock = threading.Lock()
+
+    def get(self, revision: SessionRevision) -> tuple[bool, int | None]:
+        """``(known, version)``."""
+        with self._lock:
+            if revision in self._by_revision:
+                return True, self._by_revision[revision]
+        return False, None
+
+    def remember(self, revision: SessionRevision, version: int | None) -> None:
+        with self._lock:
+            if len(self._by_revision) >= self.MAX:
+                self._by_revision.clear()
+            self._by_revision[revision] = version
 
 
 def _first_line(path: Path, compressed: bool) -> bytes:
@@ -79,11 +97,14 @@ def _first_line(path: Path, compressed: bool) -> bytes:
     return data.split(b"\n", 1)[0]
 
 
-def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -> int | None:
+def header_version_of(
+    path: Path, compressed: bool, revision: SessionRevision, headers: HeaderVersions | None = None
+) -> int | None:
     """The ``version`` a log's header line declares (0 when it has none); None when there is no header."""
-    with _HEADER_CACHE_LOCK:
-        if revision in _HEADER_CACHE:
-            return _HEADER_CACHE[revision]
+    if headers is not None:
+        known, cached = headers.get(revision)
+        if known:
+            return cached
     try:
         obj = load_json(_first_line(path, compressed))
     except (OSError, ValueError, zstandard.ZstdError):  # ForeignDataError is a ValueError
@@ -97,14 +118,14 @@ def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -
             version = int(raw)
         else:
             version = 0
-    with _HEADER_CACHE_LOCK:
-        if len(_HEADER_CACHE) >= _HEADER_CACHE_MAX:
-            _HEADER_CACHE.clear()
-        _HEADER_CACHE[revision] = version
+    if headers is not None:
+        headers.remember(revision, version)
     return version
 
 
-def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None = None) -> SessionFile | None:
+def find_session_file(
+    folder: Path, known: Mapping[SessionRevision, int] | None = None, headers: HeaderVersions | None = None
+) -> SessionFile | None:
     """The log to read in ``folder``: the highest generation whose header agrees with its name.
 
     Rules (DSH's own naming; never the modification time, which copies and restores change):
@@ -118,7 +139,8 @@ def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None 
       ``session.jsonl[.zstd]`` predates generation files and its header version is not checked.
 
     ``known``: header versions already known by file identity (the catalog's parsed summaries),
-    so a fresh process with a persisted cache does not re-read every header.
+    so a fresh process with a persisted cache does not re-read every header; ``headers``: the
+    caller's memory of headers read before (None: read them).
     """
     candidates: list[tuple[int, bool, str, os.stat_result]] = []
     try:
@@ -147,7 +169,7 @@ def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None 
         if generation >= 1:
             declared = known.get(revision) if known is not None and revision in known else None
             if declared is None:
-                declared = header_version_of(path, compressed, revision)
+                declared = header_version_of(path, compressed, revision, headers)
             if declared != generation:
                 said = "has no readable header" if declared is None else f"says format v{declared} in its header"
                 warnings.append(f"{name} {said}, which disagrees with its name; skipped it")
