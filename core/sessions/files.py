@@ -60,28 +60,35 @@ def _revision(path: Path, st: os.stat_result) -> SessionRevision:
 
 
 class HeaderVersions:
-    """Header versions of generation files by stat identity, for whoever lists sessions repeatedly
-    (a :class:`~core.sessions.catalog.SessionCatalog` owns one): choosing a folder's log must not
-    re-read headers on every listing. Bounded; a changed file has a new identity and is read again."""
+    """Header versions of generation files by stat identity, kept by whoever chooses logs again and
+    again (a :class:`~core.sessions.catalog.SessionCatalog` owns one): choosing a folder's log must not
+    re-read headers on every listing. The headers read are bounded; a changed file has a new identity
+    and is read again. Thread-safe (listings run on workers)."""
 
-    MAX = 4096
+    MAX_READ = 4096
 
     def __init__(self) -> None:
-        self._by_revision: dict[SessionRevision, int | None] = {}
+        self._known: Mapping[SessionRevision, int] = {}
+        self._read: dict[SessionRevision, int | None] = {}
         self._lock = threading.Lock()
 
-    def get(self, revision: SessionRevision) -> tuple[bool, int | None]:
-        """``(known, version)``."""
+    def learn(self, known: Mapping[SessionRevision, int]) -> None:
+        """Versions known from elsewhere (the catalog's parsed summaries): they replace the last ones."""
         with self._lock:
-            if revision in self._by_revision:
-                return True, self._by_revision[revision]
-        return False, None
+            self._known = dict(known)
 
-    def remember(self, revision: SessionRevision, version: int | None) -> None:
+    def version_of(self, path: Path, compressed: bool, revision: SessionRevision) -> int | None:
         with self._lock:
-            if len(self._by_revision) >= self.MAX:
-                self._by_revision.clear()
-            self._by_revision[revision] = version
+            if revision in self._known:
+                return self._known[revision]
+            if revision in self._read:
+                return self._read[revision]
+        version = header_version_of(path, compressed)
+        with self._lock:
+            if len(self._read) >= self.MAX_READ:
+                self._read.clear()
+            self._read[revision] = version
+        return version
 
 
 def _first_line(path: Path, compressed: bool) -> bytes:
@@ -97,14 +104,8 @@ def _first_line(path: Path, compressed: bool) -> bytes:
     return data.split(b"\n", 1)[0]
 
 
-def header_version_of(
-    path: Path, compressed: bool, revision: SessionRevision, headers: HeaderVersions | None = None
-) -> int | None:
+def header_version_of(path: Path, compressed: bool) -> int | None:
     """The ``version`` a log's header line declares (0 when it has none); None when there is no header."""
-    if headers is not None:
-        known, cached = headers.get(revision)
-        if known:
-            return cached
     try:
         obj = load_json(_first_line(path, compressed))
     except (OSError, ValueError, zstandard.ZstdError):  # ForeignDataError is a ValueError
@@ -118,14 +119,10 @@ def header_version_of(
             version = int(raw)
         else:
             version = 0
-    if headers is not None:
-        headers.remember(revision, version)
     return version
 
 
-def find_session_file(
-    folder: Path, known: Mapping[SessionRevision, int] | None = None, headers: HeaderVersions | None = None
-) -> SessionFile | None:
+def find_session_file(folder: Path, headers: HeaderVersions | None = None) -> SessionFile | None:
     """The log to read in ``folder``: the highest generation whose header agrees with its name.
 
     Rules (DSH's own naming; never the modification time, which copies and restores change):
@@ -138,9 +135,9 @@ def find_session_file(
       If nothing is left, the result is ``unusable`` (the folder is reported, not read).
       ``session.jsonl[.zstd]`` predates generation files and its header version is not checked.
 
-    ``known``: header versions already known by file identity (the catalog's parsed summaries),
-    so a fresh process with a persisted cache does not re-read every header; ``headers``: the
-    caller's memory of headers read before (None: read them).
+    ``headers``: header versions already read, by file identity (a catalog's, seeded from its parsed
+    summaries so a fresh process with a persisted cache does not re-read every header); without it
+    each generation file's header is read.
     """
     candidates: list[tuple[int, bool, str, os.stat_result]] = []
     try:
@@ -167,9 +164,10 @@ def find_session_file(
         path = folder / name
         revision = _revision(path, st)
         if generation >= 1:
-            declared = known.get(revision) if known is not None and revision in known else None
-            if declared is None:
-                declared = header_version_of(path, compressed, revision, headers)
+            if headers is not None:
+                declared = headers.version_of(path, compressed, revision)
+            else:
+                declared = header_version_of(path, compressed)
             if declared != generation:
                 said = "has no readable header" if declared is None else f"says format v{declared} in its header"
                 warnings.append(f"{name} {said}, which disagrees with its name; skipped it")

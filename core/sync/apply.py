@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from core import messages as msg
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.fingerprint import content_hash
 from core.keys import workspace_key
@@ -73,7 +74,7 @@ def apply_changes(
         elif name == SCOPE_FILE:
             out.done.append(path)  # identity: a workspace's scope.json is its first machine's
         else:
-            out.held[path] = "changes inside archived workspaces are not synced record by record"
+            out.held[path] = msg.HELD_ARCHIVED.format()
     for (skey, key), files in sorted(by_scope.items()):
         _apply_scope(store, skey, key, files, base, scope_json, out)
         step(f"scope:{key}")
@@ -82,7 +83,7 @@ def apply_changes(
 
 def _apply_global(store: MemoryStore, data: bytes | None, base: bytes | None, out: Applied) -> None:
     if data is None:
-        out.held[GLOBAL_FILE] = "GLOBAL.md was deleted on the other machine; it is kept here"
+        out.held[GLOBAL_FILE] = msg.HELD_GLOBAL_DELETED.format()
         return
     expect = content_hash(base) if base is not None else EMPTY_REVISION
     try:
@@ -115,7 +116,7 @@ def _apply_scope(
         cwd = _cwd_of(scope_json(skey))
         if not cwd or workspace_key(cwd) != key:
             for p in paths.values():
-                out.held[p] = "the synced workspace has no usable scope.json; map it to a folder first"
+                out.held[p] = msg.HELD_NO_SCOPE.format()
             return
         snap = store.create_workspace(cwd)
     versions: list[tuple[str, bytes | None]] = []
@@ -127,7 +128,7 @@ def _apply_scope(
             out.changed_here.append(paths[name])
             continue
         if entry is not None and not entry.is_valid:
-            out.held[paths[name]] = "invalid here; a merge never rewrites an invalid file"
+            out.held[paths[name]] = msg.HELD_INVALID_HERE.format()
             continue
         if data is None and entry is None:
             out.done.append(paths[name])

@@ -13,6 +13,7 @@ import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from core import messages as msg
 from core.errors import DshMemoryError
 
 TIMEOUT_S = 300.0  # a remote on a slow link: generous, never forever
@@ -44,12 +45,13 @@ class SyncError(DshMemoryError):
 def find_git() -> str:
     exe = shutil.which("git")
     if exe is None:
-        raise GitMissingError(
-            "Sync needs git, and it is not installed (or not on PATH). Install git "
-            "(Debian/Ubuntu: `sudo apt install git`, macOS: `xcode-select --install`, Windows: git-scm.com), "
-            "then sync again. Your memory is unchanged."
-        )
+        raise GitMissingError(msg.GIT_MISSING.format())
     return exe
+
+
+def _said(proc: subprocess.CompletedProcess[bytes], limit: int = 300) -> str:
+    """What git printed on stderr (its own words, in its own language), cut to ``limit``."""
+    return proc.stderr.decode("utf-8", "replace").strip()[:limit] or "?"
 
 
 def blob_sha(data: bytes) -> str:
@@ -80,9 +82,7 @@ class Git:
             check=False,
         )
         if check and proc.returncode != 0:
-            raise SyncError(
-                f"git {args[0]} failed: {proc.stderr.decode('utf-8', 'replace').strip()[:500]}", reason="git"
-            )
+            raise SyncError(msg.GIT_FAILED.format(command=args[0], detail=_said(proc, 500)), reason="git")
         return proc
 
     def init(self) -> None:
@@ -128,7 +128,7 @@ class Git:
             nl = out.index(b"\n", pos)
             header = out[pos:nl].split()
             if len(header) != 3:
-                raise SyncError(f"git object {sha} is missing from the sync repository", reason="git")
+                raise SyncError(msg.GIT_OBJECT_MISSING.format(sha=sha), reason="git")
             size = int(header[2])
             result[sha] = out[nl + 1 : nl + 1 + size]
             pos = nl + 1 + size + 1
@@ -153,13 +153,13 @@ class Git:
         """A commit on top of ``parents[0]`` changing ``changes`` (None: delete), written by one
         ``git fast-import`` (blobs, trees and commit in one pack; the ref moves last)."""
         name, email = author
-        msg = message.encode("utf-8")
+        body = message.encode("utf-8")
         chunks: list[bytes] = [
             f"commit {ref}\n".encode(),
             f"author {name} <{email}> {when} +0000\n".encode(),
             f"committer {name} <{email}> {when} +0000\n".encode(),
-            b"data %d\n" % len(msg),
-            msg,
+            b"data %d\n" % len(body),
+            body,
             b"\n",
         ]
         if parents:
@@ -178,7 +178,7 @@ class Git:
         self.run("fast-import", "--quiet", "--done", "--date-format=raw", "--force", stdin=b"".join(chunks))
         sha = self.rev(ref)
         if sha is None:
-            raise SyncError("git fast-import did not create the commit", reason="git")
+            raise SyncError(msg.GIT_NO_COMMIT.format(), reason="git")
         return sha
 
     # --- the remote ---------------------------------------------------------------------------
@@ -186,10 +186,7 @@ class Git:
         """The remote branch's commit (None: the remote has no such branch yet)."""
         proc = self.run("ls-remote", "--heads", url, f"refs/heads/{branch}", check=False)
         if proc.returncode != 0:
-            raise SyncError(
-                f"Could not reach the sync remote {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}",
-                reason="remote",
-            )
+            raise SyncError(msg.REMOTE_UNREACHABLE.format(url=url, detail=_said(proc)), reason="remote")
         for line in proc.stdout.decode().splitlines():
             sha, _, ref = line.partition("\t")
             if ref == f"refs/heads/{branch}":
@@ -199,9 +196,7 @@ class Git:
     def fetch(self, url: str, branch: str, tracking: str) -> None:
         proc = self.run("fetch", "--no-tags", "--quiet", url, f"+refs/heads/{branch}:{tracking}", check=False)
         if proc.returncode != 0:
-            raise SyncError(
-                f"Could not fetch from {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
-            )
+            raise SyncError(msg.REMOTE_FETCH_FAILED.format(url=url, detail=_said(proc)), reason="remote")
 
     def push(self, url: str, commit: str, branch: str, *, lease: str | None = None) -> None:
         """Push ``commit`` as ``branch``; with ``lease`` (the remote commit this machine has merged)
@@ -213,14 +208,8 @@ class Git:
             return
         flags = [ln.split("\t", 1)[0] for ln in proc.stdout.decode("utf-8", "replace").splitlines() if "\t" in ln]
         if "!" in flags:
-            raise SyncError(
-                "The remote has changes this machine has not merged yet (the push was rejected). "
-                "Sync again to merge them first.",
-                reason="push-rejected",
-            )
-        raise SyncError(
-            f"Could not push to {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
-        )
+            raise SyncError(msg.PUSH_REJECTED.format(), reason="push-rejected")
+        raise SyncError(msg.REMOTE_PUSH_FAILED.format(url=url, detail=_said(proc)), reason="remote")
 
     # --- history rewrite (a purge) -------------------------------------------------------------
     def rewrite_without(
@@ -249,12 +238,12 @@ class Git:
             pos = nl + 1
             if line.startswith(b"data "):  # a commit message: its bytes are never parsed as commands
                 size = int(line[5:-1])
-                msg = raw[pos : pos + size]
+                body = raw[pos : pos + size]
                 pos += size
                 if scrub:
-                    kept = [ln for ln in msg.split(b"\n") if not any(w.encode("utf-8") in ln for w in scrub)]
-                    msg = b"\n".join(kept)
-                out += [b"data %d\n" % len(msg), msg]
+                    kept = [ln for ln in body.split(b"\n") if not any(w.encode("utf-8") in ln for w in scrub)]
+                    body = b"\n".join(kept)
+                out += [b"data %d\n" % len(body), body]
                 continue
             if line.startswith(b"mark :"):
                 last_mark = line[5:-1].decode()

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core import messages as msg
 from core.errors import ConflictError, NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key, workspace_name
 from core.layout import RECORD_SUFFIX
@@ -74,11 +75,10 @@ def plan_move(store: MemoryStore, key: str, to_cwd: str) -> MovePlan:
     target_cwd = normalize_cwd(to_cwd)
     target_key = workspace_key(target_cwd)
     if target_key == key:
-        raise UsageError(f"Workspace {key} already belongs to {target_cwd}; nothing to move.")
+        raise UsageError(msg.MOVE_SAME_FOLDER.format(key=key, cwd=target_cwd))
     if any(i.key == key for i in store.list_workspaces(archived=True, counts=False)):
         raise ConflictError(
-            f"The Recycle Bin already holds an archived workspace {key}; restore or purge it before moving "
-            "this one (the move archives the old copy). Nothing was changed.",
+            msg.MOVE_ARCHIVED_EXISTS.format(key=key),
             source.revision,
             source,
         )
@@ -148,9 +148,7 @@ def apply_move(
     ``step`` is told each stage ("committed", "archived") — a test seam for interruptions."""
     missing = unresolved(plan.conflicts, resolutions)
     if missing:
-        raise UsageError(
-            "Choose a version for each record in both workspaces before moving: " + ", ".join(missing)
-        )
+        raise UsageError(msg.MOVE_CHOOSE_FIRST.format(names=", ".join(missing)))
     versions: list[tuple[str, bytes | None]] = list(plan.incoming)
     replaced: list[str] = []
     kept: list[str] = []
@@ -171,7 +169,7 @@ def apply_move(
     current = store.read_workspace(plan.source_key)
     if current.revision != plan.source_revision:
         raise ConflictError(
-            f"Workspace {plan.source_name} changed since the move was planned; review it again. Nothing was moved.",
+            msg.MOVE_SOURCE_CHANGED.format(name=plan.source_name),
             current.revision,
             current,
         )

@@ -34,9 +34,9 @@ from core.display import format_time
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
 from core.recycle import RecycleBin, purge_workspace, read_recycle_bin
-from core.sync.purge import sync_is_set_up
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE
+from core.sync.purge import sync_is_set_up
 from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.qtmodels.recycle_models import (
