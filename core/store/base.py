@@ -68,7 +68,15 @@ from core.records import (
     render_record,
     validate_record,
 )
-from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
+from core.store.commit_log import (
+    GLOBAL_NAME,
+    CommitLogCache,
+    CommitLogEntry,
+    LoggedChange,
+    log_rel,
+    parse_log,
+    render_log,
+)
 from core.store.journal import DisplacedError
 from core.store.scope_files import (
     IndexItems,
@@ -327,6 +335,7 @@ class StoreCore(ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
+        self._log_cache = CommitLogCache()  # (the file store shares its StoreCaches' one)
         # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
         # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
         self.actor = ""
@@ -1301,7 +1310,7 @@ class StoreCore(ABC):
         """The scope's recent commits (a workspace key or ``global``), newest first."""
         if scope != GLOBAL_SCOPE:
             check_key(scope)
-        return list(reversed(parse_log(self._aux_read(log_rel(scope)), scope)))
+        return list(reversed(parse_log(self._aux_read(log_rel(scope)), scope, self._log_cache)))
 
     def commit_versions(
         self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
@@ -1367,5 +1376,5 @@ class StoreCore(ABC):
         )
         with contextlib.suppress(StorageError, OSError):
             rel = log_rel(scope)
-            entries = parse_log(self._aux_read(rel), scope)
-            self._write_log(rel, render_log(scope, [*entries, entry]))
+            entries = parse_log(self._aux_read(rel), scope, self._log_cache)
+            self._write_log(rel, render_log(scope, [*entries, entry], self._log_cache))

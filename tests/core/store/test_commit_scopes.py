@@ -23,7 +23,7 @@ from core.errors import ConflictError, NotFoundError, SecretRefusedError, UsageE
 from core.keys import workspace_key
 from core.models import DeleteOp, PutOp, ScopeBatch
 from core.records import render_index
-from core.store import journal
+from core.store import journal, journal_doc, journal_recovery
 from core.store.base import StoreCore
 from core.store.fs import FileStore
 
@@ -159,24 +159,24 @@ def test_commit_together_is_the_one_workspace_case(store: StoreCore) -> None:
 
 def test_a_long_key_list_gets_a_hashed_confined_staging_name(tmp_path: Path) -> None:
     scopes = ["global", *sorted(workspace_key(c) for c in LONG)]
-    name = journal.tx_name(scopes)
-    assert name.startswith(journal.HASHED_PREFIX) and len(name.encode()) < 100
-    assert journal.tx_name(["global", "a-1"]) == "global+a-1"  # the bytes of a two-scope journal stay
-    assert "archive" not in journal.make_doc("commit", ["global", "a-1"]).to_json()
+    name = journal_doc.tx_name(scopes)
+    assert name.startswith(journal_doc.HASHED_PREFIX) and len(name.encode()) < 100
+    assert journal_doc.tx_name(["global", "a-1"]) == "global+a-1"  # the bytes of a two-scope journal stay
+    assert "archive" not in journal_doc.make_doc("commit", ["global", "a-1"]).to_json()
     root = tmp_path / "m"
-    staging = journal.staging_dir(root, name)
+    staging = journal_doc.staging_dir(root, name)
     staging.mkdir(parents=True)
-    (staging / journal.SCOPES_FILE).write_text(json.dumps(scopes))
-    assert journal.tx_scopes(root, name) == scopes
-    (staging / journal.SCOPES_FILE).write_text(json.dumps(["global", "etc"]))  # forged: names another scope
-    assert journal.tx_scopes(root, name) is None
+    (staging / journal_doc.SCOPES_FILE).write_text(json.dumps(scopes))
+    assert journal_doc.tx_scopes(root, name) == scopes
+    (staging / journal_doc.SCOPES_FILE).write_text(json.dumps(["global", "etc"]))  # forged: names another scope
+    assert journal_doc.tx_scopes(root, name) is None
     FileStore(root)  # no journal: it never reached its commit point, so nothing of it is kept
-    assert journal.pending(root) == [] and not journal.quarantined(root)
+    assert journal_recovery.pending(root) == [] and not journal_recovery.quarantined(root)
     staging.mkdir()
-    (staging / journal.SCOPES_FILE).write_text(json.dumps(["global", "etc"]))
-    (staging / journal.JOURNAL_NAMES[0]).write_text("{}")
+    (staging / journal_doc.SCOPES_FILE).write_text(json.dumps(["global", "etc"]))
+    (staging / journal_doc.JOURNAL_NAMES[0]).write_text("{}")
     FileStore(root)  # a journal whose scopes can't be trusted: never acted on, kept for the user
-    assert journal.pending(root) == [] and len(journal.quarantined(root)) == 1
+    assert journal_recovery.pending(root) == [] and len(journal_recovery.quarantined(root)) == 1
 
 
 # --- a real child process SIGKILLed at every step --------------------------------------------------
@@ -215,7 +215,7 @@ def _fixed_clock() -> Any:
 def _outcome(root: Path, keys: list[str]) -> set[str]:
     """"old" or "new" for every scope as a fresh open sees it (the set of them: one value if whole)."""
     store = FileStore(root)
-    assert journal.pending(root) == [] and not leftovers(root)
+    assert journal_recovery.pending(root) == [] and not leftovers(root)
     seen = {"new" if store.read_global().text == G2 else "old"}
     for k in keys[:3]:
         snap = store.read_workspace(k)
@@ -273,12 +273,46 @@ def test_sigkill_at_every_step_leaves_every_scope_all_old_or_all_new(tmp_path: P
         status = _kill_at(step, root, keys)
         killed = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
         assert killed or step >= total, f"step {step} of {total}: the child finished early"
-        if step % 3 == 0 and journal.pending(root):
+        if step % 3 == 0 and journal_recovery.pending(root):
             early.commit(keys[1], [], None)  # a no-op commit still settles what covers its scope
-            assert journal.pending(root) == [], f"step {step}: a writer of one scope did not settle it"
+            assert journal_recovery.pending(root) == [], f"step {step}: a writer of one scope did not settle it"
         seen = _outcome(root, keys)
         assert len(seen) == 1, f"step {step}: scopes disagree after the reopen: {seen}"
         state = seen.pop()
         tally[state] = tally.get(state, 0) + 1
     assert tally.get("old", 0) > 0 and tally.get("new", 0) > 0, tally
     print(f"\n{total + 1} kills ({'hashed' if cwds is LONG else 'joined'} name): {tally}")
+
+
+class Died(BaseException):
+    """Stands for a SIGKILL: raised out of the apply step, with the in-process undo disabled."""
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["before-the-rename", "after-the-rename"])
+def test_an_archive_in_a_transaction_is_rolled_forward_after_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moved: bool
+) -> None:
+    root = tmp_path / "m"
+    store = FileStore(root, clock=_fixed_clock)
+    a, b, c, old = _setup(store)
+    real = journal._apply_archive
+
+    def dies(*args: Any) -> None:
+        if moved:
+            real(*args)
+        raise Died
+
+    with monkeypatch.context() as m:
+        m.setattr(journal, "_apply_archive", dies)
+        m.setattr(journal, "_abort_after_commit_point", lambda *a: False)
+        with pytest.raises(Died):
+            store.commit_scopes(_batches(store, [a, b]), global_text=G2, archive=[old])
+    assert journal_recovery.pending(root)  # the journal is left: the commit point was passed
+    again = FileStore(root)
+    assert journal_recovery.pending(root) == [] and again.recovered and again.recovered[0][1] == "rolled forward"
+    assert [i.key for i in again.list_workspaces(archived=True)] == [old]
+    info = again.list_workspaces(archived=True)[0]
+    assert info.archived_at == _fixed_clock() and info.record_count == 2  # its stamp, from the journal
+    assert again.read_global().text == G2
+    assert all(sorted(e.name for e in again.read_workspace(k).entries) == ["fresh", "old"] for k in (a, b))
+    assert again.read_workspace(c).get("keep") is not None  # not in the transaction: untouched
