@@ -12,6 +12,7 @@ from core.errors import DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE
+from core.store.files import AGENT_PROPOSALS, DEBUG_LOGS, RECEIPTS, REVIEW_STATES
 
 
 @dataclass(frozen=True)
@@ -140,20 +141,20 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
 
     proposals = states = closed = debug = 0
     reviews: set[str] = set()
-    for pid in store.list_agent_proposals():
-        if _workspace_of(store.read_agent_proposal(pid)) == key:
+    for pid in store.files(AGENT_PROPOSALS).list():
+        if _workspace_of(store.files(AGENT_PROPOSALS).read(pid)) == key:
             with contextlib.suppress(DshMemoryError, OSError):
-                store.delete_agent_proposal(pid)
+                store.files(AGENT_PROPOSALS).delete(pid)
                 proposals += 1
             reviews.add(pid)
-    for rid in store.list_review_states():
-        if _workspace_of(store.read_review_state(rid)) == key:
+    for rid in store.files(REVIEW_STATES).list():
+        if _workspace_of(store.files(REVIEW_STATES).read(rid)) == key:
             with contextlib.suppress(DshMemoryError, OSError):
-                store.delete_review_state(rid)
+                store.files(REVIEW_STATES).delete(rid)
                 states += 1
             reviews.add(rid)
-    for rid in store.list_receipts():
-        text = store.read_receipt(rid)
+    for rid in store.files(RECEIPTS).list():
+        text = store.files(RECEIPTS).read(rid)
         receipt = parse_receipt(text) if text is not None else None
         if receipt is None or (receipt.workspace_key != key and rid not in reviews):
             continue
@@ -161,11 +162,12 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
         if receipt.status not in FINAL_STATUSES and receipt.status != "discarded":
             closed_receipt = receipt.model_copy(update={"status": "discarded", "error": "workspace purged"})
             with contextlib.suppress(DshMemoryError, OSError):
-                store.write_receipt(rid, render_receipt(closed_receipt))
+                store.files(RECEIPTS).write(rid, render_receipt(closed_receipt))
                 closed += 1
     for rid in sorted(reviews):
         with contextlib.suppress(DshMemoryError, OSError):
-            debug += store.delete_debug(rid)
+            logs = store.files(DEBUG_LOGS)
+            debug += sum(logs.delete(log_id) for log_id in logs.list(rid))
     usage = 0
     with contextlib.suppress(DshMemoryError, OSError, TimeoutError):
         from core.usage.ledger import forget_workspace

@@ -36,8 +36,8 @@ from scripts import shots_hygiene as hygiene_steps
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
 from scripts import shots_supersede as supersede_steps
-from scripts import shots_usage as usage_steps
 from scripts import shots_sync as sync_steps
+from scripts import shots_usage as usage_steps
 from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]

@@ -20,6 +20,7 @@ from typing import Any
 from core.keys import normalize_cwd
 from core.models import EMPTY_REVISION, WorkspaceSnapshot
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 MAX_RECEIPTS_SCANNED = 200
 MAX_RECENT = 40
@@ -69,8 +70,8 @@ def _receipt_authors(store: MemoryStore) -> dict[str, str]:
     from core.consolidation.receipts import parse_receipt
 
     authors: dict[str, str] = {}
-    for rid in sorted(store.list_receipts(), reverse=True)[:MAX_RECEIPTS_SCANNED]:
-        text = store.read_receipt(rid)
+    for rid in sorted(store.files(RECEIPTS).list(), reverse=True)[:MAX_RECEIPTS_SCANNED]:
+        text = store.files(RECEIPTS).read(rid)
         receipt = parse_receipt(text) if text is not None else None
         if receipt is None:
             continue

@@ -57,6 +57,7 @@ from core.sessions.models import Evidence
 from core.settings import AppSettings, load_settings
 from core.store.api import MemoryStore
 from core.store.commit_log import MAX_ENTRIES as MAX_LOG_ENTRIES
+from core.store.files import AGENT_PROPOSALS, RECEIPTS
 
 AGENT_PREFIX = "agent:"
 """Consolidator names of agent proposals start with this (``agent:claude-code``): the GUI's source filter."""
@@ -229,7 +230,7 @@ class AgentProposals:
         existing proposal comes back. Over :data:`MAX_PENDING` pending proposals, UsageError.
         """
         cwd = normalize_cwd(cwd)
-        ids = self.store.list_agent_proposals()
+        ids = self.store.files(AGENT_PROPOSALS).list()
         digest = proposal.digest()
         for pid in ids:
             try:
@@ -260,14 +261,14 @@ class AgentProposals:
             global_revision=global_revision,
             workspace_revision=workspace_revision,
         )
-        self.store.write_agent_proposal(p.id, p.model_dump_json(indent=1))
+        self.store.files(AGENT_PROPOSALS).write(p.id, p.model_dump_json(indent=1))
         review = self.open(p.id)
-        self.store.write_receipt(p.id, render_receipt(review.receipt))
+        self.store.files(RECEIPTS).write(p.id, render_receipt(review.receipt))
         return p
 
     # --- list ----------------------------------------------------------------------------
     def load(self, proposal_id: str) -> AgentProposal:
-        text = self.store.read_agent_proposal(proposal_id)
+        text = self.store.files(AGENT_PROPOSALS).read(proposal_id)
         if text is None:
             raise NotFoundError(
                 f"No pending agent proposal {proposal_id!r}. Run `dsh-memory reviews --pending` to list them."
@@ -284,7 +285,7 @@ class AgentProposals:
         return p
 
     def _settled(self, proposal_id: str) -> Receipt | None:
-        text = self.store.read_receipt(proposal_id)
+        text = self.store.files(RECEIPTS).read(proposal_id)
         receipt = parse_receipt(text) if text is not None else None
         return receipt if receipt is not None and receipt.status in FINAL_STATUSES else None
 
@@ -294,7 +295,7 @@ class AgentProposals:
         problems: list[str] = []
         global_rev = self.store.read_global().revision
         ws_revs: dict[str, Revision] = {}
-        for pid in self.store.list_agent_proposals():
+        for pid in self.store.files(AGENT_PROPOSALS).list():
             try:
                 p = self.load(pid)
             except (UsageError, NotFoundError) as exc:
@@ -302,7 +303,7 @@ class AgentProposals:
                 continue
             if self._settled(pid) is not None:
                 # Settled, but the process stopped before removing it: finish that now.
-                self.store.delete_agent_proposal(pid)
+                self.store.files(AGENT_PROPOSALS).delete(pid)
                 continue
             if p.cwd not in ws_revs:
                 snap = self.store.find_workspace(p.cwd)
@@ -315,7 +316,7 @@ class AgentProposals:
 
     def count(self) -> int:
         """Pending proposals (for a status line): one directory listing, no parsing."""
-        return len(self.store.list_agent_proposals())
+        return len(self.store.files(AGENT_PROPOSALS).list())
 
     # --- review --------------------------------------------------------------------------
     def _build(self, p: AgentProposal, *, rebase: bool) -> Review:
@@ -396,7 +397,7 @@ class AgentProposals:
         self.load(review.review_id)  # still pending (not settled by another window meanwhile)
         receipt = self.service.commit(review, accepted, edited_records=edited_records, confirm_global=confirm_global)
         if receipt.status in FINAL_STATUSES:
-            self.store.delete_agent_proposal(review.review_id)
+            self.store.files(AGENT_PROPOSALS).delete(review.review_id)
         return receipt
 
     def reject(self, review: Review) -> Receipt:

@@ -67,6 +67,7 @@ from core.records import (
     validate_record,
 )
 from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
+from core.store.files import STALE_MARKS, FileKind, InternalFiles
 from core.store.journal import DisplacedError
 from core.store.scope_files import (
     IndexItems,
@@ -85,10 +86,6 @@ MAX_GLOBAL_BYTES = 1024 * 1024
 GLOBAL_SCOPE = "global"
 """Scope id of GLOBAL.md in locks, journal and history (no workspace key can be this: keys end in a hash)."""
 NOT_REGULAR_PREFIX = "not a regular file"
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
-REVIEW_STATE_DIR = ".manager/review-state"  # private: may hold memory bodies (never in reviews/)
-REVIEW_STATE_SUFFIX = ".json"
-MAX_REVIEW_STATE_BYTES = 8 * 1024 * 1024
 MAX_NAME_BYTES = 128
 """Longest record name: every file name derived from it (history ids add 56 bytes, staging and temp
 files fewer) then stays far under the 255-byte limit of common file systems."""
@@ -172,12 +169,6 @@ def check_key(key: str) -> str:
     ):
         raise NotFoundError(f"No workspace with key {key!r}. Run `dsh-memory workspaces` to list the keys.")
     return key
-
-
-def check_review_id(review_id: str) -> str:
-    if not _SAFE_ID.match(review_id):
-        raise UsageError(f"Invalid review id {review_id!r}: use letters, digits, '.', '_' or '-'.")
-    return review_id
 
 
 def entry_from_bytes(file_name: str, data: bytes, mtime_ns: int = 0) -> RecordEntry:
@@ -1026,7 +1017,7 @@ class StoreCore(ABC):
             with contextlib.suppress(StorageError, OSError):
                 self._aux_delete(log_rel(key))  # nothing left to undo into
             with contextlib.suppress(StorageError, OSError):
-                self._aux_delete(self._stale_marks_rel(key))  # names of its records (issue 25: no remnant)
+                self.files(STALE_MARKS).delete(key)  # names of its records (issue 25: no remnant)
 
     # --- history ------------------------------------------------------------------------------
     def _history_item(
@@ -1119,110 +1110,11 @@ class StoreCore(ABC):
             entry.scope_key, [(PutOp(record=record), data)], expect, "manual", allow_secrets, prune=False
         )
 
-    # --- app-owned files ----------------------------------------------------------------------
-    def read_settings_text(self) -> tuple[str | None, Revision]:
-        with self._read_lock("settings"):
-            data = self._aux_read("settings.yml")
-        if data is None:
-            return None, EMPTY_REVISION
-        return data.decode("utf-8", "replace"), content_hash(data)
-
-    def write_settings_text(self, text: str, expect: Revision | None) -> Revision:
-        data = text.encode("utf-8")
-        with self._lock("settings"):
-            self._prepare("settings")
-            old = self._aux_read("settings.yml")
-            current = content_hash(old) if old is not None else EMPTY_REVISION
-            if expect is not None and expect != current:
-                raise self._conflict("settings.yml", expect, None, current)
-            if old != data:
-                self._aux_write("settings.yml", data)
-            return content_hash(data)
-
-    def write_receipt(self, review_id: str, text: str) -> None:
-        check_review_id(review_id)
-        self._aux_write(f"reviews/{review_id}.md", text.encode("utf-8"))
-
-    def read_receipt(self, review_id: str) -> str | None:
-        check_review_id(review_id)
-        data = self._aux_read(f"reviews/{review_id}.md")
-        return None if data is None else data.decode("utf-8", "replace")
-
-    def list_receipts(self) -> list[str]:
-        # Dot files are temp files of a receipt write interrupted by a crash (swept at the next open).
-        return sorted(
-            n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md") and not n.startswith(".")
-        )
-
-    def append_debug(self, review_id: str, attempt: int, line: str) -> None:
-        check_review_id(review_id)
-        if attempt < 0:
-            raise UsageError("attempt must be >= 0")
-        if not line.endswith("\n"):
-            line += "\n"
-        self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
-
-    def delete_debug(self, review_id: str) -> int:
-        """Delete the debug logs of one review (``debug/<review-id>/``): a purge leaves no copy of a
-        workspace's text behind. The number of files removed."""
-        check_review_id(review_id)
-        removed = 0
-        for name in self._aux_list(f"debug/{review_id}"):
-            if name.endswith(".jsonl") and self._aux_delete(f"debug/{review_id}/{name}"):
-                removed += 1
-        return removed
-
-    # --- pending agent proposals (private state: .manager/agent-proposals/<id>.json) -------
-    # Added for the MCP server (core/mcp/proposals.py). Kept apart from the rest of the store
-    # on purpose: the proposals are app-owned JSON, validated by their reader, never memory.
-    AGENT_PROPOSALS_DIR = ".manager/agent-proposals"
-    AGENT_PROPOSAL_MAX_BYTES = 1 << 20
-
-    def _agent_proposal_path(self, proposal_id: str) -> str:
-        return f"{self.AGENT_PROPOSALS_DIR}/{check_review_id(proposal_id)}.json"
-
-    def write_agent_proposal(self, proposal_id: str, text: str) -> None:
-        data = text.encode("utf-8")
-        if len(data) > self.AGENT_PROPOSAL_MAX_BYTES:
-            raise UsageError(
-                f"The proposal is {len(data):,} bytes, over the limit of {self.AGENT_PROPOSAL_MAX_BYTES:,}; "
-                "propose fewer or smaller changes. Nothing was written."
-            )
-        self._aux_write(self._agent_proposal_path(proposal_id), data)
-
-    def read_agent_proposal(self, proposal_id: str) -> str | None:
-        data = self._aux_read(self._agent_proposal_path(proposal_id))
-        if data is None or len(data) > self.AGENT_PROPOSAL_MAX_BYTES:
-            return None
-        return data.decode("utf-8", "replace")
-
-    def list_agent_proposals(self) -> list[str]:
-        names = self._aux_list(self.AGENT_PROPOSALS_DIR)
-        return sorted(
-            n.removesuffix(".json") for n in names if n.endswith(".json") and _SAFE_ID.match(n.removesuffix(".json"))
-        )
-
-    def delete_agent_proposal(self, proposal_id: str) -> None:
-        self._aux_delete(self._agent_proposal_path(proposal_id))
-
-    # --- the MCP server's handle key (private state: .manager/mcp-handle.key) ---------------
-    # Added for core/mcp/handles.py: the HMAC key that makes an agent's `observed` handle
-    # tamper-evident and bound to this root. 32 random bytes, owner-only.
-    MCP_HANDLE_KEY = ".manager/mcp-handle.key"
-
-    def mcp_handle_key(self) -> bytes:
-        """This root's handle key, created on first use. A file of the wrong size is replaced (the
-        handles it signed stop verifying, which only makes agents read again)."""
-        import secrets as _secrets
-
-        data = self._aux_read(self.MCP_HANDLE_KEY)
-        if data is not None and len(data) == 32:
-            return data
-        self._aux_write_private(self.MCP_HANDLE_KEY, _secrets.token_bytes(32))
-        data = self._aux_read(self.MCP_HANDLE_KEY)  # what is on disk now (another server may have won)
-        if data is None or len(data) != 32:
-            raise StorageError(f"Could not keep {self.MCP_HANDLE_KEY} in the memory root.")
-        return data
+    # --- app-owned files (core/store/files.py: each kind declared once) ------------------------
+    def files(self, kind: FileKind) -> InternalFiles:
+        """The internal files of one kind (receipts, review states, settings...): read / write / list
+        / delete, validated by the kind's declaration."""
+        return InternalFiles(self, kind)
 
     # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
     def read_record_file(self, key: str, file_name: str) -> bytes | None:
@@ -1242,56 +1134,13 @@ class StoreCore(ABC):
         Cheap (no file is parsed): the window asks it before offering the demo root.
         """
         return bool(self._scope_keys(False) or self._scope_keys(True)) or self._global_bytes() is not None
-    # --- private review state (consolidation reviews that survive a restart) ---------------
-    # Kept in its own block: see MemoryStore.write_review_state. Paths are built only from a
-    # validated review id, so nothing can name a file outside REVIEW_STATE_DIR.
-    def _review_state_rel(self, review_id: str) -> str:
-        return f"{REVIEW_STATE_DIR}/{check_review_id(review_id)}{REVIEW_STATE_SUFFIX}"
+    def _aux_read_confined(self, rel: str) -> bytes | None:
+        """``_aux_read`` for private state: the file store refuses a symlinked folder on the way."""
+        return self._aux_read(rel)
 
-    def write_review_state(self, review_id: str, text: str) -> None:
-        data = text.encode("utf-8")
-        if len(data) > MAX_REVIEW_STATE_BYTES:
-            raise UsageError(
-                f"The pending review {review_id} is {len(data):,} bytes, over the limit of "
-                f"{MAX_REVIEW_STATE_BYTES:,}; it was not saved. Commit or reject it before closing the window."
-            )
-        self._aux_write_private(self._review_state_rel(review_id), data)
-
-    def read_review_state(self, review_id: str) -> str | None:
-        data = self._aux_read(self._review_state_rel(review_id))
-        if data is None or len(data) > MAX_REVIEW_STATE_BYTES:
-            return None
-        return data.decode("utf-8", "replace")
-
-    def list_review_states(self) -> list[str]:
-        out = []
-        for name in self._aux_list(REVIEW_STATE_DIR):
-            rid = name.removesuffix(REVIEW_STATE_SUFFIX)
-            if name.endswith(REVIEW_STATE_SUFFIX) and _SAFE_ID.match(rid):  # temp files start with "."
-                out.append(rid)
-        return sorted(out)
-
-    def delete_review_state(self, review_id: str) -> bool:
-        return self._aux_delete(self._review_state_rel(review_id))
-
-    # --- "reviewed" marks of the stale-memory queue (see MemoryStore.read_stale_marks) -------
-    STALE_MARKS_DIR = ".manager/stale-reviewed"
-    STALE_MARKS_MAX_BYTES = 4 << 20
-
-    def _stale_marks_rel(self, key: str) -> str:
-        return f"{self.STALE_MARKS_DIR}/{check_key(key)}.json"
-
-    def read_stale_marks(self, key: str) -> str | None:
-        data = self._aux_read(self._stale_marks_rel(key))
-        if data is None or len(data) > self.STALE_MARKS_MAX_BYTES:
-            return None
-        return data.decode("utf-8", "replace")
-
-    def write_stale_marks(self, key: str, text: str) -> None:
-        data = text.encode("utf-8")
-        if len(data) > self.STALE_MARKS_MAX_BYTES:
-            raise UsageError(f"The review marks of {key} are {len(data):,} bytes, over the limit; nothing was saved.")
-        self._aux_write_private(self._stale_marks_rel(key), data)
+    def _aux_list_confined(self, rel_dir: str) -> list[str]:
+        """``_aux_list`` for private state (the file store also refuses links and sweeps old temp files)."""
+        return self._aux_list(rel_dir)
 
     def _aux_delete(self, rel: str) -> bool:
         """Remove one app-owned file next to the memory; False when it was not there."""

@@ -1015,7 +1015,7 @@ class FileStore(StoreCore):
         except (FileNotFoundError, NotADirectoryError):
             return []
 
-    # --- private review state (see StoreCore.write_review_state) --------------------------------
+    # --- private state (core/store/files.py: kinds declared private / confined) ----------------
     def _confined_aux(self, rel: str) -> Path:
         """``rel`` under the root with no symlinked folder on the way (``.manager`` included):
         private review state must never be written or removed through a link out of the root."""
@@ -1063,16 +1063,12 @@ class FileStore(StoreCore):
             raise StorageError(f"Could not create {target.parent}: {exc.strerror or exc}.") from exc
         write_atomic(target, data, mode=0o600, durable=False)
 
-    def read_review_state(self, review_id: str) -> str | None:
-        self._confined_aux(self._review_state_rel(review_id))
-        return super().read_review_state(review_id)
+    def _aux_read_confined(self, rel: str) -> bytes | None:
+        self._confined_aux(rel)  # private state is never read through a link out of the root
+        return self._aux_read(rel)
 
-    def read_stale_marks(self, key: str) -> str | None:
-        self._confined_aux(self._stale_marks_rel(key))  # never read through a link out of the root
-        return super().read_stale_marks(key)
-
-    def list_review_states(self) -> list[str]:
-        folder = self._confined_aux(self._review_state_rel("probe")).parent  # checked like a state file's
+    def _aux_list_confined(self, rel_dir: str) -> list[str]:
+        folder = self._confined_aux(f"{rel_dir}/probe").parent  # checked like a state file's
         # Temp files of a state write interrupted by a crash (recover() does not look here). Only
         # old ones: a young one may be another process's write in progress.
         cutoff = time.time() - STALE_TEMP_S
@@ -1080,7 +1076,7 @@ class FileStore(StoreCore):
             for p in folder.glob(f"{TEMP_PREFIX}*"):
                 if p.is_file() and not p.is_symlink() and p.stat().st_mtime < cutoff:
                     p.unlink()
-        return super().list_review_states()
+        return self._aux_list(rel_dir)
 
     # --- check --------------------------------------------------------------------------------
     def _extra_problems(self) -> list[Problem]:

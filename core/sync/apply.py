@@ -18,6 +18,7 @@ from core.keys import workspace_key
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.models import EMPTY_REVISION
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 
 @dataclass
@@ -66,7 +67,7 @@ def apply_changes(
             step("global")
         elif top == REVIEWS_DIR:
             if data is not None:  # receipts are a log: a remote delete is not repeated here
-                store.write_receipt(name.removesuffix(RECORD_SUFFIX), data.decode("utf-8"))
+                store.files(RECEIPTS).write(name.removesuffix(RECORD_SUFFIX), data.decode("utf-8"))
             out.done.append(path)
         elif top == WORKSPACES_DIR and name.endswith(RECORD_SUFFIX):
             by_scope[(skey, to_local(skey))][name] = data

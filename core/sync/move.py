@@ -29,6 +29,7 @@ from core.keys import normalize_cwd, workspace_key, workspace_name
 from core.layout import RECORD_SUFFIX
 from core.models import EMPTY_REVISION, Revision
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 from core.sync import mapping, state
 from core.sync.review import Resolution, ReviewItem, resolved_text, unresolved
 
@@ -260,5 +261,5 @@ def _write_receipt(
         f"- Both had it, target's version kept: {', '.join(kept) or '-'}",
         f"- Invalid files left in the Recycle Bin copy: {', '.join(plan.left_behind) or '-'}",
     ]
-    store.write_receipt(rid, "\n".join(lines) + "\n")
+    store.files(RECEIPTS).write(rid, "\n".join(lines) + "\n")
     return rid

@@ -12,6 +12,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from core.consolidation.proposals import ChangeSummary, Receipt
 from core.consolidation.receipts import render_receipt
 from core.search import SearchIndex
+from core.store.files import RECEIPTS
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.roles import KEY_ROLE
@@ -294,7 +295,7 @@ def test_record_shows_the_consolidation_that_wrote_it(ctx: AppContext, sample: S
         workspace_revision_before="w0",
         changes=(ChangeSummary(id="c1", kind="put", target="release-notes.md", decision="accepted"),),
     )
-    ctx.store.write_receipt(receipt.review_id, render_receipt(receipt))
+    ctx.store.files(RECEIPTS).write(receipt.review_id, render_receipt(receipt))
     tab = _tab(ctx, qtbot)
     tab.show()
     _open(tab, alpha)

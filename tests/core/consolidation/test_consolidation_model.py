@@ -21,6 +21,7 @@ from core.model_catalog import ModelCatalog, ModelChoice
 from core.models import PutOp, Record
 from core.settings import AppSettings
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -185,7 +186,7 @@ def test_memory_changed_during_the_model_call_is_a_conflict(chat_server: ChatSer
     assert receipt.status == "conflict"
     snap = store.find_workspace(CWD)
     assert snap is not None and [r.name for r in snap.records()] == ["hand-written"]  # never overwritten
-    assert parse_receipt(store.read_receipt(review.review_id) or "") == receipt
+    assert parse_receipt(store.files(RECEIPTS).read(review.review_id) or "") == receipt
     # Back to review with the new state: same proposal, new CAS base, no second model call.
     refreshed = service.refresh(review)
     assert refreshed.workspace_revision == snap.revision
@@ -259,7 +260,7 @@ def test_secrets_are_refused(chat_server: ChatServer, catalog: ModelCatalog) -> 
     with pytest.raises(UsageError, match="refused"):
         service.commit(review, ["c1"])
     assert store.find_workspace(CWD) is None
-    assert "ghp_" not in (store.read_receipt(review.review_id) or "")
+    assert "ghp_" not in (store.files(RECEIPTS).read(review.review_id) or "")
 
 
 def test_out_of_scope_changes_are_refused(chat_server: ChatServer, catalog: ModelCatalog) -> None:

@@ -19,6 +19,7 @@ from core.errors import ConfirmationRequiredError, SecretRefusedError
 from core.keys import workspace_key
 from core.models import PutOp
 from core.records import render_record
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -93,7 +94,7 @@ def test_modes_are_kept_on_overwrite_and_new_files_are_private(tmp_path: Path) -
     s = store.commit(s.key, [PutOp(record=rec("fact", "\nv2\n"))], s.revision)
     assert stat.S_IMODE((root / "GLOBAL.md").stat().st_mode) == 0o640
     assert stat.S_IMODE((d / "fact.md").stat().st_mode) == 0o640
-    store.write_receipt("r1", "x")
+    store.files(RECEIPTS).write("r1", "x")
     assert stat.S_IMODE((root / "reviews" / "r1.md").stat().st_mode) == 0o600
 
 

@@ -20,6 +20,7 @@ from core.models import EMPTY_REVISION, DeleteOp, PutOp, Record
 from core.records import INDEX_HEADER, render_index, render_record
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE, HISTORY_MAX_VERSIONS, StoreCore
+from core.store.files import DEBUG_LOGS, RECEIPTS, SETTINGS
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -322,26 +323,31 @@ def test_restore_conflicts_with_new_active_scope(store: StoreCore) -> None:
 
 
 def test_settings_cas(store: StoreCore) -> None:
-    assert store.read_settings_text() == (None, EMPTY_REVISION)
-    rev = store.write_settings_text("a: 1\n", EMPTY_REVISION)
-    assert store.read_settings_text() == ("a: 1\n", rev)
+    assert store.files(SETTINGS).read_revised() == (None, EMPTY_REVISION)
+    rev = store.files(SETTINGS).replace("a: 1\n", EMPTY_REVISION)
+    assert store.files(SETTINGS).read_revised() == ("a: 1\n", rev)
     with pytest.raises(ConflictError):
-        store.write_settings_text("a: 2\n", EMPTY_REVISION)
-    assert store.write_settings_text("a: 1\n", rev) == rev
+        store.files(SETTINGS).replace("a: 2\n", EMPTY_REVISION)
+    assert store.files(SETTINGS).replace("a: 1\n", rev) == rev
 
 
 def test_receipts_and_debug(store: StoreCore) -> None:
-    assert store.list_receipts() == []
-    store.write_receipt("rev-b", "B")
-    store.write_receipt("rev-a", "A")
-    store.write_receipt("rev-a", "A2")
-    assert store.list_receipts() == ["rev-a", "rev-b"]
-    assert store.read_receipt("rev-a") == "A2"
-    assert store.read_receipt("missing") is None
+    assert store.files(RECEIPTS).list() == []
+    store.files(RECEIPTS).write("rev-b", "B")
+    store.files(RECEIPTS).write("rev-a", "A")
+    store.files(RECEIPTS).write("rev-a", "A2")
+    assert store.files(RECEIPTS).list() == ["rev-a", "rev-b"]
+    assert store.files(RECEIPTS).read("rev-a") == "A2"
+    assert store.files(RECEIPTS).read("missing") is None
     with pytest.raises(UsageError):
-        store.write_receipt("../escape", "x")
-    store.append_debug("rev-a", 1, '{"a": 1}')
-    store.append_debug("rev-a", 1, '{"a": 2}')
+        store.files(RECEIPTS).write("../escape", "x")
+    store.files(DEBUG_LOGS).append("rev-a/attempt-1", '{"a": 1}\n')
+    store.files(DEBUG_LOGS).append("rev-a/attempt-1", '{"a": 2}\n')
+    assert store.files(DEBUG_LOGS).list("rev-a") == ["rev-a/attempt-1"]
+    with pytest.raises(UsageError):
+        store.files(DEBUG_LOGS).append("rev-a/attempt--1", "x\n")
+    assert store.files(DEBUG_LOGS).delete("rev-a/attempt-1")
+    assert store.files(DEBUG_LOGS).list("rev-a") == []
 
 
 def test_status_and_check(store: StoreCore) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from core.errors import InvalidRecordError, NotFoundError, UsageError
 from core.keys import workspace_key
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.sync.move import apply_move, finish_pending_moves, plan_move
 from core.sync.review import Resolution
@@ -31,7 +32,7 @@ def test_move_to_a_new_folder_rekeys_and_archives_the_old_copy(tmp_path: Path) -
         store.read_workspace(key)
     # The old copy is in the Recycle Bin, byte for byte, and the receipt tells the story.
     assert {e.name for e in store.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
-    receipt = store.read_receipt(result.receipt_id)
+    receipt = store.files(RECEIPTS).read(result.receipt_id)
     assert receipt is not None and "Moved shop to" in receipt and "alpha, beta" in receipt
 
 
