@@ -34,7 +34,7 @@ class RecycleBin:
 
 
 def read_recycle_bin(store: MemoryStore) -> RecycleBin:
-    history = store.history()
+    history = store.history.entries()
     present: dict[str, set[str]] = {}
     for key in {h.scope_key for h in history if h.reason == "delete" and h.scope_key != GLOBAL_SCOPE}:
         try:
@@ -78,12 +78,12 @@ def restore_entry(
     A version holding a credential-shaped value needs ``allow_secrets``, as a manual save does."""
     if create:
         expect = store.create_workspace(entry.cwd).revision
-    return store.restore_history(entry.id, expect, allow_secrets=allow_secrets)
+    return store.history.restore(entry.id, expect, allow_secrets=allow_secrets)
 
 
 def global_version(store: MemoryStore, entry_id: str) -> tuple[str, Revision]:
     """An earlier GLOBAL.md's text and the current GLOBAL.md revision (the CAS base to replace it)."""
-    return store.read_history(entry_id).decode("utf-8"), store.read_global().revision
+    return store.history.read(entry_id).decode("utf-8"), store.read_global().revision
 
 
 # --- purge: "delete forever" means every derived copy (issue 25) ---------------------------------

@@ -367,7 +367,7 @@ def recycle_archived(shot: Shot) -> None:
 def recycle_deleted_record(shot: Shot) -> None:
     tab = shot.tab("recycle")
     tab.refresh()
-    deleted = [e for e in shot.ctx.store.history() if e.reason == "delete"]
+    deleted = [e for e in shot.ctx.store.history.entries() if e.reason == "delete"]
     if deleted:
         tab.select_entry(deleted[0].id)
 

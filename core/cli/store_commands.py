@@ -378,8 +378,8 @@ def _history_json(entry: HistoryEntry, content: str) -> dict[str, Any]:
 def cmd_history(args: argparse.Namespace, ctx: Context) -> Result:
     store = _store(ctx)
     key = workspace_key(args.cwd)
-    entries = store.history(key, args.name)
-    versions = [_history_json(e, store.read_history(e.id).decode("utf-8", "replace")) for e in entries]
+    entries = store.history.entries(key, args.name)
+    versions = [_history_json(e, store.history.read(e.id).decode("utf-8", "replace")) for e in entries]
     current: dict[str, Any] | None = None
     try:  # the record as it is now, also when its workspace sits in the Recycle Bin
         snap: WorkspaceSnapshot | None = _workspace_by(store, args.cwd, None)[0]

@@ -113,7 +113,7 @@ def recent(
     authors: dict[str, str] | None = None
     rows: list[dict[str, Any]] = []
     for scope, label in ((key, "workspace"), ("global", "global")):
-        entries = store.commit_log(scope)  # newest first
+        entries = store.history.commit_log(scope)  # newest first
         if since_revision is not None and scope == key:
             cut = next((i for i, e in enumerate(entries) if e.after == since_revision), None)
             if cut is not None:
@@ -122,7 +122,7 @@ def recent(
                 entries = entries[:cut]
         if since_time is not None:
             entries = [e for e in entries if e.time > since_time]
-        newest = store.commit_log(scope)[:1]
+        newest = store.history.commit_log(scope)[:1]
         now = current.get(scope, EMPTY_REVISION)
         if newest and newest[0].after != now and now != EMPTY_REVISION:
             rows.append(

@@ -418,7 +418,7 @@ class AgentProposals:
         current = snap.revision if snap is not None else EMPTY_REVISION
         if current == p.workspace_revision:
             return []
-        log = self.store.commit_log(p.workspace_key)  # newest first
+        log = self.store.history.commit_log(p.workspace_key)  # newest first
         base = next((i for i, e in enumerate(log) if e.before == p.workspace_revision), None)
         if base is None and p.workspace_revision == EMPTY_REVISION and log and len(log) < MAX_LOG_ENTRIES:
             base = len(log) - 1  # a workspace created since: a log not yet full holds all its commits

@@ -13,7 +13,6 @@ from typing import Protocol
 
 from core.models import (
     GlobalSnapshot,
-    HistoryEntry,
     Op,
     Origin,
     Problem,
@@ -22,8 +21,8 @@ from core.models import (
     WorkspaceInfo,
     WorkspaceSnapshot,
 )
-from core.store.commit_log import CommitLogEntry
 from core.store.files import FileKind, InternalFiles
+from core.store.history import RecordHistory
 from core.store.scan import WorkspaceScan
 
 
@@ -133,32 +132,11 @@ class MemoryStore(Protocol):
         Global can never be purged."""
         ...
 
-    # --- history (Recycle Bin for records) -----------------------------------------------
-    def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
-        """Newest first. Bounded: old entries expire (see the store's history limits)."""
-        ...
-
-    def read_history(self, entry_id: str) -> bytes: ...
-
-    def restore_history(
-        self, entry_id: str, expect: Revision | None, *, allow_secrets: bool = False
-    ) -> WorkspaceSnapshot:
-        """Put the old bytes back as the record (a normal CAS commit into the active scope).
-
-        Old bytes holding a credential-shaped value need ``allow_secrets`` (as a manual write does).
-        A restore never prunes history, so restoring several versions in a row loses none of them."""
-        ...
-
-    # --- commit log: undo of a scope's last commit (core/undo.py) ----------------------------
-    def commit_log(self, scope: str) -> list[CommitLogEntry]:
-        """Recent commits of a workspace key or ``global`` (newest first): what each changed."""
-        ...
-
-    def commit_versions(
-        self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
-        allow_secrets: bool = False,
-    ) -> WorkspaceSnapshot:
-        """Put exact bytes back as records (None: delete the record) in one manual CAS commit."""
+    # --- history (Recycle Bin for records) and the commit log (core/store/history.py) ------
+    @property
+    def history(self) -> RecordHistory:
+        """Entries, their bytes, restoring one, the commit log of a scope and putting versions back
+        (what undo writes). Bounded: old entries expire (see the store's history limits)."""
         ...
 
     # --- files this app owns next to the memory (core/store/files.py) ----------------------

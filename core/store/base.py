@@ -66,8 +66,8 @@ from core.records import (
     render_record,
     validate_record,
 )
-from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
 from core.store.files import STALE_MARKS, FileKind, InternalFiles
+from core.store.history import RecordHistory
 from core.store.journal import DisplacedError
 from core.store.scope_files import (
     IndexItems,
@@ -318,6 +318,8 @@ class StoreCore(ABC):
         # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
         # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
         self.actor = ""
+        self.history = RecordHistory(self)
+        """The records' history and the commit logs (``core/store/history.py``)."""
 
     # --- primitives the backends provide ----------------------------------------------------
     @abstractmethod
@@ -1014,46 +1016,24 @@ class StoreCore(ABC):
             # One journaled operation: the folder, its history and its archive stamp, finished on the
             # next open if interrupted.
             self._purge_archived(key)
-            with contextlib.suppress(StorageError, OSError):
-                self._aux_delete(log_rel(key))  # nothing left to undo into
+            self.history.forget(key)  # its commit log: nothing left to undo into
             with contextlib.suppress(StorageError, OSError):
                 self.files(STALE_MARKS).delete(key)  # names of its records (issue 25: no remnant)
 
-    # --- history ------------------------------------------------------------------------------
-    def _history_item(
-        self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str
-    ) -> HistoryItem:
-        when = self._clock()
-        rev = content_hash(data)
-        entry = HistoryEntry(
-            id=history_id(scope, when, name, reason, rev),
-            scope_key=scope,
-            cwd=cwd,
-            name=name,
-            time=when,
-            reason="delete" if reason == "delete" else "overwrite",
-            size=len(data),
-            revision=rev,
-        )
-        return HistoryItem(entry=entry, data=data, source=source)
+    # --- history (core/store/history.py: store.history) ---------------------------------------
+    # The commit code keeps, prunes and logs history through these four names (so does a backend's
+    # transaction); RecordHistory owns what they mean.
+    def _history_item(self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str) -> HistoryItem:
+        return self.history.item(scope, cwd, name, reason, data, source)
 
     def _prune_history(self, scope: str, names: Sequence[str]) -> None:
-        """Drop versions beyond the limits. Best effort: history is a safety net, not the truth."""
-        if not names:
-            return
-        try:
-            self._prune_history_of(scope, set(names))
-        except (StorageError, OSError):
-            return  # the write succeeded; pruning will happen on a later write
+        self.history.prune(scope, names)
 
-    def _prune_history_of(self, scope: str, wanted: set[str]) -> None:
-        cutoff = self._clock() - HISTORY_MAX_AGE
-        drop: list[str] = []
-        for versions in self._history_versions(scope, wanted).values():
-            versions.sort(reverse=True)
-            drop += [i for k, (t, i) in enumerate(versions) if k >= HISTORY_MAX_VERSIONS or t < cutoff]
-        if drop:
-            self._drop_history(drop)
+    def _log_commit(self, key: str, before: Revision, after: Revision, change: ScopeChange, origin: str) -> None:
+        self.history.log_commit(key, before, after, change, origin)
+
+    def _log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
+        self.history.log_global(before, after, history, origin)
 
     def _history_versions(self, scope: str, names: set[str]) -> dict[str, list[tuple[datetime, str]]]:
         """``(time, id)`` of every history version of each of ``names`` (what pruning needs)."""
@@ -1062,53 +1042,6 @@ class StoreCore(ABC):
             if h.name in names:
                 groups.setdefault(h.name, []).append((h.time, h.id))
         return groups
-
-    def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
-        cutoff = self._clock() - HISTORY_MAX_AGE
-        items = [
-            h
-            for h in self._history_items(key)
-            if (key is None or h.scope_key == key) and (name is None or h.name == name) and h.time >= cutoff
-        ]
-        return sorted(items, key=lambda h: (h.time, h.id), reverse=True)
-
-    def read_history(self, entry_id: str) -> bytes:
-        data = self._history_bytes(entry_id)
-        if data is None:
-            raise NotFoundError(f"No history entry {entry_id!r}; it may have expired.")
-        return data
-
-    def restore_history(
-        self, entry_id: str, expect: Revision | None, *, allow_secrets: bool = False
-    ) -> WorkspaceSnapshot:
-        data = self.read_history(entry_id)
-        entry = next((h for h in self._history_items(entry_id.split("/", 1)[0]) if h.id == entry_id), None)
-        if entry is None:  # pragma: no cover - read_history found it
-            raise NotFoundError(f"No history entry {entry_id!r}.")
-        if entry.scope_key == GLOBAL_SCOPE:
-            raise UsageError(
-                "This history entry is a previous GLOBAL.md; read it with read_history and save it with "
-                "replace_global."
-            )
-        fn = record_file_name(entry.name)
-        try:
-            record = parse_record(fn, data)
-        except InvalidRecordError as exc:
-            raise InvalidRecordError(
-                f"The saved version of {entry.name} is not a valid record, so it can't be restored as one: "
-                + "; ".join(exc.reasons),
-                exc.reasons,
-            ) from exc
-        if self._load_scope(entry.scope_key, False) is None:
-            raise NotFoundError(
-                f"Workspace {entry.scope_key} is not active (archived or purged); "
-                "restore the workspace first."
-            )
-        # A restore is a manual write: a secret in the old bytes needs the same explicit allow. It never
-        # prunes, so restoring version after version keeps every version the user is browsing.
-        return self._commit(
-            entry.scope_key, [(PutOp(record=record), data)], expect, "manual", allow_secrets, prune=False
-        )
 
     # --- app-owned files (core/store/files.py: each kind declared once) ------------------------
     def files(self, kind: FileKind) -> InternalFiles:
@@ -1153,77 +1086,3 @@ class StoreCore(ABC):
     def _write_log(self, rel: str, data: bytes) -> None:
         """Write a commit log: private, atomic; the file store skips the fsyncs (see commit_log.py)."""
         self._aux_write_private(rel, data)
-
-    # --- commit log (undo of the last commit; see core/store/commit_log.py) ------------------
-    def commit_log(self, scope: str) -> list[CommitLogEntry]:
-        """The scope's recent commits (a workspace key or ``global``), newest first."""
-        if scope != GLOBAL_SCOPE:
-            check_key(scope)
-        return list(reversed(parse_log(self._aux_read(log_rel(scope)), scope)))
-
-    def commit_versions(
-        self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
-        allow_secrets: bool = False,
-    ) -> WorkspaceSnapshot:
-        """Put exact bytes back as records (None: delete that record) in one manual CAS commit.
-
-        What an undo writes: the versions come from history, byte for byte (never re-rendered), and
-        like ``restore_history`` it never prunes. A version that is not a valid record is refused.
-        """
-        check_key(key)
-        pairs: list[tuple[Op, bytes | None]] = []
-        for name, data in versions:
-            if data is None:
-                pairs.append((DeleteOp(name=name), None))
-                continue
-            try:
-                record = parse_record(record_file_name(name), data)
-            except InvalidRecordError as exc:
-                raise InvalidRecordError(
-                    f"The saved version of {name} is not a valid record, so it can't be put back: "
-                    + "; ".join(exc.reasons),
-                    exc.reasons,
-                ) from exc
-            pairs.append((PutOp(record=record), data))
-        return self._commit(key, pairs, expect, "manual", allow_secrets, prune=False)
-
-    def _log_commit(self, key: str, before: Revision, after: Revision, change: ScopeChange, origin: str) -> None:
-        displaced = {h.source: h.entry.id for h in change.history}
-        changes = [
-            LoggedChange(
-                name=fn.removesuffix(".md"),
-                before=displaced.get(fn),
-                after=content_hash(data) if data is not None else None,
-            )
-            for fn, data in sorted(change.files.items())
-            if fn not in (SCOPE_FILE, INDEX_FILE)
-        ]
-        if changes:
-            self._append_log(key, before, after, changes, origin)
-
-    def _log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
-        old = history[0].entry.id if history else None
-        self._append_log(GLOBAL_SCOPE, before, after, [LoggedChange(name=GLOBAL_NAME, before=old, after=after)], origin)
-
-    def _append_log(
-        self, scope: str, before: Revision, after: Revision, changes: list[LoggedChange], origin: str
-    ) -> None:
-        """Under the scope's lock, after the write. Best effort: the commit happened either way, and a
-        missing entry only makes that commit not undoable (an undo checks the revision first)."""
-        if before == after:
-            return
-        when = self._clock()
-        entry = CommitLogEntry(
-            id=content_hash(f"{scope}\n{before}\n{after}\n{when.isoformat()}".encode()),
-            scope=scope,
-            time=when,
-            origin=origin,
-            actor=self.actor,
-            before=before,
-            after=after,
-            changes=tuple(changes),
-        )
-        with contextlib.suppress(StorageError, OSError):
-            rel = log_rel(scope)
-            entries = parse_log(self._aux_read(rel), scope)
-            self._write_log(rel, render_log(scope, [*entries, entry]))

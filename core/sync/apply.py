@@ -1,5 +1,5 @@
 """Changes from the remote written into this root, only through the store: exact bytes per record
-(``commit_versions``: CAS, journal, history, ``MEMORY.md`` rebuilt), ``replace_global``,
+(``history.commit_versions``: CAS, journal, history, ``MEMORY.md`` rebuilt), ``replace_global``,
 ``write_receipt``, ``create_workspace``/``archive``/``restore``. Each write first checks that the
 local file is still the version the merge was decided on; anything the store refuses (an invalid or
 credential-holding file from the remote, a concurrent local edit) is *held*: not written here, kept
@@ -137,7 +137,7 @@ def _apply_scope(
     if not versions:
         return
     try:
-        store.commit_versions(key, versions, snap.revision)
+        store.history.commit_versions(key, versions, snap.revision)
     except ConflictError:
         out.changed_here.extend(paths[name + RECORD_SUFFIX] for name, _ in versions)
         return
@@ -147,7 +147,7 @@ def _apply_scope(
         for name, data in versions:
             try:
                 cur = store.read_workspace(key)
-                store.commit_versions(key, [(name, data)], cur.revision)
+                store.history.commit_versions(key, [(name, data)], cur.revision)
                 out.done.append(paths[name + RECORD_SUFFIX])
             except DshMemoryError as one:
                 out.held[paths[name + RECORD_SUFFIX]] = one.message

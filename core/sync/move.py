@@ -177,7 +177,7 @@ def apply_move(
             current,
         )
     if versions:
-        snap = store.commit_versions(plan.target_key, versions, expect)
+        snap = store.history.commit_versions(plan.target_key, versions, expect)
     else:
         snap = store.read_workspace(plan.target_key)
     journal = None

@@ -73,7 +73,7 @@ def test_delete_asks_then_commits_with_cas_and_keeps_history(
     assert ctx.store.read_workspace(sample["alpha"].key).get("release-notes") is None
     assert "Deleted release-notes" in tab.banner.text
     assert "release-notes" not in [n for n, _ in _rows(tab)]
-    assert any(h.name == "release-notes" for h in ctx.store.history(sample["alpha"].key))
+    assert any(h.name == "release-notes" for h in ctx.store.history.entries(sample["alpha"].key))
 
 
 def test_delete_after_an_outside_change_deletes_nothing(

@@ -149,7 +149,7 @@ def test_purge_is_never_offered_for_global_or_a_record(ctx: AppContext, tab: Rec
 
     names = [tab.archived_model.index(r, 0).data() for r in range(tab.archived_model.rowCount())]
     assert names == []  # Global is never in the archived list
-    entry = next(e for e in ctx.store.history() if e.name == "build-steps")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps")
     assert tab.select_entry(entry.id)
     assert tab.restore_button.isEnabled()
     assert not tab.purge_button.isEnabled()
@@ -167,7 +167,7 @@ def test_restore_a_deleted_record_from_history(ctx: AppContext, tab: RecycleBinT
 
     rows = [tab.deleted_proxy.index(r, 0).data() for r in range(tab.deleted_proxy.rowCount())]
     assert rows == ["packaging"]
-    entry = next(e for e in ctx.store.history() if e.name == "packaging" and e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "packaging" and e.reason == "delete")
     row = tab.deleted_model.row_of(entry.id)
     assert tab.deleted_model.index(row, DeletedRecordsModel.WORKSPACE).data() == "alpha"
     assert tab.deleted_model.index(row, DeletedRecordsModel.REASON).data() == "Deleted"
@@ -191,7 +191,7 @@ def test_restoring_over_a_current_record_asks_and_uses_cas(
     snap = ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
     snap = ctx.store.commit(snap.key, [PutOp(record=record("build-steps", "Rewritten"))], snap.revision)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.name == "build-steps" and e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps" and e.reason == "delete")
     # The record exists again, so it is not listed as deleted; its old version is an earlier version.
     assert not tab.select_entry(entry.id)
     tab.show_versions_box.setChecked(True)
@@ -230,7 +230,7 @@ def test_a_record_of_an_archived_workspace_needs_the_workspace_first(
     ctx.store.archive(snap.key, snap.revision)
     archived_before = _files(ctx.root / "archived" / snap.key)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.name == "build-steps")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps")
     assert tab.select_entry(entry.id)
 
     tab.restore_button.click()
@@ -254,7 +254,7 @@ def test_filter_and_earlier_versions(ctx: AppContext, tab: RecycleBinTab, tmp_pa
     assert tab.deleted_proxy.rowCount() == 1  # only the deleted record
     tab.show_versions_box.setChecked(True)
     assert tab.deleted_proxy.rowCount() == 2  # plus the earlier version of build-steps
-    version = next(e for e in ctx.store.history() if e.reason == "overwrite")
+    version = next(e for e in ctx.store.history.entries() if e.reason == "overwrite")
     assert tab.select_entry(version.id)
     assert tab.restore_button.text() == "Restore this version"
 
@@ -364,7 +364,7 @@ def test_an_earlier_global_can_be_restored_but_never_purged(
     tab.refresh()
     assert tab.deleted_proxy.rowCount() == 0  # earlier versions are hidden by default
     tab.show_versions_box.setChecked(True)
-    entry = next(e for e in ctx.store.history() if "喜欢" in ctx.store.read_history(e.id).decode())
+    entry = next(e for e in ctx.store.history.entries() if "喜欢" in ctx.store.history.read(e.id).decode())
     row = tab.deleted_model.row_of(entry.id)
     assert tab.deleted_model.index(row, DeletedRecordsModel.WORKSPACE).data() == "Global"
     assert tab.select_entry(entry.id)
@@ -406,7 +406,7 @@ def test_a_version_holding_a_credential_is_restored_only_when_asked_to(
     )
     ctx.store.commit(snap.key, [DeleteOp(name="deploy-token")], snap.revision)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.name == "deploy-token" and e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "deploy-token" and e.reason == "delete")
     assert tab.select_entry(entry.id)
 
     dialogs.push(False)  # "Restore anyway?" -> no

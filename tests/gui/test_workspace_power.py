@@ -184,7 +184,7 @@ def test_bulk_delete_and_type_change_stage_one_batch(ctx: AppContext, sample: Sa
     qtbot.mouseClick(tab.commit_button, Qt.MouseButton.LeftButton)
     assert _names_on_disk(ctx, alpha.key) == ["build-steps", "release-notes"]
     assert "type: feedback" in _file(ctx, alpha, "release-notes")
-    entry = ctx.store.commit_log(alpha.key)[0]
+    entry = ctx.store.history.commit_log(alpha.key)[0]
     assert len(entry.changes) == 4  # one commit
 
 

@@ -450,7 +450,7 @@ def test_global_is_unchanged_when_the_workspace_write_loses_a_race(
     receipt = service.commit(review, ["c1", "c2"], confirm_global=True)
     assert receipt.status == "conflict" and "changed a moment ago" in (receipt.error or "")
     assert store.read_global().text == "# User Preferences\n\n- Short answers.\n"  # never written
-    assert [h for h in store.history() if h.scope_key == "global"] == []  # no compensating write either
+    assert [h for h in store.history.entries() if h.scope_key == "global"] == []  # no compensating write either
 
 
 def test_a_refused_record_fixed_by_an_edit_counts_as_committed(chat_server: ChatServer, catalog: ModelCatalog) -> None:

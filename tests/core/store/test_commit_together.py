@@ -51,7 +51,7 @@ def test_both_scopes_change_together(store: StoreCore) -> None:
     ws2, g2 = store.commit_together(key, _ops(), ws.revision, global_text=G2, global_expect=g.revision)
     assert g2.text == G2 and store.read_global() == g2
     assert sorted(e.name for e in ws2.entries) == ["fresh", "old"] and store.read_workspace(key) == ws2
-    assert {h.name for h in store.history()} == {"GLOBAL", "keep", "old"}
+    assert {h.name for h in store.history.entries()} == {"GLOBAL", "keep", "old"}
 
 
 @pytest.mark.parametrize("stale", ["global", "workspace"])
@@ -62,10 +62,10 @@ def test_a_stale_revision_on_either_side_writes_nothing(store: StoreCore, stale:
         store.replace_global("# someone else\n", g.revision)
     else:
         store.commit(key, [PutOp(record=rec("other"))], ws.revision)
-    before = (store.read_global(), store.read_workspace(key), len(store.history()))
+    before = (store.read_global(), store.read_workspace(key), len(store.history.entries()))
     with pytest.raises(ConflictError):
         store.commit_together(key, _ops(), ws.revision, global_text=G2, global_expect=g.revision)
-    assert (store.read_global(), store.read_workspace(key), len(store.history())) == before
+    assert (store.read_global(), store.read_workspace(key), len(store.history.entries())) == before
 
 
 def test_a_secret_on_either_side_refuses_both(store: StoreCore) -> None:

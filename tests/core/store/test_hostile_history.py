@@ -38,8 +38,8 @@ def test_history_is_a_read_only_copy_a_process_holding_the_old_file_cannot_rewri
         held.flush()
     finally:
         held.close()
-    (entry,) = store.history(s.key, "fact")
-    assert store.read_history(entry.id) == render_record(rec("fact", "\nv1\n"))  # unchanged: a copy
+    (entry,) = store.history.entries(s.key, "fact")
+    assert store.history.read(entry.id) == render_record(rec("fact", "\nv1\n"))  # unchanged: a copy
     hist = store._history_path(entry.id)
     assert stat.S_IMODE(hist.stat().st_mode) & 0o222 == 0  # read-only
     assert hist.stat().st_nlink == 1 and hist.stat().st_ino != path.stat().st_ino
@@ -52,11 +52,11 @@ def test_restoring_a_version_with_a_secret_needs_the_explicit_allow(tmp_path: Pa
     secret = "\nDB_PASSWORD=hunter2024\n"
     s = store.commit(s.key, [PutOp(record=rec("db", secret))], s.revision, allow_secrets=True)
     s = store.commit(s.key, [PutOp(record=rec("db", "\nuse the vault\n"))], s.revision)
-    (entry,) = store.history(s.key, "db")
+    (entry,) = store.history.entries(s.key, "db")
     with pytest.raises(SecretRefusedError):
-        store.restore_history(entry.id, s.revision)
+        store.history.restore(entry.id, s.revision)
     assert store.read_workspace(s.key).get("db").record.body == "\nuse the vault\n"  # type: ignore[union-attr]
-    store.restore_history(entry.id, s.revision, allow_secrets=True)
+    store.history.restore(entry.id, s.revision, allow_secrets=True)
     assert store.read_workspace(s.key).get("db").record.body == secret  # type: ignore[union-attr]
 
 
@@ -68,11 +68,11 @@ def test_restoring_newest_first_keeps_every_version_being_browsed(
     s = store.create_workspace(CWD)
     for i in range(21):
         s = store.commit(s.key, [PutOp(record=rec("fact", f"\nv{i}\n"))], s.revision)
-    browsing = store.history(s.key, "fact")
+    browsing = store.history.entries(s.key, "fact")
     assert len(browsing) == 20
     for entry in browsing:  # newest first, as the Recycle Bin lists them
-        s = store.restore_history(entry.id, s.revision)
-    still = {h.id for h in store.history(s.key, "fact")}
+        s = store.history.restore(entry.id, s.revision)
+    still = {h.id for h in store.history.entries(s.key, "fact")}
     assert {e.id for e in browsing} <= still
 
 

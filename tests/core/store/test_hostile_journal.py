@@ -143,7 +143,7 @@ def test_a_rollback_journal_undoes_from_what_is_on_disk(tmp_path: Path, monkeypa
     again = FileStore(root)
     assert _state(again, key) == OLD
     assert again.recovered == [(key, "rolled back")]
-    assert again.history(key) == []
+    assert again.history.entries(key) == []
 
 
 def test_an_unknown_staging_entry_is_quarantined_not_trusted(tmp_path: Path) -> None:
@@ -165,7 +165,7 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("creds", "\npassword=hunter2024\n"))], s.revision, allow_secrets=True)
     store.commit(s.key, [DeleteOp(name="creds")], s.revision)
-    assert store.history(s.key)
+    assert store.history.entries(s.key)
     store.archive(s.key)
     real = journal.remove_tree_quietly
 

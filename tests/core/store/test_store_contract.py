@@ -70,16 +70,16 @@ def test_replace_global_same_text_is_noop(store: StoreCore) -> None:
     g1 = store.replace_global("hello\n", None)
     g2 = store.replace_global("hello\n", g1.revision)
     assert g1 == g2
-    assert store.history(key="global") == []
+    assert store.history.entries(key="global") == []
 
 
 def test_global_overwrite_goes_to_history(store: StoreCore) -> None:
     store.replace_global("v1\n", None)
     store.replace_global("v2\n", None)
-    (h,) = store.history(key="global")
-    assert store.read_history(h.id) == b"v1\n"
+    (h,) = store.history.entries(key="global")
+    assert store.history.read(h.id) == b"v1\n"
     with pytest.raises(UsageError):
-        store.restore_history(h.id, None)
+        store.history.restore(h.id, None)
 
 
 def test_global_rejects_nul(store: StoreCore) -> None:
@@ -136,7 +136,7 @@ def test_noop_commit_returns_same_snapshot(store: StoreCore) -> None:
     s2 = store.commit(s.key, [PutOp(record=rec("one"))], s1.revision)
     s3 = store.commit(s.key, [], s1.revision)
     assert s1 == s2 == s3
-    assert store.history(s.key) == []
+    assert store.history.entries(s.key) == []
 
 
 def test_revision_changes_with_any_record_file(store: StoreCore) -> None:
@@ -219,8 +219,8 @@ def test_invalid_file_overwrite_is_manual_only(store: StoreCore) -> None:
         store.commit(s.key, [DeleteOp(name="broken")], s.revision, origin="automatic")
     s2 = store.commit(s.key, [PutOp(record=rec("broken"))], s.revision)
     assert s2.get("broken").is_valid  # type: ignore[union-attr]
-    (h,) = store.history(s.key, "broken")
-    assert store.read_history(h.id) == b"---\nname: [\n---\n"
+    (h,) = store.history.entries(s.key, "broken")
+    assert store.history.read(h.id) == b"---\nname: [\n---\n"
 
 
 def test_invalid_files_untouched_by_other_commits(store: StoreCore) -> None:
@@ -249,25 +249,25 @@ def test_history_lists_and_restores(store: StoreCore) -> None:
     v1 = render_record(s.get("fact").record)  # type: ignore[arg-type, union-attr]
     s = store.commit(s.key, [PutOp(record=rec("fact", body="\nv2\n"))], s.revision)
     s = store.commit(s.key, [DeleteOp(name="fact")], s.revision)
-    hist = store.history(s.key, "fact")
+    hist = store.history.entries(s.key, "fact")
     assert [h.reason for h in hist] == ["delete", "overwrite"]
     assert hist[0].cwd == CWD
-    assert store.read_history(hist[1].id) == v1
-    s = store.restore_history(hist[1].id, s.revision)
+    assert store.history.read(hist[1].id) == v1
+    s = store.history.restore(hist[1].id, s.revision)
     assert render_record(s.get("fact").record) == v1  # type: ignore[arg-type, union-attr]
     with pytest.raises(ConflictError):
-        store.restore_history(hist[0].id, EMPTY_REVISION)
+        store.history.restore(hist[0].id, EMPTY_REVISION)
     with pytest.raises(NotFoundError):
-        store.read_history("nope/nothing")
+        store.history.read("nope/nothing")
 
 
 def test_history_is_bounded(store: StoreCore, clock: object) -> None:
     s = store.create_workspace(CWD)
     for i in range(HISTORY_MAX_VERSIONS + 5):
         s = store.commit(s.key, [PutOp(record=rec("fact", body=f"\nv{i}\n"))], s.revision)
-    assert len(store.history(s.key, "fact")) == HISTORY_MAX_VERSIONS
+    assert len(store.history.entries(s.key, "fact")) == HISTORY_MAX_VERSIONS
     clock.advance(HISTORY_MAX_AGE + timedelta(days=1))  # type: ignore[attr-defined]
-    assert store.history(s.key, "fact") == []
+    assert store.history.entries(s.key, "fact") == []
 
 
 # --- Recycle Bin -------------------------------------------------------------------------------
@@ -408,7 +408,7 @@ def test_backends_agree_byte_for_byte(tmp_path: Path) -> None:
         s = store.commit(s.key, [DeleteOp(name="b"), PutOp(record=rec("c", body="\nx\n"))], s.revision)
         out += [s.revision, s.index_text, [e.revision for e in s.entries]]
         out.append(store.replace_global("# G\n", None).revision)
-        out.append([(h.name, h.reason, h.revision) for h in store.history()])
+        out.append([(h.name, h.reason, h.revision) for h in store.history.entries()])
         return out
 
     assert script(FileStore(tmp_path / "m", clock=FakeClock())) == script(InMemoryStore(clock=FakeClock()))

@@ -133,8 +133,8 @@ def do_purge(store: FileStore, key: str) -> None:
 
 
 def do_restore_history(store: FileStore, key: str) -> None:
-    (entry,) = store.history(key, "old")
-    store.restore_history(entry.id, None)
+    (entry,) = store.history.entries(key, "old")
+    store.history.restore(entry.id, None)
 
 
 def archived(setup: Callable[[Path], tuple[FileStore, str]]) -> Callable[[Path], tuple[FileStore, str]]:

@@ -147,7 +147,7 @@ def test_interrupted_after_commit_point_rolls_forward(
     assert [e.name for e in snap.entries] == ["a", "c"]
     assert snap.get("a").record.body == "\nnew\n"  # type: ignore[union-attr]
     assert "[c](c.md)" in snap.index_text and "[b](b.md)" not in snap.index_text
-    assert {h.name for h in reopened.history(s.key)} == {"a", "b"}
+    assert {h.name for h in reopened.history.entries(s.key)} == {"a", "b"}
     assert journal.pending(root) == []
 
 
@@ -165,7 +165,7 @@ def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch:
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "discarded")]
     assert snapshot_disk(root) == before
-    assert reopened.history(s.key) == []
+    assert reopened.history.entries(s.key) == []
 
 
 def test_next_mutation_settles_a_crashed_transaction_without_reopen(
