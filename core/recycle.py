@@ -105,7 +105,7 @@ def purge_workspace(store: MemoryStore, key: str, confirm: str) -> PurgeSweep:
 
     The store's purge is the point of no return; the sweep after it is best effort per item and
     runs again on a later purge of the same key (see :func:`sweep_workspace`)."""
-    store.purge(key, confirm)
+    store.recycle.purge(key, confirm)
     return sweep_workspace(store, key)
 
 

@@ -345,7 +345,7 @@ def cmd_delete(args: argparse.Namespace, ctx: Context) -> Result:
 def cmd_archive(args: argparse.Namespace, ctx: Context) -> Result:
     store = _store(ctx)
     key = args.key if args.key is not None else workspace_key(args.cwd)
-    info = store.archive(key, args.expect)
+    info = store.recycle.archive(key, args.expect)
     text = (
         f"Archived {info.display_name} ({info.cwd}) to the Recycle Bin.\n"
         f"Restore it with: dsh-memory restore --key {info.key}"
@@ -354,7 +354,7 @@ def cmd_archive(args: argparse.Namespace, ctx: Context) -> Result:
 
 
 def cmd_restore(args: argparse.Namespace, ctx: Context) -> Result:
-    info = _store(ctx).restore(args.key)
+    info = _store(ctx).recycle.restore(args.key)
     return Result(
         {"restored": _info_json(info)}, f"Restored {info.display_name} ({info.cwd}) from the Recycle Bin."
     )

@@ -23,6 +23,7 @@ from core.models import (
 )
 from core.store.files import FileKind, InternalFiles
 from core.store.history import RecordHistory
+from core.store.recycle import RecycleBin
 from core.store.scan import WorkspaceScan
 
 
@@ -118,18 +119,10 @@ class MemoryStore(Protocol):
         Either both change or neither; ConflictError if either revision is stale (nothing written)."""
         ...
 
-    def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
-        """Move ``workspaces/<key>`` to ``archived/<key>`` atomically, recording the archive time."""
-        ...
-
-    def restore(self, key: str) -> WorkspaceInfo:
-        """Move an archived scope back, byte-identical. Conflict if an active scope has the key."""
-        ...
-
-    def purge(self, key: str, confirm: str) -> None:
-        """Delete an archived scope (and its history) for good. ``confirm`` must equal the workspace's
-        name as listed, or its full key when its scope.json is invalid, else ConfirmationRequiredError.
-        Global can never be purged."""
+    @property
+    def recycle(self) -> RecycleBin:
+        """The Recycle Bin of workspaces: ``archive(key, expect)``, ``restore(key)``, ``purge(key,
+        confirm)`` (``core/store/recycle.py``)."""
         ...
 
     # --- history (Recycle Bin for records) and the commit log (core/store/history.py) ------

@@ -15,7 +15,6 @@ files (directories named ``*.md``, symlinks) are never written or deleted by the
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -28,11 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import (
-    ConfirmationRequiredError,
     ConflictError,
     InvalidRecordError,
     NotFoundError,
-    RefusedError,
     SecretRefusedError,
     StorageError,
     UsageError,
@@ -66,9 +63,10 @@ from core.records import (
     render_record,
     validate_record,
 )
-from core.store.files import STALE_MARKS, FileKind, InternalFiles
+from core.store.files import FileKind, InternalFiles
 from core.store.history import RecordHistory
 from core.store.journal import DisplacedError
+from core.store.recycle import RecycleBin
 from core.store.scope_files import (
     IndexItems,
     ScopeFiles,
@@ -320,6 +318,8 @@ class StoreCore(ABC):
         self.actor = ""
         self.history = RecordHistory(self)
         """The records' history and the commit logs (``core/store/history.py``)."""
+        self.recycle = RecycleBin(self)
+        """Archive / restore / purge of whole workspaces (``core/store/recycle.py``)."""
 
     # --- primitives the backends provide ----------------------------------------------------
     @abstractmethod
@@ -951,74 +951,6 @@ class StoreCore(ABC):
                 g_before = self._global_snapshot(g_old).revision
                 self._log_global(g_before, g.revision, g_history, origin)
             return ws, g
-
-    def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
-        check_key(key)
-        with self._lock(key):
-            self._prepare(key)
-            files = self._must_load(key)
-            snap = self._snapshot(files)
-            if expect is not None and expect != snap.revision:
-                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
-            if self._load_scope(key, True) is not None:
-                raise ConflictError(
-                    f"The Recycle Bin already holds an archived copy of {snap.info.display_name} ({key}). "
-                    "Restore or purge that copy first; nothing was archived.",
-                    snap.revision,
-                    snap,
-                )
-            self._archive_move(key, self._clock())
-            return self._after_write(lambda: self._info(self._must_load(key, True)))
-
-    def restore(self, key: str) -> WorkspaceInfo:
-        check_key(key)
-        with self._lock(key):
-            self._prepare(key)
-            self._must_load(key, True)
-            active = self._load_scope(key, False)
-            if active is not None:
-                snap = self._snapshot(active)
-                raise ConflictError(
-                    f"An active workspace {snap.info.display_name} ({key}) already exists; "
-                    "archive or clear it before restoring this copy. Nothing was restored.",
-                    snap.revision,
-                    snap,
-                )
-            self._restore_move(key)
-            return self._after_write(lambda: self._info(self._must_load(key)))
-
-    def purge(self, key: str, confirm: str) -> None:
-        if key.lower() in (GLOBAL_SCOPE, "global.md"):
-            raise UsageError("Global memory can't be archived or purged; edit GLOBAL.md instead.")
-        check_key(key)
-        with self._lock(key):
-            self._prepare(key)
-            files = self._load_scope(key, True)
-            if files is None:
-                if self._load_scope(key, False) is not None:
-                    raise RefusedError(
-                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin.",
-                        reason="active-workspace",
-                    )
-                raise NotFoundError(f"No archived workspace {key!r}. Run `dsh-memory workspaces --archived`.")
-            info = self._info(files)
-            # The name the user sees in the list confirms; a scope.json that is missing, broken or
-            # belongs to another key (say cwd "/etc") proves nothing, so then only the full key does.
-            expected = key if info.scope_problem or not info.cwd else info.display_name
-            if confirm != expected:
-                what = "workspace name" if expected != key else "full workspace key (its scope.json is invalid)"
-                raise ConfirmationRequiredError(
-                    f"Purging deletes {info.display_name} for good. Type the {what} {expected!r} "
-                    "to confirm; nothing was deleted.",
-                    reason="workspace-name" if expected != key else "full-key",
-                    expected=expected,
-                )
-            # One journaled operation: the folder, its history and its archive stamp, finished on the
-            # next open if interrupted.
-            self._purge_archived(key)
-            self.history.forget(key)  # its commit log: nothing left to undo into
-            with contextlib.suppress(StorageError, OSError):
-                self.files(STALE_MARKS).delete(key)  # names of its records (issue 25: no remnant)
 
     # --- history (core/store/history.py: store.history) ---------------------------------------
     # The commit code keeps, prunes and logs history through these four names (so does a backend's

@@ -160,9 +160,9 @@ def archive_transition(store: MemoryStore, key: str, to_archived: bool) -> bool:
     """Archive (or restore) local workspace ``key`` as the other machine did; False if not possible."""
     try:
         if to_archived:
-            store.archive(key)
+            store.recycle.archive(key)
         else:
-            store.restore(key)
+            store.recycle.restore(key)
     except DshMemoryError:
         return False
     return True

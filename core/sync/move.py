@@ -191,7 +191,7 @@ def apply_move(
         )
     if step is not None:
         step("committed")
-    store.archive(plan.source_key, plan.source_revision)
+    store.recycle.archive(plan.source_key, plan.source_revision)
     if step is not None:
         step("archived")
     receipt_id = _write_receipt(store, plan, [n for n, _ in plan.incoming], replaced, kept)
@@ -230,7 +230,7 @@ def finish_pending_moves(store: MemoryStore) -> list[str]:
             mapping.rekey(root, source, target)
             continue
         if snap.revision == obj.get("source_revision"):
-            store.archive(source, snap.revision)
+            store.recycle.archive(source, snap.revision)
             mapping.rekey(root, source, target)
             done.append(source)
         state.remove(p)

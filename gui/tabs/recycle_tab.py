@@ -463,7 +463,7 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self.jobs.start("action", self.ctx.store.restore, ws.key, done=done, failed=failed)
+        self.jobs.start("action", self.ctx.store.recycle.restore, ws.key, done=done, failed=failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_question(self, ws: WorkspaceInfo) -> PurgeQuestion:

@@ -177,8 +177,8 @@ def test_purge_drops_the_log(tmp_path: Path) -> None:
     store = FileStore(tmp_path / "memory")
     key = _ws(store)
     snap = store.commit(key, [PutOp(record=rec("a"))], None)
-    store.archive(key, snap.revision)
-    store.purge(key, snap.info.display_name)
+    store.recycle.archive(key, snap.revision)
+    store.recycle.purge(key, snap.info.display_name)
     assert not (tmp_path / "memory" / log_rel(key)).exists()
 
 

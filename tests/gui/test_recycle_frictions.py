@@ -67,7 +67,7 @@ def test_purge_says_it_deletes_the_history_of_records_deleted_earlier(
 ) -> None:
     snap = _seed(ctx, tmp_path / "projects" / "alpha")
     snap = ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     assert tab.select_workspace(snap.key)
 
@@ -114,7 +114,7 @@ def test_the_folder_column_elides_in_the_middle_with_the_full_path_as_tooltip(
 ) -> None:
     deep = tmp_path / "clients" / "a-very-long-client-name-for-the-contract" / "repositories" / "web-frontend"
     snap = _seed(ctx, deep)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     assert tab.archived_view.textElideMode() == Qt.TextElideMode.ElideMiddle
     index = tab.archived_model.index(0, ArchivedWorkspacesModel.FOLDER)

@@ -48,7 +48,7 @@ def test_archived_workspace_appears_with_time_and_count_and_previews(
     ctx: AppContext, tab: RecycleBinTab, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
 
     model = tab.archived_model
@@ -76,7 +76,7 @@ def test_restore_puts_the_workspace_back_byte_identical(ctx: AppContext, tab: Re
     folder = ctx.root / "workspaces" / snap.key
     (folder / "broken.md").write_bytes(b"---\nname: Broken Name\n---\nkept as is \xff\n")  # invalid stays too
     before = _files(folder)
-    ctx.store.archive(snap.key, ctx.store.read_workspace(snap.key).revision)
+    ctx.store.recycle.archive(snap.key, ctx.store.read_workspace(snap.key).revision)
     assert not folder.exists()
     tab.refresh()
     assert tab.select_workspace(snap.key)
@@ -94,7 +94,7 @@ def test_restore_conflicts_when_an_active_workspace_came_back(
     ctx: AppContext, tab: RecycleBinTab, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived_before = _files(ctx.root / "archived" / snap.key)
     tab.refresh()
     seed_workspace(ctx.store, tmp_path / "projects" / "alpha", [record("new-fact")])  # an agent wrote again
@@ -112,7 +112,7 @@ def test_purge_needs_the_exact_workspace_name(
     ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived = ctx.root / "archived" / snap.key
     before = _files(archived)
     tab.refresh()
@@ -227,7 +227,7 @@ def test_a_record_of_an_archived_workspace_needs_the_workspace_first(
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
     snap = ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived_before = _files(ctx.root / "archived" / snap.key)
     tab.refresh()
     entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps")
@@ -248,7 +248,7 @@ def test_filter_and_earlier_versions(ctx: AppContext, tab: RecycleBinTab, tmp_pa
     beta = tmp_path / "projects" / "项目-beta"
     beta.mkdir(parents=True)
     b = seed_workspace(ctx.store, beta, [record("release", "发布流程")])
-    ctx.store.archive(b.key, b.revision)
+    ctx.store.recycle.archive(b.key, b.revision)
     tab.refresh()
 
     assert tab.deleted_proxy.rowCount() == 1  # only the deleted record
@@ -268,13 +268,13 @@ def test_filter_and_earlier_versions(ctx: AppContext, tab: RecycleBinTab, tmp_pa
 
 def test_selection_is_kept_across_refresh(ctx: AppContext, tab: RecycleBinTab, tmp_path: Path) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     assert tab.select_workspace(snap.key)
     other = tmp_path / "projects" / "beta"
     other.mkdir(parents=True)
     b = seed_workspace(ctx.store, other, [record("x-fact")])
-    ctx.store.archive(b.key, b.revision)
+    ctx.store.recycle.archive(b.key, b.revision)
     tab.refresh()
     assert tab.archived_model.rowCount() == 2
     selected = tab.selected_workspace()
@@ -284,7 +284,7 @@ def test_selection_is_kept_across_refresh(ctx: AppContext, tab: RecycleBinTab, t
 
 def test_loads_in_a_worker_thread(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     runner = ThreadPoolTaskRunner()
     ctx.runner = runner
     widget = RecycleBinTab(ctx)
@@ -384,7 +384,7 @@ def test_the_tab_proxies_pass_modeltester(
     snap = _seed_alpha(ctx, tmp_path)
     snap = ctx.store.commit(snap.key, [PutOp(record=record("build-steps", "Edited"))], snap.revision)
     snap = ctx.store.commit(snap.key, [DeleteOp(name="packaging")], snap.revision)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     qtmodeltester.check(tab.archived_proxy)
     qtmodeltester.check(tab.deleted_proxy)
@@ -428,7 +428,7 @@ def test_a_scope_whose_scope_json_is_unreadable_is_purged_only_by_its_full_key(
     ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived = ctx.root / "archived" / snap.key
     (archived / "scope.json").write_text('{"cwd": "/etc"', encoding="utf-8")  # damaged by hand
     tab.refresh()

@@ -492,11 +492,11 @@ def test_a_workspace_in_the_recycle_bin_is_not_revived() -> None:
 
     store = InMemoryStore()
     snap = store.create_workspace(CWD)
-    store.archive(snap.key)
+    store.recycle.archive(snap.key)
     service = ConsolidationService(store, ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember that releases happen on Tuesdays.")])
     with pytest.raises(UsageError, match="Recycle Bin"):
         service.prepare_evidence(evidence, text)
     assert store.find_workspace(CWD) is None
-    store.restore(snap.key)
+    store.recycle.restore(snap.key)
     assert service.prepare_evidence(evidence, text).workspace_snapshot is not None

@@ -182,7 +182,7 @@ def test_claude_code_user_facts_go_to_global_with_confirmation(world: World, cli
 def test_import_into_an_archived_workspace_is_blocked(world: World, cli: Any) -> None:
     store = world.store()
     snap = store.create_workspace(world.beta)
-    store.archive(snap.key)
+    store.recycle.archive(snap.key)
     before = world.all_state()
     _code, data = cli("import", "workspace-memory", "--cwd", world.beta, "--apply")
     assert [b["cwd"] for b in data["blocked"]] == [world.beta]

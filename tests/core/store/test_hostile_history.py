@@ -149,21 +149,21 @@ def test_purge_is_confirmed_by_the_listed_name_and_a_bad_scope_only_by_its_full_
     root = tmp_path / "m"
     store = FileStore(root)
     s = store.create_workspace(CWD)
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     (root / "archived" / s.key / "scope.json").write_text(json.dumps({"cwd": "/etc"}))  # lies: not its key
     with pytest.raises(ConfirmationRequiredError) as caught:
-        store.purge(s.key, "etc")
+        store.recycle.purge(s.key, "etc")
     assert caught.value.reason == "full-key" and caught.value.expected == s.key
     with pytest.raises(ConfirmationRequiredError):
-        store.purge(s.key, "hostile")
-    store.purge(s.key, s.key)
+        store.recycle.purge(s.key, "hostile")
+    store.recycle.purge(s.key, s.key)
     assert not (root / "archived" / s.key).exists()
     t = store.create_workspace("/home/me/second")
-    store.archive(t.key)
+    store.recycle.archive(t.key)
     with pytest.raises(ConfirmationRequiredError) as caught:
-        store.purge(t.key, "wrong")
+        store.recycle.purge(t.key, "wrong")
     assert caught.value.reason == "workspace-name" and caught.value.expected == "second"
-    store.purge(t.key, "second")
+    store.recycle.purge(t.key, "second")
 
 
 # --- Also: check lists every condition with what to do --------------------------------------------

@@ -166,7 +166,7 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     s = store.commit(s.key, [PutOp(record=rec("creds", "\npassword=hunter2024\n"))], s.revision, allow_secrets=True)
     store.commit(s.key, [DeleteOp(name="creds")], s.revision)
     assert store.history.entries(s.key)
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     real = journal.remove_tree_quietly
 
     def die_on_history(path: Path) -> None:
@@ -177,7 +177,7 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     with monkeypatch.context() as m:
         m.setattr(journal, "remove_tree_quietly", die_on_history)
         with pytest.raises(Died):
-            store.purge(s.key, "hostile")
+            store.recycle.purge(s.key, "hostile")
     assert not (root / "archived" / s.key).exists()
     assert (root / ".manager" / "history" / s.key).exists()  # the killed purge left it behind
     again = FileStore(root)

@@ -70,7 +70,7 @@ def test_a_symlinked_archived_folder_never_receives_a_workspace(tmp_path: Path) 
     elsewhere.mkdir()
     (tmp_path / "m" / "archived").symlink_to(elsewhere)
     with pytest.raises(StorageError) as caught:
-        store.archive(s.key)
+        store.recycle.archive(s.key)
     assert caught.value.reason == "not-a-folder"
     assert list(elsewhere.iterdir()) == [] and store.read_workspace(s.key)
     assert any(p.path == "archived" for p in store.check())

@@ -277,8 +277,8 @@ def test_archive_restore_purge(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("fact"))], s.revision)
     with pytest.raises(ConflictError):
-        store.archive(s.key, EMPTY_REVISION)
-    info = store.archive(s.key, s.revision)
+        store.recycle.archive(s.key, EMPTY_REVISION)
+    info = store.recycle.archive(s.key, s.revision)
     assert info.archived_at is not None and info.record_count == 1
     assert store.list_workspaces() == []
     assert [i.key for i in store.list_workspaces(archived=True)] == [s.key]
@@ -287,36 +287,36 @@ def test_archive_restore_purge(store: StoreCore) -> None:
     assert archived.entries == s.entries and archived.revision == s.revision
     with pytest.raises(NotFoundError):
         store.commit(s.key, [PutOp(record=rec("x"))], None)
-    restored = store.restore(s.key)
+    restored = store.recycle.restore(s.key)
     assert restored.archived_at is None
     assert store.read_workspace(s.key) == s
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     with pytest.raises(ConfirmationRequiredError):
-        store.purge(s.key, "proj alpha")
+        store.recycle.purge(s.key, "proj alpha")
     assert store.list_workspaces(archived=True)
-    store.purge(s.key, "Proj Alpha")
+    store.recycle.purge(s.key, "Proj Alpha")
     assert store.list_workspaces(archived=True) == []
     with pytest.raises(NotFoundError):
-        store.restore(s.key)
+        store.recycle.restore(s.key)
 
 
 def test_purge_active_or_global_is_refused(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     with pytest.raises(UsageError):
-        store.purge(s.key, "Proj Alpha")
+        store.recycle.purge(s.key, "Proj Alpha")
     with pytest.raises(UsageError):
-        store.purge("global", "global")
+        store.recycle.purge("global", "global")
     assert store.read_workspace(s.key) == s
 
 
 def test_restore_conflicts_with_new_active_scope(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     store.create_workspace(CWD)
     with pytest.raises(ConflictError):
-        store.restore(s.key)
+        store.recycle.restore(s.key)
     with pytest.raises(ConflictError):
-        store.archive(s.key)
+        store.recycle.archive(s.key)
 
 
 # --- app files ---------------------------------------------------------------------------------

@@ -80,11 +80,11 @@ def test_archive_restore_is_byte_and_mtime_identical(fs_store: FileStore) -> Non
     d = fs_store.root / "workspaces" / s.key
     (d / "notes.txt").write_bytes(b"someone else's file")
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()}
-    fs_store.archive(s.key)
+    fs_store.recycle.archive(s.key)
     assert not d.exists()
     archived = fs_store.root / "archived" / s.key
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in archived.iterdir()} == before
-    fs_store.restore(s.key)
+    fs_store.recycle.restore(s.key)
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()} == before
 
 

@@ -246,12 +246,12 @@ def test_archive_and_restore_travel(m: Machines) -> None:
     key = put(m.a, PROJ, rec("alpha"))
     m.sync(m.a)
     m.sync(m.b)
-    m.a.archive(key)
+    m.a.recycle.archive(key)
     assert m.sync(m.a).status == "pushed"
     got = m.sync(m.b)
     assert got.ok and f"archived/{key}/" in got.received
     assert [i.key for i in m.b.list_workspaces(archived=True)] == [key]
-    m.b.restore(key)
+    m.b.recycle.restore(key)
     m.sync(m.b)
     m.sync(m.a)
     assert m.a.find_workspace(PROJ) is not None and texts(m.a, key) == {"alpha": "\nA durable fact.\n"}
