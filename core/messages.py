@@ -146,7 +146,7 @@ LOCK_HELD = _t(QT_TRANSLATE_NOOP("core", "DSH holds session.lock (the session is
 SESSION_GONE = _t(QT_TRANSLATE_NOOP("core", "the session log is gone"))
 SESSION_QUIET = _t(QT_TRANSLATE_NOOP("core", "modified {age} ago; waiting for {quiet} without changes"))
 SESSION_CHANGED = _t(QT_TRANSLATE_NOOP("core", "the session changed since it was listed; refresh the list"))
-# An agent proposal's title in the review (core.mcp.proposals).
+# An agent proposal's title in the review (core.consolidation.agent_proposals).
 AGENT_PROPOSAL_TITLE = _t(QT_TRANSLATE_NOOP("core", "Proposed by {client} (MCP agent) on {when} UTC"))
 # Last: it matches any text that starts with "record ", so every longer template is tried first.
 RECORD_NAMED = _t(QT_TRANSLATE_NOOP("core", "record {name}"))

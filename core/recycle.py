@@ -97,6 +97,7 @@ class PurgeSweep:
     debug_logs: int = 0
     usage_entries: int = 0
     search_cache_dropped: bool = False
+    sync_history_rewritten: bool = False  # the next sync replaces the remote's history (core/sync/purge.py)
 
 
 def purge_workspace(store: MemoryStore, key: str, confirm: str) -> PurgeSweep:
@@ -134,7 +135,9 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
     - its uses in the usage ledger and the MCP served log (``.manager/usage/``);
     - the search cache (``.manager/cache/``): dropped whole and rebuilt from the records by the next
       search, since deleted rows of an SQLite file (or a search index's segments) keep their bytes
-      in free pages until they are overwritten.
+      in free pages until they are overwritten;
+    - the sync repository (``.manager/sync/repo.git``): its history rewritten without the workspace,
+      the next sync force-pushes that to the remote (``core.sync.purge``).
     """
     from core.consolidation.proposals import FINAL_STATUSES
     from core.consolidation.receipts import parse_receipt, render_receipt
@@ -174,7 +177,12 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
 
         usage = forget_workspace(store, key)
     dropped = _drop_search_cache(store.root)
-    return PurgeSweep(proposals, states, closed, debug, usage, dropped)
+    rewritten = False
+    with contextlib.suppress(DshMemoryError, OSError):
+        from core.sync.purge import purge_synced  # the sync repository's history (issue 28)
+
+        rewritten = purge_synced(store, key)
+    return PurgeSweep(proposals, states, closed, debug, usage, dropped, rewritten)
 
 
 def _drop_search_cache(root: Path | None) -> bool:

@@ -209,16 +209,18 @@ def parse_settings(text: str) -> AppSettings:
     try:
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
-        raise InvalidRecordError(f"settings.yml is not valid YAML: {exc}") from None
+        raise InvalidRecordError(f"settings.yml is not valid YAML: {exc}", reason="settings") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise InvalidRecordError("settings.yml must be a mapping of keys to values")
+        raise InvalidRecordError("settings.yml must be a mapping of keys to values", reason="settings")
     try:
         return AppSettings.model_validate(data)
     except ValidationError as exc:
         reasons = [f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()]
-        raise InvalidRecordError("settings.yml has invalid values: " + "; ".join(reasons), reasons) from None
+        raise InvalidRecordError(
+            "settings.yml has invalid values: " + "; ".join(reasons), reasons, reason="settings"
+        ) from None
 
 
 def render_settings(settings: AppSettings) -> str:

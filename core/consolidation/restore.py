@@ -285,7 +285,10 @@ class PendingReviews:
         had_state = self.store.files(REVIEW_STATES).read(review_id) is not None
         receipt = self.existing_receipt(review_id)
         if receipt is not None and receipt.status in NOT_PENDING and not had_state:
-            raise UsageError(f"Review {review_id} is {receipt.status}, not pending; finished receipts are kept.")
+            raise UsageError(
+                f"Review {review_id} is {receipt.status}, not pending; finished receipts are kept.",
+                reason="not-pending",
+            )
         if receipt is None and not had_state:
             raise NotFoundError(f"No review {review_id}. `dsh-memory reviews --pending` lists the pending ones.")
         after = self._discard(review_id, "deleted by the user; nothing was written")

@@ -35,7 +35,7 @@ from core.fingerprint import content_hash
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.secrets import has_secrets
 from core.store.api import MemoryStore
-from core.sync import mapping, state
+from core.sync import mapping, purge, state
 from core.sync.apply import apply_changes, archive_transition, split
 from core.sync.gitcli import Git, GitMissingError, SyncError, blob_sha
 from core.sync.models import PendingReview, SyncConfig, SyncResult, SyncSummary
@@ -112,7 +112,7 @@ def pending_review(root: Path) -> PendingReview | None:
 
 
 @contextlib.contextmanager
-def _sync_lock(root: Path) -> Iterator[None]:
+def sync_lock(root: Path) -> Iterator[None]:
     d = state.sync_dir(root)
     fd = os.open(d / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
@@ -153,11 +153,15 @@ class _Run:
         held = state.read_json(_paths(root)["held"]) or {}
         self.held: dict[str, str] = {str(k): str(v) for k, v in held.items()}
         self.result = SyncResult(status="up-to-date", message="", time=_now(), remote=cfg.remote)
+        self.purges = purge.load_state(root)
+        self.lease: str | None = None  # set when this run must force-push a rewritten history
 
     # --- local side -----------------------------------------------------------------------------
     def mine(self, head_map: Mapping[str, str]) -> tuple[LocalTree, dict[str, str]]:
         """The local tree as it should be committed: frozen and held paths keep the committed version."""
-        tree = scan(self.root, self.to_sync)
+        tree = scan(self.root, self.to_sync, local_only=frozenset(self.purges.local_only))
+        if self.purges.seen:  # the tombstones travel with the tree, never into a memory root
+            tree.add(purge.META_PATH, purge.meta_bytes(self.purges.seen))
         out = dict(tree.files)
         for p in list(tree.frozen):
             out.pop(p, None)
@@ -212,7 +216,9 @@ class _Run:
         by_ws: dict[str, list[str]] = {}
         for p in changed:
             top, skey, name = split(p)
-            if top in (WORKSPACES_DIR, ARCHIVED_DIR):
+            if p == purge.META_PATH:
+                lines.append("- the list of workspaces deleted forever (their synced history was rewritten)")
+            elif top in (WORKSPACES_DIR, ARCHIVED_DIR):
                 by_ws.setdefault(skey, []).append(name.removesuffix(RECORD_SUFFIX))
             elif top == REVIEWS_DIR:
                 lines.append(f"- consolidation review {name.removesuffix(RECORD_SUFFIX)}")
@@ -235,6 +241,9 @@ class _Run:
     def run(self) -> SyncResult:
         finish_pending_moves(self.store)
         git, cfg = self.git, self.cfg
+        if self.purges.pending and purge.needs_rewrite(git, self.purges.pending, [LOCAL_REF, TRACK_REF]):
+            purge.rewrite(git, self.root, self.purges.pending, [LOCAL_REF, TRACK_REF])  # a purge killed midway
+            self.step("purge-rewritten")
         head = git.rev(LOCAL_REF)
         head_map = git.ls_tree(head)
         pending = pending_review(self.root)
@@ -264,6 +273,46 @@ class _Run:
                 self.step("review-merged")
                 head_map = git.ls_tree(head)
             state.remove(_paths(self.root)["review"])
+        committed = self.commit_local(head, head_map)
+        if isinstance(committed, SyncResult):
+            return committed
+        head, head_map = committed
+        remote = git.remote_head(cfg.remote, cfg.branch)
+        self.step("asked-remote")
+        fetched = False
+        if remote is not None and self.purges.pending:
+            # This machine purged a workspace: the remote still has it in its history. Merge what it
+            # has (rewritten the same way), then replace its branch: forced, with a lease on ``remote``.
+            self.lease = remote
+            if remote != self.purges.lease:
+                git.fetch(cfg.remote, cfg.branch, TRACK_REF)
+                self.step("fetched")
+                purge.rewrite(git, self.root, self.purges.pending, [TRACK_REF])
+                fetched = True
+            remote = git.rev(TRACK_REF)
+        elif remote is not None and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
+            git.fetch(cfg.remote, cfg.branch, TRACK_REF)
+            self.step("fetched")
+            fetched = True
+        if fetched and remote is not None:
+            # Tombstones of workspaces another machine deleted forever: rewrite ours the same way.
+            gone = purge.follow(self.store, git, self._blob(git.blob_id(remote, purge.META_PATH)), self.map)
+            if gone:
+                self.purges = purge.load_state(self.root)
+                self.result.purged = gone
+                head = git.rev(LOCAL_REF)
+                committed = self.commit_local(head, git.ls_tree(head))
+                if isinstance(committed, SyncResult):
+                    return committed
+                head, head_map = committed
+        if remote is None or remote == head or (head is not None and git.is_ancestor(remote, head)):
+            return self.push(head, remote)
+        return self.merge(head, head_map, remote)
+
+    def commit_local(
+        self, head: str | None, head_map: dict[str, str]
+    ) -> tuple[str | None, dict[str, str]] | SyncResult:
+        """Commit what changed here since the last sync (or stop: a credential-shaped value)."""
         tree, mine = self.mine(head_map)
         changed = sorted(p for p in set(mine) | set(head_map) if mine.get(p) != head_map.get(p))
         secrets = [p for p in changed if p in mine and _has_secret(tree, p)]
@@ -278,21 +327,27 @@ class _Run:
             head = self.commit_tree(head, head_map, mine, tree, [], self.describe(changed))
             head_map = dict(mine)
             self.step("local-commit")
-        self.result.sent = [p for p in changed if not p.endswith("/" + SCOPE_FILE)]
-        remote = git.remote_head(cfg.remote, cfg.branch)
-        self.step("asked-remote")
-        if remote is not None and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
-            git.fetch(cfg.remote, cfg.branch, TRACK_REF)
-            self.step("fetched")
-        if remote is None or remote == head or (head is not None and git.is_ancestor(remote, head)):
-            return self.push(head, remote)
-        return self.merge(head, head_map, remote)
+        self.result.sent = [p for p in changed if not p.endswith("/" + SCOPE_FILE) and p != purge.META_PATH]
+        return head, head_map
 
     def push(self, head: str | None, remote: str | None) -> SyncResult:
+        if self.lease is not None and head is not None:
+            self.git.push(self.cfg.remote, head, self.cfg.branch, lease=self.lease)
+            self.git.update_ref(TRACK_REF, head)
+            self.step("pushed")
+            self._rewrite_pushed()
+            return self.done(
+                "pushed",
+                "Synced. The synced history no longer holds the workspace(s) deleted forever here (the remote's "
+                "branch was replaced); other machines rewrite their copy at their next sync.",
+                commit=head, rewritten=True,
+            )
         if head is not None and head != remote:
             self.git.push(self.cfg.remote, head, self.cfg.branch)
             self.git.update_ref(TRACK_REF, head)
             self.step("pushed")
+            if self.purges.pending:  # the remote had no branch: nothing of the purge was ever there
+                self._rewrite_pushed()
             if self.result.received:
                 return self.done("merged", f"Received {len(self.result.received)} change(s).", commit=head)
             return self.done("pushed", f"Sent {len(self.result.sent)} change(s).", commit=head)
@@ -311,8 +366,8 @@ class _Run:
         moved = self._transitions(base_map, head_map, theirs)
         for p in sorted(set(base_map) | set(head_map) | set(theirs)):
             b, m, t = base_map.get(p), head_map.get(p), theirs.get(p)
-            if m == t or split(p)[1] in moved:
-                continue
+            if m == t or split(p)[1] in moved or p == purge.META_PATH:
+                continue  # (the tombstones: this machine's list already holds the remote's, see follow)
             if p in frozen or p in self.held:
                 override[p] = t  # never written here; the remote keeps its version
             elif m == b:
@@ -376,6 +431,14 @@ class _Run:
             )
         self.step("merge-commit")
         return self.push(new_head, remote)
+
+    def _rewrite_pushed(self) -> None:
+        """The forced push went through: nothing pending; old objects pruned here and, when the
+        remote is a repository on a local path, there too (a hosted one prunes on its own schedule)."""
+        self.purges = self.purges.model_copy(update={"pending": [], "lease": None})
+        purge.save_state(self.root, self.purges)
+        self.git.prune()
+        purge.prune_local_remote(self.cfg.remote, self.git.env)
 
     def _blob(self, sha: str | None) -> bytes | None:
         return self.git.read_blobs([sha]).get(sha) if sha else None
@@ -451,7 +514,7 @@ class _Run:
     def _save_held(self, held: Mapping[str, str], override: Mapping[str, str | None]) -> None:
         new = [*held, *(p for p in override if p not in self.result.frozen)]
         if new:  # a scan only when something is held (the stat cache makes it cheap anyway)
-            tree = scan(self.root, self.to_sync)
+            tree = scan(self.root, self.to_sync, local_only=frozenset(self.purges.local_only))
             for p in new:
                 self.held[p] = tree.files.get(p, "")
         path = _paths(self.root)["held"]
@@ -474,7 +537,7 @@ class _Run:
 
 
 def _has_secret(tree: LocalTree, path: str) -> bool:
-    if path.endswith("/" + SCOPE_FILE):
+    if path.endswith("/" + SCOPE_FILE) or path == purge.META_PATH:
         return False
     data = tree.read(path)
     return data is not None and has_secrets(data.decode("utf-8", "replace"))
@@ -507,7 +570,7 @@ def run_sync(
             "a private hosted repository or a path on a USB disk).",
             reason="no-remote",
         )
-    with _sync_lock(root):
+    with sync_lock(root):
         try:
             return _Run(store, cfg, env, cancelled).run()
         except GitMissingError as exc:

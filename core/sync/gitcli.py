@@ -203,8 +203,12 @@ class Git:
                 f"Could not fetch from {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
             )
 
-    def push(self, url: str, commit: str, branch: str) -> None:
-        proc = self.run("push", "--porcelain", "--quiet", url, f"{commit}:refs/heads/{branch}", check=False)
+    def push(self, url: str, commit: str, branch: str, *, lease: str | None = None) -> None:
+        """Push ``commit`` as ``branch``; with ``lease`` (the remote commit this machine has merged)
+        a forced push that the remote takes only while its branch is still exactly ``lease``."""
+        ref = f"refs/heads/{branch}"
+        force = [f"--force-with-lease={ref}:{lease}"] if lease else []
+        proc = self.run("push", "--porcelain", "--quiet", *force, url, f"{commit}:{ref}", check=False)
         if proc.returncode == 0:
             return
         flags = [ln.split("\t", 1)[0] for ln in proc.stdout.decode("utf-8", "replace").splitlines() if "\t" in ln]
@@ -217,3 +221,88 @@ class Git:
         raise SyncError(
             f"Could not push to {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
         )
+
+    # --- history rewrite (a purge) -------------------------------------------------------------
+    def rewrite_without(
+        self, prefixes: Sequence[str], refs: Sequence[str], scrub: Sequence[str] = ()
+    ) -> dict[str, str]:
+        """Rebuild the history of ``refs`` with no file under ``prefixes`` and no commit-message line
+        naming one of ``scrub`` (the messages list what changed); old -> new commit ids.
+
+        ``fast-export --no-data`` streams every commit as its file changes (blobs by id, nothing
+        read); the changes under ``prefixes`` are dropped; ``fast-import`` writes the new commits
+        and moves the refs last. Deterministic: the same commit filtered by the same prefixes gives
+        the same new commit on every machine (so rewritten histories still share their ancestors),
+        and a commit that never touched the prefixes keeps its id."""
+        raw = self.run(
+            "fast-export", "--no-data", "--show-original-ids", "--signed-tags=strip", "--reencode=no",
+            "--use-done-feature", *refs,
+        ).stdout
+        drop = tuple(p.encode("utf-8") for p in prefixes)
+        out: list[bytes] = []
+        marks: dict[str, str] = {}
+        last_mark = ""
+        pos, n = 0, len(raw)
+        while pos < n:
+            nl = raw.index(b"\n", pos)
+            line = raw[pos : nl + 1]
+            pos = nl + 1
+            if line.startswith(b"data "):  # a commit message: its bytes are never parsed as commands
+                size = int(line[5:-1])
+                msg = raw[pos : pos + size]
+                pos += size
+                if scrub:
+                    kept = [ln for ln in msg.split(b"\n") if not any(w.encode("utf-8") in ln for w in scrub)]
+                    msg = b"\n".join(kept)
+                out += [b"data %d\n" % len(msg), msg]
+                continue
+            if line.startswith(b"mark :"):
+                last_mark = line[5:-1].decode()
+            elif line.startswith(b"original-oid "):
+                marks[last_mark] = line[13:-1].decode()
+            elif line.startswith((b"M ", b"D ")):
+                path = line[:-1].split(b" ", 3)[-1] if line.startswith(b"M ") else line[2:-1]
+                if path.startswith(b'"'):
+                    path = path[1:]  # a C-quoted path; the prefixes are plain ASCII keys
+                if path.startswith(drop):
+                    continue
+            out.append(line)
+        marks_file = self.git_dir / "rewrite-marks"
+        try:
+            self.run("fast-import", "--quiet", "--force", f"--export-marks={marks_file}", stdin=b"".join(out))
+            new = dict(ln.split(" ", 1) for ln in marks_file.read_text().split("\n") if ln.startswith(":"))
+        finally:
+            marks_file.unlink(missing_ok=True)
+        return {old: new[m].strip() for m, old in marks.items() if m in new}
+
+    def blob_id(self, commit: str, path: str) -> str | None:
+        """The blob id of ``path`` in ``commit`` (None: no such file)."""
+        proc = self.run("rev-parse", "--verify", "--quiet", f"{commit}:{path}", check=False)
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def touches(self, prefixes: Sequence[str], refs: Sequence[str]) -> bool:
+        """Whether any commit of ``refs`` holds a file under ``prefixes``."""
+        refs = [r for r in refs if self.rev(r)]
+        if not refs or not prefixes:
+            return False
+        return bool(self.run("rev-list", "-1", *refs, "--", *prefixes).stdout.strip())
+
+    def mentions(self, words: Sequence[str], refs: Sequence[str]) -> bool:
+        """Whether a commit message of ``refs`` names one of ``words`` (fixed strings)."""
+        refs = [r for r in refs if self.rev(r)]
+        if not refs or not words:
+            return False
+        greps = [f"--grep={w}" for w in words]
+        return bool(self.run("rev-list", "-1", "--fixed-strings", *greps, *refs).stdout.strip())
+
+    def paths_in_history(self, ref: str) -> set[str]:
+        """Every path any commit of ``ref`` added (empty when ``ref`` does not exist)."""
+        if self.rev(ref) is None:
+            return set()
+        out = self.run("log", "--format=", "--name-only", "--diff-filter=A", "-z", ref).stdout
+        return {p.decode("utf-8", "surrogateescape").strip("\n") for p in out.split(b"\0") if p.strip(b"\n")}
+
+    def prune(self) -> None:
+        """Delete every object no ref reaches (the rewritten-away history) now, not in two weeks."""
+        self.run("reflog", "expire", "--expire=now", "--all")
+        self.run("gc", "--prune=now", "--quiet")

@@ -43,6 +43,12 @@ class LocalTree:
     local: dict[str, str] = field(default_factory=dict)  # synced path -> path relative to the root
     data: dict[str, bytes] = field(default_factory=dict)  # bytes read during this scan (cache misses)
 
+    def add(self, path: str, data: bytes) -> None:
+        """A synced file that is no file of the root (the purge tombstones)."""
+        self.files[path] = blob_sha(data)
+        self.local[path] = path
+        self.data[path] = data
+
     def read(self, path: str) -> bytes | None:
         """The file's bytes now (None: gone or not regular); its blob id is refreshed."""
         if path in self.data:
@@ -121,9 +127,12 @@ def _valid(path: str, data: bytes) -> str | None:
     return None if entry.is_valid else "; ".join(entry.invalid_reasons) or "not a valid record"
 
 
-def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> LocalTree:
-    """Walk the owned part of ``root``; ``to_sync_key`` maps local workspace keys to synced ones."""
-    shadowed = {s for loc, s in to_sync_key.items() if loc != s}
+def scan(
+    root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True, local_only: frozenset[str] = frozenset()
+) -> LocalTree:
+    """Walk the owned part of ``root``; ``to_sync_key`` maps local workspace keys to synced ones.
+    ``local_only``: archived workspaces never synced (copies of workspaces purged on another machine)."""
+    shadowed = {s for loc, s in to_sync_key.items() if loc != s} | local_only
     tree = LocalTree(root)
     cache_path = state.sync_path(root) / "index.json"
     cached = state.read_json(cache_path) if use_cache else None
@@ -171,7 +180,7 @@ def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> 
                 continue
             skey = to_sync_key.get(ws.name, ws.name)
             if top == ARCHIVED_DIR and ws.name in shadowed:
-                continue  # the copy a mapping move left in the Recycle Bin: this machine's only
+                continue  # a copy a mapping move (or a purge elsewhere) left in the Recycle Bin: ours only
 
             for f in _dirs(Path(ws.path)):
                 if f.name == INDEX_FILE or f.name.startswith("."):

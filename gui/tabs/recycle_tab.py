@@ -36,6 +36,7 @@ from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
 from core.recycle import RecycleBin, purge_workspace, read_recycle_bin
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE
+from core.sync.purge import sync_is_set_up
 from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.qtmodels.recycle_models import (
@@ -477,6 +478,7 @@ class RecycleBinTab(Tab):
             history_entries=len(self._contents.history_of(ws.key)),
             confirm_text=ws.key if ws.scope_problem else ws.display_name,
             by_key=bool(ws.scope_problem),
+            synced=sync_is_set_up(self.ctx.store.root),
         )
 
     def _ask_purge(self, parent: QWidget, question: PurgeQuestion) -> str | None:

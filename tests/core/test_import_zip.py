@@ -174,7 +174,7 @@ def test_reviews_are_pending_and_memory_changes_only_on_commit(tmp_path: Path) -
     assert [c.target for c in ws_review.actionable] == ["ci.md"]
     # The Consolidation tab's pending list shows them under Imports (read back from the store).
     main = ConsolidationService(dst, ModelCatalog(()), AppSettings())
-    from core.mcp.proposals import AgentProposals
+    from core.consolidation.agent_proposals import AgentProposals
 
     listing = read_pending(main, AgentProposals(dst, AppSettings()))
     assert {i.source for i in listing.items} == {"import"} and len(listing.items) == 2

@@ -124,3 +124,32 @@ def test_the_sync_review_is_a_tab_of_session_consolidation(
         tab.sync_review.merge.keep_button.click()
     assert tab.sync_review.open_count() == 0
     assert engine.run_sync(ctx.store, str(remote)).ok
+
+
+def test_purge_of_a_synced_workspace_says_synced_history_is_rewritten(
+    ctx: AppContext, qtbot: Any, tmp_path: Path, git_home: dict[str, str]
+) -> None:
+    from gui.dialogs import ScriptedDialogs
+    from gui.tabs.recycle_tab import RecycleBinTab
+
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=git_home, check=True)
+    snap = seed_workspace(ctx.store, "/srv/hush", [record("alpha", body="\nPURGE-ME-41\n")])
+    assert engine.run_sync(ctx.store, str(remote)).ok
+    ctx.store.recycle.archive(snap.key)
+    tab = RecycleBinTab(ctx)
+    qtbot.addWidget(tab)
+    tab.refresh()
+    assert tab.select_workspace(snap.key)
+    dialogs = ctx.dialogs
+    assert isinstance(dialogs, ScriptedDialogs)
+    dialogs.push("hush")
+    with qtbot.waitSignal(tab.memory_changed, timeout=10000):
+        tab.purge_button.click()
+    question = dialogs.asked[-1][2]
+    assert "Synced history will be rewritten" in question and "other machines must sync" in question
+    repo = ctx.store.root / ".manager" / "sync" / "repo.git"  # type: ignore[operator]
+    objects = subprocess.run(
+        ["git", f"--git-dir={repo}", "cat-file", "--batch-all-objects", "--batch"], capture_output=True, check=True
+    ).stdout
+    assert b"PURGE-ME-41" not in objects

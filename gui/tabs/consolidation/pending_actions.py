@@ -11,9 +11,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.consolidation.proposals import Receipt, Review, ReviewChange
-from core.consolidation.review_sources import AgentHandler, PendingItem, PendingListing, ReviewHandler
-from core.mcp.proposals import AgentProposals, ReviewSource, review_source
+from core.consolidation.review_sources import (
+    AgentHandler,
+    PendingItem,
+    PendingListing,
+    ReviewHandler,
+    ReviewSource,
+    review_source,
+)
 
 if TYPE_CHECKING:
     from gui.tabs.consolidation.view import ConsolidationTab

@@ -17,8 +17,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.consolidation.proposals import Receipt, Review
-from core.consolidation.review_sources import PendingListing, ReviewHandler, read_pending
+from core.consolidation.review_sources import PendingListing, ReviewHandler, ReviewSource, read_pending
 from core.consolidation.review_state import (
     ConsolidatorKind,
     Listing,
@@ -28,7 +29,6 @@ from core.consolidation.review_state import (
     read_listing,
 )
 from core.errors import CancelledError
-from core.mcp.proposals import AgentProposals, ReviewSource
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
 from gui.core_text import core_text

@@ -875,6 +875,10 @@ Where is the project now?</source>
         </translation>
     </message>
     <message>
+        <source> Synced history will be rewritten without it: the next sync replaces the remote&apos;s history, and your other machines must sync to remove their copies.</source>
+        <translation>同步历史也会被改写、不再含有它：下一次同步会替换远端的历史，你的其他机器需要同步一次才会删除各自的副本。</translation>
+    </message>
+    <message>
         <source> This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>

@@ -208,8 +208,9 @@ def test_live_session_is_refused(tmp_path: Path) -> None:
     )
     from core.errors import UsageError
 
-    with pytest.raises(UsageError, match="not stable"):
+    with pytest.raises(UsageError) as caught:
         service.prepare(summary)
+    assert caught.value.reason == "session-unstable"
 
 
 def test_offline_result_dedupes_against_the_store() -> None:
@@ -245,11 +246,13 @@ def test_session_without_cwd_cannot_be_consolidated() -> None:
 
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember X.")], cwd=None)
-    with pytest.raises(UsageError, match="no working directory"):
+    with pytest.raises(UsageError) as caught:
         service.prepare_evidence(evidence, text)
+    assert caught.value.reason == "no-cwd"
     evidence, text = make_evidence([(1, "user", "Remember X.")], cwd="{{cwd}}")
-    with pytest.raises(UsageError, match="relative working directory"):
+    with pytest.raises(UsageError) as caught:
         service.prepare_evidence(evidence, text)
+    assert caught.value.reason == "relative-cwd"
 
 
 def test_offline_review_id_names_the_rules_version() -> None:
@@ -495,8 +498,9 @@ def test_a_workspace_in_the_recycle_bin_is_not_revived() -> None:
     store.recycle.archive(snap.key)
     service = ConsolidationService(store, ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember that releases happen on Tuesdays.")])
-    with pytest.raises(UsageError, match="Recycle Bin"):
+    with pytest.raises(UsageError) as caught:
         service.prepare_evidence(evidence, text)
+    assert caught.value.reason == "archived-workspace"
     assert store.find_workspace(CWD) is None
     store.recycle.restore(snap.key)
     assert service.prepare_evidence(evidence, text).workspace_snapshot is not None

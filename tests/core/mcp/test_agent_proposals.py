@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import ConfirmationRequiredError, ConflictError, InvalidRecordError, NotFoundError, UsageError
+from core import messages as M
+from core.consolidation.agent_proposals import AgentProposals
+from core.errors import ConfirmationRequiredError, InvalidRecordError, NotFoundError, UsageError
 from core.mcp.agent import READ_MAX_BYTES, SEARCH_MAX_BYTES, AgentSession
-from core.mcp.proposals import AgentProposals
+from core.mcp.handles import HandleRefusedError
 from core.models import PutOp, Record
 from core.store.files import AGENT_PROPOSALS, RECEIPTS
 from core.store.fs import FileStore
@@ -102,8 +104,11 @@ def test_a_global_proposal_needs_explicit_confirmation(store: FileStore, cwd: st
 def test_global_text_naming_the_workspace_is_refused(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd, allow_global=True, writes="direct")
     h = _h(agent.read_global())
-    with pytest.raises(InvalidRecordError, match="mentions this workspace"):
+    with pytest.raises(InvalidRecordError) as caught:
         agent.replace_global(f"# Notes\n\n- In {cwd} we use pnpm.\n", "r", h)
+    assert caught.value.reason == "refused"
+    # which check refused it: the reason was made from that check's template (its exact inverse)
+    assert [r for r in caught.value.reasons if M.GLOBAL_MENTIONS_WORKSPACE.match(r)] == list(caught.value.reasons)
     assert "pnpm" not in store.read_global().text
 
 
@@ -116,8 +121,9 @@ def test_recall_and_read_redact_and_a_redacted_record_is_never_written_back(stor
     h = _h(shown)
     assert SECRET not in shown and "[REDACTED:" in shown
     assert SECRET not in agent.recall("deploy key")
-    with pytest.raises(InvalidRecordError, match="redacted"):
+    with pytest.raises(InvalidRecordError) as caught:
         agent.update([_put("deploy-key", "key [REDACTED:api-key]")], "tidy up", h)
+    assert caught.value.reason == "redacted-credential"
     assert store.find_workspace(cwd).get("deploy-key").record == secret_record  # type: ignore[union-attr]
 
 
@@ -178,8 +184,9 @@ def test_stale_observation_in_review_mode_is_refused(store: FileStore, cwd: str)
     h = _h(agent.index_text())
     snap = store.create_workspace(cwd)
     store.commit(snap.key, [PutOp(record=Record(name="a-b", description="d", type="project", body="\nx\n"))], None)
-    with pytest.raises(ConflictError, match="read it"):
+    with pytest.raises(HandleRefusedError) as caught:
         agent.update([_put("c-d")], "r", h)
+    assert caught.value.reason == "stale"
     assert AgentProposals(store).pending() == ([], [])
 
 
@@ -196,7 +203,7 @@ def test_direct_writes_refuse_secrets_with_the_stores_message(store: FileStore, 
 def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
     store: FileStore, cwd: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import core.mcp.proposals as proposals_module
+    import core.consolidation.agent_proposals as proposals_module
 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
@@ -205,8 +212,9 @@ def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
     assert again == first and store.files(AGENT_PROPOSALS).list() == [first]
     monkeypatch.setattr(proposals_module, "MAX_PENDING", 2)
     agent.update([_put("fact-two")], "r", h)
-    with pytest.raises(UsageError, match="waiting for review"):
+    with pytest.raises(UsageError) as caught:
         agent.update([_put("fact-three")], "r", h)
+    assert caught.value.reason == "pending-limit"
     assert len(store.files(AGENT_PROPOSALS).list()) == 2
 
 
@@ -255,7 +263,7 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
 
 def test_receipts_tell_their_source(store: FileStore, cwd: str) -> None:
     from core.consolidation.receipts import parse_receipt
-    from core.mcp.proposals import review_source
+    from core.consolidation.review_sources import review_source
 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())

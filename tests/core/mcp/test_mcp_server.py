@@ -16,8 +16,8 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.keys import workspace_key
-from core.mcp.proposals import AgentProposals
 from core.models import PutOp, Record
 from core.store.fs import FileStore
 from tests.core.mcp.mcp_support import (

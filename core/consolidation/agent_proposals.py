@@ -12,6 +12,10 @@ CAS bases: a proposal remembers the revisions the agent had observed when it ask
 whose scope changed since is *stale*: committing it is a conflict that writes nothing, and
 :meth:`AgentProposals.refresh` re-checks it against the current memory for another review (the
 same flow as a consolidation whose memory changed meanwhile).
+
+This lives in ``core.consolidation`` rather than ``core.mcp``: the MCP server (``core.mcp.agent``)
+creates proposals, but the review side (CLI, GUI, :mod:`core.consolidation.review_sources`) must
+reach them without importing the server package; ``core.mcp`` depends on this, never the reverse.
 """
 
 from __future__ import annotations
@@ -65,19 +69,6 @@ AGENT_PREFIX = "agent:"
 REDACTION_MARK = "[REDACTED:"
 MAX_PENDING = 100
 """Pending proposals per root: an agent in a loop must not bury the user (or the disk) in them."""
-
-
-ReviewSource = Literal["session", "agent", "import"]
-
-
-def review_source(consolidator: str) -> ReviewSource:
-    """Which filter of the Session Consolidation tab a review or receipt belongs to, by its
-    consolidator: ``agent:<client>`` (this module), ``import:<store>`` (imported memory), else a session."""
-    if consolidator.startswith(AGENT_PREFIX):
-        return "agent"
-    if consolidator.startswith("import:"):
-        return "import"
-    return "session"
 
 
 class _Frozen(BaseModel):
@@ -247,7 +238,8 @@ class AgentProposals:
         if len(ids) >= MAX_PENDING:
             raise UsageError(
                 f"{len(ids)} agent proposals are already waiting for review; the user has to review them "
-                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written."
+                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written.",
+                reason="pending-limit",
             )
         p = AgentProposal(
             id=new_proposal_id(),
