@@ -29,3 +29,13 @@ MCP_HANDLE_KEY_FILE = f"{MANAGER_DIR}/mcp-handle.key"  # the MCP server's HMAC k
 def cache_dir_of(root: str | os.PathLike[str]) -> str:
     """``<root>/.manager/cache``: where derived data of a root lives."""
     return os.path.join(root, MANAGER_DIR, CACHE_DIR)
+
+# Under MANAGER_DIR (the store's own; nothing else writes there):
+LOCKS_DIR = "locks"  # one lock file per scope
+STAGING_DIR = "staging"  # one folder per transaction in progress (journal + staged files)
+HISTORY_DIR = "history"  # <scope>/<id>.hist: every displaced version
+ARCHIVE_STAMPS_DIR = "archive"  # <key>.json: when each archived workspace was archived
+TRASH_DIR = "trash"  # a purged folder on its way out
+QUARANTINE_DIR = "quarantine"  # damaged internal files moved aside, with a .why each
+COMMIT_LOGS_DIR = "commit-log"  # <scope>.json: the recent commits (undo)
+DEBUG_DIR = "debug"  # at the root: consolidation debug logs, <review-id>/attempt-N.jsonl (PRODUCT.md §2)

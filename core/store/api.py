@@ -18,6 +18,8 @@ from core.models import (
     Problem,
     Revision,
     RootStatus,
+    ScopeBatch,
+    ScopesResult,
     WorkspaceInfo,
     WorkspaceSnapshot,
 )
@@ -117,6 +119,21 @@ class MemoryStore(Protocol):
         transaction: one journal covering both scopes, locks taken in a fixed order (global first,
         then the workspace), CAS on both revisions under the locks, roll forward/back as a unit.
         Either both change or neither; ConflictError if either revision is stale (nothing written)."""
+        ...
+
+    def commit_scopes(
+        self,
+        batches: Sequence[ScopeBatch],
+        *,
+        global_text: str | None = None,
+        global_expect: Revision | None = None,
+        archive: Sequence[str] = (),
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> ScopesResult:
+        """Batches of any number of workspaces, (when global_text is not None) a new GLOBAL.md, and
+        archives of other workspaces, as ONE transaction: locks global first then keys sorted, CAS on
+        every revision under them, one journal; every scope old or every scope new."""
         ...
 
     @property

@@ -50,6 +50,8 @@ from core.models import (
     RecordEntry,
     Revision,
     RootStatus,
+    ScopeBatch,
+    ScopesResult,
     WorkspaceInfo,
     WorkspaceSnapshot,
 )
@@ -63,6 +65,7 @@ from core.records import (
     render_record,
     validate_record,
 )
+from core.store.commit_log import CommitLogCache
 from core.store.files import FileKind, InternalFiles
 from core.store.history import RecordHistory
 from core.store.journal import DisplacedError
@@ -76,6 +79,7 @@ from core.store.scope_files import (
 )
 
 if TYPE_CHECKING:
+    from core.store.multi import GlobalChange
     from core.store.scan import WorkspaceScan
 
 HISTORY_MAX_VERSIONS = 20
@@ -313,6 +317,7 @@ class StoreCore(ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
+        self._log_cache = CommitLogCache()  # (the file store shares its StoreCaches' one)
         # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
         # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
         self.actor = ""
@@ -907,50 +912,38 @@ class StoreCore(ABC):
         ConflictError and nothing is written. The backend writes one journal for both scopes, so a
         crash at any instant leaves both old or both new.
         """
-        check_key(key)
-        pairs: list[tuple[Op, bytes | None]] = [(op, None) for op in ops]
-        self._precheck(pairs)
-        data = self._check_global_text(global_text) if global_text is not None else None
-        with self._lock(GLOBAL_SCOPE), self._lock(key):
-            self._prepare(GLOBAL_SCOPE)
-            self._prepare(key)
-            g_current = self._global_snapshot(self._global_bytes())
-            if global_expect is not None and global_expect != g_current.revision:
-                raise self._conflict("GLOBAL.md", global_expect, g_current, g_current.revision)
-            files = self._must_load(key)
-            plan = self._plan_commit(key, files, pairs, expect, origin)
-            g_old: bytes | None = None
-            g_history: list[HistoryItem] | None = None
-            if data is not None:
-                g_current, g_old, g_history = self._plan_global(data, global_expect)
-            texts = plan[1] if plan is not None else []
-            if g_history is not None and global_text is not None:
-                texts = [*texts, ("GLOBAL.md", global_text)]
-            check_secrets(texts, origin, allow_secrets)
-            try:
-                if plan is not None and g_history is not None and data is not None:
-                    self._write_together(plan[0], files, data, g_old, g_history)
-                elif plan is not None:
-                    self._write_scope(plan[0], files)
-                elif g_history is not None and data is not None:
-                    self._write_global(data, g_old, g_history)
-            except DisplacedError:
-                g_now = self._global_snapshot(self._global_bytes())
-                if g_now.revision != g_current.revision:
-                    raise self._conflict("GLOBAL.md", g_current.revision, g_now, g_now.revision) from None
-                raise self._displaced(key, expect or files.revision) from None
-            if plan is not None:
-                self._prune_history(key, [h.entry.name for h in plan[0].history])
-            if g_history:
-                self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
-            ws = self._after_write(lambda: self._snapshot(self._must_load(key)))
-            g = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
-            if plan is not None:
-                self._log_commit(key, files.revision, ws.revision, plan[0], origin)
-            if g_history is not None:
-                g_before = self._global_snapshot(g_old).revision
-                self._log_global(g_before, g.revision, g_history, origin)
-            return ws, g
+        result = self.commit_scopes(
+            [ScopeBatch(key, ops, expect)], global_text=global_text,
+            global_expect=global_expect,
+            origin=origin, allow_secrets=allow_secrets,
+        )
+        return result.workspaces[key], result.global_ or self.read_global()
+
+    def commit_scopes(
+        self,
+        batches: Sequence[ScopeBatch],
+        *,
+        global_text: str | None = None,
+        global_expect: Revision | None = None,
+        archive: Sequence[str] = (),
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> ScopesResult:
+        """Batches of several workspaces, a new GLOBAL.md and archives as ONE transaction
+        (:mod:`core.store.multi`): locks global first then keys sorted, CAS on every revision, all or nothing."""
+        from core.store.multi import commit_scopes
+
+        return commit_scopes(
+            self, batches, global_text=global_text, global_expect=global_expect, archive=archive,
+            origin=origin, allow_secrets=allow_secrets,
+        )
+
+    @abstractmethod
+    def _write_scopes(
+        self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
+        when: datetime,
+    ) -> None:
+        """Apply workspace changes, a new GLOBAL.md and archive moves as one transaction (all or none)."""
 
     # --- history (core/store/history.py: store.history) ---------------------------------------
     # The commit code keeps, prunes and logs history through these four names (so does a backend's

@@ -110,7 +110,7 @@ class RecordHistory:
 
         if scope != GLOBAL_SCOPE:
             check_key(scope)
-        return list(reversed(parse_log(self._store._aux_read(log_rel(scope)), scope)))
+        return list(reversed(parse_log(self._store._aux_read(log_rel(scope)), scope, self._store._log_cache)))
 
     # --- what a commit keeps (called by the store core, under the scope's lock) ----------------
     def item(self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str) -> HistoryItem:
@@ -189,8 +189,8 @@ class RecordHistory:
         )
         with contextlib.suppress(StorageError, OSError):
             rel = log_rel(scope)
-            entries = parse_log(store._aux_read(rel), scope)
-            store._write_log(rel, render_log(scope, [*entries, entry]))
+            entries = parse_log(store._aux_read(rel), scope, store._log_cache)
+            store._write_log(rel, render_log(scope, [*entries, entry], store._log_cache))
 
     def forget(self, key: str) -> None:
         """After a purge: the scope's commit log goes too (nothing is left to undo into)."""

@@ -24,6 +24,7 @@ from core.store.base import (
     StoreCore,
     entry_from_bytes,
 )
+from core.store.multi import GlobalChange
 from core.store.scan import WorkspaceScan, finish_scan, record_bytes
 from core.store.scope_files import ScopeFiles, mark_case_duplicates
 
@@ -156,6 +157,18 @@ class InMemoryStore(StoreCore):
         with self._mutex:
             self._write_scope(change, before)
             self._write_global(global_data, global_old, global_history)
+
+    def _write_scopes(
+        self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
+        when: datetime,
+    ) -> None:
+        with self._mutex:  # one mutex: nothing else can observe a part without the rest
+            for change in changes:
+                self._write_scope(change, None)
+            if global_change is not None:
+                self._write_global(global_change.data, global_change.old, global_change.history)
+            for key in archive:
+                self._archive_move(key, when)
 
     def _archive_move(self, key: str, when: datetime) -> None:
         with self._mutex:

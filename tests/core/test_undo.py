@@ -197,7 +197,6 @@ def test_a_crashed_log_write_leaves_no_temp_file_after_reopen(tmp_path: Path) ->
 def test_the_log_parses_back_to_what_was_rendered(tmp_path: Path) -> None:
     """parse_log keeps the entries it rendered last (no re-validation); a fresh parse of the same
     bytes, with that memory cleared, gives the same entries."""
-    from core.store import commit_log
 
     store = FileStore(tmp_path / "memory")
     key = _ws(store)
@@ -205,6 +204,6 @@ def test_the_log_parses_back_to_what_was_rendered(tmp_path: Path) -> None:
     for i in range(3):
         rev = store.commit(key, [PutOp(record=rec("a", f"\nv{i}\n")), PutOp(record=rec(f"n{i}"))], rev).revision
     remembered = store.history.commit_log(key)
-    commit_log._KNOWN.clear()
+    store.caches.commit_logs.clear()
     assert store.history.commit_log(key) == remembered
     assert len(remembered) == 3 and remembered[0].after == rev

@@ -24,7 +24,7 @@ from test_store_faults import Injector, files, leftovers
 
 from core.errors import ConflictError, SecretRefusedError, StorageError
 from core.models import DeleteOp, PutOp
-from core.store import journal
+from core.store import journal, journal_recovery
 from core.store.base import StoreCore
 from core.store.files import RECEIPTS, SETTINGS
 from core.store.fs import FileStore
@@ -176,9 +176,9 @@ def test_death_after_each_applied_file_is_settled_as_a_unit(
             store.commit(key, [PutOp(record=rec("later"))], None)
         else:
             store.replace_global(G2 + "later\n", None)
-        assert journal.pending(root) == []
+        assert journal_recovery.pending(root) == []
     store2 = FileStore(root)  # the next open settles whatever is left
-    assert journal.pending(root) == [] and store2.read_global().text.startswith(G2)
+    assert journal_recovery.pending(root) == [] and store2.read_global().text.startswith(G2)
     snap = store2.read_workspace(key)
     assert {"fresh", "old"} <= {e.name for e in snap.entries} and snap.get("keep") is None
 

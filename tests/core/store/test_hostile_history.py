@@ -40,7 +40,7 @@ def test_history_is_a_read_only_copy_a_process_holding_the_old_file_cannot_rewri
         held.close()
     (entry,) = store.history.entries(s.key, "fact")
     assert store.history.read(entry.id) == render_record(rec("fact", "\nv1\n"))  # unchanged: a copy
-    hist = store._history_path(entry.id)
+    hist = store.history_files.path(entry.id)
     assert stat.S_IMODE(hist.stat().st_mode) & 0o222 == 0  # read-only
     assert hist.stat().st_nlink == 1 and hist.stat().st_ino != path.stat().st_ino
 

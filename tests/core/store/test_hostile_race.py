@@ -19,7 +19,7 @@ from hostile_support import CWD, agent_version, direct_writer, fork, read_all, r
 from core import atomic
 from core.errors import ConflictError
 from core.models import DeleteOp, PutOp
-from core.store import base, journal
+from core.store import base, journal, journal_doc
 from core.store.fs import FileStore
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() for a real second process")
@@ -151,7 +151,7 @@ def test_global_and_memory_md_are_checked_too(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "m" / "GLOBAL.md"
     real = journal._apply_replace
 
-    def agent_first(op: journal.OpDoc, *args: object, **kwargs: object) -> None:
+    def agent_first(op: journal_doc.OpDoc, *args: object, **kwargs: object) -> None:
         if op.name in ("GLOBAL.md", "MEMORY.md"):
             (path if op.name == "GLOBAL.md" else index).write_bytes(b"# theirs\n")
         real(op, *args, **kwargs)  # type: ignore[arg-type]

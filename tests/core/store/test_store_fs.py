@@ -11,7 +11,7 @@ import pytest
 from core.errors import ConflictError, InvalidRecordError
 from core.models import DeleteOp, PutOp, Record
 from core.records import render_record
-from core.store import journal
+from core.store import journal, journal_recovery
 from core.store.fs import FileStore
 
 CWD = "/home/me/Proj Alpha"
@@ -140,7 +140,7 @@ def test_interrupted_after_commit_point_rolls_forward(
         _die_after_ops(m, renames_done)
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a", "\nnew\n")), DeleteOp(name="b"), PutOp(record=rec("c"))], None)
-    assert journal.pending(root) == [s.key]
+    assert journal_recovery.pending(root) == [s.key]
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "rolled forward")]
     snap = reopened.read_workspace(s.key)
@@ -148,7 +148,7 @@ def test_interrupted_after_commit_point_rolls_forward(
     assert snap.get("a").record.body == "\nnew\n"  # type: ignore[union-attr]
     assert "[c](c.md)" in snap.index_text and "[b](b.md)" not in snap.index_text
     assert {h.name for h in reopened.history.entries(s.key)} == {"a", "b"}
-    assert journal.pending(root) == []
+    assert journal_recovery.pending(root) == []
 
 
 def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,7 +161,7 @@ def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch:
         _interrupt_after(m, "replace", 0)  # dies writing the journal: staged files exist, no journal
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a", "\nnew\n")), PutOp(record=rec("z"))], None)
-    assert journal.pending(root) == [s.key]
+    assert journal_recovery.pending(root) == [s.key]
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "discarded")]
     assert snapshot_disk(root) == before

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import core.fingerprint as fingerprint_mod
-import core.store.fs as fs_mod
 from core.models import PutOp, Record, WorkspaceInfo
 from core.store.base import StoreCore
 from core.store.fs import FileStore
@@ -60,13 +59,12 @@ def root(tmp_path: Path) -> Iterator[Path]:
 
 
 def full_parse(root: Path, archived: bool = False) -> list[WorkspaceInfo]:
-    """The truth: the uncached listing, with the in-process parse cache emptied first."""
-    fs_mod._ENTRY_CACHE.clear()
+    """The truth: the uncached listing, by a store with a parse cache of its own (empty)."""
     return StoreCore.list_workspaces(FileStore(root), archived=archived)
 
 
 def cached(root: Path, archived: bool = False) -> list[WorkspaceInfo]:
-    fs_mod._ENTRY_CACHE.clear()  # a hit must come from the persisted cache, not this process's memory
+    # A store with caches of its own: a hit must come from the persisted cache, not this process's memory.
     return FileStore(root).list_workspaces(archived=archived)
 
 
@@ -286,16 +284,17 @@ CHILD = """
 import json, sys
 import core.fingerprint as fingerprint_mod
 from core.store.fs import FileStore
+from core.store.fs_read import ScopeReader
 fingerprint_mod.RACY_WINDOW_NS = 0
 parsed = []
-orig_load, orig_entry = FileStore._load_scope, FileStore._entry
+orig_load, orig_entry = FileStore._load_scope, ScopeReader.entry
 def load(self, key, archived):
     parsed.append(key)
     return orig_load(self, key, archived)
 def entry(self, *a):
     parsed.append(a[0].name)
     return orig_entry(self, *a)
-FileStore._load_scope, FileStore._entry = load, entry
+FileStore._load_scope, ScopeReader.entry = load, entry
 store = FileStore(sys.argv[1])
 infos = store.list_workspaces()
 status = store.status()
