@@ -42,6 +42,7 @@ from core.errors import ConfirmationRequiredError, InvalidRecordError
 from core.keys import default_sessions_root
 from core.models import Revision
 from core.store.api import MemoryStore
+from core.store.files import SETTINGS
 
 ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 
@@ -230,7 +231,7 @@ def render_settings(settings: AppSettings) -> str:
 
 
 def load_settings(store: MemoryStore) -> LoadedSettings:
-    text, revision = store.read_settings_text()
+    text, revision = store.files(SETTINGS).read_revised()
     if text is None:
         return LoadedSettings(AppSettings(), revision, exists=False)
     try:
@@ -261,5 +262,5 @@ def save_settings(
                 f"{current.problem.split('. Defaults')[0]}. Fix the file by hand or confirm replacing it.",
                 reason="malformed-settings",
             )
-    revision = store.write_settings_text(render_settings(settings), expect)
+    revision = store.files(SETTINGS).replace(render_settings(settings), expect)
     return LoadedSettings(settings, revision, exists=True)

@@ -348,7 +348,7 @@ def cmd_delete(args: argparse.Namespace, ctx: Context) -> Result:
 def cmd_archive(args: argparse.Namespace, ctx: Context) -> Result:
     store = _store(ctx)
     key = args.key if args.key is not None else workspace_key(args.cwd)
-    info = store.archive(key, args.expect)
+    info = store.recycle.archive(key, args.expect)
     text = (
         f"Archived {info.display_name} ({info.cwd}) to the Recycle Bin.\n"
         f"Restore it with: dsh-memory restore --key {info.key}"
@@ -357,7 +357,7 @@ def cmd_archive(args: argparse.Namespace, ctx: Context) -> Result:
 
 
 def cmd_restore(args: argparse.Namespace, ctx: Context) -> Result:
-    info = _store(ctx).restore(args.key)
+    info = _store(ctx).recycle.restore(args.key)
     return Result(
         {"restored": _info_json(info)}, f"Restored {info.display_name} ({info.cwd}) from the Recycle Bin."
     )
@@ -387,8 +387,8 @@ def _history_json(entry: HistoryEntry, content: str) -> dict[str, Any]:
 def cmd_history(args: argparse.Namespace, ctx: Context) -> Result:
     store = _store(ctx)
     key = workspace_key(args.cwd)
-    entries = store.history(key, args.name)
-    versions = [_history_json(e, store.read_history(e.id).decode("utf-8", "replace")) for e in entries]
+    entries = store.history.entries(key, args.name)
+    versions = [_history_json(e, store.history.read(e.id).decode("utf-8", "replace")) for e in entries]
     current: dict[str, Any] | None = None
     try:  # the record as it is now, also when its workspace sits in the Recycle Bin
         snap: WorkspaceSnapshot | None = _workspace_by(store, args.cwd, None)[0]

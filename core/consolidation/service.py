@@ -77,6 +77,7 @@ from core.sessions.models import Evidence, SessionSummary
 from core.sessions.parse import ParsedSession
 from core.settings import AppSettings
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS, REVIEW_STATES
 
 ConsolidatorKind = Literal["offline", "model"]
 _NOT_WRITTEN = "nothing was written. Review the changes again against the current memory, then commit."
@@ -280,7 +281,7 @@ class ConsolidationService(ReviewEditing):
 
     # --- propose -------------------------------------------------------------------------
     def existing_receipt(self, review_id: str) -> Receipt | None:
-        text = self.store.read_receipt(review_id)
+        text = self.store.files(RECEIPTS).read(review_id)
         return parse_receipt(text) if text is not None else None
 
     def propose(
@@ -471,7 +472,7 @@ class ConsolidationService(ReviewEditing):
         )
 
     def _write(self, receipt: Receipt) -> None:
-        self.store.write_receipt(receipt.review_id, render_receipt(receipt))
+        self.store.files(RECEIPTS).write(receipt.review_id, render_receipt(receipt))
         if receipt.status != "proposed" and self.settings.debug_logging:
             DebugLog(self.store, receipt.review_id, receipt.attempts, enabled=True).event(
                 "receipt",
@@ -648,7 +649,7 @@ class ConsolidationService(ReviewEditing):
         """The review is final: drop it from memory and its saved proposal from disk."""
         self._reviews.pop(review_id, None)
         self._requests.pop(review_id, None)
-        self.store.delete_review_state(review_id)
+        self.store.files(REVIEW_STATES).delete(review_id)
 
     def _barrier(
         self, state: ReviewState | None, rows: Mapping[str, ReviewChange], chosen: list[ReviewChange], confirm: bool
@@ -732,7 +733,7 @@ class ConsolidationService(ReviewEditing):
     # --- receipts ------------------------------------------------------------------------
     def receipts(self) -> list[Receipt]:
         """Every readable receipt, newest first."""
-        out = [r for r in (self.existing_receipt(rid) for rid in self.store.list_receipts()) if r is not None]
+        out = [r for r in (self.existing_receipt(rid) for rid in self.store.files(RECEIPTS).list()) if r is not None]
         return sorted(out, key=lambda r: (r.updated, r.review_id), reverse=True)
 
     def latest_receipts(self) -> dict[str, Receipt]:

@@ -122,10 +122,10 @@ class AgentSession:
 
     # --- handles -------------------------------------------------------------------------
     def _mint(self, workspace: Revision, global_: Revision | None) -> str:
-        return handles.mint(self.store.mcp_handle_key(), self.key, workspace, global_)
+        return handles.mint(handles.handle_key(self.store), self.key, workspace, global_)
 
     def _open(self, observed: object, current: Revision) -> handles.Observed:
-        return handles.verify(self.store.mcp_handle_key(), self.key, observed, current)
+        return handles.verify(handles.handle_key(self.store), self.key, observed, current)
 
     def _revisions(self) -> tuple[Revision, Revision]:
         """The workspace's and Global's revisions *before* an answer is built: if memory changes while
@@ -293,7 +293,7 @@ class AgentSession:
     # --- search, paged ---------------------------------------------------------------------
     def _cursor_mac(self, kind: str, query: str, ws_rev: Revision, g_rev: Revision, offset: int) -> bytes:
         msg = f"{kind}\n{self.key}\n{ws_rev}\n{g_rev}\n{offset}\n{query}".encode("utf-8", "surrogateescape")
-        return hmac.new(self.store.mcp_handle_key(), msg, hashlib.sha256).digest()[:12]
+        return hmac.new(handles.handle_key(self.store), msg, hashlib.sha256).digest()[:12]
 
     def _cursor(self, kind: str, query: str, ws_rev: Revision, g_rev: Revision, offset: int) -> str:
         raw = offset.to_bytes(4, "big") + self._cursor_mac(kind, query, ws_rev, g_rev, offset)

@@ -389,17 +389,13 @@ class FileStore(StoreCore):
     def _write_log(self, rel: str, data: bytes) -> None:
         self._files.write_log(rel, data)
 
-    def read_review_state(self, review_id: str) -> str | None:
-        self._files.confine(self._review_state_rel(review_id))
-        return super().read_review_state(review_id)
+    # --- private state (core/store/files.py: kinds declared ``confined``) ----------------------
+    def _aux_read_confined(self, rel: str) -> bytes | None:
+        return self._files.read_confined(rel)
 
-    def read_stale_marks(self, key: str) -> str | None:
-        self._files.confine(self._stale_marks_rel(key))  # never read through a link out of the root
-        return super().read_stale_marks(key)
-
-    def list_review_states(self) -> list[str]:
-        self._files.sweep_temps(self._review_state_rel("probe").rsplit("/", 1)[0])
-        return super().list_review_states()
+    def _aux_list_confined(self, rel_dir: str) -> list[str]:
+        self._files.sweep_temps(rel_dir)
+        return self._aux_list(rel_dir)
 
     # --- check (core/store/fs_check.py) --------------------------------------------------------
     def _extra_problems(self) -> list[Problem]:

@@ -219,7 +219,7 @@ class InMemoryStore(StoreCore):
         with self._mutex:
             return sorted({k[len(prefix) :].split("/", 1)[0] for k in self._aux if k.startswith(prefix)})
 
-    # --- private review state (see StoreCore.write_review_state) --------------------------------
+    # --- internal files (core/store/files.py) ---------------------------------------------------
     def _aux_delete(self, rel: str) -> bool:
         with self._mutex:
             return self._aux.pop(rel, None) is not None

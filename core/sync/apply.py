@@ -1,5 +1,5 @@
 """Changes from the remote written into this root, only through the store: exact bytes per record
-(``commit_versions``: CAS, journal, history, ``MEMORY.md`` rebuilt), ``replace_global``,
+(``history.commit_versions``: CAS, journal, history, ``MEMORY.md`` rebuilt), ``replace_global``,
 ``write_receipt``, ``create_workspace``/``archive``/``restore``. Each write first checks that the
 local file is still the version the merge was decided on; anything the store refuses (an invalid or
 credential-holding file from the remote, a concurrent local edit) is *held*: not written here, kept
@@ -19,6 +19,7 @@ from core.keys import workspace_key
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.models import EMPTY_REVISION
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 
 @dataclass
@@ -67,7 +68,7 @@ def apply_changes(
             step("global")
         elif top == REVIEWS_DIR:
             if data is not None:  # receipts are a log: a remote delete is not repeated here
-                store.write_receipt(name.removesuffix(RECORD_SUFFIX), data.decode("utf-8"))
+                store.files(RECEIPTS).write(name.removesuffix(RECORD_SUFFIX), data.decode("utf-8"))
             out.done.append(path)
         elif top == WORKSPACES_DIR and name.endswith(RECORD_SUFFIX):
             by_scope[(skey, to_local(skey))][name] = data
@@ -137,7 +138,7 @@ def _apply_scope(
     if not versions:
         return
     try:
-        store.commit_versions(key, versions, snap.revision)
+        store.history.commit_versions(key, versions, snap.revision)
     except ConflictError:
         out.changed_here.extend(paths[name + RECORD_SUFFIX] for name, _ in versions)
         return
@@ -147,7 +148,7 @@ def _apply_scope(
         for name, data in versions:
             try:
                 cur = store.read_workspace(key)
-                store.commit_versions(key, [(name, data)], cur.revision)
+                store.history.commit_versions(key, [(name, data)], cur.revision)
                 out.done.append(paths[name + RECORD_SUFFIX])
             except DshMemoryError as one:
                 out.held[paths[name + RECORD_SUFFIX]] = one.message
@@ -160,9 +161,9 @@ def archive_transition(store: MemoryStore, key: str, to_archived: bool) -> bool:
     """Archive (or restore) local workspace ``key`` as the other machine did; False if not possible."""
     try:
         if to_archived:
-            store.archive(key)
+            store.recycle.archive(key)
         else:
-            store.restore(key)
+            store.recycle.restore(key)
     except DshMemoryError:
         return False
     return True

@@ -227,7 +227,7 @@ class _Run:
 
     def _why(self, scope: str) -> str:
         try:
-            log = self.store.commit_log(scope)[:5]
+            log = self.store.history.commit_log(scope)[:5]
         except DshMemoryError:
             return ""
         kinds = sorted({"user edit" if e.origin == "manual" else "consolidation" for e in log})
@@ -608,7 +608,8 @@ def _write_choice(store: MemoryStore, item: ReviewItem, text: str | None) -> Non
             snap.revision,
             snap,
         )
-    store.commit_versions(item.scope, [(item.name, None if text is None else text.encode("utf-8"))], snap.revision)
+    version = None if text is None else text.encode("utf-8")
+    store.history.commit_versions(item.scope, [(item.name, version)], snap.revision)
 
 
 def summary(root: Path) -> SyncSummary:

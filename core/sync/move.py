@@ -30,6 +30,7 @@ from core.keys import normalize_cwd, workspace_key, workspace_name
 from core.layout import RECORD_SUFFIX
 from core.models import EMPTY_REVISION, Revision
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 from core.sync import mapping, state
 from core.sync.review import Resolution, ReviewItem, resolved_text, unresolved
 
@@ -174,7 +175,7 @@ def apply_move(
             current,
         )
     if versions:
-        snap = store.commit_versions(plan.target_key, versions, expect)
+        snap = store.history.commit_versions(plan.target_key, versions, expect)
     else:
         snap = store.read_workspace(plan.target_key)
     journal = None
@@ -188,7 +189,7 @@ def apply_move(
         )
     if step is not None:
         step("committed")
-    store.archive(plan.source_key, plan.source_revision)
+    store.recycle.archive(plan.source_key, plan.source_revision)
     if step is not None:
         step("archived")
     receipt_id = _write_receipt(store, plan, [n for n, _ in plan.incoming], replaced, kept)
@@ -227,7 +228,7 @@ def finish_pending_moves(store: MemoryStore) -> list[str]:
             mapping.rekey(root, source, target)
             continue
         if snap.revision == obj.get("source_revision"):
-            store.archive(source, snap.revision)
+            store.recycle.archive(source, snap.revision)
             mapping.rekey(root, source, target)
             done.append(source)
         state.remove(p)
@@ -258,5 +259,5 @@ def _write_receipt(
         f"- Both had it, target's version kept: {', '.join(kept) or '-'}",
         f"- Invalid files left in the Recycle Bin copy: {', '.join(plan.left_behind) or '-'}",
     ]
-    store.write_receipt(rid, "\n".join(lines) + "\n")
+    store.files(RECEIPTS).write(rid, "\n".join(lines) + "\n")
     return rid

@@ -234,7 +234,7 @@ def follow(store: MemoryStore, git: Git, theirs_meta: bytes | None, map_: Mappin
             local = mapping.local_key(dict(map_), k)
             if local not in archived:
                 with contextlib.suppress(DshMemoryError):
-                    store.archive(local)
+                    store.recycle.archive(local)
             gone.append(local)
         st.local_only = sorted({*st.local_only, *gone})
     save_state(root, st)

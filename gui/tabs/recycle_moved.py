@@ -308,4 +308,4 @@ class MissingFoldersPanel(QGroupBox):
         def failed(exc: BaseException) -> None:
             self.note.setText(core_text(describe_error(exc)))
 
-        self.jobs.start("archive", self.ctx.store.archive, info.key, done=done, failed=failed)
+        self.jobs.start("archive", self.ctx.store.recycle.archive, info.key, done=done, failed=failed)

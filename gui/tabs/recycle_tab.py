@@ -385,7 +385,7 @@ class RecycleBinTab(Tab):
         def failed(exc: BaseException) -> None:
             self.preview.setPlainText(self.tr("Could not read this record: {why}").format(why=describe_error(exc)))
 
-        self.jobs.start("preview", self.ctx.store.read_history, entry.id, done=done, failed=failed)
+        self.jobs.start("preview", self.ctx.store.history.read, entry.id, done=done, failed=failed)
 
     def _update_buttons(self) -> None:
         ws, entry = self.selected_workspace(), self.selected_entry()
@@ -464,7 +464,7 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self.jobs.start("action", self.ctx.store.restore, ws.key, done=done, failed=failed)
+        self.jobs.start("action", self.ctx.store.recycle.restore, ws.key, done=done, failed=failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_question(self, ws: WorkspaceInfo) -> PurgeQuestion:

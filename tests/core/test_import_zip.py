@@ -191,7 +191,7 @@ def test_archived_workspace_is_refused(tmp_path: Path) -> None:
     dst = FileStore(tmp_path / "b")
     mine = dst.create_workspace(SHOP)
     dst.commit(mine.key, [PutOp(record=_rec("a", "b"))], mine.revision)
-    dst.archive(mine.key)
+    dst.recycle.archive(mine.key)
     path = _zip(tmp_path / "z.zip", {"workspaces/shop-1/deploy.md": _record_bytes("deploy")})
     result = open_zip_reviews(dst, read_export_zip(path))
     assert result.reviews == [] and [e.kind for e in result.refused] == ["archived"]

@@ -136,7 +136,7 @@ def test_purge_of_a_synced_workspace_says_synced_history_is_rewritten(
     subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=git_home, check=True)
     snap = seed_workspace(ctx.store, "/srv/hush", [record("alpha", body="\nPURGE-ME-41\n")])
     assert engine.run_sync(ctx.store, str(remote)).ok
-    ctx.store.archive(snap.key)
+    ctx.store.recycle.archive(snap.key)
     tab = RecycleBinTab(ctx)
     qtbot.addWidget(tab)
     tab.refresh()

@@ -166,7 +166,7 @@ class RecordsPanel(QWidget):
             return
         self.jobs.start(
             "archive",
-            self.ctx.store.archive,
+            self.ctx.store.recycle.archive,
             info.key,
             expect,
             done=lambda _info: self.archived.emit(info.display_name),

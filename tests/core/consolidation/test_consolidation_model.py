@@ -21,6 +21,7 @@ from core.model_catalog import ModelCatalog, ModelChoice
 from core.models import PutOp, Record
 from core.settings import AppSettings
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -191,7 +192,7 @@ def test_memory_changed_during_the_model_call_is_a_conflict(chat_server: ChatSer
     assert receipt.status == "conflict"
     snap = store.find_workspace(CWD)
     assert snap is not None and [r.name for r in snap.records()] == ["hand-written"]  # never overwritten
-    assert parse_receipt(store.read_receipt(review.review_id) or "") == receipt
+    assert parse_receipt(store.files(RECEIPTS).read(review.review_id) or "") == receipt
     # Back to review with the new state: same proposal, new CAS base, no second model call.
     refreshed = service.refresh(review)
     assert refreshed.workspace_revision == snap.revision
@@ -266,7 +267,7 @@ def test_secrets_are_refused(chat_server: ChatServer, catalog: ModelCatalog) -> 
         service.commit(review, ["c1"])
     assert caught.value.reason == "refused-change"
     assert store.find_workspace(CWD) is None
-    assert "ghp_" not in (store.read_receipt(review.review_id) or "")
+    assert "ghp_" not in (store.files(RECEIPTS).read(review.review_id) or "")
 
 
 def test_out_of_scope_changes_are_refused(chat_server: ChatServer, catalog: ModelCatalog) -> None:
@@ -456,7 +457,7 @@ def test_global_is_unchanged_when_the_workspace_write_loses_a_race(
     receipt = service.commit(review, ["c1", "c2"], confirm_global=True)
     assert receipt.status == "conflict" and "changed a moment ago" in (receipt.error or "")
     assert store.read_global().text == "# User Preferences\n\n- Short answers.\n"  # never written
-    assert [h for h in store.history() if h.scope_key == "global"] == []  # no compensating write either
+    assert [h for h in store.history.entries() if h.scope_key == "global"] == []  # no compensating write either
 
 
 def test_a_refused_record_fixed_by_an_edit_counts_as_committed(chat_server: ChatServer, catalog: ModelCatalog) -> None:

@@ -14,6 +14,7 @@ from core.errors import ConfirmationRequiredError, InvalidRecordError, NotFoundE
 from core.mcp.agent import READ_MAX_BYTES, SEARCH_MAX_BYTES, AgentSession
 from core.mcp.handles import HandleRefusedError
 from core.models import PutOp, Record
+from core.store.files import AGENT_PROPOSALS, RECEIPTS
 from core.store.fs import FileStore
 
 SECRET = "sk-" + "Tq8v2LmN4pX7rZ1kY9wB3cD5fG6hJ0aS"
@@ -141,11 +142,11 @@ def test_answers_are_bounded(store: FileStore, cwd: str) -> None:
 
 
 def test_unreadable_proposal_files_are_listed_and_left_alone(store: FileStore, cwd: str) -> None:
-    store.write_agent_proposal("ap-broken", "{not json")
+    store.files(AGENT_PROPOSALS).write("ap-broken", "{not json")
     proposals = AgentProposals(store)
     pending, problems = proposals.pending()
     assert pending == [] and len(problems) == 1 and "ap-broken" in problems[0]
-    assert store.read_agent_proposal("ap-broken") == "{not json"
+    assert store.files(AGENT_PROPOSALS).read("ap-broken") == "{not json"
     with pytest.raises(UsageError):
         proposals.open("ap-broken")
 
@@ -154,14 +155,14 @@ def test_a_settled_proposal_left_behind_by_a_crash_is_cleared(store: FileStore, 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
     pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
-    text = store.read_agent_proposal(pid)
+    text = store.files(AGENT_PROPOSALS).read(pid)
     proposals = AgentProposals(store)
     proposals.reject_id(pid)
     assert text is not None
-    store.write_agent_proposal(pid, text)  # as if the process died between the receipt and the removal
+    store.files(AGENT_PROPOSALS).write(pid, text)  # as if the process died between the receipt and the removal
     assert proposals.pending() == ([], [])
-    assert store.read_agent_proposal(pid) is None
-    assert "rejected" in (store.read_receipt(pid) or "")
+    assert store.files(AGENT_PROPOSALS).read(pid) is None
+    assert "rejected" in (store.files(RECEIPTS).read(pid) or "")
 
 
 def test_no_change_and_unknown_delete(store: FileStore, cwd: str) -> None:
@@ -208,13 +209,13 @@ def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
     h = _h(agent.index_text())
     first = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
     again = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
-    assert again == first and store.list_agent_proposals() == [first]
+    assert again == first and store.files(AGENT_PROPOSALS).list() == [first]
     monkeypatch.setattr(proposals_module, "MAX_PENDING", 2)
     agent.update([_put("fact-two")], "r", h)
     with pytest.raises(UsageError) as caught:
         agent.update([_put("fact-three")], "r", h)
     assert caught.value.reason == "pending-limit"
-    assert len(store.list_agent_proposals()) == 2
+    assert len(store.files(AGENT_PROPOSALS).list()) == 2
 
 
 def test_the_cli_does_not_import_the_mcp_sdk(tmp_path: Path) -> None:
@@ -267,7 +268,7 @@ def test_receipts_tell_their_source(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
     pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
-    receipt = parse_receipt(store.read_receipt(pid) or "")
+    receipt = parse_receipt(store.files(RECEIPTS).read(pid) or "")
     assert receipt is not None and receipt.status == "proposed"
     assert review_source(receipt.consolidator) == "agent"
     assert [review_source(c) for c in ("offline", "model", "import:claude-code")] == ["session", "session", "import"]

@@ -187,7 +187,7 @@ def test_read_then_update_commits_and_keeps_history(seeded: tuple[Path, Path]) -
         "- [build-tool](build-tool.md) — Packaging uses electron-builder 25\n"
     )
     assert "electron-builder 25" in read
-    history = FileStore(root).history(workspace_key(str(cwd)))
+    history = FileStore(root).history.entries(workspace_key(str(cwd)))
     assert {(h.name, h.reason) for h in history} >= {("build-tool", "overwrite"), ("test-command", "delete")}
 
 

@@ -55,7 +55,7 @@ def _state(store: StoreCore, keys: list[str]) -> tuple[object, ...]:
     return (
         store.read_global(),
         *(store.read_workspace(k) for k in keys),
-        len(store.history()),
+        len(store.history.entries()),
         tuple(i.key for i in store.list_workspaces(archived=True)),
     )
 
@@ -73,17 +73,17 @@ def test_several_workspaces_and_global_in_one_transaction(store: StoreCore) -> N
         assert result.workspaces[k] == snap
         assert sorted(e.name for e in snap.entries) == ["fresh", "old"]
         assert snap.index_text.encode() == render_index(snap.records())  # MEMORY.md rebuilt with them
-        assert [e.name for e in store.commit_log(k)[0].changes] == ["fresh", "keep", "old"]
+        assert [e.name for e in store.history.commit_log(k)[0].changes] == ["fresh", "keep", "old"]
     assert [i.key for i in result.archived] == [old] and [i.key for i in store.list_workspaces(archived=True)] == [old]
     assert old not in {i.key for i in store.list_workspaces()}
     assert result.archived[0].archived_at is not None
-    replaced = {(h.scope_key, h.name) for h in store.history()}
+    replaced = {(h.scope_key, h.name) for h in store.history.entries()}
     assert replaced >= {(k, n) for k in (a, b, c) for n in ("keep", "old", "MEMORY")} - {
         (k, "MEMORY") for k in (a, b, c)
     }
     assert ("global", "GLOBAL") in replaced
-    assert store.commit_log("global")[0].after == result.global_.revision
-    restored = store.restore(old)  # an archive made by a transaction is an ordinary archive
+    assert store.history.commit_log("global")[0].after == result.global_.revision
+    restored = store.recycle.restore(old)  # an archive made by a transaction is an ordinary archive
     assert restored.record_count == 2
 
 
@@ -100,7 +100,7 @@ def test_a_stale_revision_anywhere_writes_nothing_anywhere(store: StoreCore, sta
         store.commit(c, [PutOp(record=rec("other"))], None)
     else:
         store.create_workspace("/home/me/elsewhere")
-        store.archive(workspace_key("/home/me/elsewhere"))
+        store.recycle.archive(workspace_key("/home/me/elsewhere"))
         s = store.create_workspace("/home/me/elsewhere")  # an active one beside its archived copy
         old = s.key
     before = _state(store, [a, b, c])
@@ -122,13 +122,13 @@ def test_a_secret_in_one_batch_refuses_them_all(store: StoreCore) -> None:
 def test_a_batch_that_changes_nothing_touches_nothing(store: StoreCore) -> None:
     a, b, _, _ = _setup(store)
     same = store.read_workspace(b)
-    log = store.commit_log(b)
+    log = store.history.commit_log(b)
     keep = store.read_workspace(b).get("keep")
     assert keep is not None and keep.record is not None
     unchanged = [PutOp(record=keep.record)]
     result = store.commit_scopes([ScopeBatch(a, _ops(), None), ScopeBatch(b, unchanged, same.revision)])
     assert result.workspaces[b] == same == store.read_workspace(b)
-    assert store.commit_log(b) == log
+    assert store.history.commit_log(b) == log
     assert result.global_ is None
     if isinstance(store, FileStore):
         assert store.root is not None

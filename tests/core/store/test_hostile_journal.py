@@ -143,7 +143,7 @@ def test_a_rollback_journal_undoes_from_what_is_on_disk(tmp_path: Path, monkeypa
     again = FileStore(root)
     assert _state(again, key) == OLD
     assert again.recovered == [(key, "rolled back")]
-    assert again.history(key) == []
+    assert again.history.entries(key) == []
 
 
 def test_an_unknown_staging_entry_is_quarantined_not_trusted(tmp_path: Path) -> None:
@@ -165,8 +165,8 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("creds", "\npassword=hunter2024\n"))], s.revision, allow_secrets=True)
     store.commit(s.key, [DeleteOp(name="creds")], s.revision)
-    assert store.history(s.key)
-    store.archive(s.key)
+    assert store.history.entries(s.key)
+    store.recycle.archive(s.key)
     real = journal_recovery.remove_tree_quietly
 
     def die_on_history(path: Path) -> None:
@@ -177,7 +177,7 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     with monkeypatch.context() as m:
         m.setattr(journal_recovery, "remove_tree_quietly", die_on_history)
         with pytest.raises(Died):
-            store.purge(s.key, "hostile")
+            store.recycle.purge(s.key, "hostile")
     assert not (root / "archived" / s.key).exists()
     assert (root / ".manager" / "history" / s.key).exists()  # the killed purge left it behind
     again = FileStore(root)

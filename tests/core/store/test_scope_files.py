@@ -105,12 +105,12 @@ def test_memory_md_written_by_us_is_not_history_and_a_hand_edit_is(tmp_path: Pat
     s = store.create_workspace(CWD)
     for i in range(3):
         s = store.commit(s.key, [PutOp(record=rec(f"n-{i}"))], s.revision)
-    assert store.history(s.key, "MEMORY") == []
+    assert store.history.entries(s.key, "MEMORY") == []
     index = root / "workspaces" / s.key / "MEMORY.md"
     index.write_bytes(index.read_bytes() + b"my note\n")
     s = store.commit(s.key, [PutOp(record=rec("n-9"))], store.read_workspace(s.key).revision)
-    (entry,) = store.history(s.key, "MEMORY")
-    assert store.read_history(entry.id).endswith(b"my note\n")
+    (entry,) = store.history.entries(s.key, "MEMORY")
+    assert store.history.read(entry.id).endswith(b"my note\n")
     assert index.read_bytes() == render_index(s.records())
 
 

@@ -80,11 +80,11 @@ def test_archive_restore_is_byte_and_mtime_identical(fs_store: FileStore) -> Non
     d = fs_store.root / "workspaces" / s.key
     (d / "notes.txt").write_bytes(b"someone else's file")
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()}
-    fs_store.archive(s.key)
+    fs_store.recycle.archive(s.key)
     assert not d.exists()
     archived = fs_store.root / "archived" / s.key
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in archived.iterdir()} == before
-    fs_store.restore(s.key)
+    fs_store.recycle.restore(s.key)
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()} == before
 
 
@@ -147,7 +147,7 @@ def test_interrupted_after_commit_point_rolls_forward(
     assert [e.name for e in snap.entries] == ["a", "c"]
     assert snap.get("a").record.body == "\nnew\n"  # type: ignore[union-attr]
     assert "[c](c.md)" in snap.index_text and "[b](b.md)" not in snap.index_text
-    assert {h.name for h in reopened.history(s.key)} == {"a", "b"}
+    assert {h.name for h in reopened.history.entries(s.key)} == {"a", "b"}
     assert journal_recovery.pending(root) == []
 
 
@@ -165,7 +165,7 @@ def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch:
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "discarded")]
     assert snapshot_disk(root) == before
-    assert reopened.history(s.key) == []
+    assert reopened.history.entries(s.key) == []
 
 
 def test_next_mutation_settles_a_crashed_transaction_without_reopen(

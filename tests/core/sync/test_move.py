@@ -9,6 +9,7 @@ import pytest
 
 from core.errors import InvalidRecordError, NotFoundError, UsageError
 from core.keys import workspace_key
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.sync.move import apply_move, finish_pending_moves, plan_move
 from core.sync.review import Resolution
@@ -31,7 +32,7 @@ def test_move_to_a_new_folder_rekeys_and_archives_the_old_copy(tmp_path: Path) -
         store.read_workspace(key)
     # The old copy is in the Recycle Bin, byte for byte, and the receipt tells the story.
     assert {e.name for e in store.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
-    receipt = store.read_receipt(result.receipt_id)
+    receipt = store.files(RECEIPTS).read(result.receipt_id)
     assert receipt is not None and "Moved shop to" in receipt and "alpha, beta" in receipt
 
 
@@ -59,7 +60,7 @@ def test_move_into_an_existing_workspace_is_reviewed_then_committed(tmp_path: Pa
     assert got["both"] == "\nmerged text\n" and got["both2"] == "\ny\n" and got["only-old"] == "\nA durable fact.\n"
     assert result.replaced == ("both",) and result.kept == ("both2",)
     # History keeps the replaced version of the target.
-    old_versions = [store.read_history(h.id) for h in store.history(target_key, "both")]
+    old_versions = [store.history.read(h.id) for h in store.history.entries(target_key, "both")]
     assert any(b"new text" in v for v in old_versions)
 
 
@@ -117,4 +118,4 @@ def test_a_move_killed_with_sigkill_is_whole_after_the_next_run(tmp_path: Path, 
     with pytest.raises(NotFoundError):
         reopened.read_workspace(key)
     assert {e.name for e in reopened.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
-    assert any(b"there" in reopened.read_history(h.id) for h in reopened.history(target_key, "alpha"))
+    assert any(b"there" in reopened.history.read(h.id) for h in reopened.history.entries(target_key, "alpha"))

@@ -61,7 +61,7 @@ def test_edits_on_one_side_arrive_on_the_other(m: Machines) -> None:
     assert m.sync(m.a).status == "pushed"
     assert m.sync(m.b).status == "merged"
     assert texts(m.b, key)["alpha"] == "\nsecond\n"
-    assert any(b"first" in m.b.read_history(h.id) for h in m.b.history(key, "alpha"))
+    assert any(b"first" in m.b.history.read(h.id) for h in m.b.history.entries(key, "alpha"))
     assert m.sync(m.b).status == "up-to-date"
     assert m.sync(m.a).status == "up-to-date"
     # The commit says who and why.
@@ -141,7 +141,7 @@ def test_a_delete_against_an_edit_is_reviewed(m: Machines) -> None:
     m.sync(m.a)
     m.sync(m.b)
     assert "beta" not in texts(m.b, key)
-    assert m.b.history(key, "beta")
+    assert m.b.history.entries(key, "beta")
 
 
 def test_a_workspace_mapped_to_different_folders_on_two_machines(m: Machines, tmp_path: Path) -> None:
@@ -246,12 +246,12 @@ def test_archive_and_restore_travel(m: Machines) -> None:
     key = put(m.a, PROJ, rec("alpha"))
     m.sync(m.a)
     m.sync(m.b)
-    m.a.archive(key)
+    m.a.recycle.archive(key)
     assert m.sync(m.a).status == "pushed"
     got = m.sync(m.b)
     assert got.ok and f"archived/{key}/" in got.received
     assert [i.key for i in m.b.list_workspaces(archived=True)] == [key]
-    m.b.restore(key)
+    m.b.recycle.restore(key)
     m.sync(m.b)
     m.sync(m.a)
     assert m.a.find_workspace(PROJ) is not None and texts(m.a, key) == {"alpha": "\nA durable fact.\n"}

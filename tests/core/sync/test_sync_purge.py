@@ -87,7 +87,7 @@ def _synced_pair(m: Machines) -> tuple[str, str]:
 def test_purge_leaves_no_byte_in_either_sync_repository_or_the_remote(m: Machines) -> None:
     hush, keep = _synced_pair(m)
     assert traces(m, m.remote, hush)  # the test sees what it looks for
-    m.a.archive(hush)
+    m.a.recycle.archive(hush)
     sweep = purge_workspace(m.a, hush, "hush")
     assert sweep.sync_history_rewritten
     assert traces(m, repo(m.a), hush) == []  # rewritten and pruned at once, before any sync
@@ -116,7 +116,7 @@ def test_purge_leaves_no_byte_in_either_sync_repository_or_the_remote(m: Machine
 
 def test_a_push_from_the_old_history_before_the_forced_push_is_merged_not_lost(m: Machines) -> None:
     hush, keep = _synced_pair(m)
-    m.a.archive(hush)
+    m.a.recycle.archive(hush)
     purge_workspace(m.a, hush, "hush")
     # B (not told yet) edits and pushes on top of the old history, which still holds the workspace.
     m.b.commit(keep, [PutOp(record=rec("delta", "new on b"))], m.b.read_workspace(keep).revision)
@@ -136,7 +136,7 @@ def test_a_push_from_the_old_history_before_the_forced_push_is_merged_not_lost(m
 
 def test_a_newcomer_and_a_recreated_folder_are_not_affected_by_old_tombstones(m: Machines, tmp_path: Path) -> None:
     hush, _keep = _synced_pair(m)
-    m.a.archive(hush)
+    m.a.recycle.archive(hush)
     purge_workspace(m.a, hush, "hush")
     m.sync(m.a)
     m.sync(m.b)
