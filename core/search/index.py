@@ -17,7 +17,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +66,7 @@ class SearchIndex:
         self._persisted: set[str] = set()  # scopes taken from the scopes file, not looked at yet
         self._hints: set[str] = set()  # workspace keys a watcher saw change
         self._hints_lock = threading.Lock()  # (not self._lock: a refresh holds that for seconds)
-        self._watched = False
+        self.watched = False  # a file watcher feeds note_changed: refreshes need not stat every file
         self._read_only = False
 
     @property
@@ -96,16 +95,12 @@ class SearchIndex:
     def note_changed(self, keys: Iterable[str]) -> None:
         """A file watcher saw files of these workspaces change (any thread, never blocks): the next
         refresh compares their files' stats (an in-place rewrite keeps the folder's stamp)."""
-        self._watched = True
+        self.watched = True
         self._hint(keys)
 
     def _hint(self, keys: Iterable[str]) -> None:
         with self._hints_lock:
             self._hints.update(keys)
-
-    @property
-    def watched(self) -> bool:
-        return self._watched
 
     def _take_hints(self, wanted: set[str] | None) -> set[str]:
         with self._hints_lock:
@@ -386,6 +381,8 @@ def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) 
     if len(todo) < 3:
         yield from map(scan, todo)
         return
+    from concurrent.futures import ThreadPoolExecutor  # (4 ms of imports: not for a one-shot search)
+
     with ThreadPoolExecutor(1, thread_name_prefix="search-read") as pool:
         ahead = deque(pool.submit(scan, item) for item in todo[:2])
         for item in todo[2:]:
