@@ -204,7 +204,7 @@ def bare_commits(root: Path, n: int) -> list[float]:
     from core.search.engine import build_schema, register_analyzers
 
     times: list[float] = []
-    with tempfile.TemporaryDirectory(dir=root.parent) as tmp:
+    with tempfile.TemporaryDirectory(dir=root.parent, ignore_cleanup_errors=True) as tmp:
         index = tantivy.Index(build_schema(), tmp)
         register_analyzers(index)
         for i in range(n):
@@ -214,6 +214,7 @@ def bare_commits(root: Path, n: int) -> list[float]:
             writer.commit()
             del writer
             times.append(time.perf_counter() - t0)
+        del index
     return times
 
 
