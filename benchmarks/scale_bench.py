@@ -189,8 +189,33 @@ def phase_reopen(root: Path, reps: int, commits: int) -> dict[str, Any]:
         t_watched.append(time.perf_counter() - t1)
         assert [h.name for h in index.search(f"okapi{i} ").hits] == [record.name]
     out.update(commit=t_commit, commit_again=t_commit_again, apply=t_apply, keyed=t_keyed, watched=t_watched)
+    out["bare_commit"] = bare_commits(root, commits)
     out["rss_end"] = rss_mb()
     return out
+
+
+def bare_commits(root: Path, n: int) -> list[float]:
+    """The floor under apply(): tantivy adding one document to a fresh index with the same schema on
+    the same disk and committing (its fsyncs), n times."""
+    import tempfile
+
+    import tantivy
+
+    from core.search.engine import build_schema, register_analyzers
+
+    times: list[float] = []
+    with tempfile.TemporaryDirectory(dir=root.parent, ignore_cleanup_errors=True) as tmp:
+        index = tantivy.Index(build_schema(), tmp)
+        register_analyzers(index)
+        for i in range(n):
+            t0 = time.perf_counter()
+            writer = index.writer(20_000_000, 1)
+            writer.add_document(tantivy.Document(id=f"x{i}", text=f"bare commit {i}", mtime=i, doc=b"[]"))
+            writer.commit()
+            del writer
+            times.append(time.perf_counter() - t0)
+        del index
+    return times
 
 
 def run_phase(root: Path, name: str, **kw: Any) -> dict[str, Any]:
@@ -260,6 +285,10 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, str]
         f" p95 {ms(pct(r['commit'], 95))}; the same workspace again p50 {ms(pct(r['commit_again'], 50))}"
         f" p95 {ms(pct(r['commit_again'], 95))}"
     )
+    print(
+        f"  a bare tantivy commit of one document (the floor under apply): p50 {ms(pct(r['bare_commit'], 50))}"
+        f" p95 {ms(pct(r['bare_commit'], 95))}"
+    )
     print(f"  RSS answering queries {r['rss_queries']:.0f} MB, after the commits {r['rss_end']:.0f} MB")
     old = json.loads(OLD_COUNTS.read_text()).get(size, {}) if OLD_COUNTS.exists() else {}
     same = sum(1 for q in QUERIES if old.get(q) == r["hits"][q])
@@ -297,6 +326,9 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, str]
         "RSS answering queries (MB)": f"{r['rss_queries']:.0f}",
         "refresh() nothing changed p95 (ms)": f(pct(r["noop_refresh"], 95)),
         "apply() after one commit p50 / p95 (ms)": f"{f(pct(r['apply'], 50))} / {f(pct(r['apply'], 95))}",
+        "a bare tantivy commit of one document p50 / p95 (ms)": (
+            f"{f(pct(r['bare_commit'], 50))} / {f(pct(r['bare_commit'], 95))}"
+        ),
         "refresh(keys=[key]) after it p95 (ms)": f(pct(r["keyed"], 95)),
         "watcher note + refresh() p95 (ms)": f(pct(r["watched"], 95)),
         "store commit p95, first into a workspace / again (ms)": (

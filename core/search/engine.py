@@ -35,6 +35,7 @@ _RUN_SPLIT_RE = re.compile(f"({CJK_RUN_RE.pattern})")
 # (tests/core/test_tokenizer_reference.py checks every code point against tantivy's tokenizer).
 _ODD_RE = re.compile(r"[^\w\s\x00-\x7f\xa0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]")
 _SEP_RE = "[-_.]?"
+_JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.dumps adds ~3 µs a call)
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
 # Field points per query term (the third rank group).
@@ -108,7 +109,7 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         descc=desc_comp,
         type=kind,
         mtime=d.mtime_ns,
-        doc=json.dumps([*stored, d.section_index, d.mtime_ns, revision], ensure_ascii=False).encode(),
+        doc=_JSON([*stored, d.section_index, d.mtime_ns, revision]).encode(),
     )
 
 

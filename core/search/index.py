@@ -17,7 +17,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +66,7 @@ class SearchIndex:
         self._persisted: set[str] = set()  # scopes taken from the scopes file, not looked at yet
         self._hints: set[str] = set()  # workspace keys a watcher saw change
         self._hints_lock = threading.Lock()  # (not self._lock: a refresh holds that for seconds)
-        self._watched = False
+        self.watched = False  # a file watcher feeds note_changed: refreshes need not stat every file
         self._read_only = False
 
     @property
@@ -96,16 +95,12 @@ class SearchIndex:
     def note_changed(self, keys: Iterable[str]) -> None:
         """A file watcher saw files of these workspaces change (any thread, never blocks): the next
         refresh compares their files' stats (an in-place rewrite keeps the folder's stamp)."""
-        self._watched = True
+        self.watched = True
         self._hint(keys)
 
     def _hint(self, keys: Iterable[str]) -> None:
         with self._hints_lock:
             self._hints.update(keys)
-
-    @property
-    def watched(self) -> bool:
-        return self._watched
 
     def _take_hints(self, wanted: set[str] | None) -> set[str]:
         with self._hints_lock:
@@ -180,7 +175,7 @@ class SearchIndex:
         ]
         session, reread = Session(d, self._scopes, big=len(todo) > 10), 0
         session.dirty = dirty
-        for n, ((sid, _, _, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo), strict=True)):
+        for n, ((sid, _, _, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo), strict=False)):
             if progress is not None:
                 progress(n, len(todo) + 1)
             if scan is None:  # gone meanwhile, or a folder that is no scope
@@ -328,20 +323,19 @@ class SearchIndex:
             return [], 0
         want = max(limit, 0) + TIE_MARGIN
         try:
-            while True:  # until the hits hold every one that ties with the last wanted (up to MAX_TIES)
-                hits = (result := searcher.search(query, limit=want, count=True)).hits
-                if len(hits) < want or limit <= 0 or hits[-1][0] < hits[limit - 1][0] or want > MAX_TIES:
-                    break
-                want *= 4
+            hits = (result := searcher.search(query, limit=want, count=True)).hits
+            if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
+                hits = searcher.search(query, limit=MAX_TIES, count=False).hits
             mtimes = searcher.fast_field_values("mtime", [a for _, a in hits])  # (recency without documents)
             keys = sorted(((-s, -(m or 0), a) for (s, a), m in zip(hits, mtimes, strict=True)), key=lambda k: k[:2])
             cut = keys[min(limit, len(keys)) - 1][:2] if keys else (0.0, 0)
-            docs = [(stored_doc(searcher.doc(a))[0], -s) for s, m, a in keys if (s, m) <= cut]
+            tied = [(s, m, _order(d), d) for s, m, a in keys if (s, m) <= cut for d in [searcher.doc(a)]]
+            tied.sort(key=lambda t: t[:3])
+            docs = [(stored_doc(d)[0], -s) for s, _, _, d in tied[: max(limit, 0)]]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
             self._broken()
             return [], 0
-        docs.sort(key=lambda ds: (-ds[1], -ds[0].mtime_ns, ds[0].scope_key, ds[0].name, ds[0].section_index))
-        return docs[: max(limit, 0)], int(result.count)  # type: ignore[attr-defined]  # (stubs)
+        return docs, int(result.count)  # type: ignore[attr-defined]  # (stubs)
 
     def _broken(self) -> None:
         """A search met damaged files: a fresh folder, rebuilt by the next refresh."""
@@ -372,6 +366,16 @@ class SearchIndex:
         return self._ranked(parse_query(query), scopes, False, limit)[0]
 
 
+def _order(stored: tantivy.Document) -> tuple[str, str, int]:
+    """(scope key, name, section) of a stored document, the last tie-breaks: a record's from its id
+    alone (thousands can tie: no JSON decoded), a Global section's from the whole document."""
+    sid, _, file_name = (stored.get_first("id") or "").partition(_SEP)
+    if sid[1:2] == ":" and file_name.endswith(".md"):
+        return sid[2:], file_name[:-3], -1
+    d = stored_doc(stored)[0]
+    return d.scope_key, d.name, d.section_index
+
+
 def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) -> Iterator[WorkspaceScan | None]:
     """Each scope's files as bytes (not the store's parsed and cached snapshot: docs/search.md), or
     None when it is gone; a thread reads two scopes ahead, so the file reads (which let go of the
@@ -383,9 +387,8 @@ def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) 
         except DshMemoryError:
             return None
 
-    if len(todo) < 3:
-        yield from map(scan, todo)
-        return
+    from concurrent.futures import ThreadPoolExecutor  # (4 ms of imports: not for a one-shot search)
+
     with ThreadPoolExecutor(1, thread_name_prefix="search-read") as pool:
         ahead = deque(pool.submit(scan, item) for item in todo[:2])
         for item in todo[2:]:

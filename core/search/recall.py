@@ -168,12 +168,5 @@ def build_recall(index: SearchIndex, cwd: str, query: str, *, limit: int = 8, ma
             middle = ""
         truncated = True
     text = head + middle + tail
-    return Recall(
-        text=text,
-        cwd=cwd_norm,
-        query=query,
-        workspace_key=key if has_workspace else None,
-        records=tuple(records_out),
-        global_sections=tuple(shown_sections),
-        truncated=truncated,
-    )
+    ws_key = key if has_workspace else None
+    return Recall(text, cwd_norm, query, ws_key, tuple(records_out), tuple(shown_sections), truncated)
