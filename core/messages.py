@@ -204,6 +204,7 @@ HELD_ARCHIVED = _t(QT_TRANSLATE_NOOP(
     "core", "changes inside archived workspaces are not synced record by record"))
 HELD_NO_SCOPE = _t(QT_TRANSLATE_NOOP(
     "core", "the synced workspace has no usable scope.json; map it to a folder first"))
+HELD_SECRET = _t(QT_TRANSLATE_NOOP("core", "holds a credential-shaped value; never written into memory here"))
 HELD_INVALID_HERE = _t(QT_TRANSLATE_NOOP("core", "invalid here; a merge never rewrites an invalid file"))
 FROZEN_NOT_REGULAR = _t(QT_TRANSLATE_NOOP("core", "not a regular file (a symbolic link or a folder)"))
 FROZEN_UNREADABLE = _t(QT_TRANSLATE_NOOP("core", "not readable, or over the size limit"))

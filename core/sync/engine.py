@@ -38,6 +38,7 @@ from core.secrets import has_secrets
 from core.store.api import MemoryStore
 from core.sync import mapping, purge, state
 from core.sync.apply import apply_changes, archive_transition, split
+from core.sync.exact import same_record
 from core.sync.gitcli import Git, GitMissingError, SyncError, blob_sha
 from core.sync.models import PendingReview, SyncConfig, SyncResult, SyncSummary
 from core.sync.move import finish_pending_moves
@@ -376,16 +377,27 @@ class _Run:
                 continue  # a receipt edited on both machines: each keeps its own (a log, not memory)
             else:
                 both.append(p)
-        blobs = git.read_blobs([s for s in [*take.values(), *(base_map.get(p) for p in take)] if s])
-        applied_moves = self._apply_transitions(moved)
+        # Both changed, but to the same record in different YAML formatting (a crash between the
+        # transaction and the exact-bytes step leaves that): settled by taking theirs, no review.
+        base_of = {p: base_map.get(p) for p in take}
+        pairs = git.read_blobs(s for p in both for s in (head_map.get(p), theirs.get(p)) if s)
+        for p in [p for p in both if head_map.get(p) and theirs.get(p)]:
+            if same_record(split(p)[2], pairs[head_map[p]], pairs[theirs[p]]):
+                both.remove(p)
+                take[p], base_of[p] = theirs[p], head_map[p]
+        blobs = git.read_blobs([s for s in [*take.values(), *base_of.values()] if s])
+        applied_moves = self._apply_transitions({s: a for s, a in moved.items() if not a})  # restores first
+        archive = {mapping.local_key(self.map, s): s for s, a in moved.items() if a}
         applied = apply_changes(
             self.store,
             {p: (blobs[s] if s else None) for p, s in take.items()},
-            {p: blobs.get(base_map.get(p) or "") if base_map.get(p) else None for p in take},
+            {p: blobs[s] if s else None for p, s in base_of.items()},
             lambda s: mapping.local_key(self.map, s),
             lambda s: self._blob(theirs.get(f"{WORKSPACES_DIR}/{s}/{SCOPE_FILE}")),
             self.step,
+            archive=sorted(archive),
         )
+        applied_moves += [f"{ARCHIVED_DIR}/{archive[k]}/" for k in applied.archived]
         self.result.received = sorted(p for p in [*applied.done, *applied_moves] if not p.endswith("/" + SCOPE_FILE))
         self.result.held = dict(applied.held)
         if applied.changed_here:
