@@ -14,7 +14,8 @@ One run, under ``.manager/sync/lock``:
 5. with no review pending: commit the merge and push it. Nothing is pushed before that commit.
 
 Every write to memory is a store transaction; git refs move only after their objects are written;
-state files are written atomically. So a run killed at any instant leaves each scope old or new,
+state files are written atomically; the merge's memory changes are ONE store transaction over the
+whole root (:mod:`core.sync.apply`). So a run killed at any instant leaves the root old or new,
 and the next run converges (``DSH_SYNC_KILL_AT=N`` kills the process at step N, for the tests).
 """
 

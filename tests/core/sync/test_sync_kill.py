@@ -1,5 +1,6 @@
 """A sync SIGKILLed at every step: after the next open the whole root (every workspace, Global, the
-archives) is exactly old or new, and the next sync converges (real child processes, real git, a bare remote in a temp dir)."""
+archives) is exactly old or new, and the next sync converges (real child processes, real git, a
+bare remote in a temp dir)."""
 
 from __future__ import annotations
 
