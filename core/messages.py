@@ -27,19 +27,19 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks
 @dataclass(frozen=True)
 class Template:
     text: str
-    _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        parts = re.split(r"\{([a-z_]+)\}", self.text)
-        regex = "".join(
-            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
-        )
-        object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def format(self, **values: object) -> str:
         return self.text.format(**values)
 
     def match(self, text: str) -> dict[str, str] | None:
+        if self._pattern is None:  # compiled on first use: a CLI run that never parses pays nothing
+            parts = re.split(r"\{([a-z_]+)\}", self.text)
+            regex = "".join(
+                re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+            )
+            object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+        assert self._pattern is not None
         found = self._pattern.fullmatch(text)
         return found.groupdict() if found else None
 

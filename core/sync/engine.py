@@ -288,7 +288,7 @@ class _Run:
                 purge.rewrite(git, self.root, self.purges.pending, [TRACK_REF])
                 fetched = True
             remote = git.rev(TRACK_REF)
-        elif remote is not None and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
+        elif remote not in (None, head) and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
             git.fetch(cfg.remote, cfg.branch, TRACK_REF)
             self.step("fetched")
             fetched = True
@@ -530,12 +530,10 @@ class _Run:
     def done(self, status: str, message: str, **fields: object) -> SyncResult:
         data = self.result.model_dump()
         data.update(status=status, message=message, time=_now(), **fields)
-        head = self.git.rev(LOCAL_REF)
-        synced = {
-            mapping.local_key(self.map, split(p)[1])
-            for p in (self.git.ls_tree(head) if head else {})
-            if p.startswith(WORKSPACES_DIR + "/") and p.endswith("/" + SCOPE_FILE)
-        }
+        given = fields.get("commit")
+        head = given if isinstance(given, str) else self.git.rev(LOCAL_REF)
+        # The synced workspaces: the folders under workspaces/ of the head (one small ls-tree).
+        synced = {mapping.local_key(self.map, k) for k in (self.git.subdirs(head, WORKSPACES_DIR) if head else [])}
         data["unmapped"] = [k for k in unmapped_workspaces(self.store) if k in synced]
         result = SyncResult.model_validate(data)
         state.write_json(_paths(self.root)["last"], result.model_dump(mode="json"))

@@ -117,6 +117,11 @@ class Git:
                 result[path.decode("utf-8", "surrogateescape")] = parts[2].decode()
         return result
 
+    def subdirs(self, commit: str, folder: str) -> list[str]:
+        """The names of the folders directly under ``folder`` in ``commit``."""
+        out = self.run("ls-tree", "-d", "-z", "--name-only", commit, folder + "/", check=False).stdout
+        return [p.decode("utf-8", "surrogateescape").rsplit("/", 1)[-1] for p in out.split(b"\0") if p]
+
     def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
         wanted = sorted(set(shas))
         if not wanted:
