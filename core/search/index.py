@@ -15,7 +15,9 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
+_Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
 
 
 def _sid(key: str, archived: bool) -> str:
@@ -177,16 +180,18 @@ class SearchIndex:
         ]
         session, reread = Session(d, self._scopes, big=len(todo) > 10), 0
         session.dirty = dirty
-        for n, (sid, key, archived, new_row) in enumerate(todo):
+        for n, ((sid, _, _, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo), strict=True)):
             if progress is not None:
                 progress(n, len(todo) + 1)
-            try:  # (bytes read once, not the store's parsed and cached snapshot: docs/search.md)
-                scan = self._store.scan_workspace(key, archived=archived)
-            except DshMemoryError:  # gone meanwhile, or a folder that is no scope
+            if scan is None:  # gone meanwhile, or a folder that is no scope
                 gone.append(sid)
                 continue
             reread += 1
-            if not self._index_scan(session, scan, sid, new_row):
+            from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
+
+            recs = [(r.file_name, r.data, r.revision, r.mtime_ns) for r in scan.records if r.data is not None]
+            items = [(name, f, v, m) for name, data, v, m in recs if (f := record_fields(name, data)) is not None]
+            if not self._index_records(session, scan.key, scan.cwd, sid, items, [*new_row[:3], scan.revision]):
                 break
         for sid in gone:
             if not session.drop(sid):
@@ -216,33 +221,18 @@ class SearchIndex:
         except OSError:
             return []
 
-    def _index_workspace(self, session: Session, snap: WorkspaceSnapshot, sid: str, new_row: list[Any]) -> bool:
-        cwd = snap.info.cwd
+    def _index_records(
+        self, session: Session, key: str, cwd: str, sid: str, items: Iterable[_Item], row: list[Any]
+    ) -> bool:
+        """Scope ``sid``'s documents made exactly ``items``: (file name, (name, description, type,
+        body), revision, mtime) each; ``row`` = [stamp mtime, stamp inode, fingerprint, revision]."""
         docs: dict[str, tuple[str, Doc]] = {}
-        for e in snap.entries:
-            if (r := e.record) is not None and e.is_valid:
-                fields = (r.name, r.description, r.type, r.body)
-                doc = Doc(snap.key, cwd, sid[0] == "a", "record", *fields, e.file_name, -1, e.mtime_ns)
-                docs[f"{sid}{_SEP}{e.file_name}"] = (f"{e.revision}|{e.mtime_ns}|{cwd}", doc)
-        if not session.sync(sid, docs):
-            return False
-        self._scopes[sid] = [*new_row[:3], snap.revision]
-        return True
-
-    def _index_scan(self, session: Session, scan: WorkspaceScan, sid: str, new_row: list[Any]) -> bool:
-        """As :meth:`_index_workspace`, from the store's bytes: the same documents and signatures."""
-        from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
-
-        cwd = scan.cwd
-        docs: dict[str, tuple[str, Doc]] = {}
-        for r in scan.records:
-            if r.data is not None and (fields := record_fields(r.file_name, r.data)) is not None:
-                doc = Doc(scan.key, cwd, sid[0] == "a", "record", *fields, r.file_name, -1, r.mtime_ns)
-                docs[f"{sid}{_SEP}{r.file_name}"] = (f"{r.revision}|{r.mtime_ns}|{cwd}", doc)
-        if not session.sync(sid, docs):
-            return False
-        self._scopes[sid] = [*new_row[:3], scan.revision]
-        return True
+        for file_name, fields, revision, mtime in items:
+            doc = Doc(key, cwd, sid[0] == "a", "record", *fields, file_name, -1, mtime)
+            docs[f"{sid}{_SEP}{file_name}"] = (f"{revision}|{mtime}|{cwd}", doc)
+        if session.sync(sid, docs):
+            self._scopes[sid] = row
+        return not session.refused
 
     def _refresh_global(self, session: Session, now: int) -> tuple[int, int]:
         """(read again, trusted from the scopes file): (0, 1) or (0, 0) when its stat is unchanged."""
@@ -281,7 +271,10 @@ class SearchIndex:
                 self._index_global(session, snapshot, None)
             else:
                 sid = _sid(snapshot.key, snapshot.info.archived_at is not None)
-                self._index_workspace(session, snapshot, sid, [None, None, None])
+                fields = [(e.file_name, e.record, e.revision, e.mtime_ns) for e in snapshot.entries if e.is_valid]
+                items = [(n, (r.name, r.description, r.type, r.body), v, m) for n, r, v, m in fields if r is not None]
+                row = [None, None, None, snapshot.revision]
+                self._index_records(session, snapshot.key, snapshot.info.cwd, sid, items, row)
             if session.refused:
                 self._hint([GLOBAL_SCOPE if isinstance(snapshot, GlobalSnapshot) else snapshot.key])
             session.finish()
@@ -377,6 +370,29 @@ class SearchIndex:
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
         return self._ranked(parse_query(query), scopes, False, limit)[0]
+
+
+def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) -> Iterator[WorkspaceScan | None]:
+    """Each scope's files as bytes (not the store's parsed and cached snapshot: docs/search.md), or
+    None when it is gone; a thread reads two scopes ahead, so the file reads (which let go of the
+    interpreter lock) run beside the indexing."""
+
+    def scan(item: tuple[str, str, bool, Any]) -> WorkspaceScan | None:
+        try:
+            return store.scan_workspace(item[1], archived=item[2])
+        except DshMemoryError:
+            return None
+
+    if len(todo) < 3:
+        yield from map(scan, todo)
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="search-read") as pool:
+        ahead = deque(pool.submit(scan, item) for item in todo[:2])
+        for item in todo[2:]:
+            ahead.append(pool.submit(scan, item))
+            yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
 
 
 def _scope_filter(d: IndexDir, scopes: Sequence[str] | None, include_archived: bool) -> tantivy.Query | None:

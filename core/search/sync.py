@@ -99,7 +99,6 @@ class Session:
 
 def stored(index_dir: IndexDir, searcher: tantivy.Searcher, sid: str) -> list[tantivy.Document]:
     """Every stored document of one scope."""
-    query = tantivy.Query.term_query(index_dir.schema, "sid", sid)
-    count = searcher.search(query, limit=1, count=True).count  # type: ignore[attr-defined]  # (stubs)
-    hits = searcher.search(query, limit=count, count=False).hits if count else []
+    count = searcher.doc_freq("sid", sid)  # (deleted documents included until a merge: a bound)
+    hits = searcher.search(tantivy.Query.term_query(index_dir.schema, "sid", sid), limit=count).hits if count else []
     return [searcher.doc(addr) for _score, addr in hits]

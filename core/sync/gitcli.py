@@ -12,6 +12,7 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
 from core import messages as msg
 from core.errors import DshMemoryError
@@ -26,6 +27,9 @@ class GitMissingError(DshMemoryError):
     exit_code = 21
 
 
+SyncReason = Literal["remote", "push-rejected", "secret", "busy", "git", "no-remote"]
+
+
 class SyncError(DshMemoryError):
     """A sync step failed. ``reason`` says which, for code that decides from it (never the message):
     "remote" (unreachable or not a repository), "push-rejected", "secret", "busy", "git", "no-remote"."""
@@ -33,9 +37,9 @@ class SyncError(DshMemoryError):
     code = "sync_failed"
     exit_code = 20
 
-    def __init__(self, message: str, *, reason: str, items: Sequence[str] = ()) -> None:
+    def __init__(self, message: str, *, reason: SyncReason, items: Sequence[str] = ()) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason: SyncReason = reason
         self.items = tuple(items)
 
     def to_json(self) -> dict[str, object]:
