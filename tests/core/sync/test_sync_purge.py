@@ -149,3 +149,24 @@ def test_a_newcomer_and_a_recreated_folder_are_not_affected_by_old_tombstones(m:
     # B keeps its archived copy out of sync; restoring the purged copy is the user's call there.
     m.sync(m.b)
     assert texts(m.a, hush) == {"fresh": "\na new start\n"}
+
+
+def test_a_purge_killed_before_its_rewrite_is_finished_by_the_next_sync(m: Machines) -> None:
+    from core.sync import purge
+
+    hush, _keep = _synced_pair(m)
+    m.a.archive(hush)
+    m.a.purge(hush, "hush")  # the store's purge went through; the process died before the sync hook
+    assert m.a.root is not None
+    st = purge.load_state(m.a.root)
+    # What purge_synced writes first (before rewriting): the key pending, its tombstone, the lease.
+    lease = m.git(repo(m.a), "rev-parse", "refs/remotes/sync/main").decode().strip()
+    pending = {"pending": [hush], "seen": [purge.tombstone(hush)], "lease": lease}
+    purge.save_state(m.a.root, st.model_copy(update=pending))
+    assert traces(m, repo(m.a), hush)  # still there
+    res = m.sync(m.a)
+    assert res.rewritten
+    for git_dir in (repo(m.a), m.remote):
+        assert traces(m, git_dir, hush) == []
+    assert m.sync(m.b).purged == [hush]
+    assert traces(m, repo(m.b), hush) == []
