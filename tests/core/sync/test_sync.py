@@ -13,6 +13,7 @@ from core.keys import workspace_key
 from core.models import DeleteOp, PutOp
 from core.store.fs import FileStore
 from core.sync import engine
+from core.sync.models import SyncResult
 from core.sync.move import apply_move, plan_move
 from core.sync.review import Resolution
 from tests.core.sync.helpers import git_env, put, rec, texts
@@ -27,7 +28,7 @@ class Machines:
         self.a = FileStore(tmp / "a" / "memory")
         self.b = FileStore(tmp / "b" / "memory")
 
-    def sync(self, store: FileStore) -> engine.SyncResult:
+    def sync(self, store: FileStore) -> SyncResult:
         return engine.run_sync(store, str(self.remote), env=self.env)
 
     def remote_head(self) -> str:

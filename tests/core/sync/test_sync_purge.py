@@ -12,6 +12,7 @@ from core.models import PutOp
 from core.recycle import purge_workspace
 from core.store.fs import FileStore
 from core.sync import engine
+from core.sync.models import SyncResult
 from tests.core.sync.helpers import git_env, put, rec, texts
 
 MARKER = "PURGE-MARKER-7f3a9c"
@@ -27,7 +28,7 @@ class Machines:
         self.a = FileStore(tmp / "a" / "memory")
         self.b = FileStore(tmp / "b" / "memory")
 
-    def sync(self, store: FileStore) -> engine.SyncResult:
+    def sync(self, store: FileStore) -> SyncResult:
         res = engine.run_sync(store, str(self.remote), env=self.env)
         assert res.ok, res.message
         return res
