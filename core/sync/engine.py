@@ -242,6 +242,9 @@ class _Run:
         if self.purges.pending and purge.needs_rewrite(git, self.purges.pending, [LOCAL_REF, TRACK_REF]):
             purge.rewrite(git, self.root, self.purges.pending, [LOCAL_REF, TRACK_REF])  # a purge killed midway
             self.step("purge-rewritten")
+        if self.purges.following:  # a tombstone from another machine, half-applied by a killed run
+            purge.finish_follow(self.store, git)
+            self.purges = purge.load_state(self.root)
         head = git.rev(LOCAL_REF)
         head_map = git.ls_tree(head)
         pending = pending_review(self.root)

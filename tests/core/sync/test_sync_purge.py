@@ -171,3 +171,24 @@ def test_a_purge_killed_before_its_rewrite_is_finished_by_the_next_sync(m: Machi
         assert traces(m, git_dir, hush) == []
     assert m.sync(m.b).purged == [hush]
     assert traces(m, repo(m.b), hush) == []
+
+
+def test_a_sync_killed_while_following_a_tombstone_finishes_it_next_time(m: Machines) -> None:
+    from core.sync import purge
+
+    hush, _keep = _synced_pair(m)
+    m.a.archive(hush)
+    purge_workspace(m.a, hush, "hush")
+    m.sync(m.a)
+    # B fetched the tombstone and saved what to do, then died before archiving and rewriting.
+    assert m.b.root is not None
+    m.git(repo(m.b), "fetch", "-q", str(m.remote), "+refs/heads/main:refs/remotes/sync/main")
+    st = purge.load_state(m.b.root)
+    todo = {"seen": [purge.tombstone(hush)], "following": [hush], "local_only": [hush]}
+    purge.save_state(m.b.root, st.model_copy(update=todo))
+    assert hush in active_keys(m.b)
+    m.sync(m.b)  # finishes it first: archived, out of B's branch, never sent back
+    assert hush in archived_keys(m.b)
+    m.sync(m.a)
+    for git_dir in (m.remote, repo(m.a), repo(m.b)):
+        assert traces(m, git_dir, hush) == []
