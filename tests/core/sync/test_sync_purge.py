@@ -192,3 +192,18 @@ def test_a_sync_killed_while_following_a_tombstone_finishes_it_next_time(m: Mach
     m.sync(m.a)
     for git_dir in (m.remote, repo(m.a), repo(m.b)):
         assert traces(m, git_dir, hush) == []
+
+
+def test_a_workspace_with_a_chinese_folder_name_is_purged_from_history_too(m: Machines) -> None:
+    """git prints such paths C-quoted (octal escapes): the rewrite must still recognise them."""
+    hush = put(m.a, "/srv/项目 笔记", rec("alpha", f"{MARKER} 中文"))
+    put(m.a, "/srv/项目-other", rec("beta", "stays"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.archive(hush)
+    purge_workspace(m.a, hush, "项目 笔记")
+    res = m.sync(m.a)
+    assert res.rewritten and res.sent == []
+    assert m.sync(m.b).purged == [hush]
+    for git_dir in (m.remote, repo(m.a), repo(m.b)):
+        assert traces(m, git_dir, hush) == []
