@@ -158,7 +158,11 @@ def _forget_in_state(git: Git, root: Path, keys: list[str], commits: Mapping[str
     held = state.read_json(d / "held.json")
     if held:
         state.write_json(d / "held.json", {k: v for k, v in held.items() if not _under(k, keys)})
-    state.remove(d / "index.json")  # a stat cache: rebuilt by the next scan
+    index = state.read_json(d / "index.json")  # the stat cache: file names of the workspace go
+    if index and isinstance(index.get("files"), dict):
+        local = {mapping.local_key(mapping.load_map(root), k) for k in keys} | set(keys)
+        index["files"] = {p: v for p, v in index["files"].items() if not _under(p, local)}
+        state.write_json(d / "index.json", index)
     last = state.read_json(d / "last.json")
     if last:
         for name in ("received", "sent", "conflicts", "secrets", "unmapped"):
