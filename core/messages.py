@@ -27,19 +27,19 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks
 @dataclass(frozen=True)
 class Template:
     text: str
-    _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        parts = re.split(r"\{([a-z_]+)\}", self.text)
-        regex = "".join(
-            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
-        )
-        object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def format(self, **values: object) -> str:
         return self.text.format(**values)
 
     def match(self, text: str) -> dict[str, str] | None:
+        if self._pattern is None:  # compiled on first use: a CLI run that never parses pays nothing
+            parts = re.split(r"\{([a-z_]+)\}", self.text)
+            regex = "".join(
+                re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+            )
+            object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+        assert self._pattern is not None
         found = self._pattern.fullmatch(text)
         return found.groupdict() if found else None
 
@@ -204,6 +204,7 @@ HELD_ARCHIVED = _t(QT_TRANSLATE_NOOP(
     "core", "changes inside archived workspaces are not synced record by record"))
 HELD_NO_SCOPE = _t(QT_TRANSLATE_NOOP(
     "core", "the synced workspace has no usable scope.json; map it to a folder first"))
+HELD_SECRET = _t(QT_TRANSLATE_NOOP("core", "holds a credential-shaped value; never written into memory here"))
 HELD_INVALID_HERE = _t(QT_TRANSLATE_NOOP("core", "invalid here; a merge never rewrites an invalid file"))
 FROZEN_NOT_REGULAR = _t(QT_TRANSLATE_NOOP("core", "not a regular file (a symbolic link or a folder)"))
 FROZEN_UNREADABLE = _t(QT_TRANSLATE_NOOP("core", "not readable, or over the size limit"))

@@ -14,7 +14,8 @@ One run, under ``.manager/sync/lock``:
 5. with no review pending: commit the merge and push it. Nothing is pushed before that commit.
 
 Every write to memory is a store transaction; git refs move only after their objects are written;
-state files are written atomically. So a run killed at any instant leaves each scope old or new,
+state files are written atomically; the merge's memory changes are ONE store transaction over the
+whole root (:mod:`core.sync.apply`). So a run killed at any instant leaves the root old or new,
 and the next run converges (``DSH_SYNC_KILL_AT=N`` kills the process at step N, for the tests).
 """
 
@@ -38,6 +39,7 @@ from core.secrets import has_secrets
 from core.store.api import MemoryStore
 from core.sync import mapping, purge, state
 from core.sync.apply import apply_changes, archive_transition, split
+from core.sync.exact import same_record
 from core.sync.gitcli import Git, GitMissingError, SyncError, blob_sha
 from core.sync.models import PendingReview, SyncConfig, SyncResult, SyncSummary
 from core.sync.move import finish_pending_moves
@@ -240,6 +242,9 @@ class _Run:
         if self.purges.pending and purge.needs_rewrite(git, self.purges.pending, [LOCAL_REF, TRACK_REF]):
             purge.rewrite(git, self.root, self.purges.pending, [LOCAL_REF, TRACK_REF])  # a purge killed midway
             self.step("purge-rewritten")
+        if self.purges.following:  # a tombstone from another machine, half-applied by a killed run
+            purge.finish_follow(self.store, git)
+            self.purges = purge.load_state(self.root)
         head = git.rev(LOCAL_REF)
         head_map = git.ls_tree(head)
         pending = pending_review(self.root)
@@ -286,7 +291,7 @@ class _Run:
                 purge.rewrite(git, self.root, self.purges.pending, [TRACK_REF])
                 fetched = True
             remote = git.rev(TRACK_REF)
-        elif remote is not None and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
+        elif remote not in (None, head) and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
             git.fetch(cfg.remote, cfg.branch, TRACK_REF)
             self.step("fetched")
             fetched = True
@@ -376,16 +381,27 @@ class _Run:
                 continue  # a receipt edited on both machines: each keeps its own (a log, not memory)
             else:
                 both.append(p)
-        blobs = git.read_blobs([s for s in [*take.values(), *(base_map.get(p) for p in take)] if s])
-        applied_moves = self._apply_transitions(moved)
+        # Both changed, but to the same record in different YAML formatting (a crash between the
+        # transaction and the exact-bytes step leaves that): settled by taking theirs, no review.
+        base_of = {p: base_map.get(p) for p in take}
+        pairs = git.read_blobs(s for p in both for s in (head_map.get(p), theirs.get(p)) if s)
+        for p in [p for p in both if head_map.get(p) and theirs.get(p)]:
+            if same_record(split(p)[2], pairs[head_map[p]], pairs[theirs[p]]):
+                both.remove(p)
+                take[p], base_of[p] = theirs[p], head_map[p]
+        blobs = git.read_blobs([s for s in [*take.values(), *base_of.values()] if s])
+        applied_moves = self._apply_transitions({s: a for s, a in moved.items() if not a})  # restores first
+        archive = {mapping.local_key(self.map, s): s for s, a in moved.items() if a}
         applied = apply_changes(
             self.store,
             {p: (blobs[s] if s else None) for p, s in take.items()},
-            {p: blobs.get(base_map.get(p) or "") if base_map.get(p) else None for p in take},
+            {p: blobs[s] if s else None for p, s in base_of.items()},
             lambda s: mapping.local_key(self.map, s),
             lambda s: self._blob(theirs.get(f"{WORKSPACES_DIR}/{s}/{SCOPE_FILE}")),
             self.step,
+            archive=sorted(archive),
         )
+        applied_moves += [f"{ARCHIVED_DIR}/{archive[k]}/" for k in applied.archived]
         self.result.received = sorted(p for p in [*applied.done, *applied_moves] if not p.endswith("/" + SCOPE_FILE))
         self.result.held = dict(applied.held)
         if applied.changed_here:
@@ -517,12 +533,10 @@ class _Run:
     def done(self, status: str, message: str, **fields: object) -> SyncResult:
         data = self.result.model_dump()
         data.update(status=status, message=message, time=_now(), **fields)
-        head = self.git.rev(LOCAL_REF)
-        synced = {
-            mapping.local_key(self.map, split(p)[1])
-            for p in (self.git.ls_tree(head) if head else {})
-            if p.startswith(WORKSPACES_DIR + "/") and p.endswith("/" + SCOPE_FILE)
-        }
+        given = fields.get("commit")
+        head = given if isinstance(given, str) else self.git.rev(LOCAL_REF)
+        # The synced workspaces: the folders under workspaces/ of the head (one small ls-tree).
+        synced = {mapping.local_key(self.map, k) for k in (self.git.subdirs(head, WORKSPACES_DIR) if head else [])}
         data["unmapped"] = [k for k in unmapped_workspaces(self.store) if k in synced]
         result = SyncResult.model_validate(data)
         state.write_json(_paths(self.root)["last"], result.model_dump(mode="json"))

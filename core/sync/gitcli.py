@@ -58,6 +58,30 @@ def _said(proc: subprocess.CompletedProcess[bytes], limit: int = 300) -> str:
     return proc.stderr.decode("utf-8", "replace").strip()[:limit] or "?"
 
 
+_ESCAPES = {b"n": b"\n", b"t": b"\t", b"\"": b"\"", b"\\": b"\\", b"a": b"\a", b"b": b"\b", b"f": b"\f",
+            b"r": b"\r", b"v": b"\v"}
+
+
+def _unquote(path: bytes) -> bytes:
+    """A path as git prints it, C-quoted when it holds a quote, a backslash, a control character or
+    a space ("a b/c.md", "\\303\\251"), back to its bytes."""
+    if not (path.startswith(b'"') and path.endswith(b'"')):
+        return path
+    out, body, i = bytearray(), path[1:-1], 0
+    while i < len(body):
+        c = body[i : i + 1]
+        if c != b"\\":
+            out += c
+            i += 1
+        elif body[i + 1 : i + 2].isdigit():
+            out.append(int(body[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            out += _ESCAPES.get(body[i + 1 : i + 2], body[i + 1 : i + 2])
+            i += 2
+    return bytes(out)
+
+
 def blob_sha(data: bytes) -> str:
     """The id git gives ``data`` as a blob (so a file is compared with a tree without git)."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
@@ -120,6 +144,11 @@ class Git:
             if len(parts) == 3 and parts[1] == b"blob":
                 result[path.decode("utf-8", "surrogateescape")] = parts[2].decode()
         return result
+
+    def subdirs(self, commit: str, folder: str) -> list[str]:
+        """The names of the folders directly under ``folder`` in ``commit``."""
+        out = self.run("ls-tree", "-d", "-z", "--name-only", commit, folder + "/", check=False).stdout
+        return [p.decode("utf-8", "surrogateescape").rsplit("/", 1)[-1] for p in out.split(b"\0") if p]
 
     def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
         wanted = sorted(set(shas))
@@ -228,8 +257,8 @@ class Git:
         the same new commit on every machine (so rewritten histories still share their ancestors),
         and a commit that never touched the prefixes keeps its id."""
         raw = self.run(
-            "fast-export", "--no-data", "--show-original-ids", "--signed-tags=strip", "--reencode=no",
-            "--use-done-feature", *refs,
+            "-c", "core.quotePath=false", "fast-export", "--no-data", "--show-original-ids",
+            "--signed-tags=strip", "--reencode=no", "--use-done-feature", *refs,
         ).stdout
         drop = tuple(p.encode("utf-8") for p in prefixes)
         out: list[bytes] = []
@@ -255,9 +284,7 @@ class Git:
                 marks[last_mark] = line[13:-1].decode()
             elif line.startswith((b"M ", b"D ")):
                 path = line[:-1].split(b" ", 3)[-1] if line.startswith(b"M ") else line[2:-1]
-                if path.startswith(b'"'):
-                    path = path[1:]  # a C-quoted path; the prefixes are plain ASCII keys
-                if path.startswith(drop):
+                if _unquote(path).startswith(drop):
                     continue
             out.append(line)
         marks_file = self.git_dir / "rewrite-marks"

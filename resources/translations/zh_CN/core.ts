@@ -336,6 +336,10 @@
         <translation>同步来的工作区没有可用的 scope.json；请先把它对应到一个文件夹</translation>
     </message>
     <message>
+        <source>holds a credential-shaped value; never written into memory here</source>
+        <translation>含有形似凭据的值；永远不会写入本机的记忆</translation>
+    </message>
+    <message>
         <source>invalid here; a merge never rewrites an invalid file</source>
         <translation>在本机无效；合并从不改写无效文件</translation>
     </message>
