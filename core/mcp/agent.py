@@ -150,7 +150,7 @@ class AgentSession:
             note_served(self.store, "", ["GLOBAL.md"], tool, self.client)
 
     def _empty_note(self) -> str:
-        if self.store.has_memory():
+        if self.store.inspect.has_memory():
             return ""
         root = truncate_utf8(self.root_label, 512) or "(the server's --root)"
         return f"memory root {root} (empty): nothing is remembered here yet.\n"

@@ -181,7 +181,7 @@ class SearchIndex:
             if progress is not None:
                 progress(n, len(todo) + 1)
             try:  # (bytes read once, not the store's parsed and cached snapshot: docs/search.md)
-                scan = self._store.scan_workspace(key, archived=archived)
+                scan = self._store.inspect.scan(key, archived=archived)
             except DshMemoryError:  # gone meanwhile, or a folder that is no scope
                 gone.append(sid)
                 continue

@@ -497,7 +497,7 @@ class _Run:
                 now: str | None = self.store.read_global().text if self.store.read_global().exists else None
             else:
                 try:
-                    data = self.store.read_record_file(item.scope, item.name + RECORD_SUFFIX)
+                    data = self.store.inspect.record_file(item.scope, item.name + RECORD_SUFFIX)
                 except DshMemoryError:
                     data = None
                 now = data.decode("utf-8", "replace") if data is not None else None
@@ -561,7 +561,7 @@ def run_sync(
     root = store.root
     if root is None:
         raise UsageError("Sync needs a memory root on disk.")
-    if store.read_only:
+    if store.inspect.read_only:
         raise UsageError("This memory root is read-only; sync needs to write to it.")
     cfg = save_config(root, remote, branch or "main") if remote else load_config(root)
     if not cfg.remote:

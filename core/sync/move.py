@@ -87,7 +87,7 @@ def plan_move(store: MemoryStore, key: str, to_cwd: str) -> MovePlan:
     mine: dict[str, bytes] = {}
     if target is not None:
         for e in target.entries:
-            data = store.read_record_file(target_key, e.file_name)
+            data = store.inspect.record_file(target_key, e.file_name)
             if data is not None:
                 mine[e.file_name] = data
     incoming: list[tuple[str, bytes]] = []
@@ -96,7 +96,7 @@ def plan_move(store: MemoryStore, key: str, to_cwd: str) -> MovePlan:
     left: list[str] = []
     label = workspace_name(target_cwd)
     for e in source.entries:
-        data = store.read_record_file(key, e.file_name)
+        data = store.inspect.record_file(key, e.file_name)
         if not e.is_valid or data is None:
             left.append(e.file_name)
             continue
@@ -212,7 +212,7 @@ def apply_move(
 def finish_pending_moves(store: MemoryStore) -> list[str]:
     """Finish moves interrupted between their commit and their archive. Returns the keys finished."""
     root = store.root
-    if root is None or store.read_only:
+    if root is None or store.inspect.read_only:
         return []
     d = state.sync_path(root) / "moves"
     if not d.is_dir():
