@@ -29,9 +29,6 @@ from core.store.recycle import RecycleBin
 
 
 class MemoryStore(Protocol):
-    actor: str
-    """Who commits through this store, for the commit log ("" the app, "cli", "agent:<client>")."""
-
     @property
     def root(self) -> Path | None:
         """The memory root on disk (None for the in-memory store)."""
@@ -87,23 +84,6 @@ class MemoryStore(Protocol):
         A batch that changes nothing touches nothing (bytes and mtimes unchanged).
         Raises ConflictError, InvalidRecordError (every reason), SecretRefusedError, NotFoundError.
         """
-        ...
-
-    def commit_together(
-        self,
-        key: str,
-        ops: Sequence[Op],
-        expect: Revision | None,
-        *,
-        global_text: str | None = None,
-        global_expect: Revision | None = None,
-        origin: Origin = "manual",
-        allow_secrets: bool = False,
-    ) -> tuple[WorkspaceSnapshot, GlobalSnapshot]:
-        """Commit a workspace batch and (when global_text is not None) a new GLOBAL.md as ONE
-        transaction: one journal covering both scopes, locks taken in a fixed order (global first,
-        then the workspace), CAS on both revisions under the locks, roll forward/back as a unit.
-        Either both change or neither; ConflictError if either revision is stale (nothing written)."""
         ...
 
     def commit_scopes(

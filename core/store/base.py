@@ -317,9 +317,6 @@ class StoreCore(ABC):
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
         self._log_cache = CommitLogCache()  # (the file store shares its StoreCaches' one)
-        # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
-        # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
-        self.actor = ""
         self.history = RecordHistory(self)
         """The records' history and the commit logs (``core/store/history.py``)."""
         self.recycle = RecycleBin(self)
