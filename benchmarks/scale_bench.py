@@ -112,7 +112,8 @@ def phase_cold(root: Path) -> dict[str, Any]:
 
     index = SearchIndex(FileStore(root))
     stats = index.refresh()
-    return {"wall": time.perf_counter() - t0, "docs": stats.docs_total, "rss": rss_mb()}
+    wall, cpu = time.perf_counter() - t0, time.process_time()
+    return {"wall": wall, "cpu": cpu, "main": time.thread_time(), "docs": stats.docs_total, "rss": rss_mb()}
 
 
 def phase_reopen(root: Path, reps: int, commits: int) -> dict[str, Any]:
@@ -188,8 +189,33 @@ def phase_reopen(root: Path, reps: int, commits: int) -> dict[str, Any]:
         t_watched.append(time.perf_counter() - t1)
         assert [h.name for h in index.search(f"okapi{i} ").hits] == [record.name]
     out.update(commit=t_commit, commit_again=t_commit_again, apply=t_apply, keyed=t_keyed, watched=t_watched)
+    out["bare_commit"] = bare_commits(root, commits)
     out["rss_end"] = rss_mb()
     return out
+
+
+def bare_commits(root: Path, n: int) -> list[float]:
+    """The floor under apply(): tantivy adding one document to a fresh index with the same schema on
+    the same disk and committing (its fsyncs), n times."""
+    import tempfile
+
+    import tantivy
+
+    from core.search.engine import build_schema, register_analyzers
+
+    times: list[float] = []
+    with tempfile.TemporaryDirectory(dir=root.parent, ignore_cleanup_errors=True) as tmp:
+        index = tantivy.Index(build_schema(), tmp)
+        register_analyzers(index)
+        for i in range(n):
+            t0 = time.perf_counter()
+            writer = index.writer(20_000_000, 1)
+            writer.add_document(tantivy.Document(id=f"x{i}", text=f"bare commit {i}", mtime=i, doc=b"[]"))
+            writer.commit()
+            del writer
+            times.append(time.perf_counter() - t0)
+        del index
+    return times
 
 
 def run_phase(root: Path, name: str, **kw: Any) -> dict[str, Any]:
@@ -221,10 +247,12 @@ def rg_argv(root: Path, query: str) -> list[str] | None:
     return [rg, "-i", "-l", "-F", "--", query.strip('"'), str(root / "workspaces"), str(root / "GLOBAL.md")]
 
 
-def bench_size(base: Path, size: str, reps: int, commits: int) -> None:
+def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, str]:
+    """Runs one size, prints its figures, returns the cells of the closing table."""
     print(f"\n=== {size} records ({SIZES[size]} workspaces x 100 + 20 KB GLOBAL.md) ===")
     root = ensure_workload(base, size)
     print(f"  machine at start: {load()}")
+    start_load = f"{os.getloadavg()[0]:.2f}"
     drop_cache(root)
     cold = run_phase(root, "cold")
     from core.layout import cache_dir_of
@@ -257,6 +285,10 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> None:
         f" p95 {ms(pct(r['commit'], 95))}; the same workspace again p50 {ms(pct(r['commit_again'], 50))}"
         f" p95 {ms(pct(r['commit_again'], 95))}"
     )
+    print(
+        f"  a bare tantivy commit of one document (the floor under apply): p50 {ms(pct(r['bare_commit'], 50))}"
+        f" p95 {ms(pct(r['bare_commit'], 95))}"
+    )
     print(f"  RSS answering queries {r['rss_queries']:.0f} MB, after the commits {r['rss_end']:.0f} MB")
     old = json.loads(OLD_COUNTS.read_text()).get(size, {}) if OLD_COUNTS.exists() else {}
     same = sum(1 for q in QUERIES if old.get(q) == r["hits"][q])
@@ -268,14 +300,67 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> None:
     runs = 1 if SIZES[size] >= 1000 else 3
     print(f"  {'query':40} {'matches':>7} {'old':>6} {'CLI one-shot':>13} {'rg -i -l':>12} {'ratio':>7}")
     slower = 0
+    cli_times: list[float] = []
+    rg_times: list[float] = []
     for q in QUERIES:
         t_cli = statistics.median(timed_run([*cli, "--root", str(root), "search", q, "--all"]) for _ in range(runs))
         argv = rg_argv(root, q)
         rg_t = statistics.median(timed_run(argv) for _ in range(runs)) if argv is not None else float("nan")
         slower += t_cli >= rg_t
+        cli_times.append(t_cli)
+        rg_times.append(rg_t)
         print(f"  {q:40} {r['hits'][q]:7d} {old.get(q, -1):6d} {ms(t_cli)} {ms(rg_t)} {rg_t / t_cli:6.2f}x")
     print(f"  one-shot CLI slower than rg for {slower} of {len(QUERIES)} queries")
     print(f"  machine at end: {load()}")
+
+    def f(seconds: float) -> str:  # (ms)
+        return f"{seconds * 1000:.0f}" if seconds >= 0.0995 else f"{seconds * 1000:.1f}"
+
+    return {
+        "cold build, fresh process (s) / CPU (s)": f"{cold['wall']:.2f} / {cold['cpu']:.2f}",
+        "peak RSS building (MB)": f"{cold['rss']:.0f}",
+        "index on disk (MB)": f"{disk:.0f}",
+        "reopen, fresh process (ms)": f(r["reopen"]),
+        "first query of a term p50 / p95 (ms)": f"{f(pct(firsts, 50))} / {f(pct(firsts, 95))}",
+        "repeated query p50 / p95 (ms)": f"{f(pct(all_t, 50))} / {f(pct(all_t, 95))}",
+        "RSS answering queries (MB)": f"{r['rss_queries']:.0f}",
+        "refresh() nothing changed p95 (ms)": f(pct(r["noop_refresh"], 95)),
+        "apply() after one commit p50 / p95 (ms)": f"{f(pct(r['apply'], 50))} / {f(pct(r['apply'], 95))}",
+        "a bare tantivy commit of one document p50 / p95 (ms)": (
+            f"{f(pct(r['bare_commit'], 50))} / {f(pct(r['bare_commit'], 95))}"
+        ),
+        "refresh(keys=[key]) after it p95 (ms)": f(pct(r["keyed"], 95)),
+        "watcher note + refresh() p95 (ms)": f(pct(r["watched"], 95)),
+        "store commit p95, first into a workspace / again (ms)": (
+            f"{f(pct(r['commit'], 95))} / {f(pct(r['commit_again'], 95))}"
+        ),
+        "one-shot CLI slower than rg -i -l (queries of 20)": f"{slower}",
+        "one-shot CLI / rg, median (ms)": f"{f(statistics.median(cli_times))} / {f(statistics.median(rg_times))}",
+        "match counts equal to the old engine (of 20)": f"{same}" if old else "(none recorded)",
+        "load average at start / end": f"{start_load} / {os.getloadavg()[0]:.2f}",
+    }
+
+
+TARGETS = {
+    "cold build, fresh process (s) / CPU (s)": "<= 1.5 s at 10k, <= 8 s at 100k",
+    "peak RSS building (MB)": "<= 300 MB",
+    "reopen, fresh process (ms)": "<= 300 ms",
+    "first query of a term p50 / p95 (ms)": "p95 <= 30 ms at 100k",
+    "repeated query p50 / p95 (ms)": "p95 <= 10 ms at 100k",
+    "refresh() nothing changed p95 (ms)": "<= 100 ms at 100k",
+    "apply() after one commit p50 / p95 (ms)": "<= 20 ms",
+    "one-shot CLI slower than rg -i -l (queries of 20)": "0 at 10k and 100k",
+    "match counts equal to the old engine (of 20)": "20",
+}
+
+
+def print_table(cells: dict[str, dict[str, str]]) -> None:
+    sizes = list(cells)
+    print(f"\n=== issue 24 figures ({load()}) ===")
+    print("| figure | " + " | ".join(sizes) + " | target |")
+    print("|---|" + "---|" * len(sizes) + "---|")
+    for row in next(iter(cells.values())):
+        print(f"| {row} | " + " | ".join(cells[s].get(row, "") for s in sizes) + f" | {TARGETS.get(row, '')} |")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -297,8 +382,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "core"), str(REPO / "gui")], check=False)
     if shutil.which("rg") is None:
         print("rg: not installed (apt-get install -y ripgrep, or SETUP_BENCH=1 bash scripts/setup.sh); no ratios")
-    for size in args.sizes.split(","):
-        bench_size(args.dir, size.strip(), args.reps, args.commits)
+    cells = {
+        size.strip(): bench_size(args.dir, size.strip(), args.reps, args.commits) for size in args.sizes.split(",")
+    }
+    print_table(cells)
+    print("(the window's figures at 100k: benchmarks/gui_bench.py --size 100k, run next by scripts/bench.sh scale)")
     return 0
 
 

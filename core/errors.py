@@ -130,9 +130,9 @@ class ConfirmationRequiredError(DshMemoryError):
 
 UsageReason = Literal[
     "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
-    "model-incomplete", "model-unknown", "session-unstable", "refused-change", "not-pending", "pending-limit",
-    "archived-workspace",
-    "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+    "model-incomplete", "model-unknown", "refused-change",
+    "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+    "pending-limit",  # RefusedError's
     "ambiguous-session",  # AmbiguousSessionError's
 ]
 
@@ -142,10 +142,8 @@ class UsageError(DshMemoryError):
     "cache-inside-sessions" (this app never writes into DSH's sessions folder), "not-a-scope" (a folder
     workspace memory would not use), "not-utf8" (a folder name that is not UTF-8), "model-incomplete" (the
     custom endpoint lacks a base URL or model), "model-unknown" (the selected model left DSH's list),
-    "session-unstable" (a session still being written or changed while read), "refused-change" (a
-    commit accepts a change the review refused), "not-pending" (the review is already settled),
-    "pending-limit" (too many agent proposals wait for review), "archived-workspace" (a session of a
-    workspace whose memory is in the Recycle Bin), "usage" (the rest)."""
+    "refused-change" (a commit accepts a change the review refused), :class:`RefusedError`'s reasons,
+    "usage" (the rest)."""
 
     code = "usage"
     exit_code = 2
@@ -155,14 +153,20 @@ class UsageError(DshMemoryError):
         self.reason: UsageReason = reason
 
 
-RefusedReason = Literal["active-workspace", "no-cwd", "relative-cwd"]
+RefusedReason = Literal[
+    "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+    "pending-limit",
+]
 
 
 class RefusedError(UsageError):
     """The command is well formed but the memory's state doesn't allow it now; nothing was written.
 
     ``reason``: "active-workspace" (purge of a workspace not in the Recycle Bin), "no-cwd" / "relative-cwd"
-    (a session without an absolute working directory belongs to no workspace). A UsageError subclass
+    (a session without an absolute working directory belongs to no workspace), "archived-workspace" (a
+    session of a workspace whose memory is in the Recycle Bin), "session-unstable" (a session still being
+    written, or changed while it was read), "not-pending" (the review is already settled), "pending-limit"
+    (too many agent proposals wait for review). A UsageError subclass
     so callers that catch usage problems keep catching it; its code and exit code are its own.
     """
 

@@ -82,15 +82,6 @@ def test_no_core_module_is_over_800_lines() -> None:
     assert fits == set(), f"now under 800 lines: take them off CORE_OVER_800: {sorted(fits)}"
 
 
-# Helpers that still import their tab (for its type) while the tab imports them; each should get
-# narrow callbacks instead. The Session Consolidation tab's are another issue's; the workspace
-# tab's two take most of the tab and go with its next split.
-TAB_CYCLES_LEFT = {
-    frozenset({"gui.tabs.workspace.bulk_actions", "gui.tabs.workspace.view"}),
-    frozenset({"gui.tabs.workspace.commit_flow", "gui.tabs.workspace.view"}),
-}
-
-
 def _imports_of(path: Path) -> set[str]:
     import ast
 
@@ -109,9 +100,8 @@ def test_no_tab_helper_imports_the_tab_that_imports_it() -> None:
     modules = {
         ".".join(p.relative_to(REPO).with_suffix("").parts): p
         for p in sorted((REPO / "gui" / "tabs").rglob("*.py"))
-        if "consolidation" not in p.parts and p.name != "__init__.py"
+        if p.name != "__init__.py"
     }
     imports = {name: _imports_of(path) & set(modules) for name, path in modules.items()}
     circles = {frozenset({a, b}) for a, deps in imports.items() for b in deps if a in imports.get(b, set())}
-    assert circles - TAB_CYCLES_LEFT == set(), sorted(map(sorted, circles))
-    assert circles >= TAB_CYCLES_LEFT, "a helper left the list: take it off TAB_CYCLES_LEFT"
+    assert circles == set(), sorted(map(sorted, circles))

@@ -53,7 +53,7 @@ from core.consolidation.validation import (
     secret_problems,
     workspace_mention_problems,
 )
-from core.errors import NotFoundError, UsageError
+from core.errors import NotFoundError, RefusedError, UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.model_catalog import ModelCatalog
 from core.models import EMPTY_REVISION, Record, Revision
@@ -236,7 +236,7 @@ class AgentProposals:
             ) and self._settled(pid) is None:
                 return old
         if len(ids) >= MAX_PENDING:
-            raise UsageError(
+            raise RefusedError(
                 f"{len(ids)} agent proposals are already waiting for review; the user has to review them "
                 "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written.",
                 reason="pending-limit",

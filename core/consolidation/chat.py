@@ -503,7 +503,7 @@ class ConnectionReport:
     status_code: int | None = None
     elapsed_ms: float = 0.0
     model_listed: bool | None = None  # None: the endpoint does not list models
-    reason: str = ""  # when not ok and no HTTP answer: ConsolidationError.reason ("timeout", "dns", ...)
+    reason: ConsolidationReason | None = None  # when not ok and no HTTP answer: why ("timeout", "dns", ...)
     detail: str = ""  # the API's own short error message of a failed HTTP answer, if any
 
 

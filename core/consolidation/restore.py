@@ -20,7 +20,7 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.validation import review_change, review_proposal
-from core.errors import DshMemoryError, NotFoundError, ProposalMismatchError, UsageError
+from core.errors import DshMemoryError, NotFoundError, ProposalMismatchError, RefusedError
 from core.models import EMPTY_REVISION, Revision
 from core.settings import AppSettings
 from core.store.api import MemoryStore
@@ -285,7 +285,7 @@ class PendingReviews:
         had_state = self.store.files(REVIEW_STATES).read(review_id) is not None
         receipt = self.existing_receipt(review_id)
         if receipt is not None and receipt.status in NOT_PENDING and not had_state:
-            raise UsageError(
+            raise RefusedError(
                 f"Review {review_id} is {receipt.status}, not pending; finished receipts are kept.",
                 reason="not-pending",
             )

@@ -210,13 +210,13 @@ class ConsolidationService(ReviewEditing):
         if check_stable:
             stable, why = self.sessions.is_stable(session, self.settings.quiet_period_seconds)
             if not stable:
-                raise UsageError(
+                raise RefusedError(
                     f"Session {session.id} is not stable yet ({why}); try again later.", reason="session-unstable"
                 )
         raise_if_cancelled(cancelled)
         parsed = self.sessions.load(session)
         if check_stable and parsed.summary.revision != session.revision:
-            raise UsageError(
+            raise RefusedError(
                 f"Session {session.id} changed since it was listed; refresh the list and try again.",
                 reason="session-unstable",
             )
@@ -225,7 +225,7 @@ class ConsolidationService(ReviewEditing):
             # The file may have changed while it was read; the evidence must match a stable revision.
             stable, why = self.sessions.is_stable(session, self.settings.quiet_period_seconds)
             if not stable:
-                raise UsageError(
+                raise RefusedError(
                     f"Session {session.id} changed while it was read ({why}); try again later.",
                     reason="session-unstable",
                 )
@@ -259,7 +259,7 @@ class ConsolidationService(ReviewEditing):
         workspace = self.store.find_workspace(cwd)
         if workspace is None and self._archived(workspace_key(cwd)):
             # Committing would start a second, empty memory for it and block restoring the archived one.
-            raise UsageError(
+            raise RefusedError(
                 f"The memory of workspace {cwd} is in the Recycle Bin (archived). Restore it first, then "
                 "consolidate this session; nothing was written.",
                 reason="archived-workspace",

@@ -15,7 +15,8 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
+_Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
 
 
 def _sid(key: str, archived: bool) -> str:
@@ -64,7 +66,7 @@ class SearchIndex:
         self._persisted: set[str] = set()  # scopes taken from the scopes file, not looked at yet
         self._hints: set[str] = set()  # workspace keys a watcher saw change
         self._hints_lock = threading.Lock()  # (not self._lock: a refresh holds that for seconds)
-        self._watched = False
+        self.watched = False  # a file watcher feeds note_changed: refreshes need not stat every file
         self._read_only = False
 
     @property
@@ -93,16 +95,12 @@ class SearchIndex:
     def note_changed(self, keys: Iterable[str]) -> None:
         """A file watcher saw files of these workspaces change (any thread, never blocks): the next
         refresh compares their files' stats (an in-place rewrite keeps the folder's stamp)."""
-        self._watched = True
+        self.watched = True
         self._hint(keys)
 
     def _hint(self, keys: Iterable[str]) -> None:
         with self._hints_lock:
             self._hints.update(keys)
-
-    @property
-    def watched(self) -> bool:
-        return self._watched
 
     def _take_hints(self, wanted: set[str] | None) -> set[str]:
         with self._hints_lock:
@@ -177,16 +175,18 @@ class SearchIndex:
         ]
         session, reread = Session(d, self._scopes, big=len(todo) > 10), 0
         session.dirty = dirty
-        for n, (sid, key, archived, new_row) in enumerate(todo):
+        for n, ((sid, _, _, new_row), scan) in enumerate(zip(todo, _read_ahead(self._store, todo), strict=False)):
             if progress is not None:
                 progress(n, len(todo) + 1)
-            try:  # (bytes read once, not the store's parsed and cached snapshot: docs/search.md)
-                scan = self._store.inspect.scan(key, archived=archived)
-            except DshMemoryError:  # gone meanwhile, or a folder that is no scope
+            if scan is None:  # gone meanwhile, or a folder that is no scope
                 gone.append(sid)
                 continue
             reread += 1
-            if not self._index_scan(session, scan, sid, new_row):
+            from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
+
+            recs = [(r.file_name, r.data, r.revision, r.mtime_ns) for r in scan.records if r.data is not None]
+            items = [(name, f, v, m) for name, data, v, m in recs if (f := record_fields(name, data)) is not None]
+            if not self._index_records(session, scan.key, scan.cwd, sid, items, [*new_row[:3], scan.revision]):
                 break
         for sid in gone:
             if not session.drop(sid):
@@ -216,33 +216,18 @@ class SearchIndex:
         except OSError:
             return []
 
-    def _index_workspace(self, session: Session, snap: WorkspaceSnapshot, sid: str, new_row: list[Any]) -> bool:
-        cwd = snap.info.cwd
+    def _index_records(
+        self, session: Session, key: str, cwd: str, sid: str, items: Iterable[_Item], row: list[Any]
+    ) -> bool:
+        """Scope ``sid``'s documents made exactly ``items``: (file name, (name, description, type,
+        body), revision, mtime) each; ``row`` = [stamp mtime, stamp inode, fingerprint, revision]."""
         docs: dict[str, tuple[str, Doc]] = {}
-        for e in snap.entries:
-            if (r := e.record) is not None and e.is_valid:
-                fields = (r.name, r.description, r.type, r.body)
-                doc = Doc(snap.key, cwd, sid[0] == "a", "record", *fields, e.file_name, -1, e.mtime_ns)
-                docs[f"{sid}{_SEP}{e.file_name}"] = (f"{e.revision}|{e.mtime_ns}|{cwd}", doc)
-        if not session.sync(sid, docs):
-            return False
-        self._scopes[sid] = [*new_row[:3], snap.revision]
-        return True
-
-    def _index_scan(self, session: Session, scan: WorkspaceScan, sid: str, new_row: list[Any]) -> bool:
-        """As :meth:`_index_workspace`, from the store's bytes: the same documents and signatures."""
-        from core.records import record_fields  # (pydantic, PyYAML: not for a one-shot search)
-
-        cwd = scan.cwd
-        docs: dict[str, tuple[str, Doc]] = {}
-        for r in scan.records:
-            if r.data is not None and (fields := record_fields(r.file_name, r.data)) is not None:
-                doc = Doc(scan.key, cwd, sid[0] == "a", "record", *fields, r.file_name, -1, r.mtime_ns)
-                docs[f"{sid}{_SEP}{r.file_name}"] = (f"{r.revision}|{r.mtime_ns}|{cwd}", doc)
-        if not session.sync(sid, docs):
-            return False
-        self._scopes[sid] = [*new_row[:3], scan.revision]
-        return True
+        for file_name, fields, revision, mtime in items:
+            doc = Doc(key, cwd, sid[0] == "a", "record", *fields, file_name, -1, mtime)
+            docs[f"{sid}{_SEP}{file_name}"] = (f"{revision}|{mtime}|{cwd}", doc)
+        if session.sync(sid, docs):
+            self._scopes[sid] = row
+        return not session.refused
 
     def _refresh_global(self, session: Session, now: int) -> tuple[int, int]:
         """(read again, trusted from the scopes file): (0, 1) or (0, 0) when its stat is unchanged."""
@@ -281,7 +266,10 @@ class SearchIndex:
                 self._index_global(session, snapshot, None)
             else:
                 sid = _sid(snapshot.key, snapshot.info.archived_at is not None)
-                self._index_workspace(session, snapshot, sid, [None, None, None])
+                fields = [(e.file_name, e.record, e.revision, e.mtime_ns) for e in snapshot.entries if e.is_valid]
+                items = [(n, (r.name, r.description, r.type, r.body), v, m) for n, r, v, m in fields if r is not None]
+                row = [None, None, None, snapshot.revision]
+                self._index_records(session, snapshot.key, snapshot.info.cwd, sid, items, row)
             if session.refused:
                 self._hint([GLOBAL_SCOPE if isinstance(snapshot, GlobalSnapshot) else snapshot.key])
             session.finish()
@@ -335,20 +323,19 @@ class SearchIndex:
             return [], 0
         want = max(limit, 0) + TIE_MARGIN
         try:
-            while True:  # until the hits hold every one that ties with the last wanted (up to MAX_TIES)
-                hits = (result := searcher.search(query, limit=want, count=True)).hits
-                if len(hits) < want or limit <= 0 or hits[-1][0] < hits[limit - 1][0] or want > MAX_TIES:
-                    break
-                want *= 4
+            hits = (result := searcher.search(query, limit=want, count=True)).hits
+            if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
+                hits = searcher.search(query, limit=MAX_TIES, count=False).hits
             mtimes = searcher.fast_field_values("mtime", [a for _, a in hits])  # (recency without documents)
             keys = sorted(((-s, -(m or 0), a) for (s, a), m in zip(hits, mtimes, strict=True)), key=lambda k: k[:2])
             cut = keys[min(limit, len(keys)) - 1][:2] if keys else (0.0, 0)
-            docs = [(stored_doc(searcher.doc(a))[0], -s) for s, m, a in keys if (s, m) <= cut]
+            tied = [(s, m, _order(d), d) for s, m, a in keys if (s, m) <= cut for d in [searcher.doc(a)]]
+            tied.sort(key=lambda t: t[:3])
+            docs = [(stored_doc(d)[0], -s) for s, _, _, d in tied[: max(limit, 0)]]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
             self._broken()
             return [], 0
-        docs.sort(key=lambda ds: (-ds[1], -ds[0].mtime_ns, ds[0].scope_key, ds[0].name, ds[0].section_index))
-        return docs[: max(limit, 0)], int(result.count)  # type: ignore[attr-defined]  # (stubs)
+        return docs, int(result.count)  # type: ignore[attr-defined]  # (stubs)
 
     def _broken(self) -> None:
         """A search met damaged files: a fresh folder, rebuilt by the next refresh."""
@@ -377,6 +364,38 @@ class SearchIndex:
     def _ranked_docs(self, query: str, scopes: Sequence[str], limit: int) -> list[tuple[Doc, float]]:
         """Ranked documents (no snippets, no byte bound): the building block of recall."""
         return self._ranked(parse_query(query), scopes, False, limit)[0]
+
+
+def _order(stored: tantivy.Document) -> tuple[str, str, int]:
+    """(scope key, name, section) of a stored document, the last tie-breaks: a record's from its id
+    alone (thousands can tie: no JSON decoded), a Global section's from the whole document."""
+    sid, _, file_name = (stored.get_first("id") or "").partition(_SEP)
+    if sid[1:2] == ":" and file_name.endswith(".md"):
+        return sid[2:], file_name[:-3], -1
+    d = stored_doc(stored)[0]
+    return d.scope_key, d.name, d.section_index
+
+
+def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) -> Iterator[WorkspaceScan | None]:
+    """Each scope's files as bytes (not the store's parsed and cached snapshot: docs/search.md), or
+    None when it is gone; a thread reads two scopes ahead, so the file reads (which let go of the
+    interpreter lock) run beside the indexing."""
+
+    def scan(item: tuple[str, str, bool, Any]) -> WorkspaceScan | None:
+        try:
+            return store.inspect.scan(item[1], archived=item[2])
+        except DshMemoryError:
+            return None
+
+    from concurrent.futures import ThreadPoolExecutor  # (4 ms of imports: not for a one-shot search)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="search-read") as pool:
+        ahead = deque(pool.submit(scan, item) for item in todo[:2])
+        for item in todo[2:]:
+            ahead.append(pool.submit(scan, item))
+            yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
 
 
 def _scope_filter(d: IndexDir, scopes: Sequence[str] | None, include_archived: bool) -> tantivy.Query | None:

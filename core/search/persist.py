@@ -128,12 +128,9 @@ class IndexDir:
 
 
 def _valid_row(row: object) -> bool:
-    kinds = (int, int, str, str)
-    return (
-        isinstance(row, list)
-        and len(row) == 4
-        and all(x is None or isinstance(x, k) for x, k in zip(row, kinds, strict=True))
-    )
+    if not (isinstance(row, list) and len(row) == 4):
+        return False
+    return all(x is None or isinstance(x, k) for x, k in zip(row, (int, int, str, str), strict=True))
 
 
 def _stat_key(path: Path) -> tuple[int, int, int] | None:

@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from core import fence
+from core.fence import clean as _clean  # (redacts credentials, defuses look-alike delimiters)
 from core.keys import normalize_cwd, workspace_key
 from core.search.documents import Doc
 from core.search.snippets import truncate_utf8
@@ -33,24 +33,15 @@ TRUNCATED = "\n[… truncated]\n"
 MIN_RECALL_BYTES = 256  # the delimiters and the untrusted-data label always fit
 
 
-def _clean(text: str) -> str:
-    """Redact credentials and defuse anything that looks like our delimiters."""
-    return fence.clean(text)  # look-alike folding and redaction: core/fence.py
-
-
 def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
-_YEAR_2000_NS = 946_684_800 * 10**9
+_YEAR_2000_NS = 946_684_800 * 10**9  # (before it: the in-memory store's mtimes are counters, no dates)
 
 
 def _date(mtime_ns: int) -> str:
-    """The UTC date of a file time; "" when the store has no real times (the in-memory store's
-    mtimes are counters)."""
-    if mtime_ns < _YEAR_2000_NS:
-        return ""
-    return datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).date().isoformat()
+    return datetime.fromtimestamp(mtime_ns / 1e9, tz=UTC).date().isoformat() if mtime_ns >= _YEAR_2000_NS else ""
 
 
 def _one_line(text: str) -> str:
@@ -177,12 +168,5 @@ def build_recall(index: SearchIndex, cwd: str, query: str, *, limit: int = 8, ma
             middle = ""
         truncated = True
     text = head + middle + tail
-    return Recall(
-        text=text,
-        cwd=cwd_norm,
-        query=query,
-        workspace_key=key if has_workspace else None,
-        records=tuple(records_out),
-        global_sections=tuple(shown_sections),
-        truncated=truncated,
-    )
+    ws_key = key if has_workspace else None
+    return Recall(text, cwd_norm, query, ws_key, tuple(records_out), tuple(shown_sections), truncated)

@@ -42,14 +42,9 @@ def _terms_pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(alts)) if alts else None
 
 
-def _pattern_for(pq: ParsedQuery) -> re.Pattern[str] | None:
-    extra = (pq.norm,) if pq.multi_word and pq.norm else ()
-    return _terms_pattern(extra + pq.phrases + pq.terms)
-
-
 def highlight_spans(text: str, pq: ParsedQuery) -> tuple[tuple[int, int], ...]:
     """Sorted, merged ``(start, end)`` char spans of ``text`` matching the query's phrase or terms."""
-    pattern = _pattern_for(pq)
+    pattern = _terms_pattern(_anchor_order(pq))
     if pattern is None or not text:
         return ()
     norm, origin = _normalize_with_map(text)

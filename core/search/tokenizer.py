@@ -1,15 +1,6 @@
-"""Normalization and query parsing (documents are cut by tantivy: ``core.search.engine``).
-
-Normalization is NFKC + case folding (``Electron-Builder`` → ``electron-builder``, full-width
-``ＡＢＣ`` → ``abc``). A query's terms are what documents are indexed by:
-
-- words: maximal runs of letters/digits of non-CJK scripts (``snake_case`` → ``snake``, ``case``);
-- compounds: words joined by ``-``, ``_`` or ``.`` kept whole as well (``electron-builder``,
-  ``core.store.api``, ``3.11``), so an exact compound also counts as a term matched;
-- CJK (Han, kana, Hangul): overlapping character bigrams of each run (``打包用了`` → ``打包``,
-  ``包用``, ``用了``); a one-character run is itself a term, which also matches every bigram
-  holding that character.
-"""
+"""Normalization (NFKC + case folding) and query parsing into the terms documents are indexed by:
+words, compounds whole and in parts, CJK bigrams (a one-character run is itself a term, which also
+matches every bigram holding it); docs/search.md, "Matching". tantivy cuts documents (``engine``)."""
 
 from __future__ import annotations
 

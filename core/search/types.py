@@ -42,20 +42,8 @@ class SearchHit:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "scope_key": self.scope_key,
-            "cwd": self.cwd,
-            "kind": self.kind,
-            "name": self.name,
-            "type": self.type,
-            "description": self.description,
-            "score": round(self.score, 6),
-            "snippet": self.snippet,
-            "highlights": [list(span) for span in self.highlights],
-            "file_name": self.file_name,
-            "section_index": self.section_index,
-            "archived": self.archived,
-        }
+        out = {k: v for k, v in asdict(self).items() if k != "mtime_ns"}
+        return {**out, "score": round(self.score, 6), "highlights": [list(span) for span in self.highlights]}
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -79,7 +78,6 @@ class FileStore(StoreCore):
         self.caches = caches if caches is not None else StoreCaches()
         self._log_cache = self.caches.commit_logs
         self._locks = ScopeLocks(self._manager / LOCKS_DIR)
-        self._thread = threading.local()
         self._summaries = SummaryCache(self._root, self._manager)
         self._moves = ScopeMoves(self._root)
         self._reader = ScopeReader(self._root, self.caches, self._moves.archived_at)

@@ -54,6 +54,7 @@ class PurgeState(BaseModel):
     pending: list[str] = Field(default_factory=list)  # sync keys purged here, not yet force-pushed
     lease: str | None = None  # the remote commit last merged before the first pending rewrite
     local_only: list[str] = Field(default_factory=list)  # archived local keys never synced again
+    following: list[str] = Field(default_factory=list)  # sync keys purged elsewhere, not yet out of our branch
 
 
 def tombstone(sync_key: str) -> str:
@@ -157,7 +158,11 @@ def _forget_in_state(git: Git, root: Path, keys: list[str], commits: Mapping[str
     held = state.read_json(d / "held.json")
     if held:
         state.write_json(d / "held.json", {k: v for k, v in held.items() if not _under(k, keys)})
-    state.remove(d / "index.json")  # a stat cache: rebuilt by the next scan
+    index = state.read_json(d / "index.json")  # the stat cache: file names of the workspace go
+    if index and isinstance(index.get("files"), dict):
+        local = {mapping.local_key(mapping.load_map(root), k) for k in keys} | set(keys)
+        index["files"] = {p: v for p, v in index["files"].items() if not _under(p, local)}
+        state.write_json(d / "index.json", index)
     last = state.read_json(d / "last.json")
     if last:
         for name in ("received", "sent", "conflicts", "secrets", "unmapped"):
@@ -215,7 +220,10 @@ def purge_synced(store: MemoryStore, key: str) -> bool:
 def follow(store: MemoryStore, git: Git, theirs_meta: bytes | None, map_: Mapping[str, str]) -> list[str]:
     """Tombstones from the remote this machine has not seen: rewrite its own history (only its
     own branch: the remote's is already clean), archive its copy of each purged workspace and keep
-    that copy out of sync. Returns the local keys archived (or found archived) this way."""
+    that copy out of sync. Returns the local keys archived (or found archived) this way.
+
+    What to do is saved first (``following``, ``local_only``), then done by :func:`finish_follow`,
+    which every sync also runs at its start: a kill midway never forgets a tombstone half-applied."""
     root = store.root
     assert root is not None
     st = load_state(root)
@@ -225,20 +233,31 @@ def follow(store: MemoryStore, git: Git, theirs_meta: bytes | None, map_: Mappin
     # Candidates: keys this machine's own branch ever synced (a newcomer has none: nothing to do).
     known = {p.split("/")[1] for p in git.paths_in_history(LOCAL_REF) if p.count("/") == 2}
     keys = sorted(k for k in known if tombstone(k) in new)
+    gone = [mapping.local_key(dict(map_), k) for k in keys]
     st.seen = sorted({*st.seen, *new})
-    gone: list[str] = []
-    if keys:
-        rewrite(git, root, keys, [LOCAL_REF])
-        archived = {i.key for i in store.list_workspaces(archived=True, counts=False)}
-        for k in keys:
-            local = mapping.local_key(dict(map_), k)
-            if local not in archived:
-                with contextlib.suppress(DshMemoryError):
-                    store.recycle.archive(local)
-            gone.append(local)
-        st.local_only = sorted({*st.local_only, *gone})
+    st.following = sorted({*st.following, *keys})
+    st.local_only = sorted({*st.local_only, *gone})
     save_state(root, st)
+    finish_follow(store, git)
     return gone
+
+
+def finish_follow(store: MemoryStore, git: Git) -> None:
+    """Apply the tombstones saved by :func:`follow` (idempotent): archive this machine's copies, then
+    rewrite its own branch without them and prune."""
+    root = store.root
+    assert root is not None
+    st = load_state(root)
+    if not st.following:
+        return
+    archived = {i.key for i in store.list_workspaces(archived=True, counts=False)}
+    m = mapping.load_map(root)
+    for local in (mapping.local_key(m, k) for k in st.following):
+        if local not in archived:
+            with contextlib.suppress(DshMemoryError):  # already gone (purged here): nothing to archive
+                store.recycle.archive(local)
+    rewrite(git, root, st.following, [LOCAL_REF])
+    save_state(root, st.model_copy(update={"following": []}))
 
 
 def prune_local_remote(url: str, env: Mapping[str, str]) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core import messages as msg
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, INDEX_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.records import MAX_RECORD_BYTES
 from core.secrets import has_secrets
@@ -116,15 +117,15 @@ def _dirs(parent: Path) -> Iterator[os.DirEntry[str]]:
 def _valid(path: str, data: bytes) -> str | None:
     """Why ``data`` can't be synced as ``path`` (None: it can)."""
     if len(data) > _budget(path):
-        return "over the size limit"
+        return msg.FROZEN_TOO_BIG.format()
     if path == GLOBAL_FILE or path.startswith(REVIEWS_DIR + "/") or path.endswith("/" + SCOPE_FILE):
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
-            return "not valid UTF-8"
-        return "contains NUL bytes" if b"\0" in data else None
+            return msg.FROZEN_NOT_UTF8.format()
+        return msg.FROZEN_NUL.format() if b"\0" in data else None
     entry = entry_from_bytes(path.rsplit("/", 1)[-1], data)
-    return None if entry.is_valid else "; ".join(entry.invalid_reasons) or "not a valid record"
+    return None if entry.is_valid else "; ".join(entry.invalid_reasons) or msg.FROZEN_INVALID.format()
 
 
 def scan(
@@ -144,7 +145,7 @@ def scan(
 
     def visit(rel: str, path: str, st: os.stat_result | None) -> None:
         if st is None or not stat.S_ISREG(st.st_mode):
-            tree.frozen[path] = "not a regular file (a symbolic link or a folder)"
+            tree.frozen[path] = msg.FROZEN_NOT_REGULAR.format()
             return
         tree.local[path] = rel
         sig = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
@@ -154,7 +155,7 @@ def scan(
         else:
             data = _read(root / rel, _budget(path))
             if data is None:
-                tree.frozen[path] = "not readable, or over the size limit"
+                tree.frozen[path] = msg.FROZEN_UNREADABLE.format()
                 return
             data = export_bytes(path, data)
             sha, problem = blob_sha(data), _valid(path, data)

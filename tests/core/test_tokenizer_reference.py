@@ -66,3 +66,14 @@ def test_tantivy_indexes_the_terms_of_the_plain_algorithm(text: str) -> None:
     word_text, comp_text = engine.fields_of(normalize(text))
     comps = set(compounds.analyze(comp_text))
     assert set(words.analyze(word_text)) | comps | {squash(c) for c in comps} == reference_tokens_uncapped(text)
+
+
+def test_text_that_rust_cuts_differently_is_always_spaced_out() -> None:
+    """``engine.fields_of`` leaves non-word characters in place unless the text may hold one that
+    Rust calls alphanumeric and Python does not (combining marks, newer Unicode): every such code
+    point, found by running tantivy's tokenizer over all of them, must trip that check."""
+    chars = [chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c <= 0xDFFF]
+    rust_words = set(_analyzers()[0].analyze(" ".join(chars)))
+    rust_only = [c for c in chars if c in rust_words and not (c.isalnum() or c == "_")]
+    assert rust_only  # (the check is needed at all: marks, newer Unicode)
+    assert [hex(ord(c)) for c in rust_only if not engine._ODD_RE.match(c)] == []

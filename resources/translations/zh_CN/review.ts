@@ -2565,6 +2565,16 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         </translation>
     </message>
     <message numerus="yes">
+        <source>Deleted forever on another machine: %n workspace(s). This machine&apos;s copy is in the Recycle Bin and is no longer synced; purge it there to delete it here too.</source>
+        <translation>
+            <numerusform>已在另一台机器上永久删除：%n 个工作区。本机的副本在回收站中，不再同步；在那里永久删除它即可在本机也删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The synced history was rewritten without the workspaces deleted forever here; your other machines drop their copies at their next sync.</source>
+        <translation>同步历史已被改写，不再含有在本机永久删除的工作区；你的其他机器会在下一次同步时删除各自的副本。</translation>
+    </message>
+    <message numerus="yes">
         <source>Sync: %n to review</source>
         <translation>
             <numerusform>同步：%n 项待审阅</numerusform>

@@ -23,7 +23,7 @@ from core.errors import ConflictError, NotFoundError, SecretRefusedError, UsageE
 from core.keys import workspace_key
 from core.models import DeleteOp, PutOp, ScopeBatch
 from core.records import render_index
-from core.store import journal_doc, journal_recovery
+from core.store import journal, journal_doc, journal_recovery
 from core.store.base import StoreCore
 from core.store.fs import FileStore
 
@@ -282,3 +282,37 @@ def test_sigkill_at_every_step_leaves_every_scope_all_old_or_all_new(tmp_path: P
         tally[state] = tally.get(state, 0) + 1
     assert tally.get("old", 0) > 0 and tally.get("new", 0) > 0, tally
     print(f"\n{total + 1} kills ({'hashed' if cwds is LONG else 'joined'} name): {tally}")
+
+
+class Died(BaseException):
+    """Stands for a SIGKILL: raised out of the apply step, with the in-process undo disabled."""
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["before-the-rename", "after-the-rename"])
+def test_an_archive_in_a_transaction_is_rolled_forward_after_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moved: bool
+) -> None:
+    root = tmp_path / "m"
+    store = FileStore(root, clock=_fixed_clock)
+    a, b, c, old = _setup(store)
+    real = journal._apply_archive
+
+    def dies(*args: Any) -> None:
+        if moved:
+            real(*args)
+        raise Died
+
+    with monkeypatch.context() as m:
+        m.setattr(journal, "_apply_archive", dies)
+        m.setattr(journal, "_abort_after_commit_point", lambda *a: False)
+        with pytest.raises(Died):
+            store.commit_scopes(_batches(store, [a, b]), global_text=G2, archive=[old])
+    assert journal_recovery.pending(root)  # the journal is left: the commit point was passed
+    again = FileStore(root)
+    assert journal_recovery.pending(root) == [] and again.recovered and again.recovered[0][1] == "rolled forward"
+    assert [i.key for i in again.list_workspaces(archived=True)] == [old]
+    info = again.list_workspaces(archived=True)[0]
+    assert info.archived_at == _fixed_clock() and info.record_count == 2  # its stamp, from the journal
+    assert again.read_global().text == G2
+    assert all(sorted(e.name for e in again.read_workspace(k).entries) == ["fresh", "old"] for k in (a, b))
+    assert again.read_workspace(c).get("keep") is not None  # not in the transaction: untouched

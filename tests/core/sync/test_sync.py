@@ -13,6 +13,7 @@ from core.keys import workspace_key
 from core.models import DeleteOp, PutOp
 from core.store.fs import FileStore
 from core.sync import engine
+from core.sync.models import SyncResult
 from core.sync.move import apply_move, plan_move
 from core.sync.review import Resolution
 from tests.core.sync.helpers import git_env, put, rec, texts
@@ -27,7 +28,7 @@ class Machines:
         self.a = FileStore(tmp / "a" / "memory")
         self.b = FileStore(tmp / "b" / "memory")
 
-    def sync(self, store: FileStore) -> engine.SyncResult:
+    def sync(self, store: FileStore) -> SyncResult:
         return engine.run_sync(store, str(self.remote), env=self.env)
 
     def remote_head(self) -> str:
@@ -373,3 +374,30 @@ def test_a_cancelled_sync_stops_between_steps_and_the_next_one_goes_on(m: Machin
     assert texts(m.b, key) == {"alpha": "\nA durable fact.\n", "beta": "\nb\n"}  # nothing merged yet
     assert m.sync(m.b).status == "merged"
     assert texts(m.b, key) == {"alpha": "\na\n", "beta": "\nb\n"}
+
+
+def test_a_hand_formatted_record_arrives_byte_for_byte_and_settles(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    hand = b'---\nname: beta\ndescription: "quoted, by hand"\nmetadata: {type: project}\n---\nbody\n'
+    m.a.history.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
+    m.a.commit(key, [PutOp(record=rec("alpha", "edited on a"))], None)
+    assert m.sync(m.a).status == "pushed"
+    assert m.sync(m.b).status == "merged"
+    assert m.b.inspect.record_file(key, "beta.md") == hand  # not re-rendered by the transaction
+    assert m.sync(m.b).status == "up-to-date"
+    assert m.sync(m.a).status == "up-to-date"
+
+
+def test_the_same_record_formatted_differently_on_both_sides_is_no_review(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    hand = b'---\nname: beta\ndescription: "same fact"\nmetadata: {type: project}\n---\n\nbody\n'
+    m.a.history.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
+    m.b.commit(key, [PutOp(record=rec("beta", "body", "same fact"))], None)  # the store's formatting
+    assert m.sync(m.a).status == "pushed"
+    got = m.sync(m.b)
+    assert got.status == "merged", got.message
+    assert m.b.inspect.record_file(key, "beta.md") == hand

@@ -12,6 +12,7 @@ from core.models import PutOp
 from core.recycle import purge_workspace
 from core.store.fs import FileStore
 from core.sync import engine
+from core.sync.models import SyncResult
 from tests.core.sync.helpers import git_env, put, rec, texts
 
 MARKER = "PURGE-MARKER-7f3a9c"
@@ -27,7 +28,7 @@ class Machines:
         self.a = FileStore(tmp / "a" / "memory")
         self.b = FileStore(tmp / "b" / "memory")
 
-    def sync(self, store: FileStore) -> engine.SyncResult:
+    def sync(self, store: FileStore) -> SyncResult:
         res = engine.run_sync(store, str(self.remote), env=self.env)
         assert res.ok, res.message
         return res
@@ -149,3 +150,60 @@ def test_a_newcomer_and_a_recreated_folder_are_not_affected_by_old_tombstones(m:
     # B keeps its archived copy out of sync; restoring the purged copy is the user's call there.
     m.sync(m.b)
     assert texts(m.a, hush) == {"fresh": "\na new start\n"}
+
+
+def test_a_purge_killed_before_its_rewrite_is_finished_by_the_next_sync(m: Machines) -> None:
+    from core.sync import purge
+
+    hush, _keep = _synced_pair(m)
+    m.a.recycle.archive(hush)
+    m.a.recycle.purge(hush, "hush")  # the store's purge went through; the process died before the sync hook
+    assert m.a.root is not None
+    st = purge.load_state(m.a.root)
+    # What purge_synced writes first (before rewriting): the key pending, its tombstone, the lease.
+    lease = m.git(repo(m.a), "rev-parse", "refs/remotes/sync/main").decode().strip()
+    pending = {"pending": [hush], "seen": [purge.tombstone(hush)], "lease": lease}
+    purge.save_state(m.a.root, st.model_copy(update=pending))
+    assert traces(m, repo(m.a), hush)  # still there
+    res = m.sync(m.a)
+    assert res.rewritten
+    for git_dir in (repo(m.a), m.remote):
+        assert traces(m, git_dir, hush) == []
+    assert m.sync(m.b).purged == [hush]
+    assert traces(m, repo(m.b), hush) == []
+
+
+def test_a_sync_killed_while_following_a_tombstone_finishes_it_next_time(m: Machines) -> None:
+    from core.sync import purge
+
+    hush, _keep = _synced_pair(m)
+    m.a.recycle.archive(hush)
+    purge_workspace(m.a, hush, "hush")
+    m.sync(m.a)
+    # B fetched the tombstone and saved what to do, then died before archiving and rewriting.
+    assert m.b.root is not None
+    m.git(repo(m.b), "fetch", "-q", str(m.remote), "+refs/heads/main:refs/remotes/sync/main")
+    st = purge.load_state(m.b.root)
+    todo = {"seen": [purge.tombstone(hush)], "following": [hush], "local_only": [hush]}
+    purge.save_state(m.b.root, st.model_copy(update=todo))
+    assert hush in active_keys(m.b)
+    m.sync(m.b)  # finishes it first: archived, out of B's branch, never sent back
+    assert hush in archived_keys(m.b)
+    m.sync(m.a)
+    for git_dir in (m.remote, repo(m.a), repo(m.b)):
+        assert traces(m, git_dir, hush) == []
+
+
+def test_a_workspace_with_a_chinese_folder_name_is_purged_from_history_too(m: Machines) -> None:
+    """git prints such paths C-quoted (octal escapes): the rewrite must still recognise them."""
+    hush = put(m.a, "/srv/项目 笔记", rec("alpha", f"{MARKER} 中文"))
+    put(m.a, "/srv/项目-other", rec("beta", "stays"))
+    m.sync(m.a)
+    m.sync(m.b)
+    m.a.recycle.archive(hush)
+    purge_workspace(m.a, hush, "项目 笔记")
+    res = m.sync(m.a)
+    assert res.rewritten and res.sent == []
+    assert m.sync(m.b).purged == [hush]
+    for git_dir in (m.remote, repo(m.a), repo(m.b)):
+        assert traces(m, git_dir, hush) == []
