@@ -152,4 +152,4 @@ def test_a_hand_formatted_record_moves_byte_for_byte(tmp_path: Path) -> None:
     store.history.commit_versions(key, [("beta", hand)], store.read_workspace(key).revision)
     plan = plan_move(store, key, str(tmp_path / "b"))
     apply_move(store, plan, {})
-    assert store.read_record_file(plan.target_key, "beta.md") == hand
+    assert store.inspect.record_file(plan.target_key, "beta.md") == hand

@@ -385,7 +385,7 @@ def test_a_hand_formatted_record_arrives_byte_for_byte_and_settles(m: Machines) 
     m.a.commit(key, [PutOp(record=rec("alpha", "edited on a"))], None)
     assert m.sync(m.a).status == "pushed"
     assert m.sync(m.b).status == "merged"
-    assert m.b.read_record_file(key, "beta.md") == hand  # not re-rendered by the transaction
+    assert m.b.inspect.record_file(key, "beta.md") == hand  # not re-rendered by the transaction
     assert m.sync(m.b).status == "up-to-date"
     assert m.sync(m.a).status == "up-to-date"
 
@@ -400,4 +400,4 @@ def test_the_same_record_formatted_differently_on_both_sides_is_no_review(m: Mac
     assert m.sync(m.a).status == "pushed"
     got = m.sync(m.b)
     assert got.status == "merged", got.message
-    assert m.b.read_record_file(key, "beta.md") == hand
+    assert m.b.inspect.record_file(key, "beta.md") == hand
