@@ -171,7 +171,7 @@ def journal_target(data: bytes) -> None:
     """The journal parser, behind its checksum: the fuzzed document gets the checksum it needs."""
     from pydantic import ValidationError
 
-    from core.store import journal
+    from core.store import journal_doc, journal_recovery
 
     try:
         body = json.loads(data)
@@ -181,13 +181,13 @@ def journal_target(data: bytes) -> None:
     if isinstance(body, dict):
         body.pop("checksum", None)
         try:
-            checksum = journal._checksum(journal.JournalDoc.model_construct(**body).model_dump(exclude={"checksum"}))
+            checksum = journal_doc.checksum(journal_doc.body_of(journal_doc.JournalDoc.model_construct(**body)))
         except Exception:  # model_construct takes anything; dumping odd values may not work
-            checksum = journal._checksum(body)
+            checksum = journal_doc.checksum(body)
         line = json.dumps({**body, "checksum": checksum}).encode()
     staging = Path("/fuzz/.manager/staging") / "global"
     try:
-        journal._parse_copy(line.split(b"\n")[0], staging)
+        journal_recovery._parse_copy(line.split(b"\n")[0], staging)
     except (ValueError, ValidationError):
         return
 
@@ -231,9 +231,9 @@ def seeds(name: str) -> list[bytes]:
     if name == "zip":
         return [b"\x00" + record + b'{"format": 1}', b"\x01" + _zip_around(record + b"x")]
     if name == "journal":
-        from core.store import journal
+        from core.store import journal_doc
 
-        doc = journal.make_doc("commit", ["global"])
+        doc = journal_doc.make_doc("commit", ["global"])
         return [doc.model_dump_json().encode()]
     return [b""]
 

@@ -75,11 +75,11 @@ def worker(root: Path, wid: int, life: int, ack_path: Path, stats_path: Path) ->
             elif roll < 0.23:
                 snap = store.find_workspace(cwd)
                 if snap is not None:
-                    store.archive(snap.key, snap.revision)
+                    store.recycle.archive(snap.key, snap.revision)
             elif roll < 0.30:
                 keys = [i.key for i in store.list_workspaces(archived=True)]
                 if keys:
-                    store.restore(rng.choice(keys))
+                    store.recycle.restore(rng.choice(keys))
             else:
                 snap = store.find_workspace(cwd) or store.create_workspace(cwd)
                 name = rng.choice(NAMES) if cwd != CWDS[0] or rng.random() < 0.8 else "shared"

@@ -10,7 +10,9 @@ reported apart), copied as a second machine that has synced once, then each side
 - **B merges**: B fetches A's, applies them through the store, commits the merge, pushes it
   (the target: <= 10 s);
 - **A receives**: A applies B's changes;
-- **no-op**: a sync with nothing to do, in-process and in a fresh interpreter (target <= 1 s).
+- **no-op**: a sync with nothing to do, in-process and in a fresh interpreter (target <= 1 s);
+- **purge**: one workspace deleted forever (the sync history rewritten here), then the sync that
+  replaces the remote's branch (a forced push with a lease) and prunes the remote.
 
 Git runs with a private HOME and no global config; nothing touches the network.
 """
@@ -93,13 +95,33 @@ def main(argv: list[str] | None = None) -> int:
         merge = _timed("B merges (target <= 10 s)", b, str(remote), env)
         _timed("A receives", a, str(remote), env)
         noop = _timed("no-op, in-process (<= 1 s)", a, str(remote), env)
+        # A fresh `dsh-memory sync` (median of 3), and its floor: the interpreter alone, then the
+        # interpreter with the imports a sync needs (the CLI, the store, the sync engine).
+        def fresh_run(*args: str) -> float:
+            times = []
+            for _ in range(3):
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, *args], cwd=REPO, env=env, check=True, capture_output=True)
+                times.append(time.perf_counter() - t0)
+            return sorted(times)[1]
+
+        fresh = fresh_run("-m", "core.cli.main", "--root", str(tmp / "a"), "sync")
+        bare = fresh_run("-c", "pass")
+        imports = fresh_run("-c", "import core.cli.main, core.cli.sync_commands, core.store.fs, core.sync.engine")
+        print(f"{'no-op, fresh process':<28} {fresh:7.2f} s   (median of 3; interpreter start and imports included)")
+        print(f"{'  of which: interpreter':<28} {bare:7.2f} s")
+        print(f"{'  interpreter + imports':<28} {imports:7.2f} s   (the floor of any fresh-process sync)")
+        # Delete forever through sync: one workspace purged (the sync history rewritten and pruned
+        # here), then the sync that replaces the remote's branch and prunes the remote.
+        from core.recycle import purge_workspace
+
+        victim = a.list_workspaces(counts=False)[-1]
+        a.archive(victim.key)
         t0 = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "core.cli.main", "--root", str(tmp / "a"), "sync"],
-            cwd=REPO, env=env, check=True, capture_output=True,
-        )
-        fresh = time.perf_counter() - t0
-        print(f"{'no-op, fresh process':<28} {fresh:7.2f} s   (interpreter start and imports included)")
+        sweep = purge_workspace(a, victim.key, victim.display_name)
+        rewrite = time.perf_counter() - t0
+        print(f"{'purge + history rewrite':<28} {rewrite:7.2f} s   (rewritten: {sweep.sync_history_rewritten})")
+        _timed("sync after the purge", a, str(remote), env)
         print(f"loadavg after: {_loadavg()}")
         print(f"targets: merge {merge:.2f} s <= 10 s, no-op {noop:.2f} s <= 1 s (fresh process {fresh:.2f} s)")
     return 0

@@ -320,7 +320,7 @@ def build_demo_root(root: Path) -> None:
     clock.at_day(12.2)
     store.commit(orders, [DeleteOp(name=ORDER_SERVICE_DELETED.name)], store.read_workspace(orders).revision)
     clock.at_day(15.7)
-    store.archive(blog)
+    store.recycle.archive(blog)
 
     # An invalid file, written directly as a hand edit would be: listed with its reasons, never rewritten.
     (root / "workspaces" / atlas / INVALID_RECORD_NAME).write_bytes(INVALID_RECORD)

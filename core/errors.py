@@ -49,16 +49,34 @@ class ConflictError(DshMemoryError):
         return {**super().to_json(), "current_revision": self.current_revision}
 
 
+InvalidReason = Literal[
+    "invalid", "refused", "redacted-credential", "not-a-name", "invalid-on-disk", "yaml-aliases", "not-utf8",
+    "settings",
+]
+
+
 class InvalidRecordError(DshMemoryError):
-    """A record (or batch) breaks the on-disk rules. ``reasons`` lists every problem found."""
+    """A record (or batch) breaks the on-disk rules. ``reasons`` lists every problem found (texts for
+    people, made from :mod:`core.messages` templates where they can be translated).
+
+    ``reason`` says which kind of refusal, for code and tests that decide from it: "invalid" (a record
+    or batch breaks the record rules), "refused" (an agent's batch failed the review checks a
+    consolidation gets: scope, names, secrets, Global), "redacted-credential" (an agent would write
+    back a credential it was only shown redacted, perhaps among other problems), "not-a-name" (an
+    agent named no record), "invalid-on-disk" (the record is invalid on disk; only a hand edit fixes
+    it), "yaml-aliases" (frontmatter with YAML anchors or aliases), "not-utf8" (input that is not
+    UTF-8), "settings" (settings.yml can't be used)."""
 
     code = "invalid"
     exit_code = 6
 
-    def __init__(self, message: str, reasons: tuple[str, ...] | list[str] = ()) -> None:
+    def __init__(
+        self, message: str, reasons: tuple[str, ...] | list[str] = (), *, reason: InvalidReason = "invalid"
+    ) -> None:
         reasons = tuple(reasons) or (message,)
         super().__init__(message)
         self.reasons = reasons
+        self.reason: InvalidReason = reason
 
     def to_json(self) -> dict[str, Any]:
         return {**super().to_json(), "reasons": list(self.reasons)}
@@ -112,7 +130,9 @@ class ConfirmationRequiredError(DshMemoryError):
 
 UsageReason = Literal[
     "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
-    "active-workspace", "no-cwd", "relative-cwd",  # RefusedError's
+    "model-incomplete", "model-unknown", "refused-change",
+    "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+    "pending-limit",  # RefusedError's
     "ambiguous-session",  # AmbiguousSessionError's
 ]
 
@@ -120,7 +140,10 @@ UsageReason = Literal[
 class UsageError(DshMemoryError):
     """``reason``: "export-inside-root" (an export must be written outside the memory root),
     "cache-inside-sessions" (this app never writes into DSH's sessions folder), "not-a-scope" (a folder
-    workspace memory would not use), "not-utf8" (a folder name that is not UTF-8), "usage" (the rest)."""
+    workspace memory would not use), "not-utf8" (a folder name that is not UTF-8), "model-incomplete" (the
+    custom endpoint lacks a base URL or model), "model-unknown" (the selected model left DSH's list),
+    "refused-change" (a commit accepts a change the review refused), :class:`RefusedError`'s reasons,
+    "usage" (the rest)."""
 
     code = "usage"
     exit_code = 2
@@ -130,14 +153,20 @@ class UsageError(DshMemoryError):
         self.reason: UsageReason = reason
 
 
-RefusedReason = Literal["active-workspace", "no-cwd", "relative-cwd"]
+RefusedReason = Literal[
+    "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+    "pending-limit",
+]
 
 
 class RefusedError(UsageError):
     """The command is well formed but the memory's state doesn't allow it now; nothing was written.
 
     ``reason``: "active-workspace" (purge of a workspace not in the Recycle Bin), "no-cwd" / "relative-cwd"
-    (a session without an absolute working directory belongs to no workspace). A UsageError subclass
+    (a session without an absolute working directory belongs to no workspace), "archived-workspace" (a
+    session of a workspace whose memory is in the Recycle Bin), "session-unstable" (a session still being
+    written, or changed while it was read), "not-pending" (the review is already settled), "pending-limit"
+    (too many agent proposals wait for review). A UsageError subclass
     so callers that catch usage problems keep catching it; its code and exit code are its own.
     """
 
@@ -188,9 +217,19 @@ class ReadOnlyRootError(StorageError):
         super().__init__(message, reason="read-only")
 
 
+EvidenceReason = Literal["evidence-limit", "input-budget"]
+
+
 class EvidenceTooLargeError(DshMemoryError):
+    """``reason``: "evidence-limit" (over the evidence size limit in Settings), "input-budget" (the
+    evidence and GLOBAL.md do not fit the model's input budget)."""
+
     code = "evidence-too-large"
     exit_code = 12
+
+    def __init__(self, message: str, *, reason: EvidenceReason = "evidence-limit") -> None:
+        super().__init__(message)
+        self.reason: EvidenceReason = reason
 
 
 SessionReadReason = Literal["unreadable", "over-budget", "empty", "no-header", "no-log", "unusable"]
@@ -209,21 +248,27 @@ class SessionReadError(DshMemoryError):
         self.reason: SessionReadReason = reason
 
 
+ConsolidationReason = Literal[
+    "no-key", "timeout", "refused", "dns", "unreachable", "http", "malformed", "tool-call", "tool-rounds", "failed"
+]
+
+
 class ConsolidationError(DshMemoryError):
     """A consolidator failed (network, HTTP error, malformed output). Memory was left unchanged.
 
     ``reason`` says which, for code that decides from it (never from the message): "no-key" (the
     key's environment variable is not set), "timeout", "refused" (nothing answered at the
-    address), "dns" (the host name did not resolve), "unreachable" (another network error), or
-    "failed" (anything else).
+    address), "dns" (the host name did not resolve), "unreachable" (another network error), "http"
+    (the model answered with an HTTP error), "malformed" (twice no valid proposal), "tool-call" (twice
+    a malformed tool call), "tool-rounds" (tools called past the round limit), or "failed" (anything else).
     """
 
     code = "consolidation_failed"
     exit_code = 13
 
-    def __init__(self, message: str, *, reason: str = "failed") -> None:
+    def __init__(self, message: str, *, reason: ConsolidationReason = "failed") -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason: ConsolidationReason = reason
 
 
 class CancelledError(DshMemoryError):
@@ -239,6 +284,9 @@ class ProposalMismatchError(DshMemoryError):
     exit_code = 14
 
 
+UndoRefusal = Literal["nothing", "changed", "history-missing", "not-found"]
+
+
 class UndoRefusedError(DshMemoryError):
     """An undo of a scope's last commit was refused; nothing was written.
 
@@ -251,8 +299,8 @@ class UndoRefusedError(DshMemoryError):
     code = "undo_refused"
     exit_code = 15
 
-    def __init__(self, message: str, *, kind: str, scope: str = "", name: str = "") -> None:
+    def __init__(self, message: str, *, kind: UndoRefusal, scope: str = "", name: str = "") -> None:
         super().__init__(message)
-        self.kind = kind
+        self.kind: UndoRefusal = kind
         self.scope = scope
         self.name = name

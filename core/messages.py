@@ -27,19 +27,19 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks
 @dataclass(frozen=True)
 class Template:
     text: str
-    _pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        parts = re.split(r"\{([a-z_]+)\}", self.text)
-        regex = "".join(
-            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
-        )
-        object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+    _pattern: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def format(self, **values: object) -> str:
         return self.text.format(**values)
 
     def match(self, text: str) -> dict[str, str] | None:
+        if self._pattern is None:  # compiled on first use: a CLI run that never parses pays nothing
+            parts = re.split(r"\{([a-z_]+)\}", self.text)
+            regex = "".join(
+                re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+            )
+            object.__setattr__(self, "_pattern", re.compile(regex, re.DOTALL))
+        assert self._pattern is not None
         found = self._pattern.fullmatch(text)
         return found.groupdict() if found else None
 
@@ -146,8 +146,81 @@ LOCK_HELD = _t(QT_TRANSLATE_NOOP("core", "DSH holds session.lock (the session is
 SESSION_GONE = _t(QT_TRANSLATE_NOOP("core", "the session log is gone"))
 SESSION_QUIET = _t(QT_TRANSLATE_NOOP("core", "modified {age} ago; waiting for {quiet} without changes"))
 SESSION_CHANGED = _t(QT_TRANSLATE_NOOP("core", "the session changed since it was listed; refresh the list"))
-# An agent proposal's title in the review (core.mcp.proposals).
+# An agent proposal's title in the review (core.consolidation.agent_proposals).
 AGENT_PROPOSAL_TITLE = _t(QT_TRANSLATE_NOOP("core", "Proposed by {client} (MCP agent) on {when} UTC"))
+# --- sync and move (core.sync): results, refusals, failures --------------------------------------
+SYNC_CANCELLED = _t(QT_TRANSLATE_NOOP(
+    "core", "Sync cancelled. Memory is whole (each workspace old or new); the next sync goes on from here."))
+SYNC_REMOTE_CREDENTIAL = _t(QT_TRANSLATE_NOOP(
+    "core", "The remote URL holds a credential (a password or token). Use an SSH URL or a git credential "
+    "helper instead; settings never keep credentials."))
+SYNC_BUSY = _t(QT_TRANSLATE_NOOP("core", "Another sync of this memory is running; try again when it ends."))
+SYNC_NO_ROOT = _t(QT_TRANSLATE_NOOP("core", "Sync needs a memory root on disk."))
+SYNC_READ_ONLY = _t(QT_TRANSLATE_NOOP("core", "This memory root is read-only; sync needs to write to it."))
+SYNC_NO_REMOTE = _t(QT_TRANSLATE_NOOP(
+    "core", "No sync remote yet: run `dsh-memory sync --remote URL` once (a bare repository on a server, "
+    "a private hosted repository or a path on a USB disk)."))
+SYNC_FILE_CHANGED = _t(QT_TRANSLATE_NOOP("core", "{path} changed while syncing; sync again"))
+SYNC_REVIEW_WAITING = _t(QT_TRANSLATE_NOOP("core", "{n} record(s) changed on both machines wait for your choice."))
+SYNC_SECRETS = _t(QT_TRANSLATE_NOOP(
+    "core", "Not synced: these records hold credential-shaped values and are never pushed. Remove the "
+    "values (or the records) and sync again: {paths}"))
+SYNC_REWRITTEN = _t(QT_TRANSLATE_NOOP(
+    "core", "Synced. The synced history no longer holds the workspace(s) deleted forever here (the remote's "
+    "branch was replaced); other machines rewrite their copy at their next sync."))
+SYNC_RECEIVED = _t(QT_TRANSLATE_NOOP("core", "Received {n} change(s)."))
+SYNC_SENT = _t(QT_TRANSLATE_NOOP("core", "Sent {n} change(s)."))
+SYNC_UP_TO_DATE = _t(QT_TRANSLATE_NOOP("core", "Up to date."))
+SYNC_SYNCED = _t(QT_TRANSLATE_NOOP("core", "Synced."))
+SYNC_CHANGED_HERE = _t(QT_TRANSLATE_NOOP(
+    "core", "Memory changed here while syncing; nothing was sent. Sync again to merge it: {paths}"))
+SYNC_BOTH_CHANGED = _t(QT_TRANSLATE_NOOP(
+    "core", "{n} record(s) changed on both machines: choose a version for each, then sync again. "
+    "Nothing was pushed."))
+SYNC_NO_ITEM = _t(QT_TRANSLATE_NOOP(
+    "core", "No sync review item {item}. Run `dsh-memory sync review` to list them."))
+SYNC_ITEM_CHANGED = _t(QT_TRANSLATE_NOOP(
+    "core", "{name} changed here since the review was made; sync again to review it afresh."))
+SYNC_GLOBAL_NO_DELETE = _t(QT_TRANSLATE_NOOP(
+    "core", "GLOBAL.md can't be deleted by a sync review; choose or edit a text."))
+SYNC_EDIT_NEEDS_TEXT = _t(QT_TRANSLATE_NOOP("core", "An edited version of {name} needs its text."))
+SYNC_SYMLINK = _t(QT_TRANSLATE_NOOP(
+    "core", "{path} is a symbolic link; sync never writes through one. Remove it and retry."))
+GIT_MISSING = _t(QT_TRANSLATE_NOOP(
+    "core", "Sync needs git, and it is not installed (or not on PATH). Install git "
+    "(Debian/Ubuntu: `sudo apt install git`, macOS: `xcode-select --install`, Windows: git-scm.com), "
+    "then sync again. Your memory is unchanged."))
+GIT_FAILED = _t(QT_TRANSLATE_NOOP("core", "git {command} failed: {detail}"))
+GIT_OBJECT_MISSING = _t(QT_TRANSLATE_NOOP("core", "git object {sha} is missing from the sync repository"))
+GIT_NO_COMMIT = _t(QT_TRANSLATE_NOOP("core", "git fast-import did not create the commit"))
+REMOTE_UNREACHABLE = _t(QT_TRANSLATE_NOOP("core", "Could not reach the sync remote {url}: {detail}"))
+REMOTE_FETCH_FAILED = _t(QT_TRANSLATE_NOOP("core", "Could not fetch from {url}: {detail}"))
+REMOTE_PUSH_FAILED = _t(QT_TRANSLATE_NOOP("core", "Could not push to {url}: {detail}"))
+PUSH_REJECTED = _t(QT_TRANSLATE_NOOP(
+    "core", "The remote has changes this machine has not merged yet (the push was rejected). "
+    "Sync again to merge them first."))
+HELD_GLOBAL_DELETED = _t(QT_TRANSLATE_NOOP("core", "GLOBAL.md was deleted on the other machine; it is kept here"))
+HELD_ARCHIVED = _t(QT_TRANSLATE_NOOP(
+    "core", "changes inside archived workspaces are not synced record by record"))
+HELD_NO_SCOPE = _t(QT_TRANSLATE_NOOP(
+    "core", "the synced workspace has no usable scope.json; map it to a folder first"))
+HELD_SECRET = _t(QT_TRANSLATE_NOOP("core", "holds a credential-shaped value; never written into memory here"))
+HELD_INVALID_HERE = _t(QT_TRANSLATE_NOOP("core", "invalid here; a merge never rewrites an invalid file"))
+FROZEN_NOT_REGULAR = _t(QT_TRANSLATE_NOOP("core", "not a regular file (a symbolic link or a folder)"))
+FROZEN_UNREADABLE = _t(QT_TRANSLATE_NOOP("core", "not readable, or over the size limit"))
+FROZEN_TOO_BIG = _t(QT_TRANSLATE_NOOP("core", "over the size limit"))
+FROZEN_NOT_UTF8 = _t(QT_TRANSLATE_NOOP("core", "not valid UTF-8"))
+FROZEN_NUL = _t(QT_TRANSLATE_NOOP("core", "contains NUL bytes"))
+FROZEN_INVALID = _t(QT_TRANSLATE_NOOP("core", "not a valid record"))
+MOVE_SAME_FOLDER = _t(QT_TRANSLATE_NOOP("core", "Workspace {key} already belongs to {cwd}; nothing to move."))
+MOVE_ARCHIVED_EXISTS = _t(QT_TRANSLATE_NOOP(
+    "core", "The Recycle Bin already holds an archived workspace {key}; restore or purge it before moving "
+    "this one (the move archives the old copy). Nothing was changed."))
+MOVE_CHOOSE_FIRST = _t(QT_TRANSLATE_NOOP(
+    "core", "Choose a version for each record in both workspaces before moving: {names}"))
+MOVE_SOURCE_CHANGED = _t(QT_TRANSLATE_NOOP(
+    "core", "Workspace {name} changed since the move was planned; review it again. Nothing was moved."))
+
 # Last: it matches any text that starts with "record ", so every longer template is tried first.
 RECORD_NAMED = _t(QT_TRANSLATE_NOOP("core", "record {name}"))
 

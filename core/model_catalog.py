@@ -92,7 +92,10 @@ class ModelCatalog:
         if selected == CUSTOM_ID:
             ep = settings.custom_endpoint
             if not ep.is_complete:
-                raise UsageError("The custom model endpoint needs a base URL and a model name; set them in Settings.")
+                raise UsageError(
+                    "The custom model endpoint needs a base URL and a model name; set them in Settings.",
+                    reason="model-incomplete",
+                )
             return ModelChoice(
                 id=CUSTOM_ID,
                 label=f"Custom: {ep.model} at {ep.base_url}",
@@ -106,7 +109,8 @@ class ModelCatalog:
             if chosen is None:
                 raise UsageError(
                     f"The selected model {selected!r} is not in DSH's model list any more; "
-                    "pick another one in Settings."
+                    "pick another one in Settings.",
+                    reason="model-unknown",
                 )
             return chosen
         default = self.default

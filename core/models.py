@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -164,3 +166,21 @@ class RootStatus(_Frozen):
     """Reads work, every write raises ReadOnlyRootError: a UI shows a read-only banner and disables editing."""
     quarantined: int = 0
     """Damaged internal files moved to ``.manager/quarantine/`` (``check`` lists them with what to do)."""
+
+
+@dataclass(frozen=True)
+class ScopeBatch:
+    """One workspace's part of a multi-scope commit (``MemoryStore.commit_scopes``)."""
+
+    key: str
+    ops: Sequence[PutOp | DeleteOp]
+    expect: Revision | None
+
+
+@dataclass(frozen=True)
+class ScopesResult:
+    """What ``commit_scopes`` leaves: each batch's workspace, Global (None if not asked), the archived."""
+
+    workspaces: dict[str, WorkspaceSnapshot]
+    global_: GlobalSnapshot | None
+    archived: list[WorkspaceInfo]

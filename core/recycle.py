@@ -12,6 +12,7 @@ from core.errors import DshMemoryError, NotFoundError
 from core.models import HistoryEntry, Revision, WorkspaceInfo, WorkspaceSnapshot
 from core.store.api import MemoryStore
 from core.store.base import GLOBAL_SCOPE
+from core.store.files import AGENT_PROPOSALS, DEBUG_LOGS, RECEIPTS, REVIEW_STATES
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class RecycleBin:
 
 
 def read_recycle_bin(store: MemoryStore) -> RecycleBin:
-    history = store.history()
+    history = store.history.entries()
     present: dict[str, set[str]] = {}
     for key in {h.scope_key for h in history if h.reason == "delete" and h.scope_key != GLOBAL_SCOPE}:
         try:
@@ -77,12 +78,12 @@ def restore_entry(
     A version holding a credential-shaped value needs ``allow_secrets``, as a manual save does."""
     if create:
         expect = store.create_workspace(entry.cwd).revision
-    return store.restore_history(entry.id, expect, allow_secrets=allow_secrets)
+    return store.history.restore(entry.id, expect, allow_secrets=allow_secrets)
 
 
 def global_version(store: MemoryStore, entry_id: str) -> tuple[str, Revision]:
     """An earlier GLOBAL.md's text and the current GLOBAL.md revision (the CAS base to replace it)."""
-    return store.read_history(entry_id).decode("utf-8"), store.read_global().revision
+    return store.history.read(entry_id).decode("utf-8"), store.read_global().revision
 
 
 # --- purge: "delete forever" means every derived copy (issue 25) ---------------------------------
@@ -96,6 +97,7 @@ class PurgeSweep:
     debug_logs: int = 0
     usage_entries: int = 0
     search_cache_dropped: bool = False
+    sync_history_rewritten: bool = False  # the next sync replaces the remote's history (core/sync/purge.py)
 
 
 def purge_workspace(store: MemoryStore, key: str, confirm: str) -> PurgeSweep:
@@ -104,7 +106,7 @@ def purge_workspace(store: MemoryStore, key: str, confirm: str) -> PurgeSweep:
 
     The store's purge is the point of no return; the sweep after it is best effort per item and
     runs again on a later purge of the same key (see :func:`sweep_workspace`)."""
-    store.purge(key, confirm)
+    store.recycle.purge(key, confirm)
     return sweep_workspace(store, key)
 
 
@@ -133,27 +135,29 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
     - its uses in the usage ledger and the MCP served log (``.manager/usage/``);
     - the search cache (``.manager/cache/``): dropped whole and rebuilt from the records by the next
       search, since deleted rows of an SQLite file (or a search index's segments) keep their bytes
-      in free pages until they are overwritten.
+      in free pages until they are overwritten;
+    - the sync repository (``.manager/sync/repo.git``): its history rewritten without the workspace,
+      the next sync force-pushes that to the remote (``core.sync.purge``).
     """
     from core.consolidation.proposals import FINAL_STATUSES
     from core.consolidation.receipts import parse_receipt, render_receipt
 
     proposals = states = closed = debug = 0
     reviews: set[str] = set()
-    for pid in store.list_agent_proposals():
-        if _workspace_of(store.read_agent_proposal(pid)) == key:
+    for pid in store.files(AGENT_PROPOSALS).list():
+        if _workspace_of(store.files(AGENT_PROPOSALS).read(pid)) == key:
             with contextlib.suppress(DshMemoryError, OSError):
-                store.delete_agent_proposal(pid)
+                store.files(AGENT_PROPOSALS).delete(pid)
                 proposals += 1
             reviews.add(pid)
-    for rid in store.list_review_states():
-        if _workspace_of(store.read_review_state(rid)) == key:
+    for rid in store.files(REVIEW_STATES).list():
+        if _workspace_of(store.files(REVIEW_STATES).read(rid)) == key:
             with contextlib.suppress(DshMemoryError, OSError):
-                store.delete_review_state(rid)
+                store.files(REVIEW_STATES).delete(rid)
                 states += 1
             reviews.add(rid)
-    for rid in store.list_receipts():
-        text = store.read_receipt(rid)
+    for rid in store.files(RECEIPTS).list():
+        text = store.files(RECEIPTS).read(rid)
         receipt = parse_receipt(text) if text is not None else None
         if receipt is None or (receipt.workspace_key != key and rid not in reviews):
             continue
@@ -161,18 +165,24 @@ def sweep_workspace(store: MemoryStore, key: str) -> PurgeSweep:
         if receipt.status not in FINAL_STATUSES and receipt.status != "discarded":
             closed_receipt = receipt.model_copy(update={"status": "discarded", "error": "workspace purged"})
             with contextlib.suppress(DshMemoryError, OSError):
-                store.write_receipt(rid, render_receipt(closed_receipt))
+                store.files(RECEIPTS).write(rid, render_receipt(closed_receipt))
                 closed += 1
     for rid in sorted(reviews):
         with contextlib.suppress(DshMemoryError, OSError):
-            debug += store.delete_debug(rid)
+            logs = store.files(DEBUG_LOGS)
+            debug += sum(logs.delete(log_id) for log_id in logs.list(rid))
     usage = 0
     with contextlib.suppress(DshMemoryError, OSError, TimeoutError):
         from core.usage.ledger import forget_workspace
 
         usage = forget_workspace(store, key)
     dropped = _drop_search_cache(store.root)
-    return PurgeSweep(proposals, states, closed, debug, usage, dropped)
+    rewritten = False
+    with contextlib.suppress(DshMemoryError, OSError):
+        from core.sync.purge import purge_synced  # the sync repository's history (issue 28)
+
+        rewritten = purge_synced(store, key)
+    return PurgeSweep(proposals, states, closed, debug, usage, dropped, rewritten)
 
 
 def _drop_search_cache(root: Path | None) -> bool:

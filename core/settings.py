@@ -42,6 +42,7 @@ from core.errors import ConfirmationRequiredError, InvalidRecordError
 from core.keys import default_sessions_root
 from core.models import Revision
 from core.store.api import MemoryStore
+from core.store.files import SETTINGS
 
 ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
 
@@ -208,16 +209,18 @@ def parse_settings(text: str) -> AppSettings:
     try:
         data = yaml.safe_load(text) if text.strip() else {}
     except yaml.YAMLError as exc:
-        raise InvalidRecordError(f"settings.yml is not valid YAML: {exc}") from None
+        raise InvalidRecordError(f"settings.yml is not valid YAML: {exc}", reason="settings") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise InvalidRecordError("settings.yml must be a mapping of keys to values")
+        raise InvalidRecordError("settings.yml must be a mapping of keys to values", reason="settings")
     try:
         return AppSettings.model_validate(data)
     except ValidationError as exc:
         reasons = [f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()]
-        raise InvalidRecordError("settings.yml has invalid values: " + "; ".join(reasons), reasons) from None
+        raise InvalidRecordError(
+            "settings.yml has invalid values: " + "; ".join(reasons), reasons, reason="settings"
+        ) from None
 
 
 def render_settings(settings: AppSettings) -> str:
@@ -228,7 +231,7 @@ def render_settings(settings: AppSettings) -> str:
 
 
 def load_settings(store: MemoryStore) -> LoadedSettings:
-    text, revision = store.read_settings_text()
+    text, revision = store.files(SETTINGS).read_revised()
     if text is None:
         return LoadedSettings(AppSettings(), revision, exists=False)
     try:
@@ -259,5 +262,5 @@ def save_settings(
                 f"{current.problem.split('. Defaults')[0]}. Fix the file by hand or confirm replacing it.",
                 reason="malformed-settings",
             )
-    revision = store.write_settings_text(render_settings(settings), expect)
+    revision = store.files(SETTINGS).replace(render_settings(settings), expect)
     return LoadedSettings(settings, revision, exists=True)

@@ -17,7 +17,7 @@ Six reasons, each a :class:`StaleItem` with keep / edit / delete left to the use
 
 "Mark reviewed" is kept outside the record (the design note wants frontmatter for the agent, not
 for bookkeeping): the store keeps, per workspace, a private map of record name -> the record file's
-revision when it was marked (``MemoryStore.write_stale_marks``). A record whose file still has that
+revision when it was marked (``store.files(STALE_MARKS)``). A record whose file still has that
 revision is left out of the queue; any change to it (by anyone) puts it back. Marks of records that
 no longer exist are dropped on the next mark.
 
@@ -42,6 +42,7 @@ from core.consolidation.similarity import SIMILAR_THRESHOLD
 from core.errors import CancelledError, DshMemoryError
 from core.models import Record, Revision, WorkspaceSnapshot
 from core.store.api import MemoryStore
+from core.store.files import STALE_MARKS
 from core.usage import RecordUsage, UsageView, load_view
 
 Reason = Literal["old", "broken-links", "near-duplicate", "missing-files", "never-used", "used-unchanged"]
@@ -242,7 +243,7 @@ def _usage_items(
 def read_marks(store: MemoryStore, key: str) -> dict[str, Revision]:
     """record name -> revision marked reviewed; {} when none (or the saved marks are unreadable:
     they are bookkeeping, never memory, so a bad file only puts records back in the queue)."""
-    text = store.read_stale_marks(key)
+    text = store.files(STALE_MARKS).read(key)
     if not text:
         return {}
     try:
@@ -266,7 +267,7 @@ def mark_reviewed(store: MemoryStore, snapshot: WorkspaceSnapshot, names: Iterab
         if name in current:
             marks[name] = current[name]
     text = json.dumps({"version": MARKS_VERSION, "reviewed": dict(sorted(marks.items()))}, ensure_ascii=False)
-    store.write_stale_marks(snapshot.key, text + "\n")
+    store.files(STALE_MARKS).write(snapshot.key, text + "\n")
     return marks
 
 

@@ -39,7 +39,7 @@ class UndoPlan:
 
 def last_commit(store: MemoryStore, scope: str) -> CommitLogEntry | None:
     """The newest logged commit of ``scope`` (a workspace key or ``global``), or None."""
-    log = store.commit_log(scope)
+    log = store.history.commit_log(scope)
     return log[0] if log else None
 
 
@@ -69,7 +69,7 @@ def plan_undo(store: MemoryStore, scope: str) -> UndoPlan:
             versions.append((change.name, None))
             continue
         try:
-            versions.append((change.name, store.read_history(change.before)))
+            versions.append((change.name, store.history.read(change.before)))
         except NotFoundError as exc:
             raise UndoRefusedError(
                 f"The previous version of {change.name} is no longer in history (it expired); nothing was undone.",
@@ -106,6 +106,6 @@ def undo_last_commit(
             assert name == GLOBAL_NAME
             text = data.decode("utf-8") if data is not None else ""  # undoing its creation empties it
             return store.replace_global(text, plan.entry.after, origin="manual", allow_secrets=allow_secrets)
-        return store.commit_versions(scope, plan.versions, plan.entry.after, allow_secrets=allow_secrets)
+        return store.history.commit_versions(scope, plan.versions, plan.entry.after, allow_secrets=allow_secrets)
     except ConflictError as exc:  # changed between the check and the commit's own CAS
         raise _changed(scope) from exc

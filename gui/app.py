@@ -17,6 +17,7 @@ from core.errors import DshMemoryError
 from core.keys import default_sessions_root, dsh_home, resolve_root
 from core.search import SearchIndex
 from core.store.api import MemoryStore
+from core.store.files import SETTINGS
 from core.user_prefs import load_prefs
 from gui.about import app_icon
 from gui.context import AppContext
@@ -81,7 +82,7 @@ def sessions_root_from_settings(store: MemoryStore) -> Path:
     its credential check imports detect-secrets, 0.6 s of the window's start-up.
     """
     try:
-        text, _revision = store.read_settings_text()
+        text, _revision = store.files(SETTINGS).read_revised()
     except (DshMemoryError, OSError):
         return default_sessions_root()
     if text is None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow, QMenu, QTabWidget, QWid
 
 from core.models import RootStatus, WorkspaceInfo
 from core.store.api import MemoryStore
+from core.store.files import AGENT_PROPOSALS, REVIEW_STATES
 from gui.check_process import check_root
 from gui.context import AppContext
 from gui.problems_dialog import ProblemsDialog
@@ -59,7 +60,7 @@ OPEN_WINDOWS: list[MainWindow] = []
 def pending_counts(store: MemoryStore) -> tuple[int, int]:
     """Pending consolidation reviews and agent proposals: two directory listings, nothing parsed
     (the status line must stay cheap; the Consolidation tab reads and validates them)."""
-    return len(store.list_review_states()), len(store.list_agent_proposals())
+    return len(store.files(REVIEW_STATES).list()), len(store.files(AGENT_PROPOSALS).list())
 
 
 class MainWindow(QMainWindow):

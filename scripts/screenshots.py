@@ -36,8 +36,8 @@ from scripts import shots_hygiene as hygiene_steps
 from scripts import shots_maintenance as maintenance_steps
 from scripts import shots_review as review_steps
 from scripts import shots_supersede as supersede_steps
-from scripts import shots_usage as usage_steps
 from scripts import shots_sync as sync_steps
+from scripts import shots_usage as usage_steps
 from scripts import shots_workspace as workspace_steps
 
 REPO = Path(__file__).resolve().parents[1]
@@ -367,7 +367,7 @@ def recycle_archived(shot: Shot) -> None:
 def recycle_deleted_record(shot: Shot) -> None:
     tab = shot.tab("recycle")
     tab.refresh()
-    deleted = [e for e in shot.ctx.store.history() if e.reason == "delete"]
+    deleted = [e for e in shot.ctx.store.history.entries() if e.reason == "delete"]
     if deleted:
         tab.select_entry(deleted[0].id)
 

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.store.files import SETTINGS
+
 if TYPE_CHECKING:
     from scripts.screenshots import Shot
 
@@ -40,9 +42,9 @@ def stale_queue(shot: Shot) -> None:
 
 def load_meter(shot: Shot) -> None:
     store = shot.ctx.store
-    text, revision = store.read_settings_text()
+    text, revision = store.files(SETTINGS).read_revised()
     text = re.sub(r"(?m)^load_warning_tokens:.*$", "", text or "") + "load_warning_tokens: 450\n"
-    store.write_settings_text(text, revision)
+    store.files(SETTINGS).replace(text, revision)
     tab = _tab(shot)
     tab.pages.setCurrentWidget(tab.loads)
     tab.refresh()

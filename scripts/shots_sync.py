@@ -144,6 +144,68 @@ def recycle_missing_panel(shot: Shot) -> None:
     _settle()
 
 
+def workspace_moved_banner(shot: Shot) -> None:
+    """The Workspace tab on a workspace whose folder is gone: the banner offers the move next to Archive."""
+    tab = shot.tab("workspace")
+    home = Path(os.environ.get("HOME", str(Path(shot.ctx.root).parent / "home")))
+    tab.moved.search_roots = [home]
+    tab.refresh()
+    _settle()
+    gone = next(i for i in shot.ctx.store.list_workspaces() if i.display_name == "ml-experiments" and not i.cwd_exists)
+    tab.select_workspace(gone.key)  # the old copy (the recycle steps made a workspace in the new folder)
+    tab.detail.setCurrentIndex(0)
+    _settle(120)
+
+
+def workspace_moved_dialog(shot: Shot) -> None:
+    """"Moved? Pick the new folder…" clicked on that banner: the Recycle Bin's move dialog."""
+    tab = shot.tab("workspace")
+    button = tab.ws_banner.button(tab.records.tr("Moved? Pick the new folder…"))
+    assert button is not None
+    button.click()
+    _settle()
+    dialog = tab.moved.dialog
+    assert dialog is not None
+    dialog.show()
+    _settle(120)
+    shot.grab_target = dialog
+
+
+def workspace_moved_close(shot: Shot) -> None:
+    dialog = shot.tab("workspace").moved.dialog
+    if dialog is not None:
+        dialog.reject()
+    _settle()
+
+
+def recycle_purge_synced(shot: Shot) -> None:
+    """The purge question once sync is set up: it says synced history will be rewritten (issue 28)."""
+    from gui.tabs.recycle_purge import PurgeDialog
+
+    tab = shot.tab("recycle")
+    archived = shot.ctx.store.list_workspaces(archived=True)
+    tab.refresh()
+    _settle()
+    if not archived or not tab.select_workspace(archived[0].key):
+        return
+    ws = tab.selected_workspace()
+    assert ws is not None
+    dialog = PurgeDialog(tab.purge_question(ws), tab)
+    dialog.show()
+    _settle(120)
+    _OPEN.append(dialog)
+    shot.grab_target = dialog
+
+
+def purge_close(shot: Shot) -> None:
+    while _OPEN:
+        _OPEN.pop().close()
+    _settle()
+
+
+_OPEN: list[object] = []
+
+
 STEPS = [
     ("settings-sync", settings_sync),
     ("sync-review", sync_review),
@@ -152,4 +214,9 @@ STEPS = [
     ("recycle-moved-pick", recycle_moved_pick),
     ("recycle-moved-review", recycle_moved_review),
     ("_recycle-moved-close", recycle_moved_close),
+    ("workspace-moved-banner", workspace_moved_banner),
+    ("workspace-moved-dialog", workspace_moved_dialog),
+    ("_workspace-moved-close", workspace_moved_close),
+    ("recycle-purge-synced", recycle_purge_synced),
+    ("_purge-close", purge_close),
 ]

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel
 
+from core.store.files import RECEIPTS
+
 if TYPE_CHECKING:
     from scripts.screenshots import Shot
 
@@ -108,7 +110,7 @@ def provenance(shot: Shot) -> None:
         workspace_revision_before=snap.revision,
         changes=(ChangeSummary(id="c1", kind="put", target=f"{name}.md", decision="accepted"),),
     )
-    shot.ctx.store.write_receipt(receipt.review_id, render_receipt(receipt))
+    shot.ctx.store.files(RECEIPTS).write(receipt.review_id, render_receipt(receipt))
     tab.show_loaded()  # re-reads who wrote what
     tab.select_record(name)
     tab.load_editor(name)

@@ -25,6 +25,40 @@ def test_no_core_module_imports_qt_or_gui() -> None:
     assert offenders == []
 
 
+def _imports(path: Path) -> list[str]:
+    """Every absolute module a file imports (``from x import y`` also as ``x.y``: it may be a module)."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names += [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+    return names
+
+
+# Lower layers never import the ones built on them: consolidation reviews what the MCP server
+# proposes (core.consolidation.agent_proposals), so the server depends on it and not the reverse.
+UPWARD = {"consolidation": ("core.mcp", "core.cli")}
+
+
+def test_consolidation_never_imports_the_mcp_server_or_the_cli() -> None:
+    offenders = []
+    for package, above in UPWARD.items():
+        for path in sorted((CORE / package).rglob("*.py")):
+            for name in _imports(path):
+                if any(name == a or name.startswith(a + ".") for a in above):
+                    offenders.append(f"{path.relative_to(CORE.parent)}: {name}")
+    assert offenders == []
+    # The dependency runs the other way: the server imports the proposals it creates from below.
+    assert "core.consolidation.agent_proposals" in _imports(CORE / "mcp" / "agent.py")
+
+
+def test_the_upward_check_sees_every_import_form(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text("from core import mcp\nimport core.mcp.agent\nfrom core.mcp.agent import Agent\n")
+    assert {"core.mcp", "core.mcp.agent", "core.mcp.agent.Agent"} <= set(_imports(src))
+
+
 def test_cli_runs_without_loading_qt(tmp_path: Path) -> None:
     code = (
         "import sys; from gui.launcher import main; rc = main(['--root', sys.argv[1], '--json', 'status']);"

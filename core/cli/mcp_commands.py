@@ -138,7 +138,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Context) -> Result:
 
 
 def _proposals(ctx: Context) -> Any:
-    from core.mcp.proposals import AgentProposals
+    from core.consolidation.agent_proposals import AgentProposals
 
     return AgentProposals(ctx.store)
 

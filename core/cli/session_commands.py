@@ -16,6 +16,7 @@ from core.model_catalog import load_model_catalog
 from core.sessions.models import SessionSummary
 from core.sessions.stability import live_session_protection
 from core.settings import AppSettings, load_settings
+from core.store.files import RECEIPTS
 
 
 def register(sub: Any) -> None:
@@ -349,7 +350,7 @@ def _pending(ctx: Context, args: argparse.Namespace) -> Result:
 def cmd_reviews(args: argparse.Namespace, ctx: Context) -> Result:
     if args.pending or args.delete:
         return _pending(ctx, args)
-    if not ctx.store.list_receipts():
+    if not ctx.store.files(RECEIPTS).list():
         return Result(data={"reviews": []}, text="No consolidation receipts yet.")
     settings = _settings(ctx)
     service = ConsolidationService(ctx.store, load_model_catalog(dsh_home()), settings)

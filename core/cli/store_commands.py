@@ -71,7 +71,8 @@ def _decode_text(data: bytes, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidRecordError(
-            f"{what} is not valid UTF-8 (bad byte at offset {exc.start}); save it as UTF-8 and try again."
+            f"{what} is not valid UTF-8 (bad byte at offset {exc.start}); save it as UTF-8 and try again.",
+            reason="not-utf8",
         ) from None
 
 
@@ -247,7 +248,9 @@ def _parse_record_file(path: str, data: bytes) -> Record:
     from core.store.base import YAML_ALIAS_REASON, frontmatter_text, yaml_has_aliases
 
     if yaml_has_aliases(frontmatter_text(data)):  # never hand an alias bomb to the YAML loader
-        raise InvalidRecordError(f"{path} is not a valid record; fix it and run put again.", [YAML_ALIAS_REASON])
+        raise InvalidRecordError(
+            f"{path} is not a valid record; fix it and run put again.", [YAML_ALIAS_REASON], reason="yaml-aliases"
+        )
     head = data[:4096].decode("utf-8", "replace")
     m = _NAME_LINE.search(head.split("\n---", 1)[0])
     file_name = record_file_name(m.group(1)) if m and m.group(1) else Path(path).name
@@ -255,7 +258,7 @@ def _parse_record_file(path: str, data: bytes) -> Record:
         return parse_record(file_name, data)
     except InvalidRecordError as err:
         raise InvalidRecordError(
-            f"{path} is not a valid record; fix it and run put again.", err.reasons
+            f"{path} is not a valid record; fix it and run put again.", err.reasons, reason=err.reason
         ) from None
 
 
@@ -345,7 +348,7 @@ def cmd_delete(args: argparse.Namespace, ctx: Context) -> Result:
 def cmd_archive(args: argparse.Namespace, ctx: Context) -> Result:
     store = _store(ctx)
     key = args.key if args.key is not None else workspace_key(args.cwd)
-    info = store.archive(key, args.expect)
+    info = store.recycle.archive(key, args.expect)
     text = (
         f"Archived {info.display_name} ({info.cwd}) to the Recycle Bin.\n"
         f"Restore it with: dsh-memory restore --key {info.key}"
@@ -354,7 +357,7 @@ def cmd_archive(args: argparse.Namespace, ctx: Context) -> Result:
 
 
 def cmd_restore(args: argparse.Namespace, ctx: Context) -> Result:
-    info = _store(ctx).restore(args.key)
+    info = _store(ctx).recycle.restore(args.key)
     return Result(
         {"restored": _info_json(info)}, f"Restored {info.display_name} ({info.cwd}) from the Recycle Bin."
     )
@@ -364,8 +367,14 @@ def cmd_purge(args: argparse.Namespace, ctx: Context) -> Result:
     from core.recycle import purge_workspace  # the store's purge plus the sweep of derived copies
 
     store = _store(ctx)
-    purge_workspace(store, args.key, args.confirm or "")
-    return Result({"purged": args.key}, f"Purged archived workspace {args.key} for good.")
+    sweep = purge_workspace(store, args.key, args.confirm or "")
+    text = f"Purged archived workspace {args.key} for good."
+    if sweep.sync_history_rewritten:
+        text += (
+            "\nSynced history was rewritten without it: the next `dsh-memory sync` replaces the remote's "
+            "history (a forced push), and every other machine must sync to drop its copy too."
+        )
+    return Result({"purged": args.key, "sync_history_rewritten": sweep.sync_history_rewritten}, text)
 
 
 # --- history / check / demo -----------------------------------------------------------------------
@@ -378,8 +387,8 @@ def _history_json(entry: HistoryEntry, content: str) -> dict[str, Any]:
 def cmd_history(args: argparse.Namespace, ctx: Context) -> Result:
     store = _store(ctx)
     key = workspace_key(args.cwd)
-    entries = store.history(key, args.name)
-    versions = [_history_json(e, store.read_history(e.id).decode("utf-8", "replace")) for e in entries]
+    entries = store.history.entries(key, args.name)
+    versions = [_history_json(e, store.history.read(e.id).decode("utf-8", "replace")) for e in entries]
     current: dict[str, Any] | None = None
     try:  # the record as it is now, also when its workspace sits in the Recycle Bin
         snap: WorkspaceSnapshot | None = _workspace_by(store, args.cwd, None)[0]

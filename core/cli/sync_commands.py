@@ -134,6 +134,11 @@ def cmd_sync(args: argparse.Namespace, ctx: Context) -> Result:
         n = len(result.unmapped)
         shown = ", ".join(result.unmapped[:5]) + (f" and {n - 5} more" if n > 5 else "")
         lines.append(f"  {n} synced workspace(s) not on this machine (`dsh-memory sync --map`): {shown}")
+    for key in result.purged:
+        lines.append(
+            f"  deleted forever on another machine: {key} — this machine's copy is in the Recycle Bin and no "
+            f"longer synced; `dsh-memory purge --key {key}` deletes it here too"
+        )
     code = 0 if result.ok else (GitMissingError.exit_code if result.status == "git-missing" else SyncError.exit_code)
     return Result(result.model_dump(mode="json"), "\n".join(lines), exit_code=code)
 

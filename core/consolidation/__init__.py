@@ -29,7 +29,7 @@ Public API (import from ``core.consolidation``)::
     check_connection(choice, timeout_seconds=10, cancelled=...) -> ConnectionReport   # Settings "test"
 
 Pending reviews (core.consolidation.pending / restore): every "proposed" review is saved privately
-(store.write_review_state -> .manager/review-state/<id>.json: proposal, evidence, edits)::
+(store.files(REVIEW_STATES).write -> .manager/review-state/<id>.json: proposal, evidence, edits)::
 
     service.pending_reviews() -> list[Review]   # newest first; review.restored True; no consolidator runs
         # recovers interrupted commits and applies the bounds first; unusable saves -> service.problems

@@ -36,7 +36,7 @@ from core.consolidation.context import RecordSearch, build_context
 from core.consolidation.prompt import system_prompt
 from core.consolidation.proposals import Proposal, Transcript, TranscriptEntry
 from core.consolidation.tools import SUBMIT, TOOL_DEFINITIONS, MemoryTools, ToolError
-from core.errors import CancelledError, ConsolidationError
+from core.errors import CancelledError, ConsolidationError, ConsolidationReason
 from core.model_catalog import ModelChoice
 
 SYSTEM_PROMPT = system_prompt(tools=False)
@@ -190,7 +190,7 @@ class _Endpoint:
             ) from None
 
 
-def _transport_reason(exc: BaseException) -> str:
+def _transport_reason(exc: BaseException) -> ConsolidationReason:
     """ "dns" when the host name did not resolve (a socket.gaierror under the transport error),
     "refused" for another failed connect, else "unreachable": decided from exception types."""
     seen: set[int] = set()
@@ -354,7 +354,8 @@ class ChatModelConsolidator:
                 raise ConsolidationError(
                     f"{self.choice.label} answered HTTP {answer.status}"
                     + (f" ({detail})" if detail else "")
-                    + f"; nothing was changed.{hint}"
+                    + f"; nothing was changed.{hint}",
+                    reason="http",
                 )
             message, problems = self._message(answer.body)
             calls = message.get("tool_calls") if message is not None else None
@@ -386,7 +387,8 @@ class ChatModelConsolidator:
         return ConsolidationError(
             f"{self.choice.label} twice answered with something that is not a valid proposal "
             f"({'; '.join(problems[:3])}); nothing was changed. Run it again, or pick another model "
-            "(or the offline consolidator) in Settings."
+            "(or the offline consolidator) in Settings.",
+            reason="malformed",
         )
 
     def _tool_round(
@@ -425,7 +427,8 @@ class ChatModelConsolidator:
                         if chat.malformed_calls > 1:
                             raise ConsolidationError(
                                 f"{self.choice.label} twice made a malformed tool call ({exc}); nothing was "
-                                "changed. Run it again, or pick another model in Settings."
+                                "changed. Run it again, or pick another model in Settings.",
+                                reason="tool-call",
                             ) from None
             chat.entries.append(
                 TranscriptEntry(kind="tool_result", tool=str(name or "?"), text=result, refused=refused)
@@ -436,7 +439,8 @@ class ChatModelConsolidator:
         if chat.rounds > self.tool_rounds:
             raise ConsolidationError(
                 f"{self.choice.label} kept calling tools for more than {self.tool_rounds} rounds without "
-                "submitting a proposal; nothing was changed. Run it again, or raise the tool-round limit in Settings."
+                "submitting a proposal; nothing was changed. Run it again, or raise the tool-round limit in Settings.",
+                reason="tool-rounds",
             )
         return None
 
@@ -499,7 +503,7 @@ class ConnectionReport:
     status_code: int | None = None
     elapsed_ms: float = 0.0
     model_listed: bool | None = None  # None: the endpoint does not list models
-    reason: str = ""  # when not ok and no HTTP answer: ConsolidationError.reason ("timeout", "dns", ...)
+    reason: ConsolidationReason | None = None  # when not ok and no HTTP answer: why ("timeout", "dns", ...)
     detail: str = ""  # the API's own short error message of a failed HTTP answer, if any
 
 

@@ -175,7 +175,8 @@ def build_context(
         raise EvidenceTooLargeError(
             f"The session evidence and GLOBAL.md need {required:,} bytes, more than the model input budget "
             f"of {budget_bytes:,} bytes; nothing was sent. Raise the budget in Settings, or use the offline "
-            "consolidator for this session."
+            "consolidator for this session.",
+            reason="input-budget",
         )
     spare = budget_bytes - required
     relevant = (search or RecordSearch(request)).relevant()

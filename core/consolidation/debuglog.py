@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from core.store.api import MemoryStore
+from core.store.files import DEBUG_LOGS
 
 MAX_FIELD_CHARS = 300
 
@@ -48,4 +49,6 @@ class DebugLog:
             else:
                 line[key] = f"<{type(value).__name__}>"
         with contextlib.suppress(OSError):  # a debug log must never break a consolidation
-            self._store.append_debug(self.review_id, self.attempt, json.dumps(line, ensure_ascii=False))
+            self._store.files(DEBUG_LOGS).append(
+                f"{self.review_id}/attempt-{self.attempt}", json.dumps(line, ensure_ascii=False) + "\n"
+            )

@@ -3,7 +3,7 @@
 A review left at "proposed" must come back after the app (or the CLI) is closed and reopened
 *without asking the model again*. The receipt (``reviews/<id>.md``) stays body-free, so the
 proposal itself, the evidence it was checked against and the user's edits live in the store's
-private review state (``.manager/review-state/<id>.json``, see ``MemoryStore.write_review_state``).
+private review state (``.manager/review-state/<id>.json``, see ``core.store.files.REVIEW_STATES``).
 
 The state also marks the commit barrier: ``phase: committing`` with the plan is written just
 before the memory write, and removed after the receipt is final. Finding one on the next open

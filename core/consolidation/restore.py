@@ -20,10 +20,11 @@ from core.consolidation.proposals import (
     ReviewChange,
 )
 from core.consolidation.validation import review_change, review_proposal
-from core.errors import DshMemoryError, NotFoundError, ProposalMismatchError, UsageError
+from core.errors import DshMemoryError, NotFoundError, ProposalMismatchError, RefusedError
 from core.models import EMPTY_REVISION, Revision
 from core.settings import AppSettings
 from core.store.api import MemoryStore
+from core.store.files import REVIEW_STATES
 
 NOT_PENDING = FINAL_STATUSES | {"discarded"}
 """Receipt statuses whose saved proposal is no longer needed."""
@@ -71,7 +72,7 @@ class PendingReviews:
 
     # --- saved state ---------------------------------------------------------------------
     def _load_state(self, review_id: str) -> ReviewState | None:
-        text = self.store.read_review_state(review_id)
+        text = self.store.files(REVIEW_STATES).read(review_id)
         if text is None:
             return None
         state = load_state(text, review_id)
@@ -84,7 +85,7 @@ class PendingReviews:
         return state
 
     def _save_state(self, state: ReviewState) -> None:
-        self.store.write_review_state(state.review_id, dump_state(state))
+        self.store.files(REVIEW_STATES).write(state.review_id, dump_state(state))
 
     @staticmethod
     def new_state(review: Review, request: ConsolidationInput) -> ReviewState:
@@ -187,7 +188,7 @@ class PendingReviews:
             )
         receipt = self._receipt_of(state)
         if receipt.status in NOT_PENDING:
-            self.store.delete_review_state(review_id)  # finished: its saved bodies are not needed
+            self.store.files(REVIEW_STATES).delete(review_id)  # finished: its saved bodies are not needed
             raise NotFoundError(f"Review {review_id} is {receipt.status}; nothing is pending.")
         self._verify(state, receipt.proposal_hash)
         request, global_revision, ws_revision, ws_exists = self._request_from_state(state)
@@ -231,7 +232,7 @@ class PendingReviews:
         self.recover()
         self.prune_pending()
         out: list[Review] = []
-        for review_id in self.store.list_review_states():
+        for review_id in self.store.files(REVIEW_STATES).list():
             cached = self._reviews.get(review_id)
             if cached is not None and not cached.reused:
                 out.append(cached)
@@ -246,7 +247,7 @@ class PendingReviews:
 
     # --- bounds and deletion -------------------------------------------------------------
     def _discard(self, review_id: str, why: str) -> Receipt | None:
-        self.store.delete_review_state(review_id)
+        self.store.files(REVIEW_STATES).delete(review_id)
         self._reviews.pop(review_id, None)
         self._requests.pop(review_id, None)
         receipt = self.existing_receipt(review_id)
@@ -260,7 +261,7 @@ class PendingReviews:
         """Discard pending reviews over the age or count bound (Settings); returns their ids."""
         states = [
             state
-            for state in (self._load_state(rid) for rid in self.store.list_review_states())
+            for state in (self._load_state(rid) for rid in self.store.files(REVIEW_STATES).list())
             if state is not None and state.phase == "proposed"
         ]
         max_age = self.settings.pending_review_max_age_days
@@ -281,10 +282,13 @@ class PendingReviews:
     def delete_review(self, review_id: str) -> Receipt:
         """Delete a pending review (its saved proposal); the receipt says ``discarded``."""
         self.recover()
-        had_state = self.store.read_review_state(review_id) is not None
+        had_state = self.store.files(REVIEW_STATES).read(review_id) is not None
         receipt = self.existing_receipt(review_id)
         if receipt is not None and receipt.status in NOT_PENDING and not had_state:
-            raise UsageError(f"Review {review_id} is {receipt.status}, not pending; finished receipts are kept.")
+            raise RefusedError(
+                f"Review {review_id} is {receipt.status}, not pending; finished receipts are kept.",
+                reason="not-pending",
+            )
         if receipt is None and not had_state:
             raise NotFoundError(f"No review {review_id}. `dsh-memory reviews --pending` lists the pending ones.")
         after = self._discard(review_id, "deleted by the user; nothing was written")
@@ -305,7 +309,7 @@ class PendingReviews:
             return []
         self._recovered = True
         outcomes: list[tuple[str, str]] = []
-        for review_id in self.store.list_review_states():
+        for review_id in self.store.files(REVIEW_STATES).list():
             state = self._load_state(review_id)
             if state is None or state.phase != "committing":
                 continue
@@ -327,7 +331,7 @@ class PendingReviews:
     def _converge(self, state: ReviewState) -> str:
         receipt = self._receipt_of(state)
         if receipt.status in NOT_PENDING:
-            self.store.delete_review_state(state.review_id)
+            self.store.files(REVIEW_STATES).delete(state.review_id)
             return f"already {receipt.status}"
         request, global_revision, ws_revision, _ = self._request_from_state(state)
         pending_again = state.model_copy(update={"phase": "proposed", "plan": None, "updated": state_stamp()})
@@ -364,7 +368,7 @@ class PendingReviews:
                 }
             )
             self._write(final)
-            self.store.delete_review_state(state.review_id)
+            self.store.files(REVIEW_STATES).delete(state.review_id)
             return f"committed before the interruption; receipt completed ({final.status})"
         conflict = receipt.model_copy(
             update={

@@ -1,9 +1,9 @@
 """Where a review in the Session Consolidation tab comes from, and who settles it (Qt-free).
 
-Three sources share one review panel (:func:`core.mcp.proposals.review_source` keys them on the
-consolidator name): sessions (:class:`~core.consolidation.service.ConsolidationService`), agent
-proposals (:class:`~core.mcp.proposals.AgentProposals`) and imports (the service
-``ImportService.open_review`` returned). A :class:`ReviewHandler` is the one object a review's
+Three sources share one review panel (:func:`review_source` keys them on the consolidator name):
+sessions (:class:`~core.consolidation.service.ConsolidationService`), agent proposals
+(:class:`~core.consolidation.agent_proposals.AgentProposals`, which the MCP server creates) and
+imports (the service ``ImportService.open_review`` returned). A :class:`ReviewHandler` is the one object a review's
 edits, commit, conflict re-check and deletion go through, so a view never asks "which kind is
 this?" beyond picking the handler. :func:`read_pending` lists what waits for the user, on a worker.
 """
@@ -12,16 +12,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from core.consolidation.agent_proposals import AGENT_PREFIX, AgentProposals
 from core.consolidation.proposals import Receipt, Review, ReviewChange
 from core.consolidation.supersede import Resolution
-from core.mcp.proposals import AgentProposals, ReviewSource, review_source
 from core.models import Record
 
 if TYPE_CHECKING:
     from core.consolidation.review_state import CommitRequest
     from core.consolidation.service import ConsolidationService
+
+ReviewSource = Literal["session", "agent", "import"]
+
+
+def review_source(consolidator: str) -> ReviewSource:
+    """Which filter of the Session Consolidation tab a review or receipt belongs to, by its
+    consolidator: ``agent:<client>`` (an agent proposal), ``import:<store>`` (imported memory), else a session."""
+    if consolidator.startswith(AGENT_PREFIX):
+        return "agent"
+    if consolidator.startswith("import:"):
+        return "import"
+    return "session"
 
 
 class ReviewHandler:

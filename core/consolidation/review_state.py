@@ -21,6 +21,7 @@ from core.errors import DshMemoryError
 from core.model_catalog import ModelChoice
 from core.models import Record
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 if TYPE_CHECKING:
     from core.consolidation.service import ConsolidationService
@@ -230,8 +231,8 @@ def read_listing(pipeline: Pipeline, wanted_key: str | None, explicit: bool) -> 
     store = pipeline.store
     texts: dict[str, str] = {}
     receipts: list[Receipt] = []
-    for rid in store.list_receipts():
-        text = store.read_receipt(rid)
+    for rid in store.files(RECEIPTS).list():
+        text = store.files(RECEIPTS).read(rid)
         if text is None:
             continue
         texts[rid] = text

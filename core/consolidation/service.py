@@ -77,6 +77,7 @@ from core.sessions.models import Evidence, SessionSummary
 from core.sessions.parse import ParsedSession
 from core.settings import AppSettings
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS, REVIEW_STATES
 
 ConsolidatorKind = Literal["offline", "model"]
 _NOT_WRITTEN = "nothing was written. Review the changes again against the current memory, then commit."
@@ -208,17 +209,25 @@ class ConsolidationService(ReviewEditing):
         if check_stable:
             stable, why = self.sessions.is_stable(session, self.settings.quiet_period_seconds)
             if not stable:
-                raise UsageError(f"Session {session.id} is not stable yet ({why}); try again later.")
+                raise RefusedError(
+                    f"Session {session.id} is not stable yet ({why}); try again later.", reason="session-unstable"
+                )
         raise_if_cancelled(cancelled)
         parsed = self.sessions.load(session)
         if check_stable and parsed.summary.revision != session.revision:
-            raise UsageError(f"Session {session.id} changed since it was listed; refresh the list and try again.")
+            raise RefusedError(
+                f"Session {session.id} changed since it was listed; refresh the list and try again.",
+                reason="session-unstable",
+            )
         evidence = build_evidence(parsed, self.settings.evidence_limit_bytes)
         if check_stable:
             # The file may have changed while it was read; the evidence must match a stable revision.
             stable, why = self.sessions.is_stable(session, self.settings.quiet_period_seconds)
             if not stable:
-                raise UsageError(f"Session {session.id} changed while it was read ({why}); try again later.")
+                raise RefusedError(
+                    f"Session {session.id} changed while it was read ({why}); try again later.",
+                    reason="session-unstable",
+                )
         raise_if_cancelled(cancelled)
         prepared = self.prepare_evidence(evidence, render_evidence(evidence))
         return dataclasses.replace(prepared, session_file=str(parsed.summary.folder))
@@ -249,9 +258,10 @@ class ConsolidationService(ReviewEditing):
         workspace = self.store.find_workspace(cwd)
         if workspace is None and self._archived(workspace_key(cwd)):
             # Committing would start a second, empty memory for it and block restoring the archived one.
-            raise UsageError(
+            raise RefusedError(
                 f"The memory of workspace {cwd} is in the Recycle Bin (archived). Restore it first, then "
-                "consolidate this session; nothing was written."
+                "consolidate this session; nothing was written.",
+                reason="archived-workspace",
             )
         return PreparedSession(
             evidence=evidence,
@@ -271,7 +281,7 @@ class ConsolidationService(ReviewEditing):
 
     # --- propose -------------------------------------------------------------------------
     def existing_receipt(self, review_id: str) -> Receipt | None:
-        text = self.store.read_receipt(review_id)
+        text = self.store.files(RECEIPTS).read(review_id)
         return parse_receipt(text) if text is not None else None
 
     def propose(
@@ -462,7 +472,7 @@ class ConsolidationService(ReviewEditing):
         )
 
     def _write(self, receipt: Receipt) -> None:
-        self.store.write_receipt(receipt.review_id, render_receipt(receipt))
+        self.store.files(RECEIPTS).write(receipt.review_id, render_receipt(receipt))
         if receipt.status != "proposed" and self.settings.debug_logging:
             DebugLog(self.store, receipt.review_id, receipt.attempts, enabled=True).event(
                 "receipt",
@@ -563,7 +573,8 @@ class ConsolidationService(ReviewEditing):
             raise UsageError(
                 "these changes were refused and cannot be accepted: "
                 + "; ".join(f"{ch.id}: {ch.problems[0]}" for ch in refused)
-                + ". Nothing was written; reject them, or edit the records to fix what is wrong, then commit."
+                + ". Nothing was written; reject them, or edit the records to fix what is wrong, then commit.",
+                reason="refused-change",
             )
         if any(ch.needs_confirmation for ch in chosen) and not confirm_global:
             raise ConfirmationRequiredError(
@@ -614,7 +625,8 @@ class ConsolidationService(ReviewEditing):
                         self._change_summary(rows[ch.id], "pending" if rows[ch.id].is_actionable else None)
                         for ch in planned
                     ),
-                    "error": f"conflict: {exc.message}" + ("" if _NOT_WRITTEN in exc.message else f"; {_NOT_WRITTEN}"),
+                    # _apply's own conflicts leave this sentence to here, so every receipt says it once.
+                    "error": f"conflict: {exc.message}; {_NOT_WRITTEN}",
                 }
             )
             self._write(receipt)
@@ -637,7 +649,7 @@ class ConsolidationService(ReviewEditing):
         """The review is final: drop it from memory and its saved proposal from disk."""
         self._reviews.pop(review_id, None)
         self._requests.pop(review_id, None)
-        self.store.delete_review_state(review_id)
+        self.store.files(REVIEW_STATES).delete(review_id)
 
     def _barrier(
         self, state: ReviewState | None, rows: Mapping[str, ReviewChange], chosen: list[ReviewChange], confirm: bool
@@ -676,13 +688,11 @@ class ConsolidationService(ReviewEditing):
         # (commit_together checks both again under the locks).
         current_global = self.store.read_global()
         if current_global.revision != review.global_revision:
-            raise ConflictError(
-                f"GLOBAL.md changed since the proposal was made; {_NOT_WRITTEN}", current_global.revision
-            )
+            raise ConflictError("GLOBAL.md changed since the proposal was made", current_global.revision)
         snap = self.store.find_workspace(review.cwd)
         current_ws = snap.revision if snap is not None else EMPTY_REVISION
         if ops and current_ws != review.workspace_revision:
-            raise ConflictError(f"the workspace memory changed since the proposal was made; {_NOT_WRITTEN}", current_ws)
+            raise ConflictError("the workspace memory changed since the proposal was made", current_ws)
         if not ops:
             if global_text is None:
                 return current_global.revision, current_ws
@@ -694,7 +704,7 @@ class ConsolidationService(ReviewEditing):
             # commit_together needs the scope's folder; an empty new scope is no record change.
             snap = self.store.create_workspace(review.cwd)
             if snap.records() or any(not e.is_valid for e in snap.entries):
-                raise ConflictError(f"the workspace memory was created meanwhile; {_NOT_WRITTEN}", snap.revision)
+                raise ConflictError("the workspace memory was created meanwhile", snap.revision)
         expect = snap.revision
         result: list[Revision] = []
 
@@ -723,7 +733,7 @@ class ConsolidationService(ReviewEditing):
     # --- receipts ------------------------------------------------------------------------
     def receipts(self) -> list[Receipt]:
         """Every readable receipt, newest first."""
-        out = [r for r in (self.existing_receipt(rid) for rid in self.store.list_receipts()) if r is not None]
+        out = [r for r in (self.existing_receipt(rid) for rid in self.store.files(RECEIPTS).list()) if r is not None]
         return sorted(out, key=lambda r: (r.updated, r.review_id), reverse=True)
 
     def latest_receipts(self) -> dict[str, Receipt]:
@@ -740,7 +750,7 @@ class ConsolidationService(ReviewEditing):
     # --- reviews built elsewhere ---------------------------------------------------------
     def adopt(self, review: Review, request: ConsolidationInput) -> Review:
         """Open a review that did not come from :meth:`propose` (a pending agent proposal,
-        ``core.mcp.proposals``) so :meth:`edit_change` and :meth:`commit` work on it exactly
+        ``core.consolidation.agent_proposals``) so :meth:`edit_change` and :meth:`commit` work on it exactly
         as on a consolidation. ``request`` is the memory state its rows were checked against."""
         self._reviews[review.review_id] = review
         self._requests[review.review_id] = request

@@ -4,6 +4,6 @@
 ``handles`` (the signed ``observed`` handles writes are checked against), ``edits`` (partial edits)
 and ``insight`` (scope rule, links, recent changes); ``core.mcp.tools`` the tool schemas and prompts;
 ``core.mcp.server`` binds it all to the official MCP SDK over stdio and ``core.mcp.http`` over
-Streamable HTTP (imported only by ``dsh-memory mcp``); ``core.mcp.proposals`` stores and reviews what
-agents proposed. See docs/mcp.md.
+Streamable HTTP (imported only by ``dsh-memory mcp``). What agents propose is stored and reviewed by
+``core.consolidation.agent_proposals`` (the review side must not import this package). See docs/mcp.md.
 """

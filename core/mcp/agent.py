@@ -24,6 +24,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from core.consolidation.agent_proposals import REDACTION_MARK, AgentProposals, review_agent_proposal
 from core.consolidation.base import ConsolidationInput
 from core.consolidation.proposals import DeleteRecord, Proposal, ProposedRecord, PutRecord, ReplaceGlobal
 from core.consolidation.supersede import supersession_notes
@@ -31,7 +32,6 @@ from core.consolidation.validation import GLOBAL_FILE, normalize_body
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.mcp import handles
-from core.mcp.proposals import REDACTION_MARK, AgentProposals, review_agent_proposal
 from core.models import EMPTY_REVISION, RECORD_TYPES, DeleteOp, Op, PutOp, Record, Revision, WorkspaceSnapshot
 from core.records import NAME_RE, RESERVED_NAMES, record_file_name, validate_record
 from core.search import GLOBAL_SCOPE, SearchIndex
@@ -122,10 +122,10 @@ class AgentSession:
 
     # --- handles -------------------------------------------------------------------------
     def _mint(self, workspace: Revision, global_: Revision | None) -> str:
-        return handles.mint(self.store.mcp_handle_key(), self.key, workspace, global_)
+        return handles.mint(handles.handle_key(self.store), self.key, workspace, global_)
 
     def _open(self, observed: object, current: Revision) -> handles.Observed:
-        return handles.verify(self.store.mcp_handle_key(), self.key, observed, current)
+        return handles.verify(handles.handle_key(self.store), self.key, observed, current)
 
     def _revisions(self) -> tuple[Revision, Revision]:
         """The workspace's and Global's revisions *before* an answer is built: if memory changes while
@@ -207,7 +207,8 @@ class AgentSession:
     def read(self, name: str) -> str:
         if not isinstance(name, str) or not NAME_RE.match(name) or name.lower() in RESERVED_NAMES:
             raise InvalidRecordError(
-                f"{name!r} is not a record name: use the names memory_index lists (kebab-case, no paths)."
+                f"{name!r} is not a record name: use the names memory_index lists (kebab-case, no paths).",
+                reason="not-a-name",
             )
         with self._lock:
             snap = self._snapshot()
@@ -243,7 +244,9 @@ class AgentSession:
         from core.mcp.insight import related
 
         if not isinstance(name, str) or not NAME_RE.match(name):
-            raise InvalidRecordError(f"{name!r} is not a record name: use the names memory_index lists.")
+            raise InvalidRecordError(
+                f"{name!r} is not a record name: use the names memory_index lists.", reason="not-a-name"
+            )
         with self._lock:
             snap = self._snapshot()
             doc = related(snap, name)
@@ -290,7 +293,7 @@ class AgentSession:
     # --- search, paged ---------------------------------------------------------------------
     def _cursor_mac(self, kind: str, query: str, ws_rev: Revision, g_rev: Revision, offset: int) -> bytes:
         msg = f"{kind}\n{self.key}\n{ws_rev}\n{g_rev}\n{offset}\n{query}".encode("utf-8", "surrogateescape")
-        return hmac.new(self.store.mcp_handle_key(), msg, hashlib.sha256).digest()[:12]
+        return hmac.new(handles.handle_key(self.store), msg, hashlib.sha256).digest()[:12]
 
     def _cursor(self, kind: str, query: str, ws_rev: Revision, g_rev: Revision, offset: int) -> str:
         raw = offset.to_bytes(4, "big") + self._cursor_mac(kind, query, ws_rev, g_rev, offset)
@@ -372,6 +375,7 @@ class AgentSession:
             raise UsageError(f"At most {MAX_CHANGES} changes per call; split the batch.")
         ops: list[Op] = []
         reasons: list[str] = []
+        redacted = False
         names: list[str] = []
         seen: set[str] = set()
         for n, item in enumerate(changes, 1):
@@ -431,10 +435,15 @@ class AgentSession:
                 reasons.append(
                     f"{name}: it holds a credential you were only shown redacted; writing it back would destroy it"
                 )
+                redacted = True
                 continue
             ops.append(PutOp(record=record))
         if reasons:
-            raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+            raise InvalidRecordError(
+                "The batch was not committed: " + "; ".join(reasons),
+                reasons,
+                reason="redacted-credential" if redacted else "invalid",
+            )
         from core.records import render_record
 
         check_secrets(
@@ -513,12 +522,15 @@ class AgentSession:
             if snap is None or entry is None:
                 raise NotFoundError(f"No record {name!r} in the memory of {self.cwd}; memory_index lists them.")
             if entry.record is None or not entry.is_valid:
-                raise InvalidRecordError(f"{name} is invalid on disk and can only be fixed by hand.")
+                raise InvalidRecordError(
+                    f"{name} is invalid on disk and can only be fixed by hand.", reason="invalid-on-disk"
+                )
             old = entry.record
             body = apply_edit(old.body, op, args)
             if REDACTION_MARK in body and has_secrets(old.body):
                 raise InvalidRecordError(
-                    f"{name}: it holds a credential you were only shown redacted; an edit would destroy it."
+                    f"{name}: it holds a credential you were only shown redacted; an edit would destroy it.",
+                    reason="redacted-credential",
                 )
             change = {"op": "put", "name": name, "description": old.description, "type": old.type, "body": body}
             ops, names = self._parse_changes([change], {r.name: r for r in snap.records()})
@@ -596,7 +608,7 @@ class AgentSession:
         rows = review_agent_proposal(proposal, self._request(snap, ""))
         refused = [p for r in rows for p in r.problems]
         if refused:
-            raise InvalidRecordError("The batch was not proposed: " + "; ".join(refused), refused)
+            raise InvalidRecordError("The batch was not proposed: " + "; ".join(refused), refused, reason="refused")
         if not any(r.is_actionable for r in rows):
             return json.dumps({"status": "unchanged", "message": "The memory already says exactly this."})
         return self._propose(proposal, reason, client, global_rev=None, ws_rev=observed)
@@ -625,7 +637,9 @@ class AgentSession:
             row = review_agent_proposal(Proposal(changes=(change,)), self._request(None, snap.text))[0]
             check_secrets([(GLOBAL_FILE, text)], "automatic", False)  # the store's own message
             if row.problems:
-                raise InvalidRecordError("GLOBAL.md was not saved: " + "; ".join(row.problems), list(row.problems))
+                raise InvalidRecordError(
+                    "GLOBAL.md was not saved: " + "; ".join(row.problems), list(row.problems), reason="refused"
+                )
             if not row.is_actionable:
                 return json.dumps({"status": "unchanged", "message": "GLOBAL.md already says exactly this."})
             if self.writes == "review":

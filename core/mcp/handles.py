@@ -7,7 +7,7 @@ come and go, sub-agents share a connection, and a cancelled request never reache
 its handle is never handed out).
 
 A handle binds three things and is tamper-evident: the memory root (an HMAC key kept in the root,
-``MemoryStore.mcp_handle_key``), the workspace (its key is part of the signed message) and the
+``.manager/mcp-handle.key``, see :func:`handle_key`), the workspace (its key is part of the signed message) and the
 revisions the agent was shown (the workspace's; Global's only when it was shown whole). It is
 ``obs1_`` + base64url(flags | workspace revision | Global revision | 16 bytes of HMAC-SHA256):
 about 60 characters, no path, key or readable revision in it.
@@ -22,8 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from core.errors import ConflictError
+from core.errors import ConflictError, StorageError
 from core.models import Revision
+from core.store.api import MemoryStore
+from core.store.files import MCP_HANDLE_KEY
 
 PREFIX = "obs1_"
 _MAC_BYTES = 16
@@ -31,6 +33,25 @@ _REV_BYTES = 8
 _HEX16 = re.compile(r"^[0-9a-f]{16}$")
 
 RefusalReason = Literal["missing", "forged", "stale"]
+
+KEY_BYTES = 32
+
+
+def handle_key(store: MemoryStore) -> bytes:
+    """This root's 32-byte HMAC key, created on first use. A file of the wrong size is replaced (the
+    handles it signed stop verifying, which only makes agents read again)."""
+    import secrets
+
+    key_file = store.files(MCP_HANDLE_KEY)
+    data = key_file.read_bytes()
+    if data is not None and len(data) == KEY_BYTES:
+        return data
+    key_file.write("", secrets.token_bytes(KEY_BYTES))
+    data = key_file.read_bytes()  # what is on disk now (another server may have won)
+    if data is None or len(data) != KEY_BYTES:
+        raise StorageError(f"Could not keep {MCP_HANDLE_KEY.folder} in the memory root.")
+    return data
+
 
 READ_AGAIN = (
     "Nothing was written. Read it again (memory_recall, memory_search, memory_read or memory_index), "

@@ -20,6 +20,7 @@ from typing import Any
 from core.keys import normalize_cwd
 from core.models import EMPTY_REVISION, WorkspaceSnapshot
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 MAX_RECEIPTS_SCANNED = 200
 MAX_RECENT = 40
@@ -69,8 +70,8 @@ def _receipt_authors(store: MemoryStore) -> dict[str, str]:
     from core.consolidation.receipts import parse_receipt
 
     authors: dict[str, str] = {}
-    for rid in sorted(store.list_receipts(), reverse=True)[:MAX_RECEIPTS_SCANNED]:
-        text = store.read_receipt(rid)
+    for rid in sorted(store.files(RECEIPTS).list(), reverse=True)[:MAX_RECEIPTS_SCANNED]:
+        text = store.files(RECEIPTS).read(rid)
         receipt = parse_receipt(text) if text is not None else None
         if receipt is None:
             continue
@@ -112,7 +113,7 @@ def recent(
     authors: dict[str, str] | None = None
     rows: list[dict[str, Any]] = []
     for scope, label in ((key, "workspace"), ("global", "global")):
-        entries = store.commit_log(scope)  # newest first
+        entries = store.history.commit_log(scope)  # newest first
         if since_revision is not None and scope == key:
             cut = next((i for i, e in enumerate(entries) if e.after == since_revision), None)
             if cut is not None:
@@ -121,7 +122,7 @@ def recent(
                 entries = entries[:cut]
         if since_time is not None:
             entries = [e for e in entries if e.time > since_time]
-        newest = store.commit_log(scope)[:1]
+        newest = store.history.commit_log(scope)[:1]
         now = current.get(scope, EMPTY_REVISION)
         if newest and newest[0].after != now and now != EMPTY_REVISION:
             rows.append(

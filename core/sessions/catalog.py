@@ -16,7 +16,7 @@ from core import messages as M
 from core.atomic import write_atomic
 from core.errors import AmbiguousSessionError, NotFoundError, SessionReadError, StorageError, UsageError
 from core.foreign import MAX_LOG_BYTES, load_json, read_capped
-from core.sessions.files import SessionFile, find_session_file
+from core.sessions.files import HeaderVersions, SessionFile, find_session_file
 from core.sessions.models import SessionRevision, SessionSummary
 from core.sessions.parse import ParsedSession, folder_session_id, read_session_file, read_session_summary
 from core.sessions.stability import DEFAULT_QUIET_SECONDS, describe_age, lock_state
@@ -63,6 +63,7 @@ class SessionCatalog:
         self._lock = threading.Lock()
         # folder -> (revision, summary or the read error's message, warnings from choosing the file)
         self._cache: dict[str, tuple[SessionRevision, SessionSummary | str, tuple[str, ...]]] = {}
+        self._headers = HeaderVersions()  # generation files' header versions: each listing reads none again
         self._registry_stamp: tuple[int, int, int] | None = None
         self._registry = WorkspaceRegistry()
         self.parse_count = 0  # full parses done by this instance (tests and benchmarks read it)
@@ -182,11 +183,10 @@ class SessionCatalog:
         summaries: list[SessionSummary] = []
         problems: dict[str, str] = {}
         seen: set[str] = set()
-        known = {
-            rev: result.format_version for rev, result, _ in self._cache.values() if isinstance(result, SessionSummary)
-        }
+        parsed = [(rev, result) for rev, result, _ in self._cache.values() if isinstance(result, SessionSummary)]
+        self._headers.learn({rev: summary.format_version for rev, summary in parsed})
         for folder in self._session_folders():
-            found = find_session_file(folder, known)
+            found = find_session_file(folder, self._headers)
             if found is None:
                 continue
             seen.add(str(folder))
@@ -278,7 +278,7 @@ class SessionCatalog:
     def load(self, session: str | SessionSummary) -> ParsedSession:
         """Parse a whole session (its newest log, read now). Check ``.summary.revision`` if it matters."""
         folder = Path(session.folder) if isinstance(session, SessionSummary) else self._find(session)
-        found = find_session_file(folder)
+        found = find_session_file(folder, self._headers)
         if found is None:
             label = session.id if isinstance(session, SessionSummary) else session
             raise NotFoundError(f"The DSH session {label!r} has no log in {folder} any more.", reason="session-log")

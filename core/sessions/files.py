@@ -59,11 +59,36 @@ def _revision(path: Path, st: os.stat_result) -> SessionRevision:
     return SessionRevision(path=str(path), dev=st.st_dev, inode=st.st_ino, size=st.st_size, mtime_ns=st.st_mtime_ns)
 
 
-# Header versions of generation files by stat identity: choosing a folder's log must not re-read
-# headers on every listing. Bounded; a changed file has a new identity and is read again.
-_HEADER_CACHE: dict[SessionRevision, int | None] = {}
-_HEADER_CACHE_LOCK = threading.Lock()
-_HEADER_CACHE_MAX = 4096
+class HeaderVersions:
+    """Header versions of generation files by stat identity, kept by whoever chooses logs again and
+    again (a :class:`~core.sessions.catalog.SessionCatalog` owns one): choosing a folder's log must not
+    re-read headers on every listing. The headers read are bounded; a changed file has a new identity
+    and is read again. Thread-safe (listings run on workers)."""
+
+    MAX_READ = 4096
+
+    def __init__(self) -> None:
+        self._known: Mapping[SessionRevision, int] = {}
+        self._read: dict[SessionRevision, int | None] = {}
+        self._lock = threading.Lock()
+
+    def learn(self, known: Mapping[SessionRevision, int]) -> None:
+        """Versions known from elsewhere (the catalog's parsed summaries): they replace the last ones."""
+        with self._lock:
+            self._known = dict(known)
+
+    def version_of(self, path: Path, compressed: bool, revision: SessionRevision) -> int | None:
+        with self._lock:
+            if revision in self._known:
+                return self._known[revision]
+            if revision in self._read:
+                return self._read[revision]
+        version = header_version_of(path, compressed)
+        with self._lock:
+            if len(self._read) >= self.MAX_READ:
+                self._read.clear()
+            self._read[revision] = version
+        return version
 
 
 def _first_line(path: Path, compressed: bool) -> bytes:
@@ -79,11 +104,8 @@ def _first_line(path: Path, compressed: bool) -> bytes:
     return data.split(b"\n", 1)[0]
 
 
-def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -> int | None:
+def header_version_of(path: Path, compressed: bool) -> int | None:
     """The ``version`` a log's header line declares (0 when it has none); None when there is no header."""
-    with _HEADER_CACHE_LOCK:
-        if revision in _HEADER_CACHE:
-            return _HEADER_CACHE[revision]
     try:
         obj = load_json(_first_line(path, compressed))
     except (OSError, ValueError, zstandard.ZstdError):  # ForeignDataError is a ValueError
@@ -97,14 +119,10 @@ def header_version_of(path: Path, compressed: bool, revision: SessionRevision) -
             version = int(raw)
         else:
             version = 0
-    with _HEADER_CACHE_LOCK:
-        if len(_HEADER_CACHE) >= _HEADER_CACHE_MAX:
-            _HEADER_CACHE.clear()
-        _HEADER_CACHE[revision] = version
     return version
 
 
-def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None = None) -> SessionFile | None:
+def find_session_file(folder: Path, headers: HeaderVersions | None = None) -> SessionFile | None:
     """The log to read in ``folder``: the highest generation whose header agrees with its name.
 
     Rules (DSH's own naming; never the modification time, which copies and restores change):
@@ -117,8 +135,9 @@ def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None 
       If nothing is left, the result is ``unusable`` (the folder is reported, not read).
       ``session.jsonl[.zstd]`` predates generation files and its header version is not checked.
 
-    ``known``: header versions already known by file identity (the catalog's parsed summaries),
-    so a fresh process with a persisted cache does not re-read every header.
+    ``headers``: header versions already read, by file identity (a catalog's, seeded from its parsed
+    summaries so a fresh process with a persisted cache does not re-read every header); without it
+    each generation file's header is read.
     """
     candidates: list[tuple[int, bool, str, os.stat_result]] = []
     try:
@@ -145,9 +164,10 @@ def find_session_file(folder: Path, known: Mapping[SessionRevision, int] | None 
         path = folder / name
         revision = _revision(path, st)
         if generation >= 1:
-            declared = known.get(revision) if known is not None and revision in known else None
-            if declared is None:
-                declared = header_version_of(path, compressed, revision)
+            if headers is not None:
+                declared = headers.version_of(path, compressed, revision)
+            else:
+                declared = header_version_of(path, compressed)
             if declared != generation:
                 said = "has no readable header" if declared is None else f"says format v{declared} in its header"
                 warnings.append(f"{name} {said}, which disagrees with its name; skipped it")

@@ -59,6 +59,7 @@ from core.sources.import_plan import GLOBAL_TARGET, ImportPlan, ImportTarget, Sk
 from core.sources.import_rules import global_proposal, record_type, workspace_proposal
 from core.sources.models import SOURCE_LABELS, SourceKind
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 __all__ = [
     "GLOBAL_CWD",
@@ -301,7 +302,7 @@ class ImportService:
     def _final_receipt(self, review_id: str) -> Receipt | None:
         from core.consolidation.receipts import parse_receipt
 
-        text = self.store.read_receipt(review_id)
+        text = self.store.files(RECEIPTS).read(review_id)
         receipt = parse_receipt(text) if text is not None else None
         return receipt if receipt is not None and receipt.status in FINAL_STATUSES else None
 

@@ -13,16 +13,19 @@ from typing import Protocol
 
 from core.models import (
     GlobalSnapshot,
-    HistoryEntry,
     Op,
     Origin,
     Problem,
     Revision,
     RootStatus,
+    ScopeBatch,
+    ScopesResult,
     WorkspaceInfo,
     WorkspaceSnapshot,
 )
-from core.store.commit_log import CommitLogEntry
+from core.store.files import FileKind, InternalFiles
+from core.store.history import RecordHistory
+from core.store.recycle import RecycleBin
 from core.store.scan import WorkspaceScan
 
 
@@ -118,91 +121,39 @@ class MemoryStore(Protocol):
         Either both change or neither; ConflictError if either revision is stale (nothing written)."""
         ...
 
-    def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
-        """Move ``workspaces/<key>`` to ``archived/<key>`` atomically, recording the archive time."""
-        ...
-
-    def restore(self, key: str) -> WorkspaceInfo:
-        """Move an archived scope back, byte-identical. Conflict if an active scope has the key."""
-        ...
-
-    def purge(self, key: str, confirm: str) -> None:
-        """Delete an archived scope (and its history) for good. ``confirm`` must equal the workspace's
-        name as listed, or its full key when its scope.json is invalid, else ConfirmationRequiredError.
-        Global can never be purged."""
-        ...
-
-    # --- history (Recycle Bin for records) -----------------------------------------------
-    def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
-        """Newest first. Bounded: old entries expire (see the store's history limits)."""
-        ...
-
-    def read_history(self, entry_id: str) -> bytes: ...
-
-    def restore_history(
-        self, entry_id: str, expect: Revision | None, *, allow_secrets: bool = False
-    ) -> WorkspaceSnapshot:
-        """Put the old bytes back as the record (a normal CAS commit into the active scope).
-
-        Old bytes holding a credential-shaped value need ``allow_secrets`` (as a manual write does).
-        A restore never prunes history, so restoring several versions in a row loses none of them."""
-        ...
-
-    # --- commit log: undo of a scope's last commit (core/undo.py) ----------------------------
-    def commit_log(self, scope: str) -> list[CommitLogEntry]:
-        """Recent commits of a workspace key or ``global`` (newest first): what each changed."""
-        ...
-
-    def commit_versions(
-        self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
+    def commit_scopes(
+        self,
+        batches: Sequence[ScopeBatch],
+        *,
+        global_text: str | None = None,
+        global_expect: Revision | None = None,
+        archive: Sequence[str] = (),
+        origin: Origin = "manual",
         allow_secrets: bool = False,
-    ) -> WorkspaceSnapshot:
-        """Put exact bytes back as records (None: delete the record) in one manual CAS commit."""
+    ) -> ScopesResult:
+        """Batches of any number of workspaces, (when global_text is not None) a new GLOBAL.md, and
+        archives of other workspaces, as ONE transaction: locks global first then keys sorted, CAS on
+        every revision under them, one journal; every scope old or every scope new."""
         ...
 
-    # --- files this app owns next to the memory ------------------------------------------
-    def read_settings_text(self) -> tuple[str | None, Revision]:
-        """``settings.yml`` text (None if absent) and its revision."""
+    @property
+    def recycle(self) -> RecycleBin:
+        """The Recycle Bin of workspaces: ``archive(key, expect)``, ``restore(key)``, ``purge(key,
+        confirm)`` (``core/store/recycle.py``)."""
         ...
 
-    def write_settings_text(self, text: str, expect: Revision | None) -> Revision: ...
-
-    def write_receipt(self, review_id: str, text: str) -> None:
-        """Write ``reviews/<review-id>.md`` atomically (overwrites the previous state of that review)."""
+    # --- history (Recycle Bin for records) and the commit log (core/store/history.py) ------
+    @property
+    def history(self) -> RecordHistory:
+        """Entries, their bytes, restoring one, the commit log of a scope and putting versions back
+        (what undo writes). Bounded: old entries expire (see the store's history limits)."""
         ...
 
-    def read_receipt(self, review_id: str) -> str | None: ...
-
-    def list_receipts(self) -> list[str]:
-        """Review ids that have a receipt, sorted."""
-        ...
-
-    def append_debug(self, review_id: str, attempt: int, line: str) -> None:
-        """Append one JSON line to ``debug/<review-id>/attempt-<n>.jsonl``."""
-        ...
-
-    def delete_debug(self, review_id: str) -> int:
-        """Delete ``debug/<review-id>/*.jsonl`` (a purge's sweep); the number of files removed."""
-        ...
-
-    # --- pending agent proposals (private state under .manager/agent-proposals/) ----------
-    def write_agent_proposal(self, proposal_id: str, text: str) -> None:
-        """Write one pending agent proposal (JSON text, at most 1 MiB) atomically."""
-        ...
-
-    def read_agent_proposal(self, proposal_id: str) -> str | None: ...
-
-    def list_agent_proposals(self) -> list[str]:
-        """Ids of stored agent proposals, sorted."""
-        ...
-
-    def delete_agent_proposal(self, proposal_id: str) -> None:
-        """Remove a settled proposal (absent: nothing to do)."""
-        ...
-
-    # --- the MCP server's handle key (private state: .manager/mcp-handle.key) ---------------
-    def mcp_handle_key(self) -> bytes:
-        """This root's 32-byte HMAC key for agents' observation handles, created on first use."""
+    # --- files this app owns next to the memory (core/store/files.py) ----------------------
+    def files(self, kind: FileKind) -> InternalFiles:
+        """Read / write / list / delete the internal files of one kind (receipts, debug logs, agent
+        proposals, review states, stale marks, settings.yml, the MCP handle key), each kind declared
+        once with its ids, size bound and privacy."""
         ...
 
     # --- one record file as it is on disk (issue 11) ---------------------------------------
@@ -213,33 +164,4 @@ class MemoryStore(Protocol):
 
     def has_memory(self) -> bool:
         """True when the root holds GLOBAL.md or any active or archived workspace (nothing parsed)."""
-    # --- private review state (consolidation reviews that survive a restart) ---------------
-    # ``.manager/review-state/<review-id>.json``: the full pending proposal of a review, bodies
-    # included, so it never goes into ``reviews/`` (receipts stay body-free). The consolidation
-    # service owns the content; the store only validates the id and size and writes atomically.
-    def write_review_state(self, review_id: str, text: str) -> None:
-        """Write one review's private state atomically (UsageError: bad id or over the size cap)."""
-        ...
-
-    def read_review_state(self, review_id: str) -> str | None:
-        """The state text, or None when that review has none (or it is not a regular file)."""
-        ...
-
-    def list_review_states(self) -> list[str]:
-        """Review ids that have private state, sorted."""
-        ...
-
-    def delete_review_state(self, review_id: str) -> bool:
-        """Remove one review's state; False when there was none."""
-        ...
-
-    # --- "reviewed" marks of the stale-memory queue (issue 14; private state) ---------------
-    # ``.manager/stale-reviewed/<key>.json``: bookkeeping kept out of the records' frontmatter (the
-    # design note keeps frontmatter for the agent). ``core.staleness`` owns the content.
-    def read_stale_marks(self, key: str) -> str | None:
-        """The marks text of workspace ``key`` (None when none were saved)."""
-        ...
-
-    def write_stale_marks(self, key: str, text: str) -> None:
-        """Save the marks of workspace ``key`` atomically, owner-only (UsageError: over 4 MiB)."""
         ...

@@ -15,7 +15,6 @@ files (directories named ``*.md``, symlinks) are never written or deleted by the
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -28,11 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.errors import (
-    ConfirmationRequiredError,
     ConflictError,
     InvalidRecordError,
     NotFoundError,
-    RefusedError,
     SecretRefusedError,
     StorageError,
     UsageError,
@@ -53,6 +50,8 @@ from core.models import (
     RecordEntry,
     Revision,
     RootStatus,
+    ScopeBatch,
+    ScopesResult,
     WorkspaceInfo,
     WorkspaceSnapshot,
 )
@@ -66,8 +65,11 @@ from core.records import (
     render_record,
     validate_record,
 )
-from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
+from core.store.commit_log import CommitLogCache
+from core.store.files import FileKind, InternalFiles
+from core.store.history import RecordHistory
 from core.store.journal import DisplacedError
+from core.store.recycle import RecycleBin
 from core.store.scope_files import (
     IndexItems,
     ScopeFiles,
@@ -77,6 +79,7 @@ from core.store.scope_files import (
 )
 
 if TYPE_CHECKING:
+    from core.store.multi import GlobalChange
     from core.store.scan import WorkspaceScan
 
 HISTORY_MAX_VERSIONS = 20
@@ -85,10 +88,6 @@ MAX_GLOBAL_BYTES = 1024 * 1024
 GLOBAL_SCOPE = "global"
 """Scope id of GLOBAL.md in locks, journal and history (no workspace key can be this: keys end in a hash)."""
 NOT_REGULAR_PREFIX = "not a regular file"
-_SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
-REVIEW_STATE_DIR = ".manager/review-state"  # private: may hold memory bodies (never in reviews/)
-REVIEW_STATE_SUFFIX = ".json"
-MAX_REVIEW_STATE_BYTES = 8 * 1024 * 1024
 MAX_NAME_BYTES = 128
 """Longest record name: every file name derived from it (history ids add 56 bytes, staging and temp
 files fewer) then stays far under the 255-byte limit of common file systems."""
@@ -172,12 +171,6 @@ def check_key(key: str) -> str:
     ):
         raise NotFoundError(f"No workspace with key {key!r}. Run `dsh-memory workspaces` to list the keys.")
     return key
-
-
-def check_review_id(review_id: str) -> str:
-    if not _SAFE_ID.match(review_id):
-        raise UsageError(f"Invalid review id {review_id!r}: use letters, digits, '.', '_' or '-'.")
-    return review_id
 
 
 def entry_from_bytes(file_name: str, data: bytes, mtime_ns: int = 0) -> RecordEntry:
@@ -324,9 +317,14 @@ class StoreCore(ABC):
 
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
+        self._log_cache = CommitLogCache()  # (the file store shares its StoreCaches' one)
         # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
         # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
         self.actor = ""
+        self.history = RecordHistory(self)
+        """The records' history and the commit logs (``core/store/history.py``)."""
+        self.recycle = RecycleBin(self)
+        """Archive / restore / purge of whole workspaces (``core/store/recycle.py``)."""
 
     # --- primitives the backends provide ----------------------------------------------------
     @abstractmethod
@@ -914,155 +912,53 @@ class StoreCore(ABC):
         ConflictError and nothing is written. The backend writes one journal for both scopes, so a
         crash at any instant leaves both old or both new.
         """
-        check_key(key)
-        pairs: list[tuple[Op, bytes | None]] = [(op, None) for op in ops]
-        self._precheck(pairs)
-        data = self._check_global_text(global_text) if global_text is not None else None
-        with self._lock(GLOBAL_SCOPE), self._lock(key):
-            self._prepare(GLOBAL_SCOPE)
-            self._prepare(key)
-            g_current = self._global_snapshot(self._global_bytes())
-            if global_expect is not None and global_expect != g_current.revision:
-                raise self._conflict("GLOBAL.md", global_expect, g_current, g_current.revision)
-            files = self._must_load(key)
-            plan = self._plan_commit(key, files, pairs, expect, origin)
-            g_old: bytes | None = None
-            g_history: list[HistoryItem] | None = None
-            if data is not None:
-                g_current, g_old, g_history = self._plan_global(data, global_expect)
-            texts = plan[1] if plan is not None else []
-            if g_history is not None and global_text is not None:
-                texts = [*texts, ("GLOBAL.md", global_text)]
-            check_secrets(texts, origin, allow_secrets)
-            try:
-                if plan is not None and g_history is not None and data is not None:
-                    self._write_together(plan[0], files, data, g_old, g_history)
-                elif plan is not None:
-                    self._write_scope(plan[0], files)
-                elif g_history is not None and data is not None:
-                    self._write_global(data, g_old, g_history)
-            except DisplacedError:
-                g_now = self._global_snapshot(self._global_bytes())
-                if g_now.revision != g_current.revision:
-                    raise self._conflict("GLOBAL.md", g_current.revision, g_now, g_now.revision) from None
-                raise self._displaced(key, expect or files.revision) from None
-            if plan is not None:
-                self._prune_history(key, [h.entry.name for h in plan[0].history])
-            if g_history:
-                self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
-            ws = self._after_write(lambda: self._snapshot(self._must_load(key)))
-            g = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
-            if plan is not None:
-                self._log_commit(key, files.revision, ws.revision, plan[0], origin)
-            if g_history is not None:
-                g_before = self._global_snapshot(g_old).revision
-                self._log_global(g_before, g.revision, g_history, origin)
-            return ws, g
-
-    def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
-        check_key(key)
-        with self._lock(key):
-            self._prepare(key)
-            files = self._must_load(key)
-            snap = self._snapshot(files)
-            if expect is not None and expect != snap.revision:
-                raise self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
-            if self._load_scope(key, True) is not None:
-                raise ConflictError(
-                    f"The Recycle Bin already holds an archived copy of {snap.info.display_name} ({key}). "
-                    "Restore or purge that copy first; nothing was archived.",
-                    snap.revision,
-                    snap,
-                )
-            self._archive_move(key, self._clock())
-            return self._after_write(lambda: self._info(self._must_load(key, True)))
-
-    def restore(self, key: str) -> WorkspaceInfo:
-        check_key(key)
-        with self._lock(key):
-            self._prepare(key)
-            self._must_load(key, True)
-            active = self._load_scope(key, False)
-            if active is not None:
-                snap = self._snapshot(active)
-                raise ConflictError(
-                    f"An active workspace {snap.info.display_name} ({key}) already exists; "
-                    "archive or clear it before restoring this copy. Nothing was restored.",
-                    snap.revision,
-                    snap,
-                )
-            self._restore_move(key)
-            return self._after_write(lambda: self._info(self._must_load(key)))
-
-    def purge(self, key: str, confirm: str) -> None:
-        if key.lower() in (GLOBAL_SCOPE, "global.md"):
-            raise UsageError("Global memory can't be archived or purged; edit GLOBAL.md instead.")
-        check_key(key)
-        with self._lock(key):
-            self._prepare(key)
-            files = self._load_scope(key, True)
-            if files is None:
-                if self._load_scope(key, False) is not None:
-                    raise RefusedError(
-                        f"Workspace {key} is active; archive it first, then purge it from the Recycle Bin.",
-                        reason="active-workspace",
-                    )
-                raise NotFoundError(f"No archived workspace {key!r}. Run `dsh-memory workspaces --archived`.")
-            info = self._info(files)
-            # The name the user sees in the list confirms; a scope.json that is missing, broken or
-            # belongs to another key (say cwd "/etc") proves nothing, so then only the full key does.
-            expected = key if info.scope_problem or not info.cwd else info.display_name
-            if confirm != expected:
-                what = "workspace name" if expected != key else "full workspace key (its scope.json is invalid)"
-                raise ConfirmationRequiredError(
-                    f"Purging deletes {info.display_name} for good. Type the {what} {expected!r} "
-                    "to confirm; nothing was deleted.",
-                    reason="workspace-name" if expected != key else "full-key",
-                    expected=expected,
-                )
-            # One journaled operation: the folder, its history and its archive stamp, finished on the
-            # next open if interrupted.
-            self._purge_archived(key)
-            with contextlib.suppress(StorageError, OSError):
-                self._aux_delete(log_rel(key))  # nothing left to undo into
-            with contextlib.suppress(StorageError, OSError):
-                self._aux_delete(self._stale_marks_rel(key))  # names of its records (issue 25: no remnant)
-
-    # --- history ------------------------------------------------------------------------------
-    def _history_item(
-        self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str
-    ) -> HistoryItem:
-        when = self._clock()
-        rev = content_hash(data)
-        entry = HistoryEntry(
-            id=history_id(scope, when, name, reason, rev),
-            scope_key=scope,
-            cwd=cwd,
-            name=name,
-            time=when,
-            reason="delete" if reason == "delete" else "overwrite",
-            size=len(data),
-            revision=rev,
+        result = self.commit_scopes(
+            [ScopeBatch(key, ops, expect)], global_text=global_text,
+            global_expect=global_expect,
+            origin=origin, allow_secrets=allow_secrets,
         )
-        return HistoryItem(entry=entry, data=data, source=source)
+        return result.workspaces[key], result.global_ or self.read_global()
+
+    def commit_scopes(
+        self,
+        batches: Sequence[ScopeBatch],
+        *,
+        global_text: str | None = None,
+        global_expect: Revision | None = None,
+        archive: Sequence[str] = (),
+        origin: Origin = "manual",
+        allow_secrets: bool = False,
+    ) -> ScopesResult:
+        """Batches of several workspaces, a new GLOBAL.md and archives as ONE transaction
+        (:mod:`core.store.multi`): locks global first then keys sorted, CAS on every revision, all or nothing."""
+        from core.store.multi import commit_scopes
+
+        return commit_scopes(
+            self, batches, global_text=global_text, global_expect=global_expect, archive=archive,
+            origin=origin, allow_secrets=allow_secrets,
+        )
+
+    @abstractmethod
+    def _write_scopes(
+        self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
+        when: datetime,
+    ) -> None:
+        """Apply workspace changes, a new GLOBAL.md and archive moves as one transaction (all or none)."""
+
+    # --- history (core/store/history.py: store.history) ---------------------------------------
+    # The commit code keeps, prunes and logs history through these four names (so does a backend's
+    # transaction); RecordHistory owns what they mean.
+    def _history_item(self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str) -> HistoryItem:
+        return self.history.item(scope, cwd, name, reason, data, source)
 
     def _prune_history(self, scope: str, names: Sequence[str]) -> None:
-        """Drop versions beyond the limits. Best effort: history is a safety net, not the truth."""
-        if not names:
-            return
-        try:
-            self._prune_history_of(scope, set(names))
-        except (StorageError, OSError):
-            return  # the write succeeded; pruning will happen on a later write
+        self.history.prune(scope, names)
 
-    def _prune_history_of(self, scope: str, wanted: set[str]) -> None:
-        cutoff = self._clock() - HISTORY_MAX_AGE
-        drop: list[str] = []
-        for versions in self._history_versions(scope, wanted).values():
-            versions.sort(reverse=True)
-            drop += [i for k, (t, i) in enumerate(versions) if k >= HISTORY_MAX_VERSIONS or t < cutoff]
-        if drop:
-            self._drop_history(drop)
+    def _log_commit(self, key: str, before: Revision, after: Revision, change: ScopeChange, origin: str) -> None:
+        self.history.log_commit(key, before, after, change, origin)
+
+    def _log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
+        self.history.log_global(before, after, history, origin)
 
     def _history_versions(self, scope: str, names: set[str]) -> dict[str, list[tuple[datetime, str]]]:
         """``(time, id)`` of every history version of each of ``names`` (what pruning needs)."""
@@ -1072,157 +968,11 @@ class StoreCore(ABC):
                 groups.setdefault(h.name, []).append((h.time, h.id))
         return groups
 
-    def history(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
-        cutoff = self._clock() - HISTORY_MAX_AGE
-        items = [
-            h
-            for h in self._history_items(key)
-            if (key is None or h.scope_key == key) and (name is None or h.name == name) and h.time >= cutoff
-        ]
-        return sorted(items, key=lambda h: (h.time, h.id), reverse=True)
-
-    def read_history(self, entry_id: str) -> bytes:
-        data = self._history_bytes(entry_id)
-        if data is None:
-            raise NotFoundError(f"No history entry {entry_id!r}; it may have expired.")
-        return data
-
-    def restore_history(
-        self, entry_id: str, expect: Revision | None, *, allow_secrets: bool = False
-    ) -> WorkspaceSnapshot:
-        data = self.read_history(entry_id)
-        entry = next((h for h in self._history_items(entry_id.split("/", 1)[0]) if h.id == entry_id), None)
-        if entry is None:  # pragma: no cover - read_history found it
-            raise NotFoundError(f"No history entry {entry_id!r}.")
-        if entry.scope_key == GLOBAL_SCOPE:
-            raise UsageError(
-                "This history entry is a previous GLOBAL.md; read it with read_history and save it with "
-                "replace_global."
-            )
-        fn = record_file_name(entry.name)
-        try:
-            record = parse_record(fn, data)
-        except InvalidRecordError as exc:
-            raise InvalidRecordError(
-                f"The saved version of {entry.name} is not a valid record, so it can't be restored as one: "
-                + "; ".join(exc.reasons),
-                exc.reasons,
-            ) from exc
-        if self._load_scope(entry.scope_key, False) is None:
-            raise NotFoundError(
-                f"Workspace {entry.scope_key} is not active (archived or purged); "
-                "restore the workspace first."
-            )
-        # A restore is a manual write: a secret in the old bytes needs the same explicit allow. It never
-        # prunes, so restoring version after version keeps every version the user is browsing.
-        return self._commit(
-            entry.scope_key, [(PutOp(record=record), data)], expect, "manual", allow_secrets, prune=False
-        )
-
-    # --- app-owned files ----------------------------------------------------------------------
-    def read_settings_text(self) -> tuple[str | None, Revision]:
-        with self._read_lock("settings"):
-            data = self._aux_read("settings.yml")
-        if data is None:
-            return None, EMPTY_REVISION
-        return data.decode("utf-8", "replace"), content_hash(data)
-
-    def write_settings_text(self, text: str, expect: Revision | None) -> Revision:
-        data = text.encode("utf-8")
-        with self._lock("settings"):
-            self._prepare("settings")
-            old = self._aux_read("settings.yml")
-            current = content_hash(old) if old is not None else EMPTY_REVISION
-            if expect is not None and expect != current:
-                raise self._conflict("settings.yml", expect, None, current)
-            if old != data:
-                self._aux_write("settings.yml", data)
-            return content_hash(data)
-
-    def write_receipt(self, review_id: str, text: str) -> None:
-        check_review_id(review_id)
-        self._aux_write(f"reviews/{review_id}.md", text.encode("utf-8"))
-
-    def read_receipt(self, review_id: str) -> str | None:
-        check_review_id(review_id)
-        data = self._aux_read(f"reviews/{review_id}.md")
-        return None if data is None else data.decode("utf-8", "replace")
-
-    def list_receipts(self) -> list[str]:
-        # Dot files are temp files of a receipt write interrupted by a crash (swept at the next open).
-        return sorted(
-            n.removesuffix(".md") for n in self._aux_list("reviews") if n.endswith(".md") and not n.startswith(".")
-        )
-
-    def append_debug(self, review_id: str, attempt: int, line: str) -> None:
-        check_review_id(review_id)
-        if attempt < 0:
-            raise UsageError("attempt must be >= 0")
-        if not line.endswith("\n"):
-            line += "\n"
-        self._aux_append(f"debug/{review_id}/attempt-{attempt}.jsonl", line.encode("utf-8"))
-
-    def delete_debug(self, review_id: str) -> int:
-        """Delete the debug logs of one review (``debug/<review-id>/``): a purge leaves no copy of a
-        workspace's text behind. The number of files removed."""
-        check_review_id(review_id)
-        removed = 0
-        for name in self._aux_list(f"debug/{review_id}"):
-            if name.endswith(".jsonl") and self._aux_delete(f"debug/{review_id}/{name}"):
-                removed += 1
-        return removed
-
-    # --- pending agent proposals (private state: .manager/agent-proposals/<id>.json) -------
-    # Added for the MCP server (core/mcp/proposals.py). Kept apart from the rest of the store
-    # on purpose: the proposals are app-owned JSON, validated by their reader, never memory.
-    AGENT_PROPOSALS_DIR = ".manager/agent-proposals"
-    AGENT_PROPOSAL_MAX_BYTES = 1 << 20
-
-    def _agent_proposal_path(self, proposal_id: str) -> str:
-        return f"{self.AGENT_PROPOSALS_DIR}/{check_review_id(proposal_id)}.json"
-
-    def write_agent_proposal(self, proposal_id: str, text: str) -> None:
-        data = text.encode("utf-8")
-        if len(data) > self.AGENT_PROPOSAL_MAX_BYTES:
-            raise UsageError(
-                f"The proposal is {len(data):,} bytes, over the limit of {self.AGENT_PROPOSAL_MAX_BYTES:,}; "
-                "propose fewer or smaller changes. Nothing was written."
-            )
-        self._aux_write(self._agent_proposal_path(proposal_id), data)
-
-    def read_agent_proposal(self, proposal_id: str) -> str | None:
-        data = self._aux_read(self._agent_proposal_path(proposal_id))
-        if data is None or len(data) > self.AGENT_PROPOSAL_MAX_BYTES:
-            return None
-        return data.decode("utf-8", "replace")
-
-    def list_agent_proposals(self) -> list[str]:
-        names = self._aux_list(self.AGENT_PROPOSALS_DIR)
-        return sorted(
-            n.removesuffix(".json") for n in names if n.endswith(".json") and _SAFE_ID.match(n.removesuffix(".json"))
-        )
-
-    def delete_agent_proposal(self, proposal_id: str) -> None:
-        self._aux_delete(self._agent_proposal_path(proposal_id))
-
-    # --- the MCP server's handle key (private state: .manager/mcp-handle.key) ---------------
-    # Added for core/mcp/handles.py: the HMAC key that makes an agent's `observed` handle
-    # tamper-evident and bound to this root. 32 random bytes, owner-only.
-    MCP_HANDLE_KEY = ".manager/mcp-handle.key"
-
-    def mcp_handle_key(self) -> bytes:
-        """This root's handle key, created on first use. A file of the wrong size is replaced (the
-        handles it signed stop verifying, which only makes agents read again)."""
-        import secrets as _secrets
-
-        data = self._aux_read(self.MCP_HANDLE_KEY)
-        if data is not None and len(data) == 32:
-            return data
-        self._aux_write_private(self.MCP_HANDLE_KEY, _secrets.token_bytes(32))
-        data = self._aux_read(self.MCP_HANDLE_KEY)  # what is on disk now (another server may have won)
-        if data is None or len(data) != 32:
-            raise StorageError(f"Could not keep {self.MCP_HANDLE_KEY} in the memory root.")
-        return data
+    # --- app-owned files (core/store/files.py: each kind declared once) ------------------------
+    def files(self, kind: FileKind) -> InternalFiles:
+        """The internal files of one kind (receipts, review states, settings...): read / write / list
+        / delete, validated by the kind's declaration."""
+        return InternalFiles(self, kind)
 
     # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
     def read_record_file(self, key: str, file_name: str) -> bytes | None:
@@ -1242,56 +992,13 @@ class StoreCore(ABC):
         Cheap (no file is parsed): the window asks it before offering the demo root.
         """
         return bool(self._scope_keys(False) or self._scope_keys(True)) or self._global_bytes() is not None
-    # --- private review state (consolidation reviews that survive a restart) ---------------
-    # Kept in its own block: see MemoryStore.write_review_state. Paths are built only from a
-    # validated review id, so nothing can name a file outside REVIEW_STATE_DIR.
-    def _review_state_rel(self, review_id: str) -> str:
-        return f"{REVIEW_STATE_DIR}/{check_review_id(review_id)}{REVIEW_STATE_SUFFIX}"
+    def _aux_read_confined(self, rel: str) -> bytes | None:
+        """``_aux_read`` for private state: the file store refuses a symlinked folder on the way."""
+        return self._aux_read(rel)
 
-    def write_review_state(self, review_id: str, text: str) -> None:
-        data = text.encode("utf-8")
-        if len(data) > MAX_REVIEW_STATE_BYTES:
-            raise UsageError(
-                f"The pending review {review_id} is {len(data):,} bytes, over the limit of "
-                f"{MAX_REVIEW_STATE_BYTES:,}; it was not saved. Commit or reject it before closing the window."
-            )
-        self._aux_write_private(self._review_state_rel(review_id), data)
-
-    def read_review_state(self, review_id: str) -> str | None:
-        data = self._aux_read(self._review_state_rel(review_id))
-        if data is None or len(data) > MAX_REVIEW_STATE_BYTES:
-            return None
-        return data.decode("utf-8", "replace")
-
-    def list_review_states(self) -> list[str]:
-        out = []
-        for name in self._aux_list(REVIEW_STATE_DIR):
-            rid = name.removesuffix(REVIEW_STATE_SUFFIX)
-            if name.endswith(REVIEW_STATE_SUFFIX) and _SAFE_ID.match(rid):  # temp files start with "."
-                out.append(rid)
-        return sorted(out)
-
-    def delete_review_state(self, review_id: str) -> bool:
-        return self._aux_delete(self._review_state_rel(review_id))
-
-    # --- "reviewed" marks of the stale-memory queue (see MemoryStore.read_stale_marks) -------
-    STALE_MARKS_DIR = ".manager/stale-reviewed"
-    STALE_MARKS_MAX_BYTES = 4 << 20
-
-    def _stale_marks_rel(self, key: str) -> str:
-        return f"{self.STALE_MARKS_DIR}/{check_key(key)}.json"
-
-    def read_stale_marks(self, key: str) -> str | None:
-        data = self._aux_read(self._stale_marks_rel(key))
-        if data is None or len(data) > self.STALE_MARKS_MAX_BYTES:
-            return None
-        return data.decode("utf-8", "replace")
-
-    def write_stale_marks(self, key: str, text: str) -> None:
-        data = text.encode("utf-8")
-        if len(data) > self.STALE_MARKS_MAX_BYTES:
-            raise UsageError(f"The review marks of {key} are {len(data):,} bytes, over the limit; nothing was saved.")
-        self._aux_write_private(self._stale_marks_rel(key), data)
+    def _aux_list_confined(self, rel_dir: str) -> list[str]:
+        """``_aux_list`` for private state (the file store also refuses links and sweeps old temp files)."""
+        return self._aux_list(rel_dir)
 
     def _aux_delete(self, rel: str) -> bool:
         """Remove one app-owned file next to the memory; False when it was not there."""
@@ -1304,77 +1011,3 @@ class StoreCore(ABC):
     def _write_log(self, rel: str, data: bytes) -> None:
         """Write a commit log: private, atomic; the file store skips the fsyncs (see commit_log.py)."""
         self._aux_write_private(rel, data)
-
-    # --- commit log (undo of the last commit; see core/store/commit_log.py) ------------------
-    def commit_log(self, scope: str) -> list[CommitLogEntry]:
-        """The scope's recent commits (a workspace key or ``global``), newest first."""
-        if scope != GLOBAL_SCOPE:
-            check_key(scope)
-        return list(reversed(parse_log(self._aux_read(log_rel(scope)), scope)))
-
-    def commit_versions(
-        self, key: str, versions: Sequence[tuple[str, bytes | None]], expect: Revision | None, *,
-        allow_secrets: bool = False,
-    ) -> WorkspaceSnapshot:
-        """Put exact bytes back as records (None: delete that record) in one manual CAS commit.
-
-        What an undo writes: the versions come from history, byte for byte (never re-rendered), and
-        like ``restore_history`` it never prunes. A version that is not a valid record is refused.
-        """
-        check_key(key)
-        pairs: list[tuple[Op, bytes | None]] = []
-        for name, data in versions:
-            if data is None:
-                pairs.append((DeleteOp(name=name), None))
-                continue
-            try:
-                record = parse_record(record_file_name(name), data)
-            except InvalidRecordError as exc:
-                raise InvalidRecordError(
-                    f"The saved version of {name} is not a valid record, so it can't be put back: "
-                    + "; ".join(exc.reasons),
-                    exc.reasons,
-                ) from exc
-            pairs.append((PutOp(record=record), data))
-        return self._commit(key, pairs, expect, "manual", allow_secrets, prune=False)
-
-    def _log_commit(self, key: str, before: Revision, after: Revision, change: ScopeChange, origin: str) -> None:
-        displaced = {h.source: h.entry.id for h in change.history}
-        changes = [
-            LoggedChange(
-                name=fn.removesuffix(".md"),
-                before=displaced.get(fn),
-                after=content_hash(data) if data is not None else None,
-            )
-            for fn, data in sorted(change.files.items())
-            if fn not in (SCOPE_FILE, INDEX_FILE)
-        ]
-        if changes:
-            self._append_log(key, before, after, changes, origin)
-
-    def _log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
-        old = history[0].entry.id if history else None
-        self._append_log(GLOBAL_SCOPE, before, after, [LoggedChange(name=GLOBAL_NAME, before=old, after=after)], origin)
-
-    def _append_log(
-        self, scope: str, before: Revision, after: Revision, changes: list[LoggedChange], origin: str
-    ) -> None:
-        """Under the scope's lock, after the write. Best effort: the commit happened either way, and a
-        missing entry only makes that commit not undoable (an undo checks the revision first)."""
-        if before == after:
-            return
-        when = self._clock()
-        entry = CommitLogEntry(
-            id=content_hash(f"{scope}\n{before}\n{after}\n{when.isoformat()}".encode()),
-            scope=scope,
-            time=when,
-            origin=origin,
-            actor=self.actor,
-            before=before,
-            after=after,
-            changes=tuple(changes),
-        )
-        with contextlib.suppress(StorageError, OSError):
-            rel = log_rel(scope)
-            entries = parse_log(self._aux_read(rel), scope)
-            self._write_log(rel, render_log(scope, [*entries, entry]))

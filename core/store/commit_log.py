@@ -24,9 +24,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from core.layout import COMMIT_LOGS_DIR, MANAGER_DIR
 from core.models import Revision
 
-COMMIT_LOG_DIR = ".manager/commit-log"
+COMMIT_LOG_DIR = f"{MANAGER_DIR}/{COMMIT_LOGS_DIR}"
 FORMAT: Literal["dsh-commit-log/1"] = "dsh-commit-log/1"
 MAX_ENTRIES = 20
 MAX_LOG_BYTES = 1 << 20
@@ -75,46 +76,59 @@ def log_rel(scope: str) -> str:
     return f"{COMMIT_LOG_DIR}/{scope}.json"
 
 
-_KNOWN: dict[str, tuple[bytes, tuple[CommitLogEntry, ...]]] = {}
-"""Per scope, the last log bytes rendered or parsed here and their entries. Parsing is a pure function
-of the bytes, so the same bytes need not be validated again (~1 ms of every commit): each commit reads
-the log it wrote itself the commit before."""
-_KNOWN_MAX = 64
+class CommitLogCache:
+    """Per scope, the last log bytes rendered or parsed here and their entries (owned by a store,
+    see :class:`core.store.caches.StoreCaches`). Parsing is a pure function of the bytes, so the same
+    bytes need not be validated again (~1 ms of every commit): each commit reads the log it wrote
+    itself the commit before."""
+
+    MAX_SCOPES = 64
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[bytes, tuple[CommitLogEntry, ...]]] = {}
+
+    def get(self, scope: str, data: bytes) -> tuple[CommitLogEntry, ...] | None:
+        known = self._known.get(scope)
+        return known[1] if known is not None and known[0] == data else None
+
+    def remember(self, scope: str, data: bytes, entries: tuple[CommitLogEntry, ...]) -> None:
+        self._known.pop(scope, None)
+        self._known[scope] = (data, entries)
+        while len(self._known) > self.MAX_SCOPES:
+            try:
+                self._known.pop(next(iter(self._known)))
+            except (StopIteration, KeyError, RuntimeError):  # another thread trimmed it
+                break
+
+    def clear(self) -> None:
+        self._known.clear()
 
 
-def _remember(scope: str, data: bytes, entries: tuple[CommitLogEntry, ...]) -> None:
-    _KNOWN.pop(scope, None)
-    _KNOWN[scope] = (data, entries)
-    while len(_KNOWN) > _KNOWN_MAX:
-        try:
-            _KNOWN.pop(next(iter(_KNOWN)))
-        except (StopIteration, KeyError, RuntimeError):  # another thread trimmed it
-            break
-
-
-def parse_log(data: bytes | None, scope: str) -> list[CommitLogEntry]:
+def parse_log(data: bytes | None, scope: str, cache: CommitLogCache | None = None) -> list[CommitLogEntry]:
     """The entries (oldest first); [] for no file or one that does not validate (never acted on)."""
     if data is None or len(data) > MAX_LOG_BYTES:
         return []
-    known = _KNOWN.get(scope)
-    if known is not None and known[0] == data:
-        return list(known[1])
+    known = cache.get(scope, data) if cache is not None else None
+    if known is not None:
+        return list(known)
     try:
         doc = _LogFile.model_validate_json(data)
     except (ValidationError, ValueError):
         return []
     if doc.scope != scope or any(e.scope != scope for e in doc.entries):
         return []
-    _remember(scope, data, doc.entries)
+    if cache is not None:
+        cache.remember(scope, data, doc.entries)
     return list(doc.entries)
 
 
-def render_log(scope: str, entries: list[CommitLogEntry]) -> bytes:
+def render_log(scope: str, entries: list[CommitLogEntry], cache: CommitLogCache | None = None) -> bytes:
     # Compact JSON from pydantic's own serializer: ``json.dumps(indent=...)`` runs the pure-Python
     # encoder, which cost ~4 ms of every commit for 20 entries. Readers accept either layout.
     doc = _LogFile(format=FORMAT, scope=scope, entries=tuple(entries[-MAX_ENTRIES:]))
     data = doc.model_dump_json().encode("utf-8") + b"\n"
     # What parse_log gives for these bytes (a JSON round trip of frozen models is exact; the tests
     # compare the two).
-    _remember(scope, data, doc.entries)
+    if cache is not None:
+        cache.remember(scope, data, doc.entries)
     return data

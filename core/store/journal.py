@@ -1,7 +1,10 @@
 """Crash-safe multi-file transactions that never displace bytes they did not read.
 
-A transaction covers one scope, or ``global`` plus one workspace (``commit_together``). Its folder is
-``.manager/staging/<name>/`` where ``<name>`` is the scopes joined by ``+`` (``global`` first):
+A transaction covers one scope, or ``global`` (optional) plus any number of workspaces
+(``commit_scopes``), and may archive workspaces (rename ``workspaces/<key>`` to ``archived/<key>``
+with its stamp, after every file op; undone first). Its folder is ``.manager/staging/<name>/`` where
+``<name>`` is the scopes in lock order (``global`` first, keys sorted) joined by ``+``, or, when that
+would be long, ``+many-<hash>`` with the scopes in a ``scopes.json`` beside the journal:
 
 1. **stage** every new file (written, fsynced, with the mode of the file it replaces), and a private
    read-only copy of every version it will displace (the history entry, never a hard link);
@@ -36,21 +39,16 @@ folder moves to the trash, and recovery finishes it (history and archive stamp d
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import re
-import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from core.atomic import (
     PRIVATE_DIR_MODE,
+    TEMP_PREFIX,
     exchange_supported,
     fsync_dir,
     open_real_dir,
@@ -63,21 +61,25 @@ from core.atomic import (
 )
 from core.errors import ConflictError, StorageError
 from core.fingerprint import content_hash
-from core.layout import GLOBAL_FILE as GLOBAL_FILE  # every layout name comes from core/layout.py
-from core.layout import MANAGER_DIR as MANAGER_DIR
+from core.layout import ARCHIVE_STAMPS_DIR, ARCHIVED_DIR, HISTORY_DIR, MANAGER_DIR, STAGING_DIR, WORKSPACES_DIR
+from core.store.journal_doc import (
+    GLOBAL,
+    GLOBAL_FILE,
+    HASHED_PREFIX,
+    HISTORY_MODE,
+    JOURNAL_NAMES,
+    ROLLBACK_NAMES,
+    SCOPES_FILE,
+    JournalDoc,
+    OpDoc,
+    archive_stamp_bytes,
+    history_dir_rel,
+    make_doc,
+    scope_dir_rel,
+    staging_dir,
+    tx_name,
+)
 
-JOURNAL_NAMES = ("journal.json",)
-ROLLBACK_NAMES = ("rollback.json",)
-"""One file holding the journal twice (two lines, each checksummed): a damaged copy leaves the other,
-for the price of one write and one fsync."""
-QUARANTINE = "quarantine"
-GLOBAL = "global"
-HISTORY_MODE = 0o400
-"""History entries are read-only copies: nothing (not even a process holding the old file open) edits them."""
-
-_SCOPE_RE = re.compile(r"^(?!\.)[\w-]{1,120}$")
-_COMPONENT_RE = re.compile(r"^[^/\\\0]{1,250}$")
-_STAGED_RE = re.compile(r"^\d{4}\.(?:new|del|hst)$")
 _USE_EXCHANGE: bool | None = None
 """Tests set this to False to run the portable fallback; None means "use renameat2 when available"."""
 
@@ -96,98 +98,6 @@ class DisplacedError(ConflictError):
 
 _hash = content_hash  # a journal names file contents by the same revision the store uses
 
-
-def _safe_component(name: str) -> bool:
-    return bool(_COMPONENT_RE.match(name)) and name not in (".", "..")
-
-
-# --- the journal's schema -------------------------------------------------------------------------
-class OpDoc(BaseModel):
-    """One file of a transaction. Paths are a scope index plus a single file-name component."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-    scope: int  # index into JournalDoc.scopes: whose folder the target is in
-    name: str  # the target's file name in that folder
-    staged: str | None  # NNNN.new (writes) or NNNN.del (where a delete moves the target)
-    old_hash: str | None  # hash of the bytes it displaces; None: the target must not exist
-    new_hash: str | None  # hash of the staged bytes (writes)
-    history: str | None = None  # file name under .manager/history/<scope>/ for the displaced bytes
-    hist_staged: str | None = None  # NNNN.hst: the staged read-only copy that becomes that entry
-
-    @model_validator(mode="after")
-    def _confined(self) -> OpDoc:
-        if not _safe_component(self.name):
-            raise ValueError(f"unsafe target name {self.name!r}")
-        for staged in (self.staged, self.hist_staged):
-            if staged is not None and not _STAGED_RE.match(staged):
-                raise ValueError(f"unsafe staged name {staged!r}")
-        if self.history is not None and (not _safe_component(self.history) or not self.history.endswith(".hist")):
-            raise ValueError(f"unsafe history name {self.history!r}")
-        if (self.history is None) != (self.hist_staged is None):
-            raise ValueError("history and hist_staged go together")
-        if self.staged is None:
-            raise ValueError("every op names its staged file")
-        if self.staged.endswith(".new") != (self.new_hash is not None):
-            raise ValueError("writes (and only writes) have new_hash")
-        if self.staged.endswith(".del") and self.old_hash is None:
-            raise ValueError("a delete names the bytes it deletes")
-        return self
-
-
-class JournalDoc(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-    version: Literal[2]
-    kind: Literal["commit", "purge"]
-    scopes: tuple[str, ...]
-    new_dirs: tuple[int, ...] = ()  # scope indexes whose folder this transaction creates
-    ops: tuple[OpDoc, ...] = ()
-    trash: str | None = None  # purge: the folder name under .manager/trash/
-    checksum: str
-
-    @model_validator(mode="after")
-    def _valid(self) -> JournalDoc:
-        if not self.scopes or len(self.scopes) > 2 or any(not _SCOPE_RE.match(s) for s in self.scopes):
-            raise ValueError("bad scopes")
-        if len(self.scopes) == 2 and self.scopes[0] != GLOBAL:
-            raise ValueError("a two-scope transaction is global + one workspace")
-        for op in self.ops:
-            if not 0 <= op.scope < len(self.scopes):
-                raise ValueError("op scope out of range")
-            if self.scopes[op.scope] == GLOBAL and op.name != GLOBAL_FILE:
-                raise ValueError("the global scope holds GLOBAL.md only")
-        if any(not 0 <= i < len(self.scopes) or self.scopes[i] == GLOBAL for i in self.new_dirs):
-            raise ValueError("bad new_dirs")
-        if self.kind == "purge":
-            if self.ops or len(self.scopes) != 1 or self.scopes[0] == GLOBAL:
-                raise ValueError("a purge names one workspace and no files")
-            if self.trash is None or not _safe_component(self.trash) or not self.trash.startswith(self.scopes[0]):
-                raise ValueError("bad trash name")
-        if _checksum(self.model_dump(exclude={"checksum"})) != self.checksum:
-            raise ValueError("checksum mismatch")
-        return self
-
-
-def _checksum(body: object) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
-def tx_name(scopes: Sequence[str]) -> str:
-    return "+".join(scopes)
-
-
-def staging_dir(root: Path, name: str) -> Path:
-    return root / MANAGER_DIR / "staging" / name
-
-
-def scope_dir_rel(scope: str) -> str:
-    """The folder a scope's files live in, relative to the root (derived, never read from a journal)."""
-    return "" if scope == GLOBAL else f"workspaces/{scope}"
-
-
-def history_dir_rel(scope: str) -> str:
-    return f"{MANAGER_DIR}/history/{scope}"
 
 
 # --- staging --------------------------------------------------------------------------------------
@@ -210,6 +120,7 @@ class Transaction:
     scopes: tuple[str, ...]
     ops: list[_Staged] = field(default_factory=list)
     new_dirs: list[int] = field(default_factory=list)
+    archived: list[tuple[int, str]] = field(default_factory=list)
     dir_mode: int = PRIVATE_DIR_MODE
     _counter: int = 0
     _fd: int | None = None
@@ -232,10 +143,12 @@ class Transaction:
             # A new root is private too (its parents, outside the root, are the user's business).
             self.root.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
             (self.root / MANAGER_DIR).mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
-            (self.root / MANAGER_DIR / "staging").mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
+            (self.root / MANAGER_DIR / STAGING_DIR).mkdir(exist_ok=True, mode=PRIVATE_DIR_MODE)
             self.staging.mkdir(mode=PRIVATE_DIR_MODE)
+            if self.name.startswith(HASHED_PREFIX):  # (the caller holds the lock named after it)
+                write_durable(self.staging / SCOPES_FILE, json.dumps(list(self.scopes)).encode(), mode=0o600)
             self._started = True
-            self._fd = open_real_dir(self.root, f"{MANAGER_DIR}/staging/{self.name}")
+            self._fd = open_real_dir(self.root, f"{MANAGER_DIR}/{STAGING_DIR}/{self.name}")
         except OSError as exc:
             raise StorageError(f"Could not prepare the change: {exc.strerror or exc}. Nothing was written.") from exc
         return self._fd
@@ -256,6 +169,11 @@ class Transaction:
         staged = self._next("new")
         write_durable(staged, data, mode=mode, dir_fd=fd)
         self.ops.append(_Staged(self.scopes.index(scope), name, staged, old, _hash(data)))
+
+    def archive(self, scope: str, when: datetime) -> None:
+        """Move the workspace's folder to ``archived/`` (with its archive stamp) once every file op applied."""
+        self._begin()
+        self.archived.append((self.scopes.index(scope), when.isoformat()))
 
     def delete(self, scope: str, name: str, old: bytes) -> None:
         self._begin()
@@ -298,11 +216,11 @@ class Transaction:
             }
             for o in self.ops
         ]
-        return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs)
+        return make_doc("commit", self.scopes, ops=ops, new_dirs=self.new_dirs, archive=self.archived)
 
     def commit(self) -> None:
         """Make every staged change durable, or none; StorageError or DisplacedError (nothing written)."""
-        if not self.ops:
+        if not self.ops and not self.archived:
             self.abort()
             return
         doc = self.doc()
@@ -349,30 +267,10 @@ class Transaction:
         _finish(self.staging)
 
 
-def make_doc(
-    kind: Literal["commit", "purge"],
-    scopes: Sequence[str],
-    *,
-    ops: Sequence[OpDoc | dict[str, object]] = (),
-    new_dirs: Sequence[int] = (),
-    trash: str | None = None,
-) -> JournalDoc:
-    """A validated journal document (every op and the checksum checked by the schema)."""
-    body = {
-        "version": 2,
-        "kind": kind,
-        "scopes": list(scopes),
-        "new_dirs": list(new_dirs),
-        "ops": [o.model_dump() if isinstance(o, OpDoc) else dict(o) for o in ops],
-        "trash": trash,
-    }
-    return JournalDoc.model_validate_json(json.dumps({**body, "checksum": _checksum(body)}))
-
-
 def _write_journal(staging: Path, doc: JournalDoc) -> None:
     """The commit point: the journal (twice, on two lines) atomically, and one fsync of the staging
     folder that also makes the staged files' names durable. A crash leaves no journal or a whole one."""
-    data = doc.model_dump_json().encode("utf-8")
+    data = doc.to_json().encode("utf-8")
     write_atomic(staging / JOURNAL_NAMES[0], data + b"\n" + data, mode=0o600)
 
 
@@ -460,8 +358,8 @@ def _make_dirs(dirs: _Dirs, doc: JournalDoc, mode: int) -> None:
         return
     rootfd = dirs.get("")
     with contextlib.suppress(FileExistsError):
-        os.mkdir("workspaces", mode, dir_fd=rootfd)
-    top = dirs.get("workspaces")
+        os.mkdir(WORKSPACES_DIR, mode, dir_fd=rootfd)
+    top = dirs.get(WORKSPACES_DIR)
     for i in doc.new_dirs:
         with contextlib.suppress(FileExistsError):
             os.mkdir(doc.scopes[i], mode, dir_fd=top)
@@ -518,12 +416,59 @@ def _apply(root: Path, staging: Path, doc: JournalDoc, dir_mode: int = PRIVATE_D
                 _ensure_history_dir(root, dirs, hrel)
                 hfd = dirs.get(hrel)
                 os.replace(op.hist_staged, op.history, src_dir_fd=sfd, dst_dir_fd=hfd)
+        _apply_archive(dirs, doc, dir_mode)
         # One round of folder fsyncs for the applied files and the history entries, before the journal
         # is removed. Their order among themselves does not matter: until the journal is gone, a replay
         # after a power loss finds each op applied or not (decided from hashes) and each history copy
         # staged or moved, and finishes what is left; and the copies move only once every op applied
         # (a DisplacedError above means none moved). One round instead of two saves a journal commit.
         dirs.sync()
+
+
+def _subdir(dirs: _Dirs, parent: str, name: str, mode: int) -> int:
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(name, mode, dir_fd=dirs.get(parent))
+    return dirs.get(f"{parent}/{name}" if parent else name)
+
+
+def _apply_archive(dirs: _Dirs, doc: JournalDoc, dir_mode: int) -> None:
+    """Each archived workspace: its stamp first (meaningless until the folder moves), then the
+    folder's rename to ``archived/``. Idempotent: a folder already moved is left where it is."""
+    if not doc.archive:
+        return
+    active = dirs.get(WORKSPACES_DIR)
+    shelf = _subdir(dirs, "", ARCHIVED_DIR, dir_mode)
+    stamps = _subdir(dirs, MANAGER_DIR, ARCHIVE_STAMPS_DIR, PRIVATE_DIR_MODE)
+    for a in doc.archive:
+        key = doc.scopes[a.scope]
+        if not _lexists(key, active) or _lexists(key, shelf):
+            continue  # moved already
+        tmp = f"{TEMP_PREFIX}{key}.json"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp, dir_fd=stamps)
+        write_durable(tmp, archive_stamp_bytes(a.archived_at), mode=0o600, dir_fd=stamps)
+        os.replace(tmp, f"{key}.json", src_dir_fd=stamps, dst_dir_fd=stamps)
+        os.rename(key, key, src_dir_fd=active, dst_dir_fd=shelf)
+
+
+def _undo_archive(dirs: _Dirs, doc: JournalDoc) -> None:
+    """Put every archived folder back (never over a folder someone made meanwhile) and drop our stamp."""
+    if not doc.archive:
+        return
+    active = dirs.get(WORKSPACES_DIR)
+    try:
+        shelf = dirs.get(ARCHIVED_DIR)
+    except StorageError:
+        return  # never created: nothing moved
+    for a in reversed(doc.archive):
+        key = doc.scopes[a.scope]
+        if _lexists(key, shelf) and not _lexists(key, active):
+            os.rename(key, key, src_dir_fd=shelf, dst_dir_fd=active)
+        if _lexists(key, active):
+            with contextlib.suppress(OSError, StorageError):
+                stamps = dirs.get(f"{MANAGER_DIR}/{ARCHIVE_STAMPS_DIR}")
+                if read_nofollow(f"{key}.json", stamps) == archive_stamp_bytes(a.archived_at):
+                    os.unlink(f"{key}.json", dir_fd=stamps)
 
 
 def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:
@@ -534,9 +479,9 @@ def _ensure_history_dir(root: Path, dirs: _Dirs, hrel: str) -> None:
         pass
     parent = dirs.get(f"{MANAGER_DIR}")
     with contextlib.suppress(FileExistsError):
-        os.mkdir("history", PRIVATE_DIR_MODE, dir_fd=parent)
+        os.mkdir(HISTORY_DIR, PRIVATE_DIR_MODE, dir_fd=parent)
         os.fsync(parent)
-    hist = dirs.get(f"{MANAGER_DIR}/history")
+    hist = dirs.get(f"{MANAGER_DIR}/{HISTORY_DIR}")
     with contextlib.suppress(FileExistsError):
         os.mkdir(hrel.rsplit("/", 1)[1], PRIVATE_DIR_MODE, dir_fd=hist)
         os.fsync(hist)
@@ -671,6 +616,7 @@ def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
     srel = _staging_rel(staging, root)
     use_exchange = exchange_supported() if _USE_EXCHANGE is None else _USE_EXCHANGE
     with _dirs(root) as dirs:
+        _undo_archive(dirs, doc)
         sfd = dirs.get(srel)
         for op in reversed(doc.ops):
             scope = doc.scopes[op.scope]
@@ -713,7 +659,7 @@ def _undo(root: Path, staging: Path, doc: JournalDoc) -> None:
         dirs.sync()
         for i in doc.new_dirs:
             with contextlib.suppress(OSError, StorageError):
-                os.rmdir(doc.scopes[i], dir_fd=dirs.get("workspaces"))  # only if empty
+                os.rmdir(doc.scopes[i], dir_fd=dirs.get(WORKSPACES_DIR))  # only if empty
 
 
 def _finish(staging: Path) -> None:
@@ -734,208 +680,3 @@ def _finish(staging: Path) -> None:
         else:
             return
     remove_tree_quietly(staging)
-
-
-# --- recovery ---------------------------------------------------------------------------------
-def quarantine_dir(root: Path) -> Path:
-    return root / MANAGER_DIR / QUARANTINE
-
-
-def _quarantine(root: Path, path: Path, why: str) -> None:
-    """Move ``path`` aside (never delete it), with a note saying why, for ``check`` to report."""
-    q = quarantine_dir(root)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    dest = q / f"{stamp}-{secrets.token_hex(3)}-{path.parent.name}-{path.name}"
-    try:
-        q.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
-        os.rename(path, dest)
-        write_atomic(dest.with_name(dest.name + ".why"), (why + "\n").encode("utf-8"), mode=0o600)
-    except (OSError, StorageError) as exc:
-        raise StorageError(
-            f"Could not move the damaged journal {path} aside ({exc}); move it out of the memory root "
-            "by hand."
-        ) from exc
-
-
-def _parse_copy(line: bytes, staging: Path) -> JournalDoc:
-    candidate = JournalDoc.model_validate_json(line)
-    if candidate.kind == "commit" and tx_name(candidate.scopes) != staging.name:
-        raise ValueError("names other scopes than its folder")
-    if candidate.kind == "purge" and candidate.scopes[0] != staging.name:
-        raise ValueError("names another scope than its folder")
-    return candidate
-
-
-def read_journal(root: Path, staging: Path) -> tuple[JournalDoc | None, bool, bool]:
-    """``(doc, rollback, present)``: the first valid copy. A journal with a damaged copy is copied to
-    the quarantine (and used through its other copy); one with no valid copy is moved there.
-
-    ``present`` is whether any journal file existed (the commit point was passed).
-    """
-    names = [(n, False) for n in JOURNAL_NAMES] + [(n, True) for n in ROLLBACK_NAMES]
-    doc: JournalDoc | None = None
-    rollback = False
-    present = False
-    for n, is_rollback in names:
-        path = staging / n
-        if not os.path.lexists(path):
-            continue
-        present = True
-        rollback = rollback or is_rollback
-        problems: list[str] = []
-        found: JournalDoc | None = None
-        raw: bytes | None = None
-        try:
-            raw = read_nofollow(str(path))
-            if raw is None:
-                raise ValueError("not a regular file")
-            lines = raw.split(b"\n")
-            if len(lines) != 2:
-                problems.append(f"{len(lines)} copies instead of 2")
-            for line in lines[:2]:
-                try:
-                    found = found or _parse_copy(line, staging)
-                    if found is not None and _parse_copy(line, staging) != found:
-                        problems.append("its copies disagree")
-                except (ValueError, ValidationError) as exc:
-                    problems.append(str(exc)[:500])
-        except (ValueError, OSError) as exc:
-            problems.append(str(exc)[:500])
-        if found is None:
-            _quarantine(root, path, "invalid journal: " + "; ".join(problems))
-            continue
-        if problems:
-            why = "journal with a damaged copy (the other was used): " + "; ".join(problems)
-            _quarantine_copy(root, path, raw or b"", why)
-        doc = doc or found
-    return doc, rollback, present
-
-
-def _quarantine_copy(root: Path, path: Path, data: bytes, why: str) -> None:
-    q = quarantine_dir(root)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-    dest = q / f"{stamp}-{secrets.token_hex(3)}-{path.parent.name}-{path.name}"
-    try:
-        q.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
-        write_durable(dest, data, mode=0o600)
-        write_atomic(dest.with_name(dest.name + ".why"), (why + "\n").encode("utf-8"), mode=0o600)
-    except (OSError, StorageError):
-        return  # the report is best effort; the valid copy is used either way
-
-
-def scopes_of(name: str) -> list[str] | None:
-    parts = name.split("+")
-    if not parts or len(parts) > 2 or any(not _SCOPE_RE.match(p) for p in parts):
-        return None
-    if len(parts) == 2 and (parts[0] != GLOBAL or parts[1] == GLOBAL):
-        return None
-    return parts
-
-
-def recover(root: Path, name: str) -> str | None:
-    """Settle an interrupted transaction (caller holds the locks of its scopes). Returns what was done."""
-    staging = staging_dir(root, name)
-    if not os.path.lexists(staging):
-        return None
-    if staging.is_symlink() or not staging.is_dir():
-        _quarantine(root, staging, "a staging entry that is not a folder")
-        return "quarantined"
-    doc, rollback, present = read_journal(root, staging)
-    if doc is None:
-        if not present:
-            remove_tree_quietly(staging)  # never reached its commit point
-            return "discarded"
-        # Both copies damaged: act on nothing; keep every staged byte for the user.
-        _quarantine(root, staging, "no valid journal copy; the staged files are kept here untouched")
-        return "quarantined"
-    try:
-        if doc.kind == "purge":
-            finish_purge(root, doc)
-            _finish(staging)
-            return "purged"
-        if rollback:
-            _undo(root, staging, doc)
-        else:
-            try:
-                _apply(root, staging, doc)
-            except DisplacedError:
-                _mark_rollback(staging)
-                _undo(root, staging, doc)
-                rollback = True
-    except (OSError, StorageError) as exc:
-        raise StorageError(
-            f"Could not finish an interrupted change to {name}: {getattr(exc, 'strerror', None) or exc}. "
-            "It will be retried."
-        ) from exc
-    _finish(staging)
-    return "rolled back" if rollback else "rolled forward"
-
-
-def pending(root: Path) -> list[str]:
-    """Names of staging folders left behind (with or without a journal)."""
-    try:
-        with os.scandir(root / MANAGER_DIR / "staging") as it:
-            return sorted(e.name for e in it if not e.name.startswith("."))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-
-
-def quarantined(root: Path) -> list[str]:
-    try:
-        return sorted(n for n in os.listdir(quarantine_dir(root)) if not n.endswith(".why"))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-
-
-# --- purge ------------------------------------------------------------------------------------
-def purge(root: Path, key: str) -> None:
-    """Delete ``archived/<key>``, its history and its archive stamp as one journaled operation."""
-    staging = staging_dir(root, key)
-    if os.path.lexists(staging):
-        remove_tree_quietly(staging)
-    doc = make_doc("purge", [key], trash=f"{key}-{secrets.token_hex(4)}")
-    try:
-        staging.mkdir(parents=True, mode=PRIVATE_DIR_MODE)
-        _write_journal(staging, doc)
-    except (OSError, StorageError) as exc:
-        remove_tree_quietly(staging)
-        raise StorageError(f"Could not purge {key}: {exc}. Nothing was deleted.") from exc
-    src = root / "archived" / key
-    try:
-        finish_purge(root, doc)
-    except (OSError, StorageError) as exc:
-        if os.path.lexists(src):  # nothing moved yet: withdraw the purge
-            try:
-                for n in JOURNAL_NAMES:
-                    _unlink_durable(staging / n)
-            except OSError:
-                raise StorageError(
-                    f"Could not purge {key} ({exc}); it will be finished the next time the memory is opened."
-                ) from exc
-            remove_tree_quietly(staging)
-            raise StorageError(f"Could not purge {key}: {exc}. Nothing was deleted.") from exc
-        try:  # the Recycle Bin no longer shows it: finish the clean-up (one retry)
-            finish_purge(root, doc)
-        except (OSError, StorageError):
-            raise StorageError(
-                f"Purged {key}, but its history could not be deleted yet ({exc}); that is finished the next "
-                "time the memory is opened."
-            ) from exc
-    _finish(staging)
-
-
-def finish_purge(root: Path, doc: JournalDoc) -> None:
-    """Idempotent: every step checks what is left. Paths come from the validated key, never the journal."""
-    key = doc.scopes[0]
-    assert doc.trash is not None
-    trash = root / MANAGER_DIR / "trash" / doc.trash
-    src = root / "archived" / key
-    if os.path.lexists(src):
-        trash.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR_MODE)
-        os.rename(src, trash)  # a symlinked entry moves as the link itself: nothing outside is touched
-        fsync_dir(src.parent)
-    for p in (root / MANAGER_DIR / "history" / key, trash, root / MANAGER_DIR / "archive" / f"{key}.json"):
-        if os.path.lexists(p):
-            remove_tree_quietly(p)
-            if os.path.lexists(p):
-                raise StorageError(f"Could not delete {p}; the purge will be finished on the next open.")

@@ -24,6 +24,7 @@ from core.store.base import (
     StoreCore,
     entry_from_bytes,
 )
+from core.store.multi import GlobalChange
 from core.store.scan import WorkspaceScan, finish_scan, record_bytes
 from core.store.scope_files import ScopeFiles, mark_case_duplicates
 
@@ -157,6 +158,18 @@ class InMemoryStore(StoreCore):
             self._write_scope(change, before)
             self._write_global(global_data, global_old, global_history)
 
+    def _write_scopes(
+        self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
+        when: datetime,
+    ) -> None:
+        with self._mutex:  # one mutex: nothing else can observe a part without the rest
+            for change in changes:
+                self._write_scope(change, None)
+            if global_change is not None:
+                self._write_global(global_change.data, global_change.old, global_change.history)
+            for key in archive:
+                self._archive_move(key, when)
+
     def _archive_move(self, key: str, when: datetime) -> None:
         with self._mutex:
             scope = self._active.pop(key)
@@ -206,7 +219,7 @@ class InMemoryStore(StoreCore):
         with self._mutex:
             return sorted({k[len(prefix) :].split("/", 1)[0] for k in self._aux if k.startswith(prefix)})
 
-    # --- private review state (see StoreCore.write_review_state) --------------------------------
+    # --- internal files (core/store/files.py) ---------------------------------------------------
     def _aux_delete(self, rel: str) -> bool:
         with self._mutex:
             return self._aux.pop(rel, None) is not None

@@ -14,7 +14,8 @@ One run, under ``.manager/sync/lock``:
 5. with no review pending: commit the merge and push it. Nothing is pushed before that commit.
 
 Every write to memory is a store transaction; git refs move only after their objects are written;
-state files are written atomically. So a run killed at any instant leaves each scope old or new,
+state files are written atomically; the merge's memory changes are ONE store transaction over the
+whole root (:mod:`core.sync.apply`). So a run killed at any instant leaves the root old or new,
 and the next run converges (``DSH_SYNC_KILL_AT=N`` kills the process at step N, for the tests).
 """
 
@@ -30,13 +31,15 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core import messages as msg
 from core.errors import CancelledError, ConflictError, DshMemoryError, UsageError
 from core.fingerprint import content_hash
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.secrets import has_secrets
 from core.store.api import MemoryStore
-from core.sync import mapping, state
+from core.sync import mapping, purge, state
 from core.sync.apply import apply_changes, archive_transition, split
+from core.sync.exact import same_record
 from core.sync.gitcli import Git, GitMissingError, SyncError, blob_sha
 from core.sync.models import PendingReview, SyncConfig, SyncResult, SyncSummary
 from core.sync.move import finish_pending_moves
@@ -65,9 +68,7 @@ class _Steps:
             os.kill(os.getpid(), signal.SIGKILL)
         # Every step boundary is a safe place to stop (the kill tests prove it), so Cancel acts here.
         if self.cancelled is not None and self.cancelled():
-            raise CancelledError(
-                "Sync cancelled. Memory is whole (each workspace old or new); the next sync goes on from here."
-            )
+            raise CancelledError(msg.SYNC_CANCELLED.format())
 
 
 def _paths(root: Path) -> dict[str, Path]:
@@ -85,10 +86,7 @@ def load_config(root: Path) -> SyncConfig:
 
 def save_config(root: Path, remote: str, branch: str = "main") -> SyncConfig:
     if has_secrets(remote):
-        raise UsageError(
-            "The remote URL holds a credential (a password or token). Use an SSH URL or a git credential "
-            "helper instead; settings never keep credentials."
-        )
+        raise UsageError(msg.SYNC_REMOTE_CREDENTIAL.format())
     cfg = SyncConfig(remote=remote.strip(), branch=branch)
     state.sync_dir(root)
     state.write_json(_paths(root)["config"], cfg.model_dump())
@@ -112,14 +110,14 @@ def pending_review(root: Path) -> PendingReview | None:
 
 
 @contextlib.contextmanager
-def _sync_lock(root: Path) -> Iterator[None]:
+def sync_lock(root: Path) -> Iterator[None]:
     d = state.sync_dir(root)
     fd = os.open(d / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise SyncError("Another sync of this memory is running; try again when it ends.", reason="busy") from None
+            raise SyncError(msg.SYNC_BUSY.format(), reason="busy") from None
         yield
     finally:
         os.close(fd)
@@ -143,7 +141,7 @@ class _Run:
     ) -> None:
         root = store.root
         if root is None:
-            raise UsageError("Sync needs a memory root on disk.")
+            raise UsageError(msg.SYNC_NO_ROOT.format())
         self.store, self.root, self.cfg = store, root, cfg
         self.git = Git(state.sync_dir(root) / "repo.git", env)
         self.git.init()
@@ -153,11 +151,15 @@ class _Run:
         held = state.read_json(_paths(root)["held"]) or {}
         self.held: dict[str, str] = {str(k): str(v) for k, v in held.items()}
         self.result = SyncResult(status="up-to-date", message="", time=_now(), remote=cfg.remote)
+        self.purges = purge.load_state(root)
+        self.lease: str | None = None  # set when this run must force-push a rewritten history
 
     # --- local side -----------------------------------------------------------------------------
     def mine(self, head_map: Mapping[str, str]) -> tuple[LocalTree, dict[str, str]]:
         """The local tree as it should be committed: frozen and held paths keep the committed version."""
-        tree = scan(self.root, self.to_sync)
+        tree = scan(self.root, self.to_sync, local_only=frozenset(self.purges.local_only))
+        if self.purges.seen:  # the tombstones travel with the tree, never into a memory root
+            tree.add(purge.META_PATH, purge.meta_bytes(self.purges.seen))
         out = dict(tree.files)
         for p in list(tree.frozen):
             out.pop(p, None)
@@ -198,7 +200,7 @@ class _Run:
         blobs = self.git.read_blobs(from_git.values())
         for p, sha in from_git.items():
             if sha not in blobs:
-                raise SyncError(f"{p} changed while syncing; sync again", reason="git")
+                raise SyncError(msg.SYNC_FILE_CHANGED.format(path=p), reason="git")
             changes[p] = blobs[sha]
         if not changes and not parents_extra:
             return head
@@ -212,7 +214,9 @@ class _Run:
         by_ws: dict[str, list[str]] = {}
         for p in changed:
             top, skey, name = split(p)
-            if top in (WORKSPACES_DIR, ARCHIVED_DIR):
+            if p == purge.META_PATH:
+                lines.append("- the list of workspaces deleted forever (their synced history was rewritten)")
+            elif top in (WORKSPACES_DIR, ARCHIVED_DIR):
                 by_ws.setdefault(skey, []).append(name.removesuffix(RECORD_SUFFIX))
             elif top == REVIEWS_DIR:
                 lines.append(f"- consolidation review {name.removesuffix(RECORD_SUFFIX)}")
@@ -225,7 +229,7 @@ class _Run:
 
     def _why(self, scope: str) -> str:
         try:
-            log = self.store.commit_log(scope)[:5]
+            log = self.store.history.commit_log(scope)[:5]
         except DshMemoryError:
             return ""
         kinds = sorted({"user edit" if e.origin == "manual" else "consolidation" for e in log})
@@ -235,6 +239,12 @@ class _Run:
     def run(self) -> SyncResult:
         finish_pending_moves(self.store)
         git, cfg = self.git, self.cfg
+        if self.purges.pending and purge.needs_rewrite(git, self.purges.pending, [LOCAL_REF, TRACK_REF]):
+            purge.rewrite(git, self.root, self.purges.pending, [LOCAL_REF, TRACK_REF])  # a purge killed midway
+            self.step("purge-rewritten")
+        if self.purges.following:  # a tombstone from another machine, half-applied by a killed run
+            purge.finish_follow(self.store, git)
+            self.purges = purge.load_state(self.root)
         head = git.rev(LOCAL_REF)
         head_map = git.ls_tree(head)
         pending = pending_review(self.root)
@@ -245,7 +255,7 @@ class _Run:
         if pending is not None:
             if pending.open_items():
                 return self.done(
-                    "review", f"{len(pending.open_items())} record(s) changed on both machines wait for your choice.",
+                    "review", msg.SYNC_REVIEW_WAITING.format(n=len(pending.open_items())),
                     conflicts=[i.id for i in pending.open_items()], commit=head,
                 )
             if head is None or not git.is_ancestor(pending.remote_commit, head):
@@ -264,41 +274,86 @@ class _Run:
                 self.step("review-merged")
                 head_map = git.ls_tree(head)
             state.remove(_paths(self.root)["review"])
+        committed = self.commit_local(head, head_map)
+        if isinstance(committed, SyncResult):
+            return committed
+        head, head_map = committed
+        remote = git.remote_head(cfg.remote, cfg.branch)
+        self.step("asked-remote")
+        fetched = False
+        if remote is not None and self.purges.pending:
+            # This machine purged a workspace: the remote still has it in its history. Merge what it
+            # has (rewritten the same way), then replace its branch: forced, with a lease on ``remote``.
+            self.lease = remote
+            if remote != self.purges.lease:
+                git.fetch(cfg.remote, cfg.branch, TRACK_REF)
+                self.step("fetched")
+                purge.rewrite(git, self.root, self.purges.pending, [TRACK_REF])
+                fetched = True
+            remote = git.rev(TRACK_REF)
+        elif remote not in (None, head) and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
+            git.fetch(cfg.remote, cfg.branch, TRACK_REF)
+            self.step("fetched")
+            fetched = True
+        if fetched and remote is not None:
+            # Tombstones of workspaces another machine deleted forever: rewrite ours the same way.
+            gone = purge.follow(self.store, git, self._blob(git.blob_id(remote, purge.META_PATH)), self.map)
+            if gone:
+                self.purges = purge.load_state(self.root)
+                self.result.purged = gone
+                head = git.rev(LOCAL_REF)
+                committed = self.commit_local(head, git.ls_tree(head))
+                if isinstance(committed, SyncResult):
+                    return committed
+                head, head_map = committed
+        if remote is None or remote == head or (head is not None and git.is_ancestor(remote, head)):
+            return self.push(head, remote)
+        return self.merge(head, head_map, remote)
+
+    def commit_local(
+        self, head: str | None, head_map: dict[str, str]
+    ) -> tuple[str | None, dict[str, str]] | SyncResult:
+        """Commit what changed here since the last sync (or stop: a credential-shaped value)."""
         tree, mine = self.mine(head_map)
         changed = sorted(p for p in set(mine) | set(head_map) if mine.get(p) != head_map.get(p))
         secrets = [p for p in changed if p in mine and _has_secret(tree, p)]
         if secrets:
             return self.done(
                 "secret",
-                "Not synced: these records hold credential-shaped values and are never pushed. Remove the "
-                "values (or the records) and sync again: " + ", ".join(secrets),
+                msg.SYNC_SECRETS.format(paths=", ".join(secrets)),
                 secrets=secrets, commit=head,
             )
         if changed:
             head = self.commit_tree(head, head_map, mine, tree, [], self.describe(changed))
             head_map = dict(mine)
             self.step("local-commit")
-        self.result.sent = [p for p in changed if not p.endswith("/" + SCOPE_FILE)]
-        remote = git.remote_head(cfg.remote, cfg.branch)
-        self.step("asked-remote")
-        if remote is not None and (git.rev(remote) is None or not (head and git.is_ancestor(remote, head))):
-            git.fetch(cfg.remote, cfg.branch, TRACK_REF)
-            self.step("fetched")
-        if remote is None or remote == head or (head is not None and git.is_ancestor(remote, head)):
-            return self.push(head, remote)
-        return self.merge(head, head_map, remote)
+        self.result.sent = [p for p in changed if not p.endswith("/" + SCOPE_FILE) and p != purge.META_PATH]
+        return head, head_map
 
     def push(self, head: str | None, remote: str | None) -> SyncResult:
+        if self.lease is not None and head is not None:
+            self.git.push(self.cfg.remote, head, self.cfg.branch, lease=self.lease)
+            self.git.update_ref(TRACK_REF, head)
+            self.step("pushed")
+            self._rewrite_pushed()
+            return self.done(
+                "pushed",
+                msg.SYNC_REWRITTEN.format(),
+                commit=head, rewritten=True,
+            )
         if head is not None and head != remote:
             self.git.push(self.cfg.remote, head, self.cfg.branch)
             self.git.update_ref(TRACK_REF, head)
             self.step("pushed")
+            if self.purges.pending:  # the remote had no branch: nothing of the purge was ever there
+                self._rewrite_pushed()
             if self.result.received:
-                return self.done("merged", f"Received {len(self.result.received)} change(s).", commit=head)
-            return self.done("pushed", f"Sent {len(self.result.sent)} change(s).", commit=head)
+                return self.done("merged", msg.SYNC_RECEIVED.format(n=len(self.result.received)), commit=head)
+            return self.done("pushed", msg.SYNC_SENT.format(n=len(self.result.sent)), commit=head)
         sent = self.result.sent
         status = "merged" if self.result.received else ("pushed" if sent else "up-to-date")
-        return self.done(status, "Up to date." if status == "up-to-date" else "Synced.", commit=head)
+        said = msg.SYNC_UP_TO_DATE if status == "up-to-date" else msg.SYNC_SYNCED
+        return self.done(status, said.format(), commit=head)
 
     def merge(self, head: str | None, head_map: dict[str, str], remote: str) -> SyncResult:
         git = self.git
@@ -311,8 +366,8 @@ class _Run:
         moved = self._transitions(base_map, head_map, theirs)
         for p in sorted(set(base_map) | set(head_map) | set(theirs)):
             b, m, t = base_map.get(p), head_map.get(p), theirs.get(p)
-            if m == t or split(p)[1] in moved:
-                continue
+            if m == t or split(p)[1] in moved or p == purge.META_PATH:
+                continue  # (the tombstones: this machine's list already holds the remote's, see follow)
             if p in frozen or p in self.held:
                 override[p] = t  # never written here; the remote keeps its version
             elif m == b:
@@ -326,16 +381,27 @@ class _Run:
                 continue  # a receipt edited on both machines: each keeps its own (a log, not memory)
             else:
                 both.append(p)
-        blobs = git.read_blobs([s for s in [*take.values(), *(base_map.get(p) for p in take)] if s])
-        applied_moves = self._apply_transitions(moved)
+        # Both changed, but to the same record in different YAML formatting (a crash between the
+        # transaction and the exact-bytes step leaves that): settled by taking theirs, no review.
+        base_of = {p: base_map.get(p) for p in take}
+        pairs = git.read_blobs(s for p in both for s in (head_map.get(p), theirs.get(p)) if s)
+        for p in [p for p in both if head_map.get(p) and theirs.get(p)]:
+            if same_record(split(p)[2], pairs[head_map[p]], pairs[theirs[p]]):
+                both.remove(p)
+                take[p], base_of[p] = theirs[p], head_map[p]
+        blobs = git.read_blobs([s for s in [*take.values(), *base_of.values()] if s])
+        applied_moves = self._apply_transitions({s: a for s, a in moved.items() if not a})  # restores first
+        archive = {mapping.local_key(self.map, s): s for s, a in moved.items() if a}
         applied = apply_changes(
             self.store,
             {p: (blobs[s] if s else None) for p, s in take.items()},
-            {p: blobs.get(base_map.get(p) or "") if base_map.get(p) else None for p in take},
+            {p: blobs[s] if s else None for p, s in base_of.items()},
             lambda s: mapping.local_key(self.map, s),
             lambda s: self._blob(theirs.get(f"{WORKSPACES_DIR}/{s}/{SCOPE_FILE}")),
             self.step,
+            archive=sorted(archive),
         )
+        applied_moves += [f"{ARCHIVED_DIR}/{archive[k]}/" for k in applied.archived]
         self.result.received = sorted(p for p in [*applied.done, *applied_moves] if not p.endswith("/" + SCOPE_FILE))
         self.result.held = dict(applied.held)
         if applied.changed_here:
@@ -344,8 +410,7 @@ class _Run:
             self._save_held(applied.held, override)
             return self.done(
                 "changed-here",
-                "Memory changed here while syncing; nothing was sent. Sync again to merge it: "
-                + ", ".join(applied.changed_here),
+                msg.SYNC_CHANGED_HERE.format(paths=", ".join(applied.changed_here)),
                 commit=head,
             )
         if both:
@@ -353,8 +418,7 @@ class _Run:
             self._save_held(applied.held, override)
             return self.done(
                 "review",
-                f"{len(both)} record(s) changed on both machines: choose a version for each, then sync again. "
-                "Nothing was pushed.",
+                msg.SYNC_BOTH_CHANGED.format(n=len(both)),
                 conflicts=both, commit=head,
             )
         tree, merged = self.mine(head_map)
@@ -376,6 +440,14 @@ class _Run:
             )
         self.step("merge-commit")
         return self.push(new_head, remote)
+
+    def _rewrite_pushed(self) -> None:
+        """The forced push went through: nothing pending; old objects pruned here and, when the
+        remote is a repository on a local path, there too (a hosted one prunes on its own schedule)."""
+        self.purges = self.purges.model_copy(update={"pending": [], "lease": None})
+        purge.save_state(self.root, self.purges)
+        self.git.prune()
+        purge.prune_local_remote(self.cfg.remote, self.git.env)
 
     def _blob(self, sha: str | None) -> bytes | None:
         return self.git.read_blobs([sha]).get(sha) if sha else None
@@ -451,7 +523,7 @@ class _Run:
     def _save_held(self, held: Mapping[str, str], override: Mapping[str, str | None]) -> None:
         new = [*held, *(p for p in override if p not in self.result.frozen)]
         if new:  # a scan only when something is held (the stat cache makes it cheap anyway)
-            tree = scan(self.root, self.to_sync)
+            tree = scan(self.root, self.to_sync, local_only=frozenset(self.purges.local_only))
             for p in new:
                 self.held[p] = tree.files.get(p, "")
         path = _paths(self.root)["held"]
@@ -461,12 +533,10 @@ class _Run:
     def done(self, status: str, message: str, **fields: object) -> SyncResult:
         data = self.result.model_dump()
         data.update(status=status, message=message, time=_now(), **fields)
-        head = self.git.rev(LOCAL_REF)
-        synced = {
-            mapping.local_key(self.map, split(p)[1])
-            for p in (self.git.ls_tree(head) if head else {})
-            if p.startswith(WORKSPACES_DIR + "/") and p.endswith("/" + SCOPE_FILE)
-        }
+        given = fields.get("commit")
+        head = given if isinstance(given, str) else self.git.rev(LOCAL_REF)
+        # The synced workspaces: the folders under workspaces/ of the head (one small ls-tree).
+        synced = {mapping.local_key(self.map, k) for k in (self.git.subdirs(head, WORKSPACES_DIR) if head else [])}
         data["unmapped"] = [k for k in unmapped_workspaces(self.store) if k in synced]
         result = SyncResult.model_validate(data)
         state.write_json(_paths(self.root)["last"], result.model_dump(mode="json"))
@@ -474,7 +544,7 @@ class _Run:
 
 
 def _has_secret(tree: LocalTree, path: str) -> bool:
-    if path.endswith("/" + SCOPE_FILE):
+    if path.endswith("/" + SCOPE_FILE) or path == purge.META_PATH:
         return False
     data = tree.read(path)
     return data is not None and has_secrets(data.decode("utf-8", "replace"))
@@ -497,17 +567,13 @@ def run_sync(
     ``cancelled`` is polled between steps: CancelledError, with memory whole."""
     root = store.root
     if root is None:
-        raise UsageError("Sync needs a memory root on disk.")
+        raise UsageError(msg.SYNC_NO_ROOT.format())
     if store.read_only:
-        raise UsageError("This memory root is read-only; sync needs to write to it.")
+        raise UsageError(msg.SYNC_READ_ONLY.format())
     cfg = save_config(root, remote, branch or "main") if remote else load_config(root)
     if not cfg.remote:
-        raise SyncError(
-            "No sync remote yet: run `dsh-memory sync --remote URL` once (a bare repository on a server, "
-            "a private hosted repository or a path on a USB disk).",
-            reason="no-remote",
-        )
-    with _sync_lock(root):
+        raise SyncError(msg.SYNC_NO_REMOTE.format(), reason="no-remote")
+    with sync_lock(root):
         try:
             return _Run(store, cfg, env, cancelled).run()
         except GitMissingError as exc:
@@ -528,11 +594,11 @@ def resolve(store: MemoryStore, item_id: str, res: Resolution) -> PendingReview:
     version the review showed), and the choice is kept until the next sync commits the merge."""
     root = store.root
     if root is None:
-        raise UsageError("Sync needs a memory root on disk.")
+        raise UsageError(msg.SYNC_NO_ROOT.format())
     review = pending_review(root)
     item = next((i for i in review.items if i.id == item_id), None) if review else None
     if review is None or item is None:
-        raise UsageError(f"No sync review item {item_id!r}. Run `dsh-memory sync review` to list them.")
+        raise UsageError(msg.SYNC_NO_ITEM.format(item=repr(item_id)))
     text = resolved_text(item, res)
     if text != item.mine:
         _write_choice(store, item, text)
@@ -545,18 +611,19 @@ def _write_choice(store: MemoryStore, item: ReviewItem, text: str | None) -> Non
     mine = item.mine.encode("utf-8") if item.mine is not None else None
     if item.scope == "global":
         if text is None:
-            raise UsageError("GLOBAL.md can't be deleted by a sync review; choose or edit a text.")
+            raise UsageError(msg.SYNC_GLOBAL_NO_DELETE.format())
         store.replace_global(text, content_hash(mine) if mine is not None else None)
         return
     snap = store.read_workspace(item.scope)
     entry = snap.get(item.name)
     if (entry.revision if entry else None) != (content_hash(mine) if mine is not None else None):
         raise ConflictError(
-            f"{item.name} changed here since the review was made; sync again to review it afresh.",
+            msg.SYNC_ITEM_CHANGED.format(name=item.name),
             snap.revision,
             snap,
         )
-    store.commit_versions(item.scope, [(item.name, None if text is None else text.encode("utf-8"))], snap.revision)
+    version = None if text is None else text.encode("utf-8")
+    store.history.commit_versions(item.scope, [(item.name, version)], snap.revision)
 
 
 def summary(root: Path) -> SyncSummary:

@@ -12,7 +12,9 @@ import shutil
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Literal
 
+from core import messages as msg
 from core.errors import DshMemoryError
 
 TIMEOUT_S = 300.0  # a remote on a slow link: generous, never forever
@@ -25,6 +27,9 @@ class GitMissingError(DshMemoryError):
     exit_code = 21
 
 
+SyncReason = Literal["remote", "push-rejected", "secret", "busy", "git", "no-remote"]
+
+
 class SyncError(DshMemoryError):
     """A sync step failed. ``reason`` says which, for code that decides from it (never the message):
     "remote" (unreachable or not a repository), "push-rejected", "secret", "busy", "git", "no-remote"."""
@@ -32,9 +37,9 @@ class SyncError(DshMemoryError):
     code = "sync_failed"
     exit_code = 20
 
-    def __init__(self, message: str, *, reason: str, items: Sequence[str] = ()) -> None:
+    def __init__(self, message: str, *, reason: SyncReason, items: Sequence[str] = ()) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason: SyncReason = reason
         self.items = tuple(items)
 
     def to_json(self) -> dict[str, object]:
@@ -44,12 +49,37 @@ class SyncError(DshMemoryError):
 def find_git() -> str:
     exe = shutil.which("git")
     if exe is None:
-        raise GitMissingError(
-            "Sync needs git, and it is not installed (or not on PATH). Install git "
-            "(Debian/Ubuntu: `sudo apt install git`, macOS: `xcode-select --install`, Windows: git-scm.com), "
-            "then sync again. Your memory is unchanged."
-        )
+        raise GitMissingError(msg.GIT_MISSING.format())
     return exe
+
+
+def _said(proc: subprocess.CompletedProcess[bytes], limit: int = 300) -> str:
+    """What git printed on stderr (its own words, in its own language), cut to ``limit``."""
+    return proc.stderr.decode("utf-8", "replace").strip()[:limit] or "?"
+
+
+_ESCAPES = {b"n": b"\n", b"t": b"\t", b"\"": b"\"", b"\\": b"\\", b"a": b"\a", b"b": b"\b", b"f": b"\f",
+            b"r": b"\r", b"v": b"\v"}
+
+
+def _unquote(path: bytes) -> bytes:
+    """A path as git prints it, C-quoted when it holds a quote, a backslash, a control character or
+    a space ("a b/c.md", "\\303\\251"), back to its bytes."""
+    if not (path.startswith(b'"') and path.endswith(b'"')):
+        return path
+    out, body, i = bytearray(), path[1:-1], 0
+    while i < len(body):
+        c = body[i : i + 1]
+        if c != b"\\":
+            out += c
+            i += 1
+        elif body[i + 1 : i + 2].isdigit():
+            out.append(int(body[i + 1 : i + 4], 8))
+            i += 4
+        else:
+            out += _ESCAPES.get(body[i + 1 : i + 2], body[i + 1 : i + 2])
+            i += 2
+    return bytes(out)
 
 
 def blob_sha(data: bytes) -> str:
@@ -80,9 +110,7 @@ class Git:
             check=False,
         )
         if check and proc.returncode != 0:
-            raise SyncError(
-                f"git {args[0]} failed: {proc.stderr.decode('utf-8', 'replace').strip()[:500]}", reason="git"
-            )
+            raise SyncError(msg.GIT_FAILED.format(command=args[0], detail=_said(proc, 500)), reason="git")
         return proc
 
     def init(self) -> None:
@@ -117,6 +145,11 @@ class Git:
                 result[path.decode("utf-8", "surrogateescape")] = parts[2].decode()
         return result
 
+    def subdirs(self, commit: str, folder: str) -> list[str]:
+        """The names of the folders directly under ``folder`` in ``commit``."""
+        out = self.run("ls-tree", "-d", "-z", "--name-only", commit, folder + "/", check=False).stdout
+        return [p.decode("utf-8", "surrogateescape").rsplit("/", 1)[-1] for p in out.split(b"\0") if p]
+
     def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
         wanted = sorted(set(shas))
         if not wanted:
@@ -128,7 +161,7 @@ class Git:
             nl = out.index(b"\n", pos)
             header = out[pos:nl].split()
             if len(header) != 3:
-                raise SyncError(f"git object {sha} is missing from the sync repository", reason="git")
+                raise SyncError(msg.GIT_OBJECT_MISSING.format(sha=sha), reason="git")
             size = int(header[2])
             result[sha] = out[nl + 1 : nl + 1 + size]
             pos = nl + 1 + size + 1
@@ -153,13 +186,13 @@ class Git:
         """A commit on top of ``parents[0]`` changing ``changes`` (None: delete), written by one
         ``git fast-import`` (blobs, trees and commit in one pack; the ref moves last)."""
         name, email = author
-        msg = message.encode("utf-8")
+        body = message.encode("utf-8")
         chunks: list[bytes] = [
             f"commit {ref}\n".encode(),
             f"author {name} <{email}> {when} +0000\n".encode(),
             f"committer {name} <{email}> {when} +0000\n".encode(),
-            b"data %d\n" % len(msg),
-            msg,
+            b"data %d\n" % len(body),
+            body,
             b"\n",
         ]
         if parents:
@@ -178,7 +211,7 @@ class Git:
         self.run("fast-import", "--quiet", "--done", "--date-format=raw", "--force", stdin=b"".join(chunks))
         sha = self.rev(ref)
         if sha is None:
-            raise SyncError("git fast-import did not create the commit", reason="git")
+            raise SyncError(msg.GIT_NO_COMMIT.format(), reason="git")
         return sha
 
     # --- the remote ---------------------------------------------------------------------------
@@ -186,10 +219,7 @@ class Git:
         """The remote branch's commit (None: the remote has no such branch yet)."""
         proc = self.run("ls-remote", "--heads", url, f"refs/heads/{branch}", check=False)
         if proc.returncode != 0:
-            raise SyncError(
-                f"Could not reach the sync remote {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}",
-                reason="remote",
-            )
+            raise SyncError(msg.REMOTE_UNREACHABLE.format(url=url, detail=_said(proc)), reason="remote")
         for line in proc.stdout.decode().splitlines():
             sha, _, ref = line.partition("\t")
             if ref == f"refs/heads/{branch}":
@@ -199,21 +229,100 @@ class Git:
     def fetch(self, url: str, branch: str, tracking: str) -> None:
         proc = self.run("fetch", "--no-tags", "--quiet", url, f"+refs/heads/{branch}:{tracking}", check=False)
         if proc.returncode != 0:
-            raise SyncError(
-                f"Could not fetch from {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
-            )
+            raise SyncError(msg.REMOTE_FETCH_FAILED.format(url=url, detail=_said(proc)), reason="remote")
 
-    def push(self, url: str, commit: str, branch: str) -> None:
-        proc = self.run("push", "--porcelain", "--quiet", url, f"{commit}:refs/heads/{branch}", check=False)
+    def push(self, url: str, commit: str, branch: str, *, lease: str | None = None) -> None:
+        """Push ``commit`` as ``branch``; with ``lease`` (the remote commit this machine has merged)
+        a forced push that the remote takes only while its branch is still exactly ``lease``."""
+        ref = f"refs/heads/{branch}"
+        force = [f"--force-with-lease={ref}:{lease}"] if lease else []
+        proc = self.run("push", "--porcelain", "--quiet", *force, url, f"{commit}:{ref}", check=False)
         if proc.returncode == 0:
             return
         flags = [ln.split("\t", 1)[0] for ln in proc.stdout.decode("utf-8", "replace").splitlines() if "\t" in ln]
         if "!" in flags:
-            raise SyncError(
-                "The remote has changes this machine has not merged yet (the push was rejected). "
-                "Sync again to merge them first.",
-                reason="push-rejected",
-            )
-        raise SyncError(
-            f"Could not push to {url}: {proc.stderr.decode('utf-8', 'replace').strip()[:300]}", reason="remote"
-        )
+            raise SyncError(msg.PUSH_REJECTED.format(), reason="push-rejected")
+        raise SyncError(msg.REMOTE_PUSH_FAILED.format(url=url, detail=_said(proc)), reason="remote")
+
+    # --- history rewrite (a purge) -------------------------------------------------------------
+    def rewrite_without(
+        self, prefixes: Sequence[str], refs: Sequence[str], scrub: Sequence[str] = ()
+    ) -> dict[str, str]:
+        """Rebuild the history of ``refs`` with no file under ``prefixes`` and no commit-message line
+        naming one of ``scrub`` (the messages list what changed); old -> new commit ids.
+
+        ``fast-export --no-data`` streams every commit as its file changes (blobs by id, nothing
+        read); the changes under ``prefixes`` are dropped; ``fast-import`` writes the new commits
+        and moves the refs last. Deterministic: the same commit filtered by the same prefixes gives
+        the same new commit on every machine (so rewritten histories still share their ancestors),
+        and a commit that never touched the prefixes keeps its id."""
+        raw = self.run(
+            "-c", "core.quotePath=false", "fast-export", "--no-data", "--show-original-ids",
+            "--signed-tags=strip", "--reencode=no", "--use-done-feature", *refs,
+        ).stdout
+        drop = tuple(p.encode("utf-8") for p in prefixes)
+        out: list[bytes] = []
+        marks: dict[str, str] = {}
+        last_mark = ""
+        pos, n = 0, len(raw)
+        while pos < n:
+            nl = raw.index(b"\n", pos)
+            line = raw[pos : nl + 1]
+            pos = nl + 1
+            if line.startswith(b"data "):  # a commit message: its bytes are never parsed as commands
+                size = int(line[5:-1])
+                body = raw[pos : pos + size]
+                pos += size
+                if scrub:
+                    kept = [ln for ln in body.split(b"\n") if not any(w.encode("utf-8") in ln for w in scrub)]
+                    body = b"\n".join(kept)
+                out += [b"data %d\n" % len(body), body]
+                continue
+            if line.startswith(b"mark :"):
+                last_mark = line[5:-1].decode()
+            elif line.startswith(b"original-oid "):
+                marks[last_mark] = line[13:-1].decode()
+            elif line.startswith((b"M ", b"D ")):
+                path = line[:-1].split(b" ", 3)[-1] if line.startswith(b"M ") else line[2:-1]
+                if _unquote(path).startswith(drop):
+                    continue
+            out.append(line)
+        marks_file = self.git_dir / "rewrite-marks"
+        try:
+            self.run("fast-import", "--quiet", "--force", f"--export-marks={marks_file}", stdin=b"".join(out))
+            new = dict(ln.split(" ", 1) for ln in marks_file.read_text().split("\n") if ln.startswith(":"))
+        finally:
+            marks_file.unlink(missing_ok=True)
+        return {old: new[m].strip() for m, old in marks.items() if m in new}
+
+    def blob_id(self, commit: str, path: str) -> str | None:
+        """The blob id of ``path`` in ``commit`` (None: no such file)."""
+        proc = self.run("rev-parse", "--verify", "--quiet", f"{commit}:{path}", check=False)
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def touches(self, prefixes: Sequence[str], refs: Sequence[str]) -> bool:
+        """Whether any commit of ``refs`` holds a file under ``prefixes``."""
+        refs = [r for r in refs if self.rev(r)]
+        if not refs or not prefixes:
+            return False
+        return bool(self.run("rev-list", "-1", *refs, "--", *prefixes).stdout.strip())
+
+    def mentions(self, words: Sequence[str], refs: Sequence[str]) -> bool:
+        """Whether a commit message of ``refs`` names one of ``words`` (fixed strings)."""
+        refs = [r for r in refs if self.rev(r)]
+        if not refs or not words:
+            return False
+        greps = [f"--grep={w}" for w in words]
+        return bool(self.run("rev-list", "-1", "--fixed-strings", *greps, *refs).stdout.strip())
+
+    def paths_in_history(self, ref: str) -> set[str]:
+        """Every path any commit of ``ref`` added (empty when ``ref`` does not exist)."""
+        if self.rev(ref) is None:
+            return set()
+        out = self.run("log", "--format=", "--name-only", "--diff-filter=A", "-z", ref).stdout
+        return {p.decode("utf-8", "surrogateescape").strip("\n") for p in out.split(b"\0") if p.strip(b"\n")}
+
+    def prune(self) -> None:
+        """Delete every object no ref reaches (the rewritten-away history) now, not in two weeks."""
+        self.run("reflog", "expire", "--expire=now", "--all")
+        self.run("gc", "--prune=now", "--quiet")

@@ -45,6 +45,8 @@ class SyncResult(_Model):
     frozen: dict[str, str] = Field(default_factory=dict)  # invalid local files, never synced
     secrets: list[str] = Field(default_factory=list)  # records refused for credential-shaped values
     unmapped: list[str] = Field(default_factory=list)  # synced workspaces whose folder is not here
+    purged: list[str] = Field(default_factory=list)  # archived here: deleted forever on another machine
+    rewritten: bool = False  # this run replaced the remote's history (after a purge here)
 
     @property
     def ok(self) -> bool:

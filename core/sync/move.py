@@ -6,15 +6,15 @@ only in the moved one come along as they are, identical ones are settled, and a 
 different texts becomes one :class:`~core.sync.review.ReviewItem` with both texts. :func:`apply_move`
 writes nothing until every such item has the user's choice, then:
 
-1. commits every incoming and chosen version into the target workspace as exact bytes, in one CAS
-   store commit (journaled; whatever it displaces goes to history);
-2. archives the moved workspace (one atomic rename; its bytes stay restorable in the Recycle Bin);
+1. in ONE store transaction (``commit_scopes``): every incoming and chosen version goes into the
+   target workspace (CAS; whatever it displaces goes to history) and the moved workspace is archived
+   (its bytes stay restorable in the Recycle Bin) — a crash leaves both old or both new;
+2. a hand-formatted record gets its exact bytes right after (:mod:`core.sync.exact`);
 3. writes a receipt ``reviews/move-<time>-<key>.md`` saying what moved and what was chosen, and
    points the sync map's entry (if the workspace is synced) at the new key.
 
-A move journal (``.manager/sync/moves/<key>.json``) is written between steps 1 and 2, so a crash
-there is finished by the next :func:`finish_pending_moves` (the CLI and sync run it first): the target
-holds every record, the source is archived once, and no record is lost or doubled in an agent's view.
+Moves of an earlier version journaled steps 1 and 2 apart (``.manager/sync/moves/``);
+:func:`finish_pending_moves` still finishes such a journal.
 """
 
 from __future__ import annotations
@@ -24,12 +24,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from core import messages as msg
 from core.errors import ConflictError, NotFoundError, UsageError
 from core.keys import normalize_cwd, workspace_key, workspace_name
 from core.layout import RECORD_SUFFIX
-from core.models import EMPTY_REVISION, Revision
+from core.models import EMPTY_REVISION, Revision, ScopeBatch
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 from core.sync import mapping, state
+from core.sync.exact import as_ops
 from core.sync.review import Resolution, ReviewItem, resolved_text, unresolved
 
 MOVE_FORMAT = "dsh-move/1"
@@ -74,11 +77,10 @@ def plan_move(store: MemoryStore, key: str, to_cwd: str) -> MovePlan:
     target_cwd = normalize_cwd(to_cwd)
     target_key = workspace_key(target_cwd)
     if target_key == key:
-        raise UsageError(f"Workspace {key} already belongs to {target_cwd}; nothing to move.")
+        raise UsageError(msg.MOVE_SAME_FOLDER.format(key=key, cwd=target_cwd))
     if any(i.key == key for i in store.list_workspaces(archived=True, counts=False)):
         raise ConflictError(
-            f"The Recycle Bin already holds an archived workspace {key}; restore or purge it before moving "
-            "this one (the move archives the old copy). Nothing was changed.",
+            msg.MOVE_ARCHIVED_EXISTS.format(key=key),
             source.revision,
             source,
         )
@@ -145,12 +147,10 @@ def apply_move(
 ) -> MoveResult:
     """Carry out ``plan`` with the user's choice for every conflict (UsageError if one is missing).
 
-    ``step`` is told each stage ("committed", "archived") — a test seam for interruptions."""
+    ``step`` is told each stage ("planned", "committed", "archived") — a test seam for interruptions."""
     missing = unresolved(plan.conflicts, resolutions)
     if missing:
-        raise UsageError(
-            "Choose a version for each record in both workspaces before moving: " + ", ".join(missing)
-        )
+        raise UsageError(msg.MOVE_CHOOSE_FIRST.format(names=", ".join(missing)))
     versions: list[tuple[str, bytes | None]] = list(plan.incoming)
     replaced: list[str] = []
     kept: list[str] = []
@@ -171,33 +171,28 @@ def apply_move(
     current = store.read_workspace(plan.source_key)
     if current.revision != plan.source_revision:
         raise ConflictError(
-            f"Workspace {plan.source_name} changed since the move was planned; review it again. Nothing was moved.",
+            msg.MOVE_SOURCE_CHANGED.format(name=plan.source_name),
             current.revision,
             current,
         )
-    if versions:
-        snap = store.commit_versions(plan.target_key, versions, expect)
-    else:
-        snap = store.read_workspace(plan.target_key)
-    journal = None
-    root = store.root
-    if root is not None:
-        journal = _moves_dir(root) / f"{plan.source_key}.json"
-        state.write_json(
-            journal,
-            {"format": MOVE_FORMAT, "source": plan.source_key, "source_revision": plan.source_revision,
-             "target": plan.target_key},
-        )
+    # ONE store transaction: the target's new records and the source's archive (commit_scopes), so a
+    # crash leaves both old or both new. Hand-formatted records get their exact bytes right after.
+    ops, exact = as_ops(versions, lambda name: store.read_record_file(plan.target_key, name + RECORD_SUFFIX))
+    if step is not None:
+        step("planned")
+    batches = [ScopeBatch(key=plan.target_key, ops=ops, expect=expect)] if ops else []
+    done = store.commit_scopes(batches, archive=[plan.source_key])
+    snap = done.workspaces.get(plan.target_key) or store.read_workspace(plan.target_key)
     if step is not None:
         step("committed")
-    store.archive(plan.source_key, plan.source_revision)
+    if exact:
+        snap = store.history.commit_versions(plan.target_key, exact, snap.revision)
     if step is not None:
         step("archived")
     receipt_id = _write_receipt(store, plan, [n for n, _ in plan.incoming], replaced, kept)
+    root = store.root
     if root is not None:
         mapping.rekey(root, plan.source_key, plan.target_key)
-        if journal is not None:
-            state.remove(journal)
     return MoveResult(
         target_key=plan.target_key,
         target_revision=snap.revision,
@@ -209,7 +204,8 @@ def apply_move(
 
 
 def finish_pending_moves(store: MemoryStore) -> list[str]:
-    """Finish moves interrupted between their commit and their archive. Returns the keys finished."""
+    """Finish moves an earlier version left between their commit and their archive (it journaled the
+    two steps in ``.manager/sync/moves/``; a move is one store transaction now). Returns the keys."""
     root = store.root
     if root is None or store.read_only:
         return []
@@ -229,7 +225,7 @@ def finish_pending_moves(store: MemoryStore) -> list[str]:
             mapping.rekey(root, source, target)
             continue
         if snap.revision == obj.get("source_revision"):
-            store.archive(source, snap.revision)
+            store.recycle.archive(source, snap.revision)
             mapping.rekey(root, source, target)
             done.append(source)
         state.remove(p)
@@ -260,5 +256,5 @@ def _write_receipt(
         f"- Both had it, target's version kept: {', '.join(kept) or '-'}",
         f"- Invalid files left in the Recycle Bin copy: {', '.join(plan.left_behind) or '-'}",
     ]
-    store.write_receipt(rid, "\n".join(lines) + "\n")
+    store.files(RECEIPTS).write(rid, "\n".join(lines) + "\n")
     return rid

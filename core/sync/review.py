@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from core import messages as msg
 from core.errors import UsageError
 from core.textdiff import unified_diff
 
@@ -51,7 +52,7 @@ def resolved_text(item: ReviewItem, res: Resolution) -> str | None:
     if res.choice == "theirs":
         return item.theirs
     if res.text is None:
-        raise UsageError(f"An edited version of {item.name} needs its text.")
+        raise UsageError(msg.SYNC_EDIT_NEEDS_TEXT.format(name=item.name))
     return res.text
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core import messages as msg
 from core.layout import ARCHIVED_DIR, GLOBAL_FILE, INDEX_FILE, RECORD_SUFFIX, REVIEWS_DIR, SCOPE_FILE, WORKSPACES_DIR
 from core.records import MAX_RECORD_BYTES
 from core.secrets import has_secrets
@@ -42,6 +43,12 @@ class LocalTree:
     frozen: dict[str, str] = field(default_factory=dict)
     local: dict[str, str] = field(default_factory=dict)  # synced path -> path relative to the root
     data: dict[str, bytes] = field(default_factory=dict)  # bytes read during this scan (cache misses)
+
+    def add(self, path: str, data: bytes) -> None:
+        """A synced file that is no file of the root (the purge tombstones)."""
+        self.files[path] = blob_sha(data)
+        self.local[path] = path
+        self.data[path] = data
 
     def read(self, path: str) -> bytes | None:
         """The file's bytes now (None: gone or not regular); its blob id is refreshed."""
@@ -110,20 +117,23 @@ def _dirs(parent: Path) -> Iterator[os.DirEntry[str]]:
 def _valid(path: str, data: bytes) -> str | None:
     """Why ``data`` can't be synced as ``path`` (None: it can)."""
     if len(data) > _budget(path):
-        return "over the size limit"
+        return msg.FROZEN_TOO_BIG.format()
     if path == GLOBAL_FILE or path.startswith(REVIEWS_DIR + "/") or path.endswith("/" + SCOPE_FILE):
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
-            return "not valid UTF-8"
-        return "contains NUL bytes" if b"\0" in data else None
+            return msg.FROZEN_NOT_UTF8.format()
+        return msg.FROZEN_NUL.format() if b"\0" in data else None
     entry = entry_from_bytes(path.rsplit("/", 1)[-1], data)
-    return None if entry.is_valid else "; ".join(entry.invalid_reasons) or "not a valid record"
+    return None if entry.is_valid else "; ".join(entry.invalid_reasons) or msg.FROZEN_INVALID.format()
 
 
-def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> LocalTree:
-    """Walk the owned part of ``root``; ``to_sync_key`` maps local workspace keys to synced ones."""
-    shadowed = {s for loc, s in to_sync_key.items() if loc != s}
+def scan(
+    root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True, local_only: frozenset[str] = frozenset()
+) -> LocalTree:
+    """Walk the owned part of ``root``; ``to_sync_key`` maps local workspace keys to synced ones.
+    ``local_only``: archived workspaces never synced (copies of workspaces purged on another machine)."""
+    shadowed = {s for loc, s in to_sync_key.items() if loc != s} | local_only
     tree = LocalTree(root)
     cache_path = state.sync_path(root) / "index.json"
     cached = state.read_json(cache_path) if use_cache else None
@@ -135,7 +145,7 @@ def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> 
 
     def visit(rel: str, path: str, st: os.stat_result | None) -> None:
         if st is None or not stat.S_ISREG(st.st_mode):
-            tree.frozen[path] = "not a regular file (a symbolic link or a folder)"
+            tree.frozen[path] = msg.FROZEN_NOT_REGULAR.format()
             return
         tree.local[path] = rel
         sig = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
@@ -145,7 +155,7 @@ def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> 
         else:
             data = _read(root / rel, _budget(path))
             if data is None:
-                tree.frozen[path] = "not readable, or over the size limit"
+                tree.frozen[path] = msg.FROZEN_UNREADABLE.format()
                 return
             data = export_bytes(path, data)
             sha, problem = blob_sha(data), _valid(path, data)
@@ -171,7 +181,7 @@ def scan(root: Path, to_sync_key: dict[str, str], *, use_cache: bool = True) -> 
                 continue
             skey = to_sync_key.get(ws.name, ws.name)
             if top == ARCHIVED_DIR and ws.name in shadowed:
-                continue  # the copy a mapping move left in the Recycle Bin: this machine's only
+                continue  # a copy a mapping move (or a purge elsewhere) left in the Recycle Bin: ours only
 
             for f in _dirs(Path(ws.path)):
                 if f.name == INDEX_FILE or f.name.startswith("."):

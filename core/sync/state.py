@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from core import messages as msg
 from core.atomic import write_atomic
 from core.errors import StorageError
 from core.layout import MANAGER_DIR, SYNC_DIR
@@ -27,7 +28,7 @@ def sync_dir(root: Path) -> Path:
     d = manager / SYNC_DIR
     for p in (manager, d):
         if p.is_symlink():
-            raise StorageError(f"{p} is a symbolic link; sync never writes through one. Remove it and retry.")
+            raise StorageError(msg.SYNC_SYMLINK.format(path=p))
         if not p.exists():
             os.makedirs(p, mode=0o700, exist_ok=True)
     return d

@@ -30,6 +30,7 @@ from core.sync.mapping import FolderCandidate, find_candidates, remembered_remot
 from core.sync.move import MovePlan, MoveResult, apply_move, plan_move
 from core.sync.review import Resolution
 from gui.context import AppContext
+from gui.core_text import core_text
 from gui.tasks import Jobs
 from gui.widgets.messages import describe_error
 from gui.widgets.read_only import mark_writes
@@ -213,8 +214,8 @@ class MoveDialog(QDialog):
         self.jobs.start("move", apply_move, self.ctx.store, plan, res, done=done, failed=failed)
 
     def _failed(self, exc: BaseException) -> None:
-        self.error.setText(describe_error(exc))
-        self.looking.setText(describe_error(exc))
+        self.error.setText(core_text(describe_error(exc)))
+        self.looking.setText(core_text(describe_error(exc)))
 
 
 class MissingFoldersPanel(QGroupBox):
@@ -260,7 +261,7 @@ class MissingFoldersPanel(QGroupBox):
 
     def refresh(self) -> None:
         self.jobs.start("load", _missing, self.ctx.store, done=self._show, failed=lambda e: self.note.setText(
-            describe_error(e)))
+            core_text(describe_error(e))))
 
     def _show(self, infos: list[WorkspaceInfo]) -> None:
         self.infos = infos
@@ -305,6 +306,6 @@ class MissingFoldersPanel(QGroupBox):
             self.refresh()
 
         def failed(exc: BaseException) -> None:
-            self.note.setText(describe_error(exc))
+            self.note.setText(core_text(describe_error(exc)))
 
-        self.jobs.start("archive", self.ctx.store.archive, info.key, done=done, failed=failed)
+        self.jobs.start("archive", self.ctx.store.recycle.archive, info.key, done=done, failed=failed)

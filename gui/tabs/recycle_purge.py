@@ -41,6 +41,7 @@ class PurgeQuestion:
     history_entries: int  # deleted records and earlier versions of this workspace, kept in history
     confirm_text: str  # what must be typed: the name, or the full key of a damaged scope
     by_key: bool = False  # confirm_text is the folder key (its scope.json could not be read)
+    synced: bool = False  # sync is set up: the purge rewrites the synced history too (issue 28)
 
 
 def explain(q: PurgeQuestion) -> tuple[str, str]:
@@ -71,6 +72,12 @@ def explain(q: PurgeQuestion) -> tuple[str, str]:
                 "",
                 q.history_entries,
             )
+        )
+    if q.synced:
+        text += translate(
+            "PurgeDialog",
+            " Synced history will be rewritten without it: the next sync replaces the remote's history, "
+            "and your other machines must sync to remove their copies.",
         )
     text += translate("PurgeDialog", " This cannot be undone.")  # the leading space is English's
     prompt = (

@@ -36,6 +36,7 @@ from core.models import HistoryEntry, WorkspaceInfo, WorkspaceSnapshot
 from core.recycle import RecycleBin, purge_workspace, read_recycle_bin
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE
+from core.sync.purge import sync_is_set_up
 from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.qtmodels.recycle_models import (
@@ -384,7 +385,7 @@ class RecycleBinTab(Tab):
         def failed(exc: BaseException) -> None:
             self.preview.setPlainText(self.tr("Could not read this record: {why}").format(why=describe_error(exc)))
 
-        self.jobs.start("preview", self.ctx.store.read_history, entry.id, done=done, failed=failed)
+        self.jobs.start("preview", self.ctx.store.history.read, entry.id, done=done, failed=failed)
 
     def _update_buttons(self) -> None:
         ws, entry = self.selected_workspace(), self.selected_entry()
@@ -463,7 +464,7 @@ class RecycleBinTab(Tab):
             self.banner.show_message("error", text)
             self.refresh()
 
-        self.jobs.start("action", self.ctx.store.restore, ws.key, done=done, failed=failed)
+        self.jobs.start("action", self.ctx.store.recycle.restore, ws.key, done=done, failed=failed)
 
     # --- purge -------------------------------------------------------------------------------------
     def purge_question(self, ws: WorkspaceInfo) -> PurgeQuestion:
@@ -477,6 +478,7 @@ class RecycleBinTab(Tab):
             history_entries=len(self._contents.history_of(ws.key)),
             confirm_text=ws.key if ws.scope_problem else ws.display_name,
             by_key=bool(ws.scope_problem),
+            synced=sync_is_set_up(self.ctx.store.root),
         )
 
     def _ask_purge(self, parent: QWidget, question: PurgeQuestion) -> str | None:

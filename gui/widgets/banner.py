@@ -63,6 +63,10 @@ class _Strip(QFrame):
         layout.addWidget(self.label, 1)
         self.buttons: list[QPushButton] = []
         self.layout_ = layout
+        # Actions stack in a column: side by side, two long labels squeezed the text to a sliver.
+        self.actions_box = QVBoxLayout()
+        self.actions_box.setSpacing(2)
+        layout.addLayout(self.actions_box)
         self.close_button = QToolButton()
         self.close_button.setObjectName("bannerDismiss")
         self.close_button.setText("×")
@@ -80,7 +84,7 @@ class _Strip(QFrame):
         for label, callback in actions:
             button = QPushButton(label)
             button.clicked.connect(lambda _=False, cb=callback: cb())
-            self.layout_.insertWidget(self.layout_.count() - 1, button)
+            self.actions_box.addWidget(button)
             self.buttons.append(button)
 
     def empty(self) -> None:

@@ -350,7 +350,7 @@ def test_archive_restore_purge(root: Path, cwd: str, tmp_path: Path) -> None:
     assert run_json(root, "workspaces", "--archived")[1]["workspaces"]  # still there
 
     rc, data = run_json(root, "purge", "--key", key, "--confirm", "atlas-web")
-    assert rc == 0 and data == {"purged": key}
+    assert rc == 0 and data == {"purged": key, "sync_history_rewritten": False}  # never synced: no history to rewrite
     assert run_json(root, "workspaces", "--archived")[1]["workspaces"] == []
     rc, data = run_json(root, "show", "--key", key)
     assert rc == 4 and data["error"]["code"] == "not_found"

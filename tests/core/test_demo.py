@@ -54,7 +54,7 @@ def test_demo_root_has_something_for_every_flag(tmp_path: Path) -> None:
         assert section in g.text
     assert _CJK.search(g.text)
 
-    history = store.history()
+    history = store.history.entries()
     assert {h.reason for h in history} == {"overwrite", "delete"}
 
     problems = store.check()

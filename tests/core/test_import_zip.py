@@ -174,7 +174,7 @@ def test_reviews_are_pending_and_memory_changes_only_on_commit(tmp_path: Path) -
     assert [c.target for c in ws_review.actionable] == ["ci.md"]
     # The Consolidation tab's pending list shows them under Imports (read back from the store).
     main = ConsolidationService(dst, ModelCatalog(()), AppSettings())
-    from core.mcp.proposals import AgentProposals
+    from core.consolidation.agent_proposals import AgentProposals
 
     listing = read_pending(main, AgentProposals(dst, AppSettings()))
     assert {i.source for i in listing.items} == {"import"} and len(listing.items) == 2
@@ -191,7 +191,7 @@ def test_archived_workspace_is_refused(tmp_path: Path) -> None:
     dst = FileStore(tmp_path / "b")
     mine = dst.create_workspace(SHOP)
     dst.commit(mine.key, [PutOp(record=_rec("a", "b"))], mine.revision)
-    dst.archive(mine.key)
+    dst.recycle.archive(mine.key)
     path = _zip(tmp_path / "z.zip", {"workspaces/shop-1/deploy.md": _record_bytes("deploy")})
     result = open_zip_reviews(dst, read_export_zip(path))
     assert result.reviews == [] and [e.kind for e in result.refused] == ["archived"]

@@ -25,6 +25,7 @@ from core.export import FORMAT
 from core.import_zip import open_zip_reviews, read_export_zip
 from core.mcp.agent import AgentSession
 from core.models import PutOp, Record
+from core.store.files import DEBUG_LOGS, STALE_MARKS
 from core.store.fs import FileStore
 from core.usage.ledger import note_served
 
@@ -91,8 +92,8 @@ def test_purge_leaves_no_copy_of_the_workspace_anywhere_under_the_root(tmp_path:
     ((service, review),) = opened.reviews
     change = review.changes[0]
     service.edit_change(review, change.id, _record("zip-fact", f"Edited {MARKER}"))
-    store.append_debug(review.review_id, 1, json.dumps({"evidence": f"said {MARKER}"}))
-    store.write_stale_marks(key, json.dumps({"reviewed": {"deploy": f"{MARKER}"}}))
+    store.files(DEBUG_LOGS).append(f"{review.review_id}/attempt-1", json.dumps({"evidence": f"said {MARKER}"}) + "\n")
+    store.files(STALE_MARKS).write(key, json.dumps({"reviewed": {"deploy": f"{MARKER}"}}))
     note_served(store, key, [f"deploy-{MARKER}"], "memory_read", "test-agent")  # the usage ledger's MCP log
     note_served(store, "other-0123456789abcdef", ["kept"], "memory_read", "test-agent")
     assert _hits(root)  # the marker is planted in every kind of derived data

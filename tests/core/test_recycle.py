@@ -22,8 +22,8 @@ def test_restore_target_follows_the_workspace(tmp_path: Path) -> None:
     assert (target.state, target.revision, target.record_exists) == ("active", snap.revision, False)
     back = restore_entry(store, entry, target.revision, create=False)
     assert back.get("fact") is not None and restore_target(store, entry).record_exists
-    store.archive(snap.key)
+    store.recycle.archive(snap.key)
     assert restore_target(store, entry).state == "archived"
     assert [w.key for w in read_recycle_bin(store).workspaces] == [snap.key]
-    store.purge(snap.key, "proj")
+    store.recycle.purge(snap.key, "proj")
     assert restore_target(store, entry).state == "missing"  # purged: the workspace must be created again

@@ -12,6 +12,7 @@ from core.errors import CancelledError
 from core.load_meter import root_loads
 from core.models import PutOp, Record
 from core.staleness import mark_reviewed, near_duplicates, read_marks, scan
+from core.store.files import STALE_MARKS
 from core.store.fs import FileStore
 
 
@@ -60,7 +61,7 @@ def test_mark_reviewed_is_private_state_and_a_change_brings_the_record_back(stor
 
 def test_unreadable_marks_only_put_records_back(store: FileStore) -> None:
     key = store.list_workspaces()[0].key
-    store.write_stale_marks(key, "{not json")
+    store.files(STALE_MARKS).write(key, "{not json")
     assert read_marks(store, key) == {}
     assert len(scan(store, [key]).items) == 1
 

@@ -46,9 +46,9 @@ def test_undo_of_a_create_deletes_into_history(store: StoreCore) -> None:
     undone = undo_last_commit(store, key)
     assert undone.revision == s1.revision  # back to exactly the state before
     assert sorted(_files(store, key)) == ["keep"]
-    deleted = store.history(key, "new-one")
+    deleted = store.history.entries(key, "new-one")
     assert deleted and deleted[0].reason == "delete"
-    assert store.read_history(deleted[0].id) == render_record(rec("new-one"))
+    assert store.history.read(deleted[0].id) == render_record(rec("new-one"))
     assert s2.revision != s1.revision
 
 
@@ -77,7 +77,7 @@ def test_stale_revision_is_refused_and_memory_unchanged(store: StoreCore) -> Non
     key = _ws(store)
     s1 = store.commit(key, [PutOp(record=rec("a"))], None)
     store.commit(key, [PutOp(record=rec("a", "\nSecond.\n"))], s1.revision)
-    log_before = store.commit_log(key)
+    log_before = store.history.commit_log(key)
     # Another program writes to the record after that commit.
     other = render_record(rec("a", "\nAn agent wrote this.\n"))
     if isinstance(store, FileStore):
@@ -92,7 +92,7 @@ def test_stale_revision_is_refused_and_memory_unchanged(store: StoreCore) -> Non
     assert info.value.kind == "changed"
     assert "changed after that commit" in info.value.message
     assert _files(store, key) == files and store.read_workspace(key).revision == revision
-    assert store.commit_log(key) == log_before  # nothing logged either
+    assert store.history.commit_log(key) == log_before  # nothing logged either
 
 
 def test_nothing_to_undo(store: StoreCore) -> None:
@@ -156,29 +156,29 @@ def test_log_is_bounded_and_a_damaged_log_is_never_acted_on(tmp_path: Path) -> N
     rev = store.read_workspace(key).revision
     for i in range(MAX_ENTRIES + 3):
         rev = store.commit(key, [PutOp(record=rec("a", f"\nv{i}\n"))], rev).revision
-    assert len(store.commit_log(key)) == MAX_ENTRIES
+    assert len(store.history.commit_log(key)) == MAX_ENTRIES
     path = tmp_path / "memory" / log_rel(key)
     assert path.stat().st_mode & 0o077 == 0  # private
     doc = json.loads(path.read_text())
     doc["entries"][-1]["changes"][0]["before"] = None  # tampered: would turn an overwrite into a create
     doc["entries"][-1]["surprise"] = 1
     path.write_text(json.dumps(doc))
-    assert store.commit_log(key) == []
+    assert store.history.commit_log(key) == []
     files = _files(store, key)
     with pytest.raises(UndoRefusedError):
         undo_last_commit(store, key)
     assert _files(store, key) == files
     # The next commit starts a fresh log.
     store.commit(key, [PutOp(record=rec("b"))], rev)
-    assert len(store.commit_log(key)) == 1
+    assert len(store.history.commit_log(key)) == 1
 
 
 def test_purge_drops_the_log(tmp_path: Path) -> None:
     store = FileStore(tmp_path / "memory")
     key = _ws(store)
     snap = store.commit(key, [PutOp(record=rec("a"))], None)
-    store.archive(key, snap.revision)
-    store.purge(key, snap.info.display_name)
+    store.recycle.archive(key, snap.revision)
+    store.recycle.purge(key, snap.info.display_name)
     assert not (tmp_path / "memory" / log_rel(key)).exists()
 
 
@@ -191,20 +191,19 @@ def test_a_crashed_log_write_leaves_no_temp_file_after_reopen(tmp_path: Path) ->
     temp.write_text("{partial")
     FileStore(tmp_path / "memory")  # the next open settles it
     assert not temp.exists()
-    assert len(store.commit_log(key)) == 1
+    assert len(store.history.commit_log(key)) == 1
 
 
 def test_the_log_parses_back_to_what_was_rendered(tmp_path: Path) -> None:
     """parse_log keeps the entries it rendered last (no re-validation); a fresh parse of the same
     bytes, with that memory cleared, gives the same entries."""
-    from core.store import commit_log
 
     store = FileStore(tmp_path / "memory")
     key = _ws(store)
     rev = store.read_workspace(key).revision
     for i in range(3):
         rev = store.commit(key, [PutOp(record=rec("a", f"\nv{i}\n")), PutOp(record=rec(f"n{i}"))], rev).revision
-    remembered = store.commit_log(key)
-    commit_log._KNOWN.clear()
-    assert store.commit_log(key) == remembered
+    remembered = store.history.commit_log(key)
+    store.caches.commit_logs.clear()
+    assert store.history.commit_log(key) == remembered
     assert len(remembered) == 3 and remembered[0].after == rev

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from core.consolidation.receipts import parse_receipt
 from core.mcp.agent import AgentSession
+from core.store.files import AGENT_PROPOSALS, RECEIPTS, REVIEW_STATES
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.tabs.consolidation import ConsolidationTab
@@ -69,7 +70,7 @@ def test_agent_proposal_is_listed_opened_and_committed(qtbot: QtBot, ctx: AppCon
     assert snap is not None and "release-day" in {r.name for r in snap.records()}
     # Settled: it leaves the pending list after the refresh the commit asked for.
     assert tab.pending.items() == []
-    receipt = parse_receipt(ctx.store.read_receipt(pid) or "")
+    receipt = parse_receipt(ctx.store.files(RECEIPTS).read(pid) or "")
     assert receipt is not None and receipt.status == "committed"
 
 
@@ -109,11 +110,11 @@ def test_reject_an_agent_proposal_asks_first(
     tab.select_pending(pid)
     dialogs.push(False)
     tab.review_panel.delete_button.click()
-    assert tab.pending.items() and ctx.store.read_agent_proposal(pid) is not None
+    assert tab.pending.items() and ctx.store.files(AGENT_PROPOSALS).read(pid) is not None
     dialogs.push(True)
     tab.review_panel.delete_button.click()
     assert tab.pending.items() == []
-    receipt = parse_receipt(ctx.store.read_receipt(pid) or "")
+    receipt = parse_receipt(ctx.store.files(RECEIPTS).read(pid) or "")
     assert receipt is not None and receipt.status == "rejected"
     assert {r.name for r in ctx.store.find_workspace(str(project)).records()} == {"deploy-steps"}  # type: ignore[union-attr]
 
@@ -180,7 +181,7 @@ def test_pending_review_survives_a_restart_and_can_be_deleted(
     dialogs.push(True)
     tab.pending.delete_button.click()
     assert tab.pending.items() == []
-    receipt = parse_receipt(again.store.read_receipt(review.review_id) or "")
+    receipt = parse_receipt(again.store.files(RECEIPTS).read(review.review_id) or "")
     assert receipt is not None and receipt.status == "discarded"
     assert "Deleted the pending review" in tab.banner.text
 
@@ -192,9 +193,9 @@ def test_proposal_changed_on_disk_at_commit_offers_delete(
     run_offline(tab)
     review = tab.review
     assert review is not None
-    text = ctx.store.read_review_state(review.review_id)
+    text = ctx.store.files(REVIEW_STATES).read(review.review_id)
     assert text is not None
-    ctx.store.write_review_state(review.review_id, text.replace("trunk-stable", "trunk-stab1e"))
+    ctx.store.files(REVIEW_STATES).write(review.review_id, text.replace("trunk-stable", "trunk-stab1e"))
     tab.accept_all_button.click()
     tab.commit_button.click()
     assert tab.banner.level == "error" and "Nothing was committed" in tab.banner.text
@@ -202,7 +203,7 @@ def test_proposal_changed_on_disk_at_commit_offers_delete(
     assert button is not None
     dialogs.push(True)
     button.click()
-    receipt = parse_receipt(ctx.store.read_receipt(review.review_id) or "")
+    receipt = parse_receipt(ctx.store.files(RECEIPTS).read(review.review_id) or "")
     assert receipt is not None and receipt.status == "discarded"
 
 
@@ -214,9 +215,9 @@ def test_tampered_pending_review_offers_delete(
     review = first.review
     assert review is not None
     first.shutdown()
-    text = ctx.store.read_review_state(review.review_id)
+    text = ctx.store.files(REVIEW_STATES).read(review.review_id)
     assert text is not None
-    ctx.store.write_review_state(review.review_id, text.replace("trunk-stable", "trunk-stab1e"))
+    ctx.store.files(REVIEW_STATES).write(review.review_id, text.replace("trunk-stable", "trunk-stab1e"))
     tab = make_tab(qtbot, make_ctx(Path(ctx.root), dialogs, tmp_path))
     assert tab.pending.items() == []
     assert "Not used" in tab.banner.text and review.review_id in tab.banner.text

@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from core.models import PutOp, Record
 from core.settings import AppSettings, CustomEndpoint, load_settings, save_settings
+from core.store.files import RECEIPTS
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.consolidation_models import ReviewChangesModel
@@ -241,7 +242,7 @@ def test_offline_review_reject_one_accept_one_commit(qtbot: QtBot, ctx: AppConte
     assert snap is not None
     assert [r.name for r in snap.records()] == [kept_name]
     assert "trunk-stable" in snap.records()[0].body + snap.records()[0].description
-    assert ctx.store.read_receipt(receipt.review_id) is not None
+    assert ctx.store.files(RECEIPTS).read(receipt.review_id) is not None
     # The sessions table and the receipts list show the new state (after the follow-up refresh).
     assert tab.session_model.session_row(0).last_status == "partially-committed"
     assert tab.receipt_model.rowCount() == 1

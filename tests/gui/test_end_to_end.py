@@ -65,7 +65,7 @@ def test_edit_commit_archive_restore_purge_on_worker_threads(
         qtbot.waitUntil(lambda: recycle.archived_model.rowCount() == 0, timeout=10000)
 
         # Archive it again elsewhere and purge it: the wrong name deletes nothing, the right one does.
-        open_store(ctx.root).archive(beta.key)
+        open_store(ctx.root).recycle.archive(beta.key)
         qtbot.waitUntil(lambda: recycle.archived_model.rowCount() == 1, timeout=10000)
         assert recycle.select_workspace(beta.key)
         dialogs.push("wrong-name")

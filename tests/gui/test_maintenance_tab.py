@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from core.models import PutOp, WorkspaceSnapshot
+from core.store.files import SETTINGS
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.tabs.maintenance import MaintenanceTab
@@ -72,7 +73,7 @@ def test_delete_asks_then_commits_with_cas_and_keeps_history(
     assert ctx.store.read_workspace(sample["alpha"].key).get("release-notes") is None
     assert "Deleted release-notes" in tab.banner.text
     assert "release-notes" not in [n for n, _ in _rows(tab)]
-    assert any(h.name == "release-notes" for h in ctx.store.history(sample["alpha"].key))
+    assert any(h.name == "release-notes" for h in ctx.store.history.entries(sample["alpha"].key))
 
 
 def test_delete_after_an_outside_change_deletes_nothing(
@@ -105,7 +106,7 @@ def test_edit_opens_the_record_in_the_workspace_tab(
 def test_load_meter_marks_workspaces_over_the_settings_threshold(
     tab: MaintenanceTab, ctx: AppContext, sample: dict[str, WorkspaceSnapshot], qtmodeltester: Any
 ) -> None:
-    ctx.store.write_settings_text("load_warning_tokens: 90\n", ctx.store.read_settings_text()[1])
+    ctx.store.files(SETTINGS).replace("load_warning_tokens: 90\n", ctx.store.files(SETTINGS).read_revised()[1])
     tab.refresh()
     model = tab.loads.proxy
     assert model.rowCount() == 3

@@ -67,7 +67,7 @@ def test_purge_says_it_deletes_the_history_of_records_deleted_earlier(
 ) -> None:
     snap = _seed(ctx, tmp_path / "projects" / "alpha")
     snap = ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     assert tab.select_workspace(snap.key)
 
@@ -76,11 +76,11 @@ def test_purge_says_it_deletes_the_history_of_records_deleted_earlier(
     _kind, title, question = dialogs.asked[-1]
     assert title == "Delete archived workspace forever"
     assert "its record." in question and "1 earlier deleted record" in question
-    assert len(ctx.store.history(snap.key)) == 1  # cancelled: nothing went
+    assert len(ctx.store.history.entries(snap.key)) == 1  # cancelled: nothing went
 
     dialogs.push("alpha")
     tab.purge_button.click()
-    assert ctx.store.history(snap.key) == []  # the dialog told the truth: the history went too
+    assert ctx.store.history.entries(snap.key) == []  # the dialog told the truth: the history went too
     assert tab.deleted_model.rowCount() == 0
 
 
@@ -90,7 +90,7 @@ def test_a_restored_record_leaves_the_deleted_list_and_a_second_restore_asks_not
     snap = _seed(ctx, tmp_path / "projects" / "alpha")
     ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.reason == "delete")
     assert tab.select_entry(entry.id)
     assert tab.deleted_proxy.rowCount() == 1
 
@@ -114,7 +114,7 @@ def test_the_folder_column_elides_in_the_middle_with_the_full_path_as_tooltip(
 ) -> None:
     deep = tmp_path / "clients" / "a-very-long-client-name-for-the-contract" / "repositories" / "web-frontend"
     snap = _seed(ctx, deep)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     assert tab.archived_view.textElideMode() == Qt.TextElideMode.ElideMiddle
     index = tab.archived_model.index(0, ArchivedWorkspacesModel.FOLDER)

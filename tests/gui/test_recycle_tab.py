@@ -48,7 +48,7 @@ def test_archived_workspace_appears_with_time_and_count_and_previews(
     ctx: AppContext, tab: RecycleBinTab, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
 
     model = tab.archived_model
@@ -76,7 +76,7 @@ def test_restore_puts_the_workspace_back_byte_identical(ctx: AppContext, tab: Re
     folder = ctx.root / "workspaces" / snap.key
     (folder / "broken.md").write_bytes(b"---\nname: Broken Name\n---\nkept as is \xff\n")  # invalid stays too
     before = _files(folder)
-    ctx.store.archive(snap.key, ctx.store.read_workspace(snap.key).revision)
+    ctx.store.recycle.archive(snap.key, ctx.store.read_workspace(snap.key).revision)
     assert not folder.exists()
     tab.refresh()
     assert tab.select_workspace(snap.key)
@@ -94,7 +94,7 @@ def test_restore_conflicts_when_an_active_workspace_came_back(
     ctx: AppContext, tab: RecycleBinTab, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived_before = _files(ctx.root / "archived" / snap.key)
     tab.refresh()
     seed_workspace(ctx.store, tmp_path / "projects" / "alpha", [record("new-fact")])  # an agent wrote again
@@ -112,7 +112,7 @@ def test_purge_needs_the_exact_workspace_name(
     ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived = ctx.root / "archived" / snap.key
     before = _files(archived)
     tab.refresh()
@@ -149,7 +149,7 @@ def test_purge_is_never_offered_for_global_or_a_record(ctx: AppContext, tab: Rec
 
     names = [tab.archived_model.index(r, 0).data() for r in range(tab.archived_model.rowCount())]
     assert names == []  # Global is never in the archived list
-    entry = next(e for e in ctx.store.history() if e.name == "build-steps")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps")
     assert tab.select_entry(entry.id)
     assert tab.restore_button.isEnabled()
     assert not tab.purge_button.isEnabled()
@@ -167,7 +167,7 @@ def test_restore_a_deleted_record_from_history(ctx: AppContext, tab: RecycleBinT
 
     rows = [tab.deleted_proxy.index(r, 0).data() for r in range(tab.deleted_proxy.rowCount())]
     assert rows == ["packaging"]
-    entry = next(e for e in ctx.store.history() if e.name == "packaging" and e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "packaging" and e.reason == "delete")
     row = tab.deleted_model.row_of(entry.id)
     assert tab.deleted_model.index(row, DeletedRecordsModel.WORKSPACE).data() == "alpha"
     assert tab.deleted_model.index(row, DeletedRecordsModel.REASON).data() == "Deleted"
@@ -191,7 +191,7 @@ def test_restoring_over_a_current_record_asks_and_uses_cas(
     snap = ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
     snap = ctx.store.commit(snap.key, [PutOp(record=record("build-steps", "Rewritten"))], snap.revision)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.name == "build-steps" and e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps" and e.reason == "delete")
     # The record exists again, so it is not listed as deleted; its old version is an earlier version.
     assert not tab.select_entry(entry.id)
     tab.show_versions_box.setChecked(True)
@@ -227,10 +227,10 @@ def test_a_record_of_an_archived_workspace_needs_the_workspace_first(
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
     snap = ctx.store.commit(snap.key, [DeleteOp(name="build-steps")], snap.revision)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived_before = _files(ctx.root / "archived" / snap.key)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.name == "build-steps")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "build-steps")
     assert tab.select_entry(entry.id)
 
     tab.restore_button.click()
@@ -248,13 +248,13 @@ def test_filter_and_earlier_versions(ctx: AppContext, tab: RecycleBinTab, tmp_pa
     beta = tmp_path / "projects" / "项目-beta"
     beta.mkdir(parents=True)
     b = seed_workspace(ctx.store, beta, [record("release", "发布流程")])
-    ctx.store.archive(b.key, b.revision)
+    ctx.store.recycle.archive(b.key, b.revision)
     tab.refresh()
 
     assert tab.deleted_proxy.rowCount() == 1  # only the deleted record
     tab.show_versions_box.setChecked(True)
     assert tab.deleted_proxy.rowCount() == 2  # plus the earlier version of build-steps
-    version = next(e for e in ctx.store.history() if e.reason == "overwrite")
+    version = next(e for e in ctx.store.history.entries() if e.reason == "overwrite")
     assert tab.select_entry(version.id)
     assert tab.restore_button.text() == "Restore this version"
 
@@ -268,13 +268,13 @@ def test_filter_and_earlier_versions(ctx: AppContext, tab: RecycleBinTab, tmp_pa
 
 def test_selection_is_kept_across_refresh(ctx: AppContext, tab: RecycleBinTab, tmp_path: Path) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     assert tab.select_workspace(snap.key)
     other = tmp_path / "projects" / "beta"
     other.mkdir(parents=True)
     b = seed_workspace(ctx.store, other, [record("x-fact")])
-    ctx.store.archive(b.key, b.revision)
+    ctx.store.recycle.archive(b.key, b.revision)
     tab.refresh()
     assert tab.archived_model.rowCount() == 2
     selected = tab.selected_workspace()
@@ -284,7 +284,7 @@ def test_selection_is_kept_across_refresh(ctx: AppContext, tab: RecycleBinTab, t
 
 def test_loads_in_a_worker_thread(ctx: AppContext, qtbot: Any, tmp_path: Path) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     runner = ThreadPoolTaskRunner()
     ctx.runner = runner
     widget = RecycleBinTab(ctx)
@@ -364,7 +364,7 @@ def test_an_earlier_global_can_be_restored_but_never_purged(
     tab.refresh()
     assert tab.deleted_proxy.rowCount() == 0  # earlier versions are hidden by default
     tab.show_versions_box.setChecked(True)
-    entry = next(e for e in ctx.store.history() if "喜欢" in ctx.store.read_history(e.id).decode())
+    entry = next(e for e in ctx.store.history.entries() if "喜欢" in ctx.store.history.read(e.id).decode())
     row = tab.deleted_model.row_of(entry.id)
     assert tab.deleted_model.index(row, DeletedRecordsModel.WORKSPACE).data() == "Global"
     assert tab.select_entry(entry.id)
@@ -384,7 +384,7 @@ def test_the_tab_proxies_pass_modeltester(
     snap = _seed_alpha(ctx, tmp_path)
     snap = ctx.store.commit(snap.key, [PutOp(record=record("build-steps", "Edited"))], snap.revision)
     snap = ctx.store.commit(snap.key, [DeleteOp(name="packaging")], snap.revision)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     tab.refresh()
     qtmodeltester.check(tab.archived_proxy)
     qtmodeltester.check(tab.deleted_proxy)
@@ -406,7 +406,7 @@ def test_a_version_holding_a_credential_is_restored_only_when_asked_to(
     )
     ctx.store.commit(snap.key, [DeleteOp(name="deploy-token")], snap.revision)
     tab.refresh()
-    entry = next(e for e in ctx.store.history() if e.name == "deploy-token" and e.reason == "delete")
+    entry = next(e for e in ctx.store.history.entries() if e.name == "deploy-token" and e.reason == "delete")
     assert tab.select_entry(entry.id)
 
     dialogs.push(False)  # "Restore anyway?" -> no
@@ -428,7 +428,7 @@ def test_a_scope_whose_scope_json_is_unreadable_is_purged_only_by_its_full_key(
     ctx: AppContext, tab: RecycleBinTab, dialogs: ScriptedDialogs, tmp_path: Path
 ) -> None:
     snap = _seed_alpha(ctx, tmp_path)
-    ctx.store.archive(snap.key, snap.revision)
+    ctx.store.recycle.archive(snap.key, snap.revision)
     archived = ctx.root / "archived" / snap.key
     (archived / "scope.json").write_text('{"cwd": "/etc"', encoding="utf-8")  # damaged by hand
     tab.refresh()

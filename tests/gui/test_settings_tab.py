@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from core.model_catalog import parse_model_catalog
+from core.store.files import SETTINGS
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.settings_models import DEFAULT_KEY, ModelChoicesModel
@@ -180,8 +181,8 @@ def test_a_key_in_the_variable_name_field_is_refused(ctx: AppContext, tab: Setti
 
 def test_save_conflict_offers_reload(ctx: AppContext, tab: SettingsTab, dialogs: ScriptedDialogs) -> None:
     tab.debug_box.setChecked(True)
-    _text, revision = ctx.store.read_settings_text()
-    ctx.store.write_settings_text("consolidator: model\ndebug_logging: false\n", revision)  # someone else
+    _text, revision = ctx.store.files(SETTINGS).read_revised()
+    ctx.store.files(SETTINGS).replace("consolidator: model\ndebug_logging: false\n", revision)  # someone else
     on_disk = _settings_file(ctx).read_bytes()
 
     tab.save_button.click()
@@ -202,8 +203,8 @@ def test_save_conflict_keep_mine_overwrites_after_confirmation(
     ctx: AppContext, tab: SettingsTab, dialogs: ScriptedDialogs
 ) -> None:
     tab.debug_box.setChecked(True)
-    _text, revision = ctx.store.read_settings_text()
-    ctx.store.write_settings_text("consolidator: model\n", revision)
+    _text, revision = ctx.store.files(SETTINGS).read_revised()
+    ctx.store.files(SETTINGS).replace("consolidator: model\n", revision)
     tab.save()
     keep = tab.banner.button("Keep mine…")
     assert keep is not None
@@ -216,8 +217,8 @@ def test_save_conflict_keep_mine_overwrites_after_confirmation(
 
 def test_unsaved_edits_survive_an_external_change(ctx: AppContext, tab: SettingsTab) -> None:
     tab.debug_box.setChecked(True)
-    _text, revision = ctx.store.read_settings_text()
-    ctx.store.write_settings_text("consolidator: model\n", revision)
+    _text, revision = ctx.store.files(SETTINGS).read_revised()
+    ctx.store.files(SETTINGS).replace("consolidator: model\n", revision)
     tab.refresh()  # e.g. the file watcher
     assert tab.debug_box.isChecked()
     assert tab.consolidator_combo.currentData() == "offline"

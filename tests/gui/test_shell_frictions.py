@@ -200,8 +200,8 @@ def test_status_counts_follow_an_archive_at_once(ctx: AppContext, sample: dict[s
 def test_status_counts_follow_a_purge_and_a_restore_in_the_recycle_bin_at_once(
     ctx: AppContext, sample: dict[str, Any], qtbot: Any
 ) -> None:
-    ctx.store.archive(sample["gone"].key)
-    ctx.store.archive(sample["beta"].key)
+    ctx.store.recycle.archive(sample["gone"].key)
+    ctx.store.recycle.archive(sample["beta"].key)
     window = MainWindow(ctx, watch=False)  # no watcher: only the tab's own report can update the counts
     qtbot.addWidget(window)
     try:
@@ -223,14 +223,14 @@ def test_status_counts_follow_a_purge_and_a_restore_in_the_recycle_bin_at_once(
 def test_status_counts_follow_a_change_on_disk_before_the_debounced_reload(
     ctx: AppContext, sample: dict[str, Any], qtbot: Any
 ) -> None:
-    ctx.store.archive(sample["gone"].key)
+    ctx.store.recycle.archive(sample["gone"].key)
     window = MainWindow(ctx, watch=True)
     qtbot.addWidget(window)
     try:
         qtbot.waitUntil(lambda: window.watcher.running)
         window.watcher.set_debounce_ms(600_000)  # the tabs' reload would come only after ten minutes
         assert window.status_bar.archived_label.text() == "1 archived"
-        ctx.store.purge(sample["gone"].key, "gone")
+        ctx.store.recycle.purge(sample["gone"].key, "gone")
         qtbot.waitUntil(lambda: window.status_bar.archived_label.text() == "0 archived", timeout=10000)
     finally:
         window.shutdown()

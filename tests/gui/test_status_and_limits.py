@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.settings import load_settings
+from core.store.files import AGENT_PROPOSALS, REVIEW_STATES
 from gui.context import AppContext
 from gui.main_window import MainWindow
 from gui.tabs.settings import SettingsTab
@@ -15,9 +16,9 @@ def test_status_line_counts_pending_reviews_and_proposals(ctx: AppContext, main_
     window: MainWindow = main_window
     window.refresh_status()
     assert window.status_bar.pending_label.text() == ""  # nothing waiting: nothing said
-    ctx.store.write_agent_proposal("p-1", "{}")
-    ctx.store.write_review_state("r-1", "{}")
-    ctx.store.write_review_state("r-2", "{}")
+    ctx.store.files(AGENT_PROPOSALS).write("p-1", "{}")
+    ctx.store.files(REVIEW_STATES).write("r-1", "{}")
+    ctx.store.files(REVIEW_STATES).write("r-2", "{}")
     window.refresh_status()
     assert window.status_bar.pending_label.text() == "3 pending"
     assert "2 consolidation reviews and 1 agent proposal" in window.status_bar.pending_label.toolTip()
@@ -25,18 +26,18 @@ def test_status_line_counts_pending_reviews_and_proposals(ctx: AppContext, main_
 
 
 def test_watcher_refreshes_the_pending_count(ctx: AppContext, qtbot: Any) -> None:
-    ctx.store.write_agent_proposal("p-1", "{}")
+    ctx.store.files(AGENT_PROPOSALS).write("p-1", "{}")
     window = MainWindow(ctx, watch=True)
     window.watcher.set_debounce_ms(100)
     qtbot.addWidget(window)
     try:
         assert window.status_bar.pending_label.text() == "1 pending"
         assert window.watcher.running
-        ctx.store.write_agent_proposal("p-2", "{}")  # an agent proposes through MCP meanwhile
+        ctx.store.files(AGENT_PROPOSALS).write("p-2", "{}")  # an agent proposes through MCP meanwhile
         qtbot.waitUntil(lambda: window.status_bar.pending_label.text() == "2 pending", timeout=5000)
-        ctx.store.write_review_state("r-1", "{}")  # review-state/ appears: watched from the next status
+        ctx.store.files(REVIEW_STATES).write("r-1", "{}")  # review-state/ appears: watched from the next status
         qtbot.waitUntil(lambda: window.status_bar.pending_label.text() == "3 pending", timeout=5000)
-        ctx.store.delete_agent_proposal("p-1")
+        ctx.store.files(AGENT_PROPOSALS).delete("p-1")
         qtbot.waitUntil(lambda: window.status_bar.pending_label.text() == "2 pending", timeout=5000)
     finally:
         window.shutdown()

@@ -192,7 +192,7 @@ def test_workspace_archived_elsewhere_leaves_the_list(
         tab = window.tabs["workspace"]
         beta = sample["beta"]
         assert tab.ws_model.row_of(beta.key) >= 0
-        open_store(ctx.root).archive(beta.key)
+        open_store(ctx.root).recycle.archive(beta.key)
         qtbot.waitUntil(lambda: tab.ws_model.row_of(beta.key) < 0, timeout=10000)
         qtbot.waitUntil(lambda: window.last_status is not None and window.last_status.archived_count == 1, timeout=5000)
         assert "1 archived" in window.status_bar.summary()

@@ -12,6 +12,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from core.consolidation.proposals import ChangeSummary, Receipt
 from core.consolidation.receipts import render_receipt
 from core.search import SearchIndex
+from core.store.files import RECEIPTS
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.qtmodels.roles import KEY_ROLE
@@ -183,7 +184,7 @@ def test_bulk_delete_and_type_change_stage_one_batch(ctx: AppContext, sample: Sa
     qtbot.mouseClick(tab.commit_button, Qt.MouseButton.LeftButton)
     assert _names_on_disk(ctx, alpha.key) == ["build-steps", "release-notes"]
     assert "type: feedback" in _file(ctx, alpha, "release-notes")
-    entry = ctx.store.commit_log(alpha.key)[0]
+    entry = ctx.store.history.commit_log(alpha.key)[0]
     assert len(entry.changes) == 4  # one commit
 
 
@@ -294,7 +295,7 @@ def test_record_shows_the_consolidation_that_wrote_it(ctx: AppContext, sample: S
         workspace_revision_before="w0",
         changes=(ChangeSummary(id="c1", kind="put", target="release-notes.md", decision="accepted"),),
     )
-    ctx.store.write_receipt(receipt.review_id, render_receipt(receipt))
+    ctx.store.files(RECEIPTS).write(receipt.review_id, render_receipt(receipt))
     tab = _tab(ctx, qtbot)
     tab.show()
     _open(tab, alpha)

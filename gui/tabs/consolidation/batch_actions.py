@@ -9,19 +9,19 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication
 
 from core.consolidation.batch import BatchItem, BatchRun, unreviewed
 from core.consolidation.review_state import ConsolidatorKind, Pipeline
 from core.errors import CancelledError
+from gui.tabs.consolidation.host import RunHost
 from gui.tasks import JobControl
 from gui.widgets.messages import describe_error
 
 if TYPE_CHECKING:
     from core.sessions.models import SessionSummary
-    from gui.tabs.consolidation.view import ConsolidationTab
 
 translate = QCoreApplication.translate
 
@@ -95,8 +95,12 @@ def run_batch(
     return run.run(cancelled=lambda: control.token.cancelled, progress=progress, on_item=on_item)
 
 
+class BatchHost(RunHost, Protocol):
+    def request_refresh(self) -> None: ...
+
+
 class BatchActions:
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: BatchHost) -> None:
         self.tab = tab
         self.state: BatchState | None = None
 
@@ -106,10 +110,10 @@ class BatchActions:
             self._start([r.summary for r in rows])
 
     def run_all_unreviewed(self) -> None:
-        choice = self.tab.workspace_box.currentIndex()
+        choice = self.tab.sessions.workspace_box.currentIndex()
         if choice < 0:
             return
-        cwd = self.tab.workspace_model.choice(choice).cwd
+        cwd = self.tab.sessions.workspace_model.choice(choice).cwd
         if cwd is None:
             self.tab.banner.show_message(
                 "info", translate("BatchActions", "Sessions without a working directory cannot be consolidated.")
@@ -121,9 +125,9 @@ class BatchActions:
         tab = self.tab
         if tab.busy is not None:
             return
-        kind: ConsolidatorKind = "model" if tab.consolidator_box.currentData() == "model" else "offline"
+        kind: ConsolidatorKind = "model" if tab.sessions.consolidator_box.currentData() == "model" else "offline"
         self.state = state = BatchState()
-        model = tab.session_model
+        model = tab.sessions.session_model
         model.clear_batch()
         for s in chosen or []:
             model.set_batch_status(s.id, _word("queued"))
@@ -159,13 +163,13 @@ class BatchActions:
                 status = _word("running")
             else:
                 status = _word("queued")
-            tab.session_model.set_batch_status(s.id, status)
+            tab.sessions.session_model.set_batch_status(s.id, status)
 
     def _done(self, items: list[BatchItem]) -> None:
         tab = self.tab
         self._progress(len(items), len(items), "")
         for item in items:
-            tab.session_model.set_batch_status(item.session_id, _word(item.status))
+            tab.sessions.session_model.set_batch_status(item.session_id, _word(item.status))
         counts = Counter(i.status for i in items)
         tab.sessions.set_idle("")
         if not items:

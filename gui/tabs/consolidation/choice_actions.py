@@ -4,23 +4,28 @@ record before accepting it.
 The consolidator is ONE choice: the tab's picker and Settings' "Consolidator" both are
 ``settings.yml``'s ``consolidator``. Picking in the tab writes it (compare-and-swap on the revision
 just read); coming back to the tab reads it again, so a choice made in Settings shows here.
-Owned by :class:`~gui.tabs.consolidation.view.ConsolidationTab`; slow calls run as its jobs.
+Owned by the Session Consolidation tab, seen through :class:`ChoiceHost` and
+:class:`~gui.tabs.consolidation.host.ReviewHost`; slow calls run as its jobs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QCoreApplication
 
 from core.consolidation.proposals import Review, ReviewChange
 from core.models import Record
 from core.settings import load_settings, save_settings
+from gui.tabs.consolidation.host import ReviewHost
 from gui.tabs.consolidation.sessions_panel import MODEL
 from gui.widgets.messages import describe_error
 
 if TYPE_CHECKING:
-    from gui.tabs.consolidation.view import ConsolidationTab
+    from gui.context import AppContext
+    from gui.tabs.consolidation.sessions_panel import SessionsPanel
+    from gui.tasks import Jobs
+    from gui.widgets.review_banner import ReviewBanner
 
 translate = QCoreApplication.translate
 
@@ -37,8 +42,19 @@ def _save_consolidator(store: Any, kind: str) -> str:
     return kind
 
 
+class ChoiceHost(Protocol):
+    @property
+    def ctx(self) -> AppContext: ...
+    @property
+    def jobs(self) -> Jobs: ...
+    @property
+    def banner(self) -> ReviewBanner: ...
+    @property
+    def sessions(self) -> SessionsPanel: ...
+
+
 class ConsolidatorChoice:
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: ChoiceHost) -> None:
         self.tab = tab
 
     @property
@@ -46,12 +62,12 @@ class ConsolidatorChoice:
         return self.tab.jobs.running("consolidator")
 
     def show(self, kind: str) -> None:
-        self.tab.consolidator_box.setCurrentIndex(1 if kind == MODEL else 0)
+        self.tab.sessions.consolidator_box.setCurrentIndex(1 if kind == MODEL else 0)
 
     def chosen(self) -> None:
         """The picker changed: remember it in settings.yml."""
         tab = self.tab
-        kind = str(tab.consolidator_box.currentData())
+        kind = str(tab.sessions.consolidator_box.currentData())
 
         def failed(exc: BaseException) -> None:
             tab.banner.show_message(
@@ -74,7 +90,7 @@ class ConsolidatorChoice:
 class EditActions:
     """ "Use edited record" and "Revert to proposal" on the current change."""
 
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: ReviewHost) -> None:
         self.tab = tab
 
     def _selected(self) -> tuple[Review, str] | None:
@@ -104,7 +120,7 @@ class EditActions:
                     ),
                 )
 
-        tab._start("edit", tab.handler.edit, review, cid, record, done=done, failed=tab._show_error)
+        tab.start_job("edit", tab.handler.edit, review, cid, record, done=done, failed=tab.show_error)
 
     def revert(self) -> None:
         """Back to the proposal: the service drops the saved edit (a restored review keeps none)."""
@@ -119,4 +135,4 @@ class EditActions:
                 tab.changes_model.revert_row(r, original)
                 tab.review_panel.show_current_change()
 
-        tab._start("edit", tab.handler.revert, review, cid, done=done, failed=tab._show_error)
+        tab.start_job("edit", tab.handler.revert, review, cid, done=done, failed=tab.show_error)

@@ -4,35 +4,58 @@ receipt, and on a conflict re-check the proposal against fresh memory (split out
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, SignalInstance
+from PySide6.QtWidgets import QWidget
 
 from core.consolidation.proposals import Receipt, Review
 from core.consolidation.review_state import commit_request
 from core.errors import ProposalMismatchError
+from gui.tabs.consolidation.host import ReviewHost
 from gui.widgets.messages import describe_error
 from gui.widgets.review_receipt import counts_in_words
 
 if TYPE_CHECKING:
-    from gui.tabs.consolidation.view import ConsolidationTab
+    from gui.tabs.consolidation.sessions_panel import SessionsPanel
 
 
 translate = QCoreApplication.translate
 
 
+class PendingSettling(Protocol):
+    """What a commit tells the pending list (the tab's pending actions)."""
+
+    def forget(self, review_id: str) -> None: ...
+    def delete_current(self) -> None: ...
+
+
+class CommitHost(ReviewHost, Protocol):
+    @property
+    def sessions(self) -> SessionsPanel: ...
+    @property
+    def pending_actions(self) -> PendingSettling: ...
+    @property
+    def memory_changed(self) -> SignalInstance: ...
+    def remember_receipt(self, receipt: Receipt) -> None: ...
+    def show_receipt(self, review_id: str, *, switch: bool = True) -> bool: ...
+    def request_refresh(self) -> None: ...
+
+
 class CommitActions:
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: CommitHost, parent: QWidget) -> None:
         self.tab = tab
+        self._window = parent  # dialogs open over it
+        self.last_receipt: Receipt | None = None  # of the last commit made here
 
     def commit_selected(self) -> None:
         tab = self.tab
         review = tab.review
-        if review is None or tab._job is not None:
+        if review is None or tab.busy is not None:
             return
         request = commit_request(tab.changes_model.change_rows())
         if not request.change_ids and not tab.ctx.dialogs.confirm(
-            tab,
+            self._window,
             translate("ConsolidationTab", "Reject every change?"),
             translate(
                 "ConsolidationTab",
@@ -42,7 +65,7 @@ class CommitActions:
         ):
             return
         if request.touches_global and not tab.ctx.dialogs.confirm(
-            tab,
+            self._window,
             translate("ConsolidationTab", "Change GLOBAL.md?"),
             translate(
                 "ConsolidationTab",
@@ -52,8 +75,8 @@ class CommitActions:
             translate("ConsolidationTab", "Change GLOBAL.md"),
         ):
             return
-        tab.status_label.setText(translate("ConsolidationTab", "Committing…"))
-        tab._start(
+        tab.sessions.status_label.setText(translate("ConsolidationTab", "Committing…"))
+        tab.start_job(
             "commit",
             tab.handler.commit,
             review,
@@ -66,15 +89,15 @@ class CommitActions:
     def done(self, receipt: Receipt) -> None:
         tab = self.tab
         tab.memory_changed.emit()  # the status counts follow at once
-        tab.status_label.setText("")
+        tab.sessions.status_label.setText("")
         if receipt.status != "conflict":
             tab.pending_actions.forget(receipt.review_id)
-        tab._remember_receipt(receipt)
-        tab.session_model.set_last_status(receipt.session_id, receipt.status)
+        tab.remember_receipt(receipt)
+        tab.sessions.session_model.set_last_status(receipt.session_id, receipt.status)
         if receipt.status == "conflict":
             self.recheck()
             return
-        tab.last_receipt = receipt
+        self.last_receipt = receipt
         tab.show_review(None)
         words = {
             "committed": translate("ConsolidationTab", "Committed"),
@@ -92,11 +115,11 @@ class CommitActions:
             ),
         )
         tab.show_receipt(receipt.review_id)
-        tab._refresh_pending = True
+        tab.request_refresh()
 
     def failed(self, exc: BaseException) -> None:
         tab = self.tab
-        tab.status_label.setText("")
+        tab.sessions.status_label.setText("")
         actions: list[tuple[str, Callable[[], None]]] = []
         if isinstance(exc, ProposalMismatchError):  # the saved proposal was changed on disk
             actions.append((translate("ConsolidationTab", "Delete this review"), tab.pending_actions.delete_current))
@@ -124,4 +147,4 @@ class CommitActions:
                 ),
             )
 
-        tab._start("recheck", tab.handler.recheck, review, done=done, failed=tab._show_error)
+        tab.start_job("recheck", tab.handler.recheck, review, done=done, failed=tab.show_error)

@@ -12,20 +12,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
 
 from core.consolidation.proposals import Review
 from core.consolidation.review_sources import PendingItem, ReviewHandler
 from core.errors import DshMemoryError
+from gui.tabs.consolidation.host import RunHost
 from gui.widgets.messages import describe_error
 
 if TYPE_CHECKING:
+    from core.consolidation.review_sources import ReviewSource
     from core.consolidation.service import ConsolidationService
     from core.sources.discovery import Discovery
     from core.store.api import MemoryStore
-    from gui.tabs.consolidation.view import ConsolidationTab
 
 
 translate = QCoreApplication.translate
@@ -92,9 +94,25 @@ def _constant(service: ConsolidationService) -> Callable[[], ConsolidationServic
     return lambda: service
 
 
+class ImportShelf(Protocol):
+    """Where prepared imports wait (the tab's pending actions): their rows and their own services."""
+
+    @property
+    def import_handlers(self) -> dict[str, ReviewHandler]: ...
+    def add_import_item(self, item: PendingItem) -> None: ...
+
+
+class ImportHost(RunHost, Protocol):
+    @property
+    def pending_actions(self) -> ImportShelf: ...
+    def choose_source(self, source: ReviewSource) -> None: ...
+    def select_pending(self, review_id: str) -> bool: ...
+
+
 class ImportActions:
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: ImportHost, parent: QWidget) -> None:
         self.tab = tab
+        self._window = parent  # dialogs open over it
 
     def start(self) -> None:
         tab = self.tab
@@ -121,13 +139,13 @@ class ImportActions:
         options = importable(discovery)
         if not options:
             tab.ctx.dialogs.info(
-                tab,
+                self._window,
                 translate("ImportActions", "Import"),
                 translate("ImportActions", "No other memory store with entries was found on this machine."),
             )
             return
         choice = tab.ctx.dialogs.choose(
-            tab,
+            self._window,
             translate("ImportActions", "Import memory"),
             translate(
                 "ImportActions",

@@ -1,22 +1,32 @@
 """The Session Consolidation tab's pending-review actions: the source filter, opening what waits
 (saved reviews, agent proposals, imports), deleting it, and "Merge into existing".
 
-Owned by :class:`~gui.tabs.consolidation.view.ConsolidationTab` (kept apart so neither module
-grows past one screenful of concepts); every slow call runs through the tab's one pipeline job.
+Owned by the Session Consolidation tab, seen through :class:`PendingHost` (kept apart so neither
+module grows past one screenful of concepts); every slow call runs through the tab's one pipeline job.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.consolidation.proposals import Receipt, Review, ReviewChange
-from core.consolidation.review_sources import AgentHandler, PendingItem, PendingListing, ReviewHandler
-from core.mcp.proposals import AgentProposals, ReviewSource, review_source
+from core.consolidation.review_sources import (
+    AgentHandler,
+    PendingItem,
+    PendingListing,
+    ReviewHandler,
+    ReviewSource,
+    review_source,
+)
+from gui.tabs.consolidation.host import ReviewHost
 
 if TYPE_CHECKING:
-    from gui.tabs.consolidation.view import ConsolidationTab
+    from gui.tabs.consolidation.pending_panel import PendingPanel, SourceFilter
+    from gui.tabs.consolidation.sessions_panel import SessionsPanel
 
 translate = QCoreApplication.translate
 
@@ -25,9 +35,26 @@ def _open_agent(proposals: AgentProposals, proposal_id: str) -> Review:
     return proposals.open(proposal_id)
 
 
+class PendingHost(ReviewHost, Protocol):
+    @property
+    def pending(self) -> PendingPanel: ...
+    @property
+    def source_filter(self) -> SourceFilter: ...
+    @property
+    def sessions(self) -> SessionsPanel: ...
+    @property
+    def session_handler(self) -> ReviewHandler: ...
+    @property
+    def proposals(self) -> AgentProposals | None: ...
+    def commit_done(self, receipt: Receipt) -> None: ...
+    def commit_failed(self, exc: BaseException) -> None: ...
+    def start_import(self) -> None: ...
+
+
 class PendingActions:
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: PendingHost, parent: QWidget) -> None:
         self.tab = tab
+        self._window = parent  # dialogs open over it
         self._pending_listing: PendingListing | None = None
         self.import_handlers: dict[str, ReviewHandler] = {}  # review id -> the import's own service
         self._import_items: list[PendingItem] = []
@@ -81,7 +108,7 @@ class PendingActions:
 
     def open_pending(self, item: PendingItem) -> None:
         """Show a pending review; an agent proposal is opened against memory as it is now (a job)."""
-        if self.tab._job is not None:
+        if self.tab.busy is not None:
             return
         if item.review is not None:
             self._show_pending_review(item.review, self.handler_for(item))
@@ -94,7 +121,7 @@ class PendingActions:
         def done(review: Review) -> None:
             self._show_pending_review(review, handler, item.reason, stale=item.stale)
 
-        self.tab._start("open", _open_agent, proposals, item.review_id, done=done, failed=self.tab._show_error)
+        self.tab.start_job("open", _open_agent, proposals, item.review_id, done=done, failed=self.tab.show_error)
 
     def _show_pending_review(
         self, review: Review, handler: ReviewHandler, reason: str = "", *, stale: bool = False
@@ -119,7 +146,7 @@ class PendingActions:
     # --- delete --------------------------------------------------------------------------------
     def delete_current(self) -> None:
         """Delete the pending review shown (or selected): nothing is written, the receipt says discarded."""
-        if self.tab._job is not None:
+        if self.tab.busy is not None:
             return
         review = self.tab.review
         handler = self.tab.handler
@@ -143,19 +170,16 @@ class PendingActions:
                 "Delete this pending review? Nothing is written to memory; its receipt records that it was discarded.",
             )
             button = translate("PendingActions", "Delete")
-        if not self.tab.ctx.dialogs.confirm(self.tab, title, text, button):
+        if not self.tab.ctx.dialogs.confirm(self._window, title, text, button):
             return
 
-        def done(receipt: Receipt) -> None:
-            self.tab._commit_done(receipt)
-
-        self.tab._start("commit", handler.delete, review, done=done, failed=self.tab._commit_failed)
+        self.tab.start_job("commit", handler.delete, review, done=self.tab.commit_done, failed=self.tab.commit_failed)
 
     # --- merge into existing -------------------------------------------------------------------------
     def merge_current(self) -> None:
         row = self.tab.review_panel.current_change_row()
         review = self.tab.review
-        if row < 0 or review is None or self.tab._job is not None:
+        if row < 0 or review is None or self.tab.busy is not None:
             return
         cid = self.tab.changes_model.change_row(row).change.id
 
@@ -173,8 +197,8 @@ class PendingActions:
                     ).format(target=change.target),
                 )
 
-        self.tab._start("edit", self.tab.handler.merge, review, cid, done=done, failed=self.tab._show_error)
+        self.tab.start_job("edit", self.tab.handler.merge, review, cid, done=done, failed=self.tab.show_error)
 
     # --- import (issue 12) ------------------------------------------------------------------------------
     def start_import(self) -> None:
-        self.tab.imports.start()
+        self.tab.start_import()

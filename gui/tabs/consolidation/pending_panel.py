@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.consolidation.review_sources import PendingItem
-from core.mcp.proposals import ReviewSource
+from core.consolidation.review_sources import PendingItem, ReviewSource
 from gui.qtmodels.consolidation_models import PendingListModel
 from gui.widgets.read_only import mark_writes
 

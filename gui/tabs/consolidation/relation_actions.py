@@ -1,41 +1,56 @@
 """The review's evidence and naming actions: the session transcript preview, Replace / Keep both /
 Merge for a change that supersedes or contradicts a record, and Rename of a proposed record.
 
-Kept out of ``view.py`` (the tab's layout and pipeline jobs); wired to the tab's widgets here.
+Kept out of ``view.py`` (the tab's layout and pipeline jobs); sees the tab through :class:`RelationHost`
+and wires itself to the tab's widgets here.
 The preview reads the selected session's log on its own worker key ("preview"), never through the
 pipeline, so selecting sessions never waits for a run and a run never waits for a preview.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QWidget
 
 from core.consolidation.proposals import Review, ReviewChange
 from core.consolidation.supersede import Resolution
 from core.sessions.evidence import session_transcript
 from core.sessions.models import Evidence
 from gui.core_text import core_texts
+from gui.tabs.consolidation.host import ReviewHost
 from gui.tabs.consolidation.review_panel import TRANSCRIPT_TAB
 from gui.widgets.messages import describe_error
 
 if TYPE_CHECKING:
-    from gui.tabs.consolidation.view import ConsolidationTab
+    from core.consolidation.review_state import SessionRow
+    from gui.tabs.consolidation.sessions_panel import SessionsPanel
+    from gui.tasks import Jobs
 
 
 translate = QCoreApplication.translate
 
 
+class RelationHost(ReviewHost, Protocol):
+    @property
+    def jobs(self) -> Jobs: ...
+    @property
+    def sessions(self) -> SessionsPanel: ...
+    def selected_session(self) -> SessionRow | None: ...
+    def update_controls(self) -> None: ...
+
+
 class RelationActions:
-    def __init__(self, tab: ConsolidationTab) -> None:
+    def __init__(self, tab: RelationHost, parent: QWidget) -> None:
         self.tab = tab
+        self._window = parent  # dialogs open over it
         panel = tab.review_panel
         panel.resolve_requested.connect(self.resolve)
         panel.rename_requested.connect(self.rename)
-        tab.changes_view.selectionModel().currentRowChanged.connect(lambda *_: tab._update_controls())
-        tab.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self.preview_selected())
-        tab.workspace_box.activated.connect(lambda _row: self.workspace_switched())
+        panel.changes_view.selectionModel().currentRowChanged.connect(lambda *_: tab.update_controls())
+        tab.sessions.sessions_view.selectionModel().selectionChanged.connect(lambda *_: self.preview_selected())
+        tab.sessions.workspace_box.activated.connect(lambda _row: self.workspace_switched())
 
     # --- transcript preview -------------------------------------------------------------------
     def preview_selected(self) -> None:
@@ -109,7 +124,7 @@ class RelationActions:
                 )
                 tab.banner.show_message("info", words.format(target=result.target), transient=True)
 
-        tab._start("edit", tab.handler.resolve, review, cid, resolution, done=done, failed=tab._show_error)
+        tab.start_job("edit", tab.handler.resolve, review, cid, resolution, done=done, failed=tab.show_error)
 
     # --- rename -------------------------------------------------------------------------------
     def rename(self) -> None:
@@ -120,7 +135,7 @@ class RelationActions:
         if change.kind != "put" or change.record is None:
             return
         name = tab.ctx.dialogs.ask_text(
-            tab,
+            self._window,
             translate("RelationActions", "Rename record"),
             translate("RelationActions", "New name for {name} (lower-case words joined by hyphens):").format(
                 name=change.record.name
@@ -147,4 +162,4 @@ class RelationActions:
                 tab.review_panel.show_current_change()
                 tab.banner.clear(topic="rename")
 
-        tab._start("edit", tab.handler.rename, review, cid, name.strip(), done=done, failed=tab._show_error)
+        tab.start_job("edit", tab.handler.rename, review, cid, name.strip(), done=done, failed=tab.show_error)

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from core.consolidation.proposals import Receipt, Review, ReviewChange
 from core.consolidation.receipts import parse_receipt
+from core.consolidation.review_sources import review_source
 from core.consolidation.review_state import ReceiptItem, strip_frontmatter
-from core.mcp.proposals import review_source
 from core.provenance import touched
 from gui.core_text import core_text, core_texts
 from gui.qtmodels.consolidation_models import ReceiptListModel, ReviewChangesModel

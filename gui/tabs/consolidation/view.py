@@ -17,8 +17,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.consolidation.proposals import Receipt, Review
-from core.consolidation.review_sources import PendingListing, ReviewHandler, read_pending
+from core.consolidation.review_sources import PendingListing, ReviewHandler, ReviewSource, read_pending
 from core.consolidation.review_state import (
     ConsolidatorKind,
     Listing,
@@ -28,7 +29,6 @@ from core.consolidation.review_state import (
     read_listing,
 )
 from core.errors import CancelledError
-from core.mcp.proposals import AgentProposals, ReviewSource
 from core.sessions.stability import LiveSessionProtection, live_session_protection
 from gui.context import AppContext
 from gui.core_text import core_text
@@ -73,7 +73,6 @@ class ConsolidationTab(Tab):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.pipeline = Pipeline(ctx.store, Path(ctx.sessions_root), Path(ctx.dsh_home))
-        self.last_receipt: Receipt | None = None
         self._job: str | None = None
         self._refresh_pending = False
         self._selected_key: str | None = remembered_workspace(ctx.root)  # where the last run left off
@@ -81,14 +80,16 @@ class ConsolidationTab(Tab):
         self.session_handler = ReviewHandler(lambda: self.pipeline.service)
         self.handler: ReviewHandler = self.session_handler  # who settles the review shown
         self.proposals: AgentProposals | None = None  # the instance the pending agent rows came from
-        self.pending_actions = PendingActions(self)
+        # The action helpers see this tab through their own narrow Protocols (gui.tabs.consolidation.host);
+        # the second argument is the parent of the dialogs they open.
+        self.pending_actions = PendingActions(self, self)
         self.batch = BatchActions(self)
-        self.imports = ImportActions(self)
+        self.imports = ImportActions(self, self)
         self.choice = ConsolidatorChoice(self)
         self.edits = EditActions(self)
-        self.commits = CommitActions(self)
+        self.commits = CommitActions(self, self)
         self._build()
-        self.relations = RelationActions(self)
+        self.relations = RelationActions(self, self)
 
     # --- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -160,8 +161,8 @@ class ConsolidationTab(Tab):
         self.consolidator_box.activated.connect(lambda _row: self.choice.chosen())
         self.cancel_button.clicked.connect(self.cancel)
         self.changes_view.selectionModel().currentRowChanged.connect(lambda *_: r.show_current_change())
-        self.changes_model.dataChanged.connect(lambda *_: self._update_controls())
-        self.changes_model.modelReset.connect(self._update_controls)
+        self.changes_model.dataChanged.connect(lambda *_: self.update_controls())
+        self.changes_model.modelReset.connect(self.update_controls)
         toggle = QShortcut(QKeySequence(Qt.Key.Key_Space), self.changes_view)
         toggle.setContext(Qt.ShortcutContext.WidgetShortcut)
         toggle.activated.connect(r.toggle_current)
@@ -181,7 +182,7 @@ class ConsolidationTab(Tab):
         self.review_panel.record_requested.connect(self.record_requested.emit)
         self.diff_panel.clear()
         self.sessions.set_idle("")
-        self._update_controls()
+        self.update_controls()
 
     # --- the tab protocol ----------------------------------------------------------------------
     def tab_title(self) -> str:
@@ -199,12 +200,17 @@ class ConsolidationTab(Tab):
         return self.review_panel.review
 
     @property
+    def last_receipt(self) -> Receipt | None:
+        """The receipt of the last commit made in this tab."""
+        return self.commits.last_receipt
+
+    @property
     def busy(self) -> str | None:
         """The running job ("refresh", "run", "commit", "edit", "recheck") or None."""
         return self._job
 
     # --- jobs ----------------------------------------------------------------------------------
-    def _start(
+    def start_job(
         self,
         kind: str,
         fn: Callable[..., Any],
@@ -227,7 +233,7 @@ class ConsolidationTab(Tab):
             failed(exc)
             self._after_job()
 
-        self._update_controls()
+        self.update_controls()
         self.jobs.start(
             "pipeline",
             fn,
@@ -248,14 +254,14 @@ class ConsolidationTab(Tab):
         progress: Callable[[int, int, str], None],
     ) -> None:
         """A long, cancellable pipeline step with its own progress handler (a batch run)."""
-        self._start(kind, fn, *args, done=done, failed=failed, cancellable=True, progress=progress)
+        self.start_job(kind, fn, *args, done=done, failed=failed, cancellable=True, progress=progress)
 
     def request_refresh(self) -> None:
         """Re-list once the running job is done."""
         self._refresh_pending = True
 
     def _after_job(self) -> None:
-        self._update_controls()
+        self.update_controls()
         if self._refresh_pending and self._job is None:
             self._refresh_pending = False
             self.refresh()
@@ -279,7 +285,7 @@ class ConsolidationTab(Tab):
 
     def _load(self, wanted_key: str | None) -> None:
         explicit = self.workspace_model.rowCount() > 0  # None means Unassigned once a list is shown
-        self._start(
+        self.start_job(
             "refresh",
             _refresh_all,
             self.pipeline,
@@ -352,7 +358,7 @@ class ConsolidationTab(Tab):
         """Another session: the banner and receipt about the previous one no longer apply."""
         self.banner.clear(topic="session")
         self.review_panel.clear_receipt()
-        self._update_controls()
+        self.update_controls()
 
     def _listing_failed(self, exc: BaseException) -> None:
         self.banner.show_message(
@@ -400,7 +406,7 @@ class ConsolidationTab(Tab):
         self.sessions.set_running(
             self.tr("Running the offline extractor…") if kind == OFFLINE else self.tr("Running the model…")
         )
-        self._start(
+        self.start_job(
             "run",
             _run,
             self.pipeline,
@@ -440,7 +446,7 @@ class ConsolidationTab(Tab):
                 [(self.tr("Run again anyway"), lambda: self.run_selected(force=True))],
                 topic="session",
             )
-            self._remember_receipt(review.receipt)
+            self.remember_receipt(review.receipt)
             self.show_receipt(review.review_id)
             return
         self.show_review(review)
@@ -448,7 +454,7 @@ class ConsolidationTab(Tab):
             self.banner.show_message(
                 "info", self.tr("The consolidator found nothing new to remember in this session (no change).")
             )
-        self._remember_receipt(review.receipt)
+        self.remember_receipt(review.receipt)
 
     def _run_failed(self, exc: BaseException) -> None:
         if isinstance(exc, CancelledError):
@@ -476,17 +482,17 @@ class ConsolidationTab(Tab):
     def commit_selected(self) -> None:
         self.commits.commit_selected()
 
-    def _commit_done(self, receipt: Receipt) -> None:
+    def commit_done(self, receipt: Receipt) -> None:
         self.commits.done(receipt)
 
-    def _commit_failed(self, exc: BaseException) -> None:
+    def commit_failed(self, exc: BaseException) -> None:
         self.commits.failed(exc)
 
-    def _show_error(self, exc: BaseException) -> None:
+    def show_error(self, exc: BaseException) -> None:
         self.banner.show_message("error", describe_error(exc))
 
     # --- receipts --------------------------------------------------------------------------------
-    def _remember_receipt(self, receipt: Receipt) -> None:
+    def remember_receipt(self, receipt: Receipt) -> None:
         row = self.session_model.row_of(receipt.session_id)
         title = self.session_model.session_row(row).summary.title if row >= 0 else ""
         self.review_panel.remember_receipt(receipt, title)
@@ -510,6 +516,6 @@ class ConsolidationTab(Tab):
         return self.receipt_view.toPlainText()
 
     # --- controls --------------------------------------------------------------------------------
-    def _update_controls(self) -> None:
+    def update_controls(self) -> None:
         self.sessions.update_controls(self._job)
         self.review_panel.update_controls(self._job is not None)

@@ -22,6 +22,7 @@ from core.store.api import MemoryStore
 from core.sync import engine
 from core.sync.models import PendingReview, SyncResult, SyncSummary
 from gui.context import AppContext
+from gui.core_text import core_text
 from gui.tabs.settings.sync_review_page import SyncReviewPage
 from gui.tabs.settings.sync_text import result_details, status_text
 from gui.tasks import JobControl, Jobs
@@ -114,7 +115,7 @@ class SyncPanel(QGroupBox):
         self.review_page.show_review(review)
 
     def _failed(self, exc: BaseException) -> None:
-        self.status.setText(self.tr("Sync could not run: {why}").format(why=describe_error(exc)))
+        self.status.setText(self.tr("Sync could not run: {why}").format(why=core_text(describe_error(exc))))
 
     # --- actions ---------------------------------------------------------------------------------
     def _running(self, running: bool) -> None:

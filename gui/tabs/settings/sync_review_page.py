@@ -15,6 +15,7 @@ from core.sync import engine
 from core.sync.models import PendingReview
 from core.sync.review import Resolution
 from gui.context import AppContext
+from gui.core_text import core_text
 from gui.tasks import Jobs
 from gui.widgets.messages import describe_error
 from gui.widgets.review_merge import MergeReview
@@ -82,4 +83,4 @@ class SyncReviewPage(QWidget):
         self.jobs.start("resolve", _resolve, self.ctx.store, item_id, res, done=done, failed=self._failed)
 
     def _failed(self, exc: BaseException) -> None:
-        self.note.setText(self.tr("Could not save the choice: {why}").format(why=describe_error(exc)))
+        self.note.setText(self.tr("Could not save the choice: {why}").format(why=core_text(describe_error(exc))))

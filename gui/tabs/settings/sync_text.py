@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication
 
 from core.display import format_time
 from core.sync.models import SyncResult
-from gui.core_text import core_texts
+from gui.core_text import core_text, core_texts
 
 translate = QCoreApplication.translate
 
@@ -61,7 +61,10 @@ def result_details(last: SyncResult) -> str:
         lines.append(translate("SyncText", "Never sent (credential-shaped value): {path}").format(path=path))
     for path, why in {**last.frozen, **last.held}.items():
         # A frozen file's reasons are the store's invalid-record reasons: said in the user's language.
-        said = "; ".join(core_texts(why.split("; ")))
+        # (one sync reason whole, or the store's reasons joined by "; ", each said on its own)
+        said = core_text(why)
+        if said == why:
+            said = "; ".join(core_texts(why.split("; ")))
         lines.append(translate("SyncText", "Not synced: {path} — {why}").format(path=path, why=said))
     if last.unmapped:
         lines.append(
@@ -73,8 +76,26 @@ def result_details(last: SyncResult) -> str:
                 len(last.unmapped),
             )
         )
+    if last.purged:
+        lines.append(
+            translate(
+                "SyncText",
+                "Deleted forever on another machine: %n workspace(s). This machine's copy is in the Recycle Bin "
+                "and is no longer synced; purge it there to delete it here too.",
+                "",
+                len(last.purged),
+            )
+        )
+    if last.rewritten:
+        lines.append(
+            translate(
+                "SyncText",
+                "The synced history was rewritten without the workspaces deleted forever here; your other "
+                "machines drop their copies at their next sync.",
+            )
+        )
     if last.status in ("remote", "failed", "push-rejected", "changed-here"):
-        lines.append(last.message)
+        lines.append(core_text(last.message))  # core's template, said in the user's language
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QWidget
 
 from gui.context import AppContext
+from gui.tabs.workspace.moved_glue import MovedGlue
 from gui.tabs.workspace.usage_glue import UsageGlue
 from gui.tabs.workspace.view import WorkspaceTab as WorkspaceView
 
@@ -16,6 +17,7 @@ class WorkspaceTab(WorkspaceView):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(ctx, parent)
         self.usage = UsageGlue(self)
+        self.moved = MovedGlue(self)  # the folder-missing banner's "Moved? Pick the new folder…" (issue 28)
 
 
 __all__ = ["WorkspaceTab", "WorkspaceView"]

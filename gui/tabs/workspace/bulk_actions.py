@@ -1,27 +1,65 @@
-"""What the bulk bar's buttons do to the selected records: stage them into the tab's batch (or export)."""
+"""What the bulk bar's buttons do to the selected records: stage them into the tab's batch (or export).
+
+The actions see the Workspace tab only through :class:`BulkHost` (the panels they drive, the batch to
+stage into, the current workspace) and report back through it; they never set the tab's state.
+"""
 
 from __future__ import annotations
 
 import os
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
 
-from core.changeset import LoadedWorkspace, load_workspace
+from core.changeset import ChangeSet, LoadedWorkspace, load_workspace
 from core.export import ExportSummary, export_zip
 
 if TYPE_CHECKING:
-    from gui.tabs.workspace.view import WorkspaceTab
+    from core.models import WorkspaceInfo
+    from gui.context import AppContext
+    from gui.tabs.workspace.editor import RecordEditor
+    from gui.tabs.workspace.records_panel import RecordsPanel
+    from gui.tabs.workspace.workspace_list import WorkspaceList
+    from gui.tasks import Jobs
+    from gui.widgets.banner import Banner
+
+
+class BulkHost(Protocol):
+    """What the bulk actions use of the Workspace tab."""
+
+    @property
+    def ctx(self) -> AppContext: ...
+    @property
+    def jobs(self) -> Jobs: ...
+    @property
+    def banner(self) -> Banner: ...
+    @property
+    def records(self) -> RecordsPanel: ...
+    @property
+    def workspaces(self) -> WorkspaceList: ...
+    @property
+    def editor(self) -> RecordEditor: ...
+    @property
+    def changes(self) -> ChangeSet | None: ...
+    @property
+    def current_key(self) -> str | None: ...
+    def workspace_info(self) -> WorkspaceInfo | None: ...
+    def show_staged(self, names: list[str]) -> None:
+        """Records were staged: show the batch (and the edited record as it now stands)."""
+
+    def on_error(self, exc: BaseException) -> None: ...
 
 
 class BulkActions(QObject):
     """Bulk delete, change type, move/copy and export over the records selected in the table."""
 
-    def __init__(self, tab: WorkspaceTab) -> None:
-        super().__init__(tab)
+    def __init__(self, tab: BulkHost, parent: QWidget) -> None:
+        super().__init__(parent)
         self.tab = tab
+        self._window = parent  # dialogs open over it
         bar = tab.records.bulk_bar
         bar.delete_requested.connect(self.delete)
         bar.type_requested.connect(self.change_type)
@@ -38,19 +76,6 @@ class BulkActions(QObject):
         targets = sorted(((k, n) for k, n in names.items() if k != tab.current_key), key=lambda t: t[1].lower())
         tab.records.bulk_bar.show_selection(count, targets)
 
-    def after_staging(self, names: list[str]) -> None:
-        """A bulk action staged ``names``: show the batch (and the edited record as it now stands)."""
-        tab = self.tab
-        tab.after_staging_changed()
-        name = tab.editor.editing_name
-        if name is not None and name in names:
-            if tab.snapshot is not None and tab.snapshot.get(name) is None and name not in tab.staged:
-                tab.editor.clear()
-            else:
-                tab.load_editor(name)
-        if names:
-            tab.detail.setCurrentIndex(1)
-
     def _names(self) -> list[str] | None:
         """The selected names, or None (and say why) when the editor holds edits not staged yet."""
         tab = self.tab
@@ -64,9 +89,8 @@ class BulkActions(QObject):
         return tab.records.selected_names()
 
     def _staged(self, text: str, names: list[str]) -> None:
-        tab = self.tab
-        self.after_staging(names)
-        tab.banner.show_message("info", text)
+        self.tab.show_staged(names)
+        self.tab.banner.show_message("info", text)
 
     def delete(self) -> None:
         names = self._names()
@@ -124,7 +148,7 @@ class BulkActions(QObject):
         if not names or key is None:
             return
         folder = tab.ctx.dialogs.choose_directory(
-            tab, self.tr("Export the selected records to"), os.path.expanduser("~")
+            self._window, self.tr("Export the selected records to"), os.path.expanduser("~")
         )
         if not folder:
             return

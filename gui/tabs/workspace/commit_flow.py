@@ -1,12 +1,17 @@
 """Committing the Workspace tab's batch: one CAS job, and what happens when it is refused
-(the workspace changed on disk, a credential, an invalid record), plus reloading under staged work."""
+(the workspace changed on disk, a credential, an invalid record), plus reloading under staged work.
+
+The flow sees the Workspace tab only through :class:`CommitHost` and hands results back to it
+(:meth:`CommitHost.adopt_committed`, :meth:`CommitHost.adopt_rebased`); it never sets the tab's state.
+"""
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QTabWidget, QWidget
 
 from core.changeset import ChangeSet, LoadedWorkspace, commit_changes, load_workspace
 from core.errors import ConflictError, InvalidRecordError, NotFoundError, SecretRefusedError
@@ -14,7 +19,9 @@ from core.store.api import MemoryStore
 from gui.widgets.messages import describe_error
 
 if TYPE_CHECKING:
-    from gui.tabs.workspace.view import WorkspaceTab
+    from gui.context import AppContext
+    from gui.tasks import Jobs
+    from gui.widgets.banner import Banner
 
 
 def reload_all(store: MemoryStore, key: str, targets: list[str]) -> tuple[LoadedWorkspace, dict[str, LoadedWorkspace]]:
@@ -27,10 +34,37 @@ def reload_all(store: MemoryStore, key: str, targets: list[str]) -> tuple[Loaded
     return loaded, out
 
 
+class CommitHost(Protocol):
+    """What the commit flow uses of the Workspace tab."""
+
+    @property
+    def ctx(self) -> AppContext: ...
+    @property
+    def jobs(self) -> Jobs: ...
+    @property
+    def banner(self) -> Banner: ...
+    @property
+    def detail(self) -> QTabWidget: ...
+    @property
+    def changes(self) -> ChangeSet | None: ...
+    @property
+    def current_key(self) -> str | None: ...
+    def adopt_committed(self, loaded: LoadedWorkspace) -> None:
+        """Show the workspace as the commit wrote it (nothing staged any more)."""
+
+    def adopt_rebased(self, changes: ChangeSet) -> None:
+        """Show the staged batch (and editor edits) against the newest disk state."""
+
+    def update_staged_view(self) -> None: ...
+    def refresh(self) -> None: ...
+    def on_error(self, exc: BaseException) -> None: ...
+
+
 class CommitFlow(QObject):
-    def __init__(self, tab: WorkspaceTab) -> None:
-        super().__init__(tab)
+    def __init__(self, tab: CommitHost, parent: QWidget) -> None:
+        super().__init__(parent)
         self.tab = tab
+        self._window = parent  # dialogs open over it
 
     def commit(self, *, allow_secrets: bool = False) -> None:
         tab = self.tab
@@ -40,15 +74,7 @@ class CommitFlow(QObject):
         count = len(changes)
 
         def done(loaded: LoadedWorkspace) -> None:
-            tab.changes = None  # force apply even when an external refresh raced us
-            tab.current_key = loaded.snapshot.key
-            tab.apply_snapshot(loaded)
-            name = tab.editor.editing_name
-            if name is not None:
-                if loaded.snapshot.get(name) is None:
-                    tab.editor.clear()
-                else:
-                    tab.load_editor(name)
+            tab.adopt_committed(loaded)
             tab.banner.show_message("ok", self.tr("Committed %n change(s).", "", count))
             tab.refresh()
 
@@ -59,7 +85,7 @@ class CommitFlow(QObject):
             elif isinstance(exc, SecretRefusedError) and not allow_secrets:
                 where = "\n".join(exc.findings)
                 if tab.ctx.dialogs.confirm(
-                    tab,
+                    self._window,
                     self.tr("Possible credential"),
                     self.tr(
                         "The staged changes look like they contain a credential:\n{where}\n\n"
@@ -89,7 +115,7 @@ class CommitFlow(QObject):
             done=done,
             failed=failed,
         )
-        tab.commit_button.setEnabled(not tab.jobs.running("commit") and bool(tab.changes))
+        tab.update_staged_view()  # Commit is disabled while the job runs
 
     def on_conflict(self) -> None:
         tab = self.tab
@@ -103,7 +129,7 @@ class CommitFlow(QObject):
             [(self.tr("Reload and re-review"), self.rebase_on_disk)],
         )
         if tab.ctx.dialogs.confirm(
-            tab,
+            self._window,
             self.tr("Workspace changed on disk"),
             self.tr(
                 "This workspace changed on disk after you staged your changes, so nothing was written.\n\n"
@@ -124,21 +150,19 @@ class CommitFlow(QObject):
             loaded, targets = result
             if loaded.snapshot.key != tab.current_key:
                 return
-            if tab.changes is None:
-                tab.changes = ChangeSet(loaded)
+            changes = tab.changes
+            if changes is None:
+                changes = ChangeSet(loaded)
             else:
-                tab.changes.rebase(loaded)
+                changes.rebase(loaded)
                 # Records going elsewhere are re-read too: their targets may be what changed.
-                for key, out in list(tab.changes.outgoing.items()):
+                for key, out in list(changes.outgoing.items()):
                     if key in targets:
                         out.target = targets[key]
                     else:
-                        tab.changes.outgoing.pop(key, None)  # that workspace is gone
-            tab.pending = None
-            tab.ws_banner.clear()
-            tab.show_loaded()
-            tab.editor.check()
-            if tab.staged or tab.changes.outgoing:
+                        changes.outgoing.pop(key, None)  # that workspace is gone
+            tab.adopt_rebased(changes)
+            if changes.staged or changes.outgoing:
                 tab.detail.setCurrentIndex(1)
                 tab.banner.show_message(
                     "info", self.tr("Reloaded. Review the staged changes against the current version, then commit.")

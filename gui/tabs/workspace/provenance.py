@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import DshMemoryError
 from core.store.api import MemoryStore
+from core.store.files import RECEIPTS
 
 if TYPE_CHECKING:
     from core.provenance import Origin
@@ -33,8 +34,8 @@ def record_origins(
     from core.provenance import with_session_titles, written_by
 
     receipts = []
-    for review_id in store.list_receipts():
-        text = store.read_receipt(review_id)
+    for review_id in store.files(RECEIPTS).list():
+        text = store.files(RECEIPTS).read(review_id)
         receipt = parse_receipt(text) if text else None
         if receipt is not None and receipt.workspace_key == key:
             receipts.append(receipt)

@@ -51,6 +51,8 @@ class RecordsPanel(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.jobs = Jobs(self, ctx.runner)
+        # "Moved? Pick the new folder…" on the folder-missing banner: filled by the tab's glue (moved_glue.py)
+        self.pick_new_folder: Callable[[WorkspaceInfo], None] | None = None
         self._fitted_for: tuple[str | None, int] | None = None
         self._widest_name = 120
         cv = QVBoxLayout(self)
@@ -164,7 +166,7 @@ class RecordsPanel(QWidget):
             return
         self.jobs.start(
             "archive",
-            self.ctx.store.archive,
+            self.ctx.store.recycle.archive,
             info.key,
             expect,
             done=lambda _info: self.archived.emit(info.display_name),
@@ -183,9 +185,13 @@ class RecordsPanel(QWidget):
                     "The folder {folder} no longer exists. Agents will never load this workspace again; "
                     "archive it to the Recycle Bin (you can restore it later)."
                 ).format(folder=info.cwd),
-                [(self.tr("Archive workspace…"), archive)],
+                [*self._moved_action(info), (self.tr("Archive workspace…"), archive)],
                 topic=_FOLDER_MISSING,
             )
+
+    def _moved_action(self, info: WorkspaceInfo) -> list[tuple[str, Callable[[], None]]]:
+        pick = self.pick_new_folder
+        return [] if pick is None else [(self.tr("Moved? Pick the new folder…"), lambda: pick(info))]
 
     # --- rows ------------------------------------------------------------------------------------------
     def set_rows(self, rows: list[RecordRow], *, key: str | None, staged: int) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
 from core.changeset import ChangeSet, LoadedWorkspace, load_workspace
 from core.errors import ConflictError, NotFoundError
@@ -22,13 +22,12 @@ from gui.qtmodels.search_results import SearchHit
 from gui.tabs.base import Tab
 from gui.tabs.workspace.bulk_actions import BulkActions
 from gui.tabs.workspace.commit_flow import CommitFlow
+from gui.tabs.workspace.detail_pane import DetailPane
 from gui.tabs.workspace.editor import RecordEditor
 from gui.tabs.workspace.empty_state import create_workspace_for_folder
-from gui.tabs.workspace.foreign_panel import ForeignPanel
 from gui.tabs.workspace.provenance import record_origins
 from gui.tabs.workspace.records_panel import RecordsPanel
 from gui.tabs.workspace.search_panel import SearchPanel
-from gui.tabs.workspace.staged_panel import AgentView, StagedPanel
 from gui.tabs.workspace.undo_button import UndoCommitButton
 from gui.tabs.workspace.workspace_list import WorkspaceList
 from gui.widgets.banner import Banner
@@ -53,9 +52,9 @@ class WorkspaceTab(Tab):
         self._listed = False  # the first workspace list has arrived
         self.origins: dict[str, list[Origin]] = {}  # record -> consolidations that wrote it
         self._pending_select: str | None = None  # a workspace just created: select it once listed
-        self.commit_flow = CommitFlow(self)
         self._build_ui()
-        self.bulk = BulkActions(self)  # the bulk bar over the records table
+        self.commit_flow = CommitFlow(self, self)
+        self.bulk = BulkActions(self, self)  # the bulk bar over the records table
         self.records.empty.create_requested.connect(
             lambda: create_workspace_for_folder(self, self.banner, self.select_after_listing, self.on_error)
         )
@@ -75,7 +74,9 @@ class WorkspaceTab(Tab):
         left = QWidget()
         lv = QVBoxLayout(left)
         lv.setContentsMargins(0, 0, 4, 0)
-        self.search = SearchPanel(self.ctx.search, self.ctx.runner, self._workspace_names, self, typing=self.ctx.typing)
+        self.search = SearchPanel(
+            self.ctx.search, self.ctx.runner, lambda: self.workspaces.names(), self, typing=self.ctx.typing
+        )
         self.search.hit_activated.connect(self.open_hit)
         self.search.failed.connect(self.on_error)
         self.search.lay_out(lv)
@@ -108,28 +109,16 @@ class WorkspaceTab(Tab):
         self.editor.delete_requested.connect(self.stage_delete)
         self.editor.revert_requested.connect(self.revert_editor)
         self.editor.link_activated.connect(self.select_record)
-        self.staged_panel = StagedPanel()
+        self.detail = DetailPane(self.editor, self.ctx, self.jobs)
+        self.staged_panel, self.agent, self.foreign = self.detail.staged_panel, self.detail.agent, self.detail.foreign
         self.staged_panel.discard_button.clicked.connect(self.discard_staged)
         self.staged_panel.commit_button.clicked.connect(lambda: self.commit())
-        self.agent = AgentView()
-        self.detail = QTabWidget()
-        self.detail.setObjectName("workspace_detail")
-        self.detail.addTab(self.editor, self.tr("Record"))
-        self.detail.addTab(self.staged_panel, self.tr("Staged changes"))
-        self.detail.addTab(self.agent, self.tr("Agent view"))  # what the agent loads
-        self.foreign = ForeignPanel(self.ctx, self.jobs, self.detail)  # other stores' entries, read-only
-        self.detail.addTab(self.foreign, self.foreign.title())
-        # Every tab label stays readable at the default window size: no scroll arrows hiding one.
-        self.detail.setUsesScrollButtons(False)
-        self.detail.tabBar().setExpanding(False)
-        self.detail.setElideMode(Qt.TextElideMode.ElideRight)
         self.search.foreign_activated.connect(self.foreign.reveal)
         self.foreign.attach_search(self.search)  # "Include other stores"
         self.splitter.addWidget(self.detail)
 
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setStretchFactor(2, 1)
+        for column, stretch in enumerate((0, 1, 1)):
+            self.splitter.setStretchFactor(column, stretch)
         # The records table gets the room: the workspace list is short and the editor wraps; the right
         # pane is wide enough for its four tab labels at the default 1360 px window (also in Chinese).
         self.splitter.setSizes([300, 530, 530])  # the workspace list: room for names
@@ -181,9 +170,6 @@ class WorkspaceTab(Tab):
 
     def staged_diff(self) -> str:
         return self.changes.diff() if self.changes is not None else ""
-
-    def _workspace_names(self) -> dict[str, str]:
-        return self.workspaces.names()
 
     # --- tab protocol ----------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -346,7 +332,8 @@ class WorkspaceTab(Tab):
                     "are kept; reload to review them against the new version."
                 )
             )
-            self.ws_banner.show_message("warning", text, [(self.tr("Reload and re-review"), self.rebase_on_disk)])
+            reload = (self.tr("Reload and re-review"), self.commit_flow.rebase_on_disk)
+            self.ws_banner.show_message("warning", text, [reload])
             return
         self.apply_snapshot(loaded)
 
@@ -394,10 +381,6 @@ class WorkspaceTab(Tab):
     def _show_cwd_warning(self) -> None:
         self.records.show_folder_warning(self.workspace_info(), self.archive_workspace)
 
-    def rebase_on_disk(self) -> None:
-        """Adopt the newest disk state, keeping staged changes (re-review their diffs) and editor edits."""
-        self.commit_flow.rebase_on_disk()
-
     def _update_workspace_header(self) -> None:
         any_workspace, info = self.workspaces.model.rowCount() > 0, self.workspace_info()
         self.records.show_header(info, listed=self._listed, any_workspace=any_workspace)
@@ -408,20 +391,19 @@ class WorkspaceTab(Tab):
     def _on_record_chosen(self, name: str) -> None:
         if name == self.editor.editing_name and self.editor.active:
             return
-        if self.editor.dirty():
-            stage, discard = self.tr("Stage"), self.tr("Discard")
-            choice = self.ctx.dialogs.choose(
-                self,
-                self.tr("Unstaged edits"),
-                self.tr("Your edits to {name} are not staged yet.").format(
-                    name=self.editor.editing_name or self.tr("the new record")
-                ),
-                [stage, discard],
-            )
-            if choice is None or (choice == stage and not self.stage_current()):
-                self._select_record_row(self.editor.editing_name)
-                return
+        editing = self.editor.editing_name or self.tr("the new record")
+        if not self._settle_edits(self.tr("Your edits to {name} are not staged yet.").format(name=editing)):
+            self._select_record_row(self.editor.editing_name)
+            return
         self.load_editor(name)
+
+    def _settle_edits(self, why: str) -> bool:
+        """Editor edits not staged yet: stage or discard them first (False: the user keeps editing)."""
+        if not self.editor.dirty():
+            return True
+        stage, discard = self.tr("Stage"), self.tr("Discard")
+        choice = self.ctx.dialogs.choose(self, self.tr("Unstaged edits"), why, [stage, discard])
+        return choice is not None and (choice != stage or self.stage_current())
 
     def select_record(self, name: str) -> bool:
         """Select ``name`` in the table (clearing filters that hide it) and open it in the editor."""
@@ -466,14 +448,8 @@ class WorkspaceTab(Tab):
         self.editor.show_provenance(self.origins.get(name, []) if self.editor.active else [])
 
     def new_record(self) -> None:
-        if self.snapshot is None:
+        if self.snapshot is None or not self._settle_edits(self.tr("Your edits in the editor are not staged yet.")):
             return
-        if self.editor.dirty():
-            stage, discard = self.tr("Stage"), self.tr("Discard")
-            why = self.tr("Your edits in the editor are not staged yet.")
-            choice = self.ctx.dialogs.choose(self, self.tr("Unstaged edits"), why, [stage, discard])
-            if choice is None or (choice == stage and not self.stage_current()):
-                return
         self.records.view.selectionModel().clear()  # the previous record is no longer highlighted
         self.detail.setCurrentIndex(0)
         self.editor.new_record()
@@ -529,17 +505,40 @@ class WorkspaceTab(Tab):
         self.after_staging_changed()
         if self.pending is not None and not self.editor.dirty():
             self.apply_snapshot(self.pending)
+        self._reload_editor()
+
+    def _reload_editor(self) -> None:
+        """The edited record as it now stands: cleared when it is gone and not staged."""
         name = self.editor.editing_name
-        if name is not None:
-            if self.snapshot is not None and self.snapshot.get(name) is None:
-                self.editor.clear()
-            else:
-                self.load_editor(name)
+        if name is None:
+            return
+        if self.snapshot is not None and self.snapshot.get(name) is None and name not in self.staged:
+            self.editor.clear()
+        else:
+            self.load_editor(name)
+
+    # What the bulk actions and the commit flow hand back (they never set the tab's state themselves).
+    def show_staged(self, names: list[str]) -> None:
+        self.after_staging_changed()
+        if self.editor.editing_name in names:
+            self._reload_editor()
+        if names:
+            self.detail.setCurrentIndex(1)
+
+    def adopt_committed(self, loaded: LoadedWorkspace) -> None:
+        self.changes = None  # force apply even when an external refresh raced us
+        self.current_key = loaded.snapshot.key
+        self.apply_snapshot(loaded)
+        self._reload_editor()
+
+    def adopt_rebased(self, changes: ChangeSet) -> None:
+        self.changes, self.pending = changes, None
+        self.ws_banner.clear()
+        self.show_loaded()
+        self.editor.check()
 
     def update_staged_view(self) -> None:
-        n = len(self.changes) if self.changes is not None else 0
-        self.detail.setTabText(1, self.tr("Staged changes (%n)", "", n) if n else self.tr("Staged changes"))
-        self.staged_panel.show_changes(self.changes, busy=self.jobs.running("commit"))
+        self.detail.show_changes(self.changes, busy=self.jobs.running("commit"))
 
     def commit(self, *, allow_secrets: bool = False) -> None:
         self.commit_flow.commit(allow_secrets=allow_secrets)

@@ -208,6 +208,182 @@
         <translation>{client}（MCP 智能体）于 {when} UTC 提议</translation>
     </message>
     <message>
+        <source>Sync cancelled. Memory is whole (each workspace old or new); the next sync goes on from here.</source>
+        <translation>同步已取消。记忆完好（每个工作区要么是旧状态，要么是新状态）；下一次同步会从这里继续。</translation>
+    </message>
+    <message>
+        <source>The remote URL holds a credential (a password or token). Use an SSH URL or a git credential helper instead; settings never keep credentials.</source>
+        <translation>远端 URL 中含有凭据（密码或令牌）。请改用 SSH URL 或 git 凭据助手；设置中从不保存凭据。</translation>
+    </message>
+    <message>
+        <source>Another sync of this memory is running; try again when it ends.</source>
+        <translation>这份记忆的另一次同步正在进行；请等它结束后再试。</translation>
+    </message>
+    <message>
+        <source>Sync needs a memory root on disk.</source>
+        <translation>同步需要磁盘上的记忆根目录。</translation>
+    </message>
+    <message>
+        <source>This memory root is read-only; sync needs to write to it.</source>
+        <translation>这个记忆根目录是只读的；同步需要写入它。</translation>
+    </message>
+    <message>
+        <source>No sync remote yet: run `dsh-memory sync --remote URL` once (a bare repository on a server, a private hosted repository or a path on a USB disk).</source>
+        <translation>还没有同步远端：先运行一次 `dsh-memory sync --remote URL`（服务器上的裸仓库、私有托管仓库或 U 盘上的路径）。</translation>
+    </message>
+    <message>
+        <source>{path} changed while syncing; sync again</source>
+        <translation>{path} 在同步过程中被修改；请再同步一次</translation>
+    </message>
+    <message>
+        <source>{n} record(s) changed on both machines wait for your choice.</source>
+        <translation>{n} 条记录在两台机器上都被修改，等待你的选择。</translation>
+    </message>
+    <message>
+        <source>Not synced: these records hold credential-shaped values and are never pushed. Remove the values (or the records) and sync again: {paths}</source>
+        <translation>未同步：这些记录含有形似凭据的值，永远不会被推送。请删除这些值（或这些记录）后再同步：{paths}</translation>
+    </message>
+    <message>
+        <source>Synced. The synced history no longer holds the workspace(s) deleted forever here (the remote&apos;s branch was replaced); other machines rewrite their copy at their next sync.</source>
+        <translation>已同步。同步历史中不再含有在本机永久删除的工作区（远端分支已被替换）；其他机器会在下一次同步时改写各自的副本。</translation>
+    </message>
+    <message>
+        <source>Received {n} change(s).</source>
+        <translation>收到 {n} 处更改。</translation>
+    </message>
+    <message>
+        <source>Sent {n} change(s).</source>
+        <translation>发送了 {n} 处更改。</translation>
+    </message>
+    <message>
+        <source>Up to date.</source>
+        <translation>已是最新。</translation>
+    </message>
+    <message>
+        <source>Synced.</source>
+        <translation>已同步。</translation>
+    </message>
+    <message>
+        <source>Memory changed here while syncing; nothing was sent. Sync again to merge it: {paths}</source>
+        <translation>同步过程中本机的记忆发生了变化；没有发送任何内容。请再同步一次以合并：{paths}</translation>
+    </message>
+    <message>
+        <source>{n} record(s) changed on both machines: choose a version for each, then sync again. Nothing was pushed.</source>
+        <translation>{n} 条记录在两台机器上都被修改：请为每条选择一个版本，然后再同步。没有推送任何内容。</translation>
+    </message>
+    <message>
+        <source>No sync review item {item}. Run `dsh-memory sync review` to list them.</source>
+        <translation>没有同步审阅项 {item}。运行 `dsh-memory sync review` 列出它们。</translation>
+    </message>
+    <message>
+        <source>{name} changed here since the review was made; sync again to review it afresh.</source>
+        <translation>{name} 在生成审阅之后又在本机被修改；请再同步一次以重新审阅。</translation>
+    </message>
+    <message>
+        <source>GLOBAL.md can&apos;t be deleted by a sync review; choose or edit a text.</source>
+        <translation>同步审阅不能删除 GLOBAL.md；请选择或编辑一个文本。</translation>
+    </message>
+    <message>
+        <source>An edited version of {name} needs its text.</source>
+        <translation>{name} 的编辑版本需要填写文本。</translation>
+    </message>
+    <message>
+        <source>{path} is a symbolic link; sync never writes through one. Remove it and retry.</source>
+        <translation>{path} 是符号链接；同步从不通过符号链接写入。请删除它后重试。</translation>
+    </message>
+    <message>
+        <source>Sync needs git, and it is not installed (or not on PATH). Install git (Debian/Ubuntu: `sudo apt install git`, macOS: `xcode-select --install`, Windows: git-scm.com), then sync again. Your memory is unchanged.</source>
+        <translation>同步需要 git，但它没有安装（或不在 PATH 中）。请安装 git（Debian/Ubuntu：`sudo apt install git`，macOS：`xcode-select --install`，Windows：git-scm.com），然后再同步。你的记忆没有改变。</translation>
+    </message>
+    <message>
+        <source>git {command} failed: {detail}</source>
+        <translation>git {command} 失败：{detail}</translation>
+    </message>
+    <message>
+        <source>git object {sha} is missing from the sync repository</source>
+        <translation>同步仓库中缺少 git 对象 {sha}</translation>
+    </message>
+    <message>
+        <source>git fast-import did not create the commit</source>
+        <translation>git fast-import 没有创建提交</translation>
+    </message>
+    <message>
+        <source>Could not reach the sync remote {url}: {detail}</source>
+        <translation>无法连接同步远端 {url}：{detail}</translation>
+    </message>
+    <message>
+        <source>Could not fetch from {url}: {detail}</source>
+        <translation>无法从 {url} 获取：{detail}</translation>
+    </message>
+    <message>
+        <source>Could not push to {url}: {detail}</source>
+        <translation>无法推送到 {url}：{detail}</translation>
+    </message>
+    <message>
+        <source>The remote has changes this machine has not merged yet (the push was rejected). Sync again to merge them first.</source>
+        <translation>远端有本机尚未合并的更改（推送被拒绝）。请再同步一次，先合并它们。</translation>
+    </message>
+    <message>
+        <source>GLOBAL.md was deleted on the other machine; it is kept here</source>
+        <translation>GLOBAL.md 在另一台机器上被删除；本机保留它</translation>
+    </message>
+    <message>
+        <source>changes inside archived workspaces are not synced record by record</source>
+        <translation>已归档工作区内的更改不会逐条记录同步</translation>
+    </message>
+    <message>
+        <source>the synced workspace has no usable scope.json; map it to a folder first</source>
+        <translation>同步来的工作区没有可用的 scope.json；请先把它对应到一个文件夹</translation>
+    </message>
+    <message>
+        <source>holds a credential-shaped value; never written into memory here</source>
+        <translation>含有形似凭据的值；永远不会写入本机的记忆</translation>
+    </message>
+    <message>
+        <source>invalid here; a merge never rewrites an invalid file</source>
+        <translation>在本机无效；合并从不改写无效文件</translation>
+    </message>
+    <message>
+        <source>not a regular file (a symbolic link or a folder)</source>
+        <translation>不是普通文件（符号链接或文件夹）</translation>
+    </message>
+    <message>
+        <source>not readable, or over the size limit</source>
+        <translation>无法读取，或超过大小上限</translation>
+    </message>
+    <message>
+        <source>over the size limit</source>
+        <translation>超过大小上限</translation>
+    </message>
+    <message>
+        <source>not valid UTF-8</source>
+        <translation>不是有效的 UTF-8</translation>
+    </message>
+    <message>
+        <source>contains NUL bytes</source>
+        <translation>含有 NUL 字节</translation>
+    </message>
+    <message>
+        <source>not a valid record</source>
+        <translation>不是有效的记录</translation>
+    </message>
+    <message>
+        <source>Workspace {key} already belongs to {cwd}; nothing to move.</source>
+        <translation>工作区 {key} 已经属于 {cwd}；无需移动。</translation>
+    </message>
+    <message>
+        <source>The Recycle Bin already holds an archived workspace {key}; restore or purge it before moving this one (the move archives the old copy). Nothing was changed.</source>
+        <translation>回收站里已有一个已归档的工作区 {key}；请先恢复或永久删除它，再移动这个工作区（移动会归档旧副本）。没有做任何更改。</translation>
+    </message>
+    <message>
+        <source>Choose a version for each record in both workspaces before moving: {names}</source>
+        <translation>移动之前，请为两个工作区中都有的每条记录选择一个版本：{names}</translation>
+    </message>
+    <message>
+        <source>Workspace {name} changed since the move was planned; review it again. Nothing was moved.</source>
+        <translation>规划移动之后工作区 {name} 又被修改；请重新审阅。没有移动任何内容。</translation>
+    </message>
+    <message>
         <source>record {name}</source>
         <translation>记忆 {name}</translation>
     </message>

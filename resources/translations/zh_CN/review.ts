@@ -875,6 +875,10 @@ Where is the project now?</source>
         </translation>
     </message>
     <message>
+        <source> Synced history will be rewritten without it: the next sync replaces the remote&apos;s history, and your other machines must sync to remove their copies.</source>
+        <translation>同步历史也会被改写、不再含有它：下一次同步会替换远端的历史，你的其他机器需要同步一次才会删除各自的副本。</translation>
+    </message>
+    <message>
         <source> This cannot be undone.</source>
         <translation>此操作无法撤销。</translation>
     </message>
@@ -2559,6 +2563,16 @@ or set DSH_MEMORY_ROOT (or DSH_HOME: its memory folder is the default).</source>
         <translation>
             <numerusform>本机没有对应文件夹的同步工作区：%n 个。请在回收站中逐个指定（“移动了？选择新文件夹…”）。</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>Deleted forever on another machine: %n workspace(s). This machine&apos;s copy is in the Recycle Bin and is no longer synced; purge it there to delete it here too.</source>
+        <translation>
+            <numerusform>已在另一台机器上永久删除：%n 个工作区。本机的副本在回收站中，不再同步；在那里永久删除它即可在本机也删除。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The synced history was rewritten without the workspaces deleted forever here; your other machines drop their copies at their next sync.</source>
+        <translation>同步历史已被改写，不再含有在本机永久删除的工作区；你的其他机器会在下一次同步时删除各自的副本。</translation>
     </message>
     <message numerus="yes">
         <source>Sync: %n to review</source>

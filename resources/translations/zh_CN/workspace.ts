@@ -186,6 +186,27 @@ Reload it now? Your staged changes are kept and shown against the current versio
     </message>
 </context>
 <context>
+    <name>DetailPane</name>
+    <message>
+        <source>Record</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Staged changes</source>
+        <translation>暂存的更改</translation>
+    </message>
+    <message>
+        <source>Agent view</source>
+        <translation>智能体视图</translation>
+    </message>
+    <message numerus="yes">
+        <source>Staged changes (%n)</source>
+        <translation>
+            <numerusform>暂存的更改（%n）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>EmptyRootPanel</name>
     <message>
         <source>Create a workspace for a folder</source>
@@ -265,6 +286,13 @@ Reload it now? Your staged changes are kept and shown against the current versio
         <translation>
             <numerusform>其他记忆库（%n）</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>MovedGlue</name>
+    <message>
+        <source>Moved: the records are in the new folder&apos;s workspace; the old copy is in the Recycle Bin.</source>
+        <translation>已移动：记录现在在新文件夹的工作区里；旧副本在回收站中。</translation>
     </message>
 </context>
 <context>
@@ -506,6 +534,10 @@ The durable, self-contained fact.
     <message>
         <source>The folder {folder} no longer exists. Agents will never load this workspace again; archive it to the Recycle Bin (you can restore it later).</source>
         <translation>文件夹 {folder} 已不存在，智能体再也不会加载这个工作区；请把它归档到回收站（之后可以恢复）。</translation>
+    </message>
+    <message>
+        <source>Moved? Pick the new folder…</source>
+        <translation>移动了？选择新文件夹…</translation>
     </message>
     <message numerus="yes">
         <source>%n record(s)</source>
@@ -849,18 +881,6 @@ Agents read memory. Undo anyway?</source>
 <context>
     <name>WorkspaceTab</name>
     <message>
-        <source>Record</source>
-        <translation>记忆</translation>
-    </message>
-    <message>
-        <source>Staged changes</source>
-        <translation>暂存的更改</translation>
-    </message>
-    <message>
-        <source>Agent view</source>
-        <translation>智能体视图</translation>
-    </message>
-    <message>
         <source>This workspace was archived or removed outside this window. Your staged changes can&apos;t be committed; restore it from the Recycle Bin to continue.</source>
         <translation>这个工作区已在本窗口之外被归档或移除，你暂存的更改无法提交；请从回收站恢复它后再继续。</translation>
     </message>
@@ -919,12 +939,6 @@ Agents read memory. Undo anyway?</source>
     <message>
         <source>Can&apos;t stage this record: {reasons}</source>
         <translation>无法暂存这条记忆：{reasons}</translation>
-    </message>
-    <message numerus="yes">
-        <source>Staged changes (%n)</source>
-        <translation>
-            <numerusform>暂存的更改（%n）</numerusform>
-        </translation>
     </message>
     <message>
         <source>Archived {name}. It is in the Recycle Bin.</source>

@@ -160,6 +160,6 @@ def test_pending_reviews_from_the_shell(env: dict[str, Any]) -> None:
     code, out, _ = run("--root", env["root"], "reviews", "--pending")
     assert "No pending session reviews." in out
     code, out, err = run("--root", env["root"], "--json", "reviews", "--delete", pending["review_id"])
-    assert code == 2 and json.loads(out)["error"]["code"] == "usage"
+    assert code == 3 and json.loads(out)["error"]["code"] == "refused"  # settled already: not a usage error
     code, out, _ = run(*base, env["sessions"], "--apply")
     assert code == 0 and "committed" in out and "restored" not in out

@@ -23,6 +23,7 @@ from core.models import PutOp, Record
 from core.records import validate_record
 from core.sessions import SessionCatalog
 from core.settings import AppSettings
+from core.store.files import RECEIPTS
 from core.store.memory import InMemoryStore
 
 ENGLISH = [
@@ -207,8 +208,9 @@ def test_live_session_is_refused(tmp_path: Path) -> None:
     )
     from core.errors import UsageError
 
-    with pytest.raises(UsageError, match="not stable"):
+    with pytest.raises(UsageError) as caught:
         service.prepare(summary)
+    assert caught.value.reason == "session-unstable"
 
 
 def test_offline_result_dedupes_against_the_store() -> None:
@@ -244,11 +246,13 @@ def test_session_without_cwd_cannot_be_consolidated() -> None:
 
     service = ConsolidationService(InMemoryStore(), ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember X.")], cwd=None)
-    with pytest.raises(UsageError, match="no working directory"):
+    with pytest.raises(UsageError) as caught:
         service.prepare_evidence(evidence, text)
+    assert caught.value.reason == "no-cwd"
     evidence, text = make_evidence([(1, "user", "Remember X.")], cwd="{{cwd}}")
-    with pytest.raises(UsageError, match="relative working directory"):
+    with pytest.raises(UsageError) as caught:
         service.prepare_evidence(evidence, text)
+    assert caught.value.reason == "relative-cwd"
 
 
 def test_offline_review_id_names_the_rules_version() -> None:
@@ -288,7 +292,7 @@ def test_offline_secret_is_refused_by_the_host() -> None:
     receipt = service.commit(review, [fine.id])
     assert receipt.status == "committed"  # the refused change is not counted as rejected
     assert {c.id: c.decision for c in receipt.changes} == {secret.id: "refused", fine.id: "accepted"}
-    assert "ghp_" not in (store.read_receipt(review.review_id) or "")
+    assert "ghp_" not in (store.files(RECEIPTS).read(review.review_id) or "")
 
 
 _PHRASES = st.sampled_from(
@@ -469,12 +473,12 @@ def test_forced_rerun_is_a_new_review_and_keeps_the_final_receipt() -> None:
     prepared = service.prepare_evidence(evidence, text)
     first = service.propose(prepared)
     assert service.commit(first, ["c1"]).status == "committed"
-    committed_text = store.read_receipt(first.review_id)
+    committed_text = store.files(RECEIPTS).read(first.review_id)
 
     forced = service.propose(service.prepare_evidence(evidence, text), force=True)
     assert forced.review_id == f"{first.review_id}-r2" and not forced.reused
     assert forced.receipt.status == "no-change"  # the fact is in memory now
-    assert store.read_receipt(first.review_id) == committed_text  # never overwritten
+    assert store.files(RECEIPTS).read(first.review_id) == committed_text  # never overwritten
     # Without force the newest finished run is shown; forcing again makes -r3.
     again = service.propose(service.prepare_evidence(evidence, text))
     assert again.reused and again.review_id == forced.review_id
@@ -491,11 +495,12 @@ def test_a_workspace_in_the_recycle_bin_is_not_revived() -> None:
 
     store = InMemoryStore()
     snap = store.create_workspace(CWD)
-    store.archive(snap.key)
+    store.recycle.archive(snap.key)
     service = ConsolidationService(store, ModelCatalog(()), AppSettings())
     evidence, text = make_evidence([(1, "user", "Remember that releases happen on Tuesdays.")])
-    with pytest.raises(UsageError, match="Recycle Bin"):
+    with pytest.raises(UsageError) as caught:
         service.prepare_evidence(evidence, text)
+    assert caught.value.reason == "archived-workspace"
     assert store.find_workspace(CWD) is None
-    store.restore(snap.key)
+    store.recycle.restore(snap.key)
     assert service.prepare_evidence(evidence, text).workspace_snapshot is not None

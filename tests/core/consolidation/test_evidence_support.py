@@ -91,8 +91,8 @@ def test_copying_a_log_keeps_a_separate_review(tmp_path: Path) -> None:
 
 def test_an_agent_proposal_of_a_changed_fact_is_marked_supersedes(tmp_path: Path) -> None:
     """Agent proposals (MCP) go through the same supersession check as every other path."""
+    from core.consolidation.agent_proposals import AgentProposals
     from core.mcp.agent import AgentSession
-    from core.mcp.proposals import AgentProposals
     from core.models import PutOp, Record
     from core.store.fs import FileStore
 

@@ -79,10 +79,12 @@ def test_custom_endpoint_and_unknown_selection(tmp_path: Path) -> None:
     )
     chosen = catalog.resolve(custom)
     assert (chosen.base_url, chosen.model, chosen.api_key_env) == ("http://127.0.0.1:9000/v1", "m", "K")
-    with pytest.raises(UsageError, match="base URL and a model"):
+    with pytest.raises(UsageError) as caught:
         catalog.resolve(AppSettings(selected_model="custom"))
-    with pytest.raises(UsageError, match="not in DSH's model list"):
+    assert caught.value.reason == "model-incomplete"
+    with pytest.raises(UsageError) as caught:
         catalog.resolve(AppSettings(selected_model="gone/model"))
+    assert caught.value.reason == "model-unknown"
 
 
 @pytest.mark.parametrize(

@@ -115,8 +115,9 @@ def test_a_model_that_loops_past_the_round_limit_fails_and_writes_nothing(
     chat_server.replies += [tool_reply(("search_memory", {"query": f"q{i}"})) for i in range(10)]
     before = store.find_workspace(CWD)
     service = _service(store, catalog, tool_rounds=3)
-    with pytest.raises(ConsolidationError, match="more than 3 rounds"):
+    with pytest.raises(ConsolidationError) as caught:
         _propose(service)
+    assert caught.value.reason == "tool-rounds"
     assert len(chat_server.requests) == 4
     assert store.find_workspace(CWD) == before
 
@@ -154,8 +155,9 @@ def test_one_malformed_tool_call_is_retried_a_second_fails(
     before = store.find_workspace(CWD)
     evidence, text = make_evidence([*MESSAGES, (3, "user", "Also remember: releases on Tuesdays.")], revision="rev-2")
     service = _service(store, catalog)
-    with pytest.raises(ConsolidationError, match="twice made a malformed tool call"):
+    with pytest.raises(ConsolidationError) as caught:
         service.propose(service.prepare_evidence(evidence, text))
+    assert caught.value.reason == "tool-call"
     assert len(chat_server.requests) == 2
     assert store.find_workspace(CWD) == before
 
@@ -209,6 +211,7 @@ def test_evidence_over_the_input_budget_is_refused_before_any_request(
 ) -> None:
     service = _service(store, catalog, model_input_budget_bytes=8_000)
     evidence, text = make_evidence([(1, "user", "Remember this detail. " * 500)])
-    with pytest.raises(EvidenceTooLargeError, match="input budget"):
+    with pytest.raises(EvidenceTooLargeError) as caught:
         service.propose(service.prepare_evidence(evidence, text))
+    assert caught.value.reason == "input-budget"
     assert chat_server.requests == []

@@ -18,6 +18,7 @@ from core.model_catalog import ModelCatalog
 from core.models import Record
 from core.settings import AppSettings
 from core.store.api import MemoryStore
+from core.store.files import REVIEW_STATES, InternalFiles
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -28,6 +29,18 @@ MESSAGES = [
 BODY = "\nDeploy the shop with blue-green releases.\n"
 STATE_DIR = ".manager/review-state"
 
+
+
+def break_review_states(monkeypatch: pytest.MonkeyPatch, store: MemoryStore, method: str, fault: Any) -> None:
+    """Make ``store.files(REVIEW_STATES).<method>`` run ``fault`` (a full disk, a crash) for this store
+    only; other kinds and other stores work."""
+    real = getattr(InternalFiles, method)
+
+    def patched(self: InternalFiles, *args: Any) -> Any:
+        broken = self.kind is REVIEW_STATES and self._store is store
+        return fault(*args) if broken else real(self, *args)
+
+    monkeypatch.setattr(InternalFiles, method, patched)
 
 def put(name: str = "blue-green-deploys", body: str = BODY) -> dict[str, Any]:
     return {
@@ -62,19 +75,19 @@ class _Crash(BaseException):
 @pytest.mark.parametrize("backend", ["file", "memory"])
 def test_review_state_store_api(tmp_path: Path, backend: str) -> None:
     store: MemoryStore = FileStore(tmp_path / "m") if backend == "file" else InMemoryStore()
-    assert store.list_review_states() == [] and store.read_review_state("rv-1") is None
-    store.write_review_state("rv-1", '{"a": "bodies allowed here"}')
-    store.write_review_state("rv-2", "{}")
-    assert store.list_review_states() == ["rv-1", "rv-2"]
-    assert store.read_review_state("rv-1") == '{"a": "bodies allowed here"}'
-    assert store.delete_review_state("rv-1") and not store.delete_review_state("rv-1")
-    assert store.list_review_states() == ["rv-2"]
+    assert store.files(REVIEW_STATES).list() == [] and store.files(REVIEW_STATES).read("rv-1") is None
+    store.files(REVIEW_STATES).write("rv-1", '{"a": "bodies allowed here"}')
+    store.files(REVIEW_STATES).write("rv-2", "{}")
+    assert store.files(REVIEW_STATES).list() == ["rv-1", "rv-2"]
+    assert store.files(REVIEW_STATES).read("rv-1") == '{"a": "bodies allowed here"}'
+    assert store.files(REVIEW_STATES).delete("rv-1") and not store.files(REVIEW_STATES).delete("rv-1")
+    assert store.files(REVIEW_STATES).list() == ["rv-2"]
     for bad in ("../escape", ".hidden", "a/b", ""):
         with pytest.raises(UsageError):
-            store.write_review_state(bad, "{}")
+            store.files(REVIEW_STATES).write(bad, "{}")
     with pytest.raises(UsageError, match="over the limit"):
-        store.write_review_state("rv-3", "x" * (8 * 1024 * 1024 + 1))
-    assert store.list_review_states() == ["rv-2"]
+        store.files(REVIEW_STATES).write("rv-3", "x" * (8 * 1024 * 1024 + 1))
+    assert store.files(REVIEW_STATES).list() == ["rv-2"]
     if backend == "file":
         assert (tmp_path / "m" / STATE_DIR / "rv-2.json").read_text() == "{}"
         assert (tmp_path / "m" / STATE_DIR / "rv-2.json").stat().st_mode & 0o077 == 0  # owner only
@@ -84,7 +97,7 @@ def test_review_state_store_api(tmp_path: Path, backend: str) -> None:
         old.write_text("{")
         young.write_text("{")
         os.utime(old, (1_700_000_000, 1_700_000_000))
-        assert store.list_review_states() == ["rv-2"]
+        assert store.files(REVIEW_STATES).list() == ["rv-2"]
         assert not old.exists() and young.exists()
 
 
@@ -95,10 +108,10 @@ def test_review_state_never_goes_through_a_symlink(tmp_path: Path) -> None:
     (root / ".manager").mkdir(parents=True, exist_ok=True)
     (root / STATE_DIR).symlink_to(outside)
     for action in (
-        lambda: store.write_review_state("rv-1", "{}"),
-        lambda: store.read_review_state("rv-1"),
-        lambda: store.list_review_states(),
-        lambda: store.delete_review_state("rv-1"),
+        lambda: store.files(REVIEW_STATES).write("rv-1", "{}"),
+        lambda: store.files(REVIEW_STATES).read("rv-1"),
+        lambda: store.files(REVIEW_STATES).list(),
+        lambda: store.files(REVIEW_STATES).delete("rv-1"),
     ):
         with pytest.raises(StorageError, match="symbolic link"):
             action()
@@ -220,7 +233,7 @@ def test_a_saved_proposal_that_fails_its_hash_is_never_committed(
     service = service_for(FileStore(root), catalog)
     review = propose(service)
     _tamper(root, review.review_id)
-    with pytest.raises(ProposalMismatchError, match="does not match the proposal hash") as caught:
+    with pytest.raises(ProposalMismatchError) as caught:
         service.commit(review, ["c1"])
     assert caught.value.code == "proposal_mismatch"
     assert FileStore(root).find_workspace(CWD) is None  # nothing written
@@ -369,8 +382,9 @@ def test_a_pending_review_can_be_deleted(tmp_path: Path, chat_server: ChatServer
     review = propose(service)
     receipt = service_for(FileStore(root), catalog).delete_review(review.review_id)
     assert receipt.status == "discarded" and not state_path(root, review.review_id).exists()
-    with pytest.raises(UsageError, match="not pending"):
+    with pytest.raises(UsageError) as caught:
         service.delete_review(review.review_id)
+    assert caught.value.reason == "not-pending"
     with pytest.raises(NotFoundError):
         service.delete_review("rv-nothing-here")
     # consolidating the session again runs the model again, as a new attempt of the same review
@@ -391,7 +405,7 @@ def test_a_crash_after_the_receipt_only_leaves_a_leftover_that_is_cleaned(
     def crash(review_id: str) -> bool:
         raise _Crash
 
-    monkeypatch.setattr(store, "delete_review_state", crash)
+    break_review_states(monkeypatch, store, "delete", crash)
     with pytest.raises(_Crash):
         service.commit(review, ["c1"])
     assert "status: committed" in (root / "reviews" / f"{review.review_id}.md").read_text()
@@ -415,7 +429,7 @@ def test_a_barrier_that_cannot_be_saved_refuses_the_commit(
     def disk_full(review_id: str, text: str) -> None:
         raise StorageError("Could not write: No space left on device.")
 
-    monkeypatch.setattr(store, "write_review_state", disk_full)
+    break_review_states(monkeypatch, store, "write", disk_full)
     with pytest.raises(StorageError):
         service.commit(review, ["c1"])
     assert FileStore(root).find_workspace(CWD) is None  # memory untouched
@@ -434,7 +448,7 @@ def test_a_review_that_could_not_be_saved_still_works_in_the_window(
     def disk_full(review_id: str, text: str) -> None:
         raise StorageError("No space left on device.")
 
-    monkeypatch.setattr(store, "write_review_state", disk_full)
+    break_review_states(monkeypatch, store, "write", disk_full)
     service = service_for(store, catalog)
     review = propose(service)
     assert any("could not be saved" in n and "closing the window loses it" in n for n in review.notes)

@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import ConfirmationRequiredError, ConflictError, InvalidRecordError, NotFoundError, UsageError
+from core import messages as M
+from core.consolidation.agent_proposals import AgentProposals
+from core.errors import ConfirmationRequiredError, InvalidRecordError, NotFoundError, UsageError
 from core.mcp.agent import READ_MAX_BYTES, SEARCH_MAX_BYTES, AgentSession
-from core.mcp.proposals import AgentProposals
+from core.mcp.handles import HandleRefusedError
 from core.models import PutOp, Record
+from core.store.files import AGENT_PROPOSALS, RECEIPTS
 from core.store.fs import FileStore
 
 SECRET = "sk-" + "Tq8v2LmN4pX7rZ1kY9wB3cD5fG6hJ0aS"
@@ -101,8 +104,11 @@ def test_a_global_proposal_needs_explicit_confirmation(store: FileStore, cwd: st
 def test_global_text_naming_the_workspace_is_refused(store: FileStore, cwd: str) -> None:
     agent = _agent(store, cwd, allow_global=True, writes="direct")
     h = _h(agent.read_global())
-    with pytest.raises(InvalidRecordError, match="mentions this workspace"):
+    with pytest.raises(InvalidRecordError) as caught:
         agent.replace_global(f"# Notes\n\n- In {cwd} we use pnpm.\n", "r", h)
+    assert caught.value.reason == "refused"
+    # which check refused it: the reason was made from that check's template (its exact inverse)
+    assert [r for r in caught.value.reasons if M.GLOBAL_MENTIONS_WORKSPACE.match(r)] == list(caught.value.reasons)
     assert "pnpm" not in store.read_global().text
 
 
@@ -115,8 +121,9 @@ def test_recall_and_read_redact_and_a_redacted_record_is_never_written_back(stor
     h = _h(shown)
     assert SECRET not in shown and "[REDACTED:" in shown
     assert SECRET not in agent.recall("deploy key")
-    with pytest.raises(InvalidRecordError, match="redacted"):
+    with pytest.raises(InvalidRecordError) as caught:
         agent.update([_put("deploy-key", "key [REDACTED:api-key]")], "tidy up", h)
+    assert caught.value.reason == "redacted-credential"
     assert store.find_workspace(cwd).get("deploy-key").record == secret_record  # type: ignore[union-attr]
 
 
@@ -135,11 +142,11 @@ def test_answers_are_bounded(store: FileStore, cwd: str) -> None:
 
 
 def test_unreadable_proposal_files_are_listed_and_left_alone(store: FileStore, cwd: str) -> None:
-    store.write_agent_proposal("ap-broken", "{not json")
+    store.files(AGENT_PROPOSALS).write("ap-broken", "{not json")
     proposals = AgentProposals(store)
     pending, problems = proposals.pending()
     assert pending == [] and len(problems) == 1 and "ap-broken" in problems[0]
-    assert store.read_agent_proposal("ap-broken") == "{not json"
+    assert store.files(AGENT_PROPOSALS).read("ap-broken") == "{not json"
     with pytest.raises(UsageError):
         proposals.open("ap-broken")
 
@@ -148,14 +155,14 @@ def test_a_settled_proposal_left_behind_by_a_crash_is_cleared(store: FileStore, 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
     pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
-    text = store.read_agent_proposal(pid)
+    text = store.files(AGENT_PROPOSALS).read(pid)
     proposals = AgentProposals(store)
     proposals.reject_id(pid)
     assert text is not None
-    store.write_agent_proposal(pid, text)  # as if the process died between the receipt and the removal
+    store.files(AGENT_PROPOSALS).write(pid, text)  # as if the process died between the receipt and the removal
     assert proposals.pending() == ([], [])
-    assert store.read_agent_proposal(pid) is None
-    assert "rejected" in (store.read_receipt(pid) or "")
+    assert store.files(AGENT_PROPOSALS).read(pid) is None
+    assert "rejected" in (store.files(RECEIPTS).read(pid) or "")
 
 
 def test_no_change_and_unknown_delete(store: FileStore, cwd: str) -> None:
@@ -177,8 +184,9 @@ def test_stale_observation_in_review_mode_is_refused(store: FileStore, cwd: str)
     h = _h(agent.index_text())
     snap = store.create_workspace(cwd)
     store.commit(snap.key, [PutOp(record=Record(name="a-b", description="d", type="project", body="\nx\n"))], None)
-    with pytest.raises(ConflictError, match="read it"):
+    with pytest.raises(HandleRefusedError) as caught:
         agent.update([_put("c-d")], "r", h)
+    assert caught.value.reason == "stale"
     assert AgentProposals(store).pending() == ([], [])
 
 
@@ -195,18 +203,19 @@ def test_direct_writes_refuse_secrets_with_the_stores_message(store: FileStore, 
 def test_a_repeated_proposal_is_stored_once_and_pending_ones_are_capped(
     store: FileStore, cwd: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import core.mcp.proposals as proposals_module
+    import core.consolidation.agent_proposals as proposals_module
 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
     first = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
     again = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
-    assert again == first and store.list_agent_proposals() == [first]
+    assert again == first and store.files(AGENT_PROPOSALS).list() == [first]
     monkeypatch.setattr(proposals_module, "MAX_PENDING", 2)
     agent.update([_put("fact-two")], "r", h)
-    with pytest.raises(UsageError, match="waiting for review"):
+    with pytest.raises(UsageError) as caught:
         agent.update([_put("fact-three")], "r", h)
-    assert len(store.list_agent_proposals()) == 2
+    assert caught.value.reason == "pending-limit"
+    assert len(store.files(AGENT_PROPOSALS).list()) == 2
 
 
 def test_the_cli_does_not_import_the_mcp_sdk(tmp_path: Path) -> None:
@@ -254,12 +263,12 @@ def test_cli_lists_shows_and_applies_a_proposal(store: FileStore, cwd: str) -> N
 
 def test_receipts_tell_their_source(store: FileStore, cwd: str) -> None:
     from core.consolidation.receipts import parse_receipt
-    from core.mcp.proposals import review_source
+    from core.consolidation.review_sources import review_source
 
     agent = _agent(store, cwd)
     h = _h(agent.index_text())
     pid = json.loads(agent.update([_put("fact-one")], "r", h))["proposal_id"]
-    receipt = parse_receipt(store.read_receipt(pid) or "")
+    receipt = parse_receipt(store.files(RECEIPTS).read(pid) or "")
     assert receipt is not None and receipt.status == "proposed"
     assert review_source(receipt.consolidator) == "agent"
     assert [review_source(c) for c in ("offline", "model", "import:claude-code")] == ["session", "session", "import"]

@@ -16,8 +16,8 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from core.consolidation.agent_proposals import AgentProposals
 from core.keys import workspace_key
-from core.mcp.proposals import AgentProposals
 from core.models import PutOp, Record
 from core.store.fs import FileStore
 from tests.core.mcp.mcp_support import (
@@ -187,7 +187,7 @@ def test_read_then_update_commits_and_keeps_history(seeded: tuple[Path, Path]) -
         "- [build-tool](build-tool.md) — Packaging uses electron-builder 25\n"
     )
     assert "electron-builder 25" in read
-    history = FileStore(root).history(workspace_key(str(cwd)))
+    history = FileStore(root).history.entries(workspace_key(str(cwd)))
     assert {(h.name, h.reason) for h in history} >= {("build-tool", "overwrite"), ("test-command", "delete")}
 
 

@@ -266,12 +266,12 @@ def test_archived_scopes_are_excluded_unless_asked(store: MemoryStore) -> None:
     a = put(store, "/w/a", [rec("kept", "zebra crossing")])
     b = put(store, "/w/b", [rec("gone", "zebra crossing")])
     index = indexed(store)
-    store.archive(b.key)
+    store.recycle.archive(b.key)
     index.refresh()
     assert names(index, "zebra") == ["kept"]
     hits = index.search("zebra", include_archived=True).hits
     assert sorted((h.name, h.archived) for h in hits) == [("gone", True), ("kept", False)]
-    store.restore(b.key)
+    store.recycle.restore(b.key)
     index.refresh()
     assert sorted(names(index, "zebra")) == ["gone", "kept"]
     assert a.key != b.key

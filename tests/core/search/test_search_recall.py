@@ -110,7 +110,7 @@ def test_recall_without_a_workspace(store: MemoryStore) -> None:
 def test_archived_workspace_is_not_recalled(store: MemoryStore) -> None:
     snap = store.find_workspace(CWD)
     assert snap is not None
-    store.archive(snap.key)
+    store.recycle.archive(snap.key)
     rc = recall_index(store).build_recall(CWD, "packaging")
     assert rc.records == () and rc.workspace_key is None
 

@@ -216,6 +216,28 @@ def test_a_header_that_disagrees_with_its_name_is_skipped_with_a_warning(tmp_pat
     assert catalog.list()[0].warnings == ()
 
 
+def test_header_versions_are_remembered_by_the_catalog_that_read_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Choosing a folder's log reads a generation file's header once per catalog, not once per listing;
+    the memory is the catalog's own (a second catalog reads again: nothing is process-wide)."""
+    import core.sessions.files as files
+
+    write_session(tmp_path, resumed(0, session_id="m"), folder="m")
+    write_session(tmp_path, conversation(2, turns=5, session_id="m"), folder="m", name="session.v3.jsonl.zstd")
+    reads: list[str] = []
+    real = files.header_version_of
+    monkeypatch.setattr(files, "header_version_of", lambda path, c: reads.append(path.name) or real(path, c))
+    first = SessionCatalog(tmp_path)
+    for _ in range(3):
+        [summary] = first.list()
+        assert summary.format_version == 0  # the v3 file's header says v2: passed over every time
+    first.load(summary)
+    assert reads == ["session.v3.jsonl.zstd"]
+    [again] = SessionCatalog(tmp_path).list()
+    assert again.warnings == summary.warnings and reads == ["session.v3.jsonl.zstd"] * 2
+
+
 def test_a_folder_whose_only_log_disagrees_with_its_name_is_reported(tmp_path: Path) -> None:
     folder = write_session(tmp_path, conversation(1, turns=1, session_id="m"), folder="m", name="session.v2.jsonl")
     catalog = SessionCatalog(tmp_path)

@@ -11,6 +11,7 @@ from sources_support import World
 from core.models import PutOp, Record
 from core.sources.claude_code import encode_project
 from core.sources.naming import kebab_name, unique_name
+from core.store.files import RECEIPTS
 
 KINDS = ("workspace-memory", "cross-workspace", "project-memory", "claude-code")
 
@@ -81,7 +82,7 @@ def test_apply_commits_with_receipts_and_a_rerun_shows_them(world: World, cli: A
     assert not store.read_global().exists  # Global needs --accept-global
     statuses = {r["cwd"]: r["status"] for r in data["reviews"]}
     assert statuses[world.alpha] == "committed"
-    receipts = {rid: store.read_receipt(rid) for rid in store.list_receipts()}
+    receipts = {rid: store.files(RECEIPTS).read(rid) for rid in store.files(RECEIPTS).list()}
     assert receipts and all("import:workspace-memory" in text for text in receipts.values() if text)
     assert world.foreign_state() == foreign  # the foreign store was only read
 
@@ -181,7 +182,7 @@ def test_claude_code_user_facts_go_to_global_with_confirmation(world: World, cli
 def test_import_into_an_archived_workspace_is_blocked(world: World, cli: Any) -> None:
     store = world.store()
     snap = store.create_workspace(world.beta)
-    store.archive(snap.key)
+    store.recycle.archive(snap.key)
     before = world.all_state()
     _code, data = cli("import", "workspace-memory", "--cwd", world.beta, "--apply")
     assert [b["cwd"] for b in data["blocked"]] == [world.beta]

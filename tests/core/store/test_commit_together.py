@@ -24,8 +24,9 @@ from test_store_faults import Injector, files, leftovers
 
 from core.errors import ConflictError, SecretRefusedError, StorageError
 from core.models import DeleteOp, PutOp
-from core.store import journal
+from core.store import journal, journal_recovery
 from core.store.base import StoreCore
+from core.store.files import RECEIPTS, SETTINGS
 from core.store.fs import FileStore
 
 CWD = "/home/me/together"
@@ -50,7 +51,7 @@ def test_both_scopes_change_together(store: StoreCore) -> None:
     ws2, g2 = store.commit_together(key, _ops(), ws.revision, global_text=G2, global_expect=g.revision)
     assert g2.text == G2 and store.read_global() == g2
     assert sorted(e.name for e in ws2.entries) == ["fresh", "old"] and store.read_workspace(key) == ws2
-    assert {h.name for h in store.history()} == {"GLOBAL", "keep", "old"}
+    assert {h.name for h in store.history.entries()} == {"GLOBAL", "keep", "old"}
 
 
 @pytest.mark.parametrize("stale", ["global", "workspace"])
@@ -61,10 +62,10 @@ def test_a_stale_revision_on_either_side_writes_nothing(store: StoreCore, stale:
         store.replace_global("# someone else\n", g.revision)
     else:
         store.commit(key, [PutOp(record=rec("other"))], ws.revision)
-    before = (store.read_global(), store.read_workspace(key), len(store.history()))
+    before = (store.read_global(), store.read_workspace(key), len(store.history.entries()))
     with pytest.raises(ConflictError):
         store.commit_together(key, _ops(), ws.revision, global_text=G2, global_expect=g.revision)
-    assert (store.read_global(), store.read_workspace(key), len(store.history())) == before
+    assert (store.read_global(), store.read_workspace(key), len(store.history.entries())) == before
 
 
 def test_a_secret_on_either_side_refuses_both(store: StoreCore) -> None:
@@ -175,9 +176,9 @@ def test_death_after_each_applied_file_is_settled_as_a_unit(
             store.commit(key, [PutOp(record=rec("later"))], None)
         else:
             store.replace_global(G2 + "later\n", None)
-        assert journal.pending(root) == []
+        assert journal_recovery.pending(root) == []
     store2 = FileStore(root)  # the next open settles whatever is left
-    assert journal.pending(root) == [] and store2.read_global().text.startswith(G2)
+    assert journal_recovery.pending(root) == [] and store2.read_global().text.startswith(G2)
     snap = store2.read_workspace(key)
     assert {"fresh", "old"} <= {e.name for e in snap.entries} and snap.get("keep") is None
 
@@ -219,7 +220,7 @@ def _consolidation_env(tmp_path: Path) -> tuple[list[str], dict[str, str], Path,
     )
     root = tmp_path / "memory"
     store = FileStore(root)
-    store.write_settings_text(render_settings(settings), None)
+    store.files(SETTINGS).replace(render_settings(settings), None)
     store.replace_global(G1, None)
     s = store.create_workspace(cwd)
     store.commit(s.key, [PutOp(record=rec("existing"))], s.revision)
@@ -238,8 +239,8 @@ def _outcome(root: Path) -> tuple[str, str, str]:
     assert snap is not None
     ws = "new" if snap.get("release-day") is not None else "old"
     statuses = []
-    for rid in store.list_receipts():
-        text = store.read_receipt(rid) or ""
+    for rid in store.files(RECEIPTS).list():
+        text = store.files(RECEIPTS).read(rid) or ""
         statuses.append("committed" if "status: committed" in text or '"committed"' in text else "open")
     return g, ws, ("committed" if "committed" in statuses else "open")
 
@@ -253,7 +254,7 @@ def _reset(root: Path) -> None:
         store.commit(snap.key, [DeleteOp(name="release-day")], None)
     if store.read_global().text != G1:
         store.replace_global(G1, None)
-    for rid in store.list_receipts():
+    for rid in store.files(RECEIPTS).list():
         (root / "reviews" / f"{rid}.md").unlink()
 
 

@@ -19,6 +19,7 @@ from core.errors import ConfirmationRequiredError, SecretRefusedError
 from core.keys import workspace_key
 from core.models import PutOp
 from core.records import render_record
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -37,9 +38,9 @@ def test_history_is_a_read_only_copy_a_process_holding_the_old_file_cannot_rewri
         held.flush()
     finally:
         held.close()
-    (entry,) = store.history(s.key, "fact")
-    assert store.read_history(entry.id) == render_record(rec("fact", "\nv1\n"))  # unchanged: a copy
-    hist = store._history_path(entry.id)
+    (entry,) = store.history.entries(s.key, "fact")
+    assert store.history.read(entry.id) == render_record(rec("fact", "\nv1\n"))  # unchanged: a copy
+    hist = store.history_files.path(entry.id)
     assert stat.S_IMODE(hist.stat().st_mode) & 0o222 == 0  # read-only
     assert hist.stat().st_nlink == 1 and hist.stat().st_ino != path.stat().st_ino
 
@@ -51,11 +52,11 @@ def test_restoring_a_version_with_a_secret_needs_the_explicit_allow(tmp_path: Pa
     secret = "\nDB_PASSWORD=hunter2024\n"
     s = store.commit(s.key, [PutOp(record=rec("db", secret))], s.revision, allow_secrets=True)
     s = store.commit(s.key, [PutOp(record=rec("db", "\nuse the vault\n"))], s.revision)
-    (entry,) = store.history(s.key, "db")
+    (entry,) = store.history.entries(s.key, "db")
     with pytest.raises(SecretRefusedError):
-        store.restore_history(entry.id, s.revision)
+        store.history.restore(entry.id, s.revision)
     assert store.read_workspace(s.key).get("db").record.body == "\nuse the vault\n"  # type: ignore[union-attr]
-    store.restore_history(entry.id, s.revision, allow_secrets=True)
+    store.history.restore(entry.id, s.revision, allow_secrets=True)
     assert store.read_workspace(s.key).get("db").record.body == secret  # type: ignore[union-attr]
 
 
@@ -67,11 +68,11 @@ def test_restoring_newest_first_keeps_every_version_being_browsed(
     s = store.create_workspace(CWD)
     for i in range(21):
         s = store.commit(s.key, [PutOp(record=rec("fact", f"\nv{i}\n"))], s.revision)
-    browsing = store.history(s.key, "fact")
+    browsing = store.history.entries(s.key, "fact")
     assert len(browsing) == 20
     for entry in browsing:  # newest first, as the Recycle Bin lists them
-        s = store.restore_history(entry.id, s.revision)
-    still = {h.id for h in store.history(s.key, "fact")}
+        s = store.history.restore(entry.id, s.revision)
+    still = {h.id for h in store.history.entries(s.key, "fact")}
     assert {e.id for e in browsing} <= still
 
 
@@ -93,7 +94,7 @@ def test_modes_are_kept_on_overwrite_and_new_files_are_private(tmp_path: Path) -
     s = store.commit(s.key, [PutOp(record=rec("fact", "\nv2\n"))], s.revision)
     assert stat.S_IMODE((root / "GLOBAL.md").stat().st_mode) == 0o640
     assert stat.S_IMODE((d / "fact.md").stat().st_mode) == 0o640
-    store.write_receipt("r1", "x")
+    store.files(RECEIPTS).write("r1", "x")
     assert stat.S_IMODE((root / "reviews" / "r1.md").stat().st_mode) == 0o600
 
 
@@ -148,21 +149,21 @@ def test_purge_is_confirmed_by_the_listed_name_and_a_bad_scope_only_by_its_full_
     root = tmp_path / "m"
     store = FileStore(root)
     s = store.create_workspace(CWD)
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     (root / "archived" / s.key / "scope.json").write_text(json.dumps({"cwd": "/etc"}))  # lies: not its key
     with pytest.raises(ConfirmationRequiredError) as caught:
-        store.purge(s.key, "etc")
+        store.recycle.purge(s.key, "etc")
     assert caught.value.reason == "full-key" and caught.value.expected == s.key
     with pytest.raises(ConfirmationRequiredError):
-        store.purge(s.key, "hostile")
-    store.purge(s.key, s.key)
+        store.recycle.purge(s.key, "hostile")
+    store.recycle.purge(s.key, s.key)
     assert not (root / "archived" / s.key).exists()
     t = store.create_workspace("/home/me/second")
-    store.archive(t.key)
+    store.recycle.archive(t.key)
     with pytest.raises(ConfirmationRequiredError) as caught:
-        store.purge(t.key, "wrong")
+        store.recycle.purge(t.key, "wrong")
     assert caught.value.reason == "workspace-name" and caught.value.expected == "second"
-    store.purge(t.key, "second")
+    store.recycle.purge(t.key, "second")
 
 
 # --- Also: check lists every condition with what to do --------------------------------------------

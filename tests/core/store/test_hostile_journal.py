@@ -11,7 +11,7 @@ from hostile_support import CWD, disk, rec
 
 from core.cli.main import main
 from core.models import DeleteOp, PutOp
-from core.store import journal
+from core.store import journal, journal_doc, journal_recovery
 from core.store.fs import FileStore
 
 
@@ -59,7 +59,7 @@ NEW = (("a", "\nnew a\n"), ("c", "\nnew c\n"))
 
 
 def _journal_file(root: Path, key: str) -> Path:
-    return journal.staging_dir(root, key) / journal.JOURNAL_NAMES[0]
+    return journal_doc.staging_dir(root, key) / journal_doc.JOURNAL_NAMES[0]
 
 
 @pytest.mark.parametrize("applied", [0, 1, 2])
@@ -120,7 +120,7 @@ def test_a_damaged_journal_is_quarantined_never_acted_on_and_never_crashes(
     assert again.status().quarantined >= 1
     problems = [p for p in again.check() if "quarantine" in p.path]
     assert problems and "never acted on" in problems[0].reason
-    assert journal.pending(root) == []  # settled: moved aside whole, with the staged files kept
+    assert journal_recovery.pending(root) == []  # settled: moved aside whole, with the staged files kept
 
 
 def test_one_damaged_copy_uses_the_other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -139,17 +139,17 @@ def test_a_rollback_journal_undoes_from_what_is_on_disk(tmp_path: Path, monkeypa
     root, store, key = _setup(tmp_path)
     with monkeypatch.context() as m:
         _crash_mid_apply(m, store, key, 2)
-    journal._mark_rollback(journal.staging_dir(root, key))
+    journal._mark_rollback(journal_doc.staging_dir(root, key))
     again = FileStore(root)
     assert _state(again, key) == OLD
     assert again.recovered == [(key, "rolled back")]
-    assert again.history(key) == []
+    assert again.history.entries(key) == []
 
 
 def test_an_unknown_staging_entry_is_quarantined_not_trusted(tmp_path: Path) -> None:
     root, _store, _key = _setup(tmp_path)
     weird = root / ".manager" / "staging" / "../evil"
-    (root / ".manager" / "staging" / "a+b+c").mkdir(parents=True)
+    (root / ".manager" / "staging" / "c+b+a").mkdir(parents=True)  # not in lock order: not ours
     before = disk(root)
     again = FileStore(root)
     assert disk(root) == before and not weird.exists()
@@ -165,9 +165,9 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("creds", "\npassword=hunter2024\n"))], s.revision, allow_secrets=True)
     store.commit(s.key, [DeleteOp(name="creds")], s.revision)
-    assert store.history(s.key)
-    store.archive(s.key)
-    real = journal.remove_tree_quietly
+    assert store.history.entries(s.key)
+    store.recycle.archive(s.key)
+    real = journal_recovery.remove_tree_quietly
 
     def die_on_history(path: Path) -> None:
         if "history" in path.parts:
@@ -175,9 +175,9 @@ def test_a_purge_killed_before_dropping_history_is_finished_on_the_next_open(
         real(path)
 
     with monkeypatch.context() as m:
-        m.setattr(journal, "remove_tree_quietly", die_on_history)
+        m.setattr(journal_recovery, "remove_tree_quietly", die_on_history)
         with pytest.raises(Died):
-            store.purge(s.key, "hostile")
+            store.recycle.purge(s.key, "hostile")
     assert not (root / "archived" / s.key).exists()
     assert (root / ".manager" / "history" / s.key).exists()  # the killed purge left it behind
     again = FileStore(root)
@@ -200,17 +200,17 @@ def test_check_reports_orphaned_history(tmp_path: Path) -> None:
 
 
 def test_journal_paths_are_confined_by_the_schema() -> None:
-    doc = journal.make_doc(
+    doc = journal_doc.make_doc(
         "commit",
         ["k-0123456789abcdef"],
-        ops=[journal.OpDoc(scope=0, name="a.md", staged="0001.new", old_hash=None, new_hash="0" * 16)],
+        ops=[journal_doc.OpDoc(scope=0, name="a.md", staged="0001.new", old_hash=None, new_hash="0" * 16)],
     )
     raw = json.loads(doc.model_dump_json())
     for bad in ("../x", "a/b.md", ".", ".."):
         raw["ops"][0]["name"] = bad
         with pytest.raises(ValueError):
-            journal.JournalDoc.model_validate_json(json.dumps(raw))
+            journal_doc.JournalDoc.model_validate_json(json.dumps(raw))
     raw["ops"][0]["name"] = "a.md"
     raw["scopes"] = ["../../etc"]
     with pytest.raises(ValueError):
-        journal.JournalDoc.model_validate_json(json.dumps(raw))
+        journal_doc.JournalDoc.model_validate_json(json.dumps(raw))

@@ -70,7 +70,7 @@ def test_a_symlinked_archived_folder_never_receives_a_workspace(tmp_path: Path) 
     elsewhere.mkdir()
     (tmp_path / "m" / "archived").symlink_to(elsewhere)
     with pytest.raises(StorageError) as caught:
-        store.archive(s.key)
+        store.recycle.archive(s.key)
     assert caught.value.reason == "not-a-folder"
     assert list(elsewhere.iterdir()) == [] and store.read_workspace(s.key)
     assert any(p.path == "archived" for p in store.check())
@@ -111,8 +111,8 @@ def test_a_longest_allowed_name_round_trips_through_history(tmp_path: Path) -> N
     assert len(name) == base.MAX_NAME_BYTES
     s = store.commit(s.key, [PutOp(record=rec(name))], s.revision)
     s = store.commit(s.key, [PutOp(record=rec(name, "\nv2\n"))], s.revision)
-    (entry,) = store.history(s.key, name)
-    assert store.read_history(entry.id) == render_record(rec(name))
+    (entry,) = store.history.entries(s.key, name)
+    assert store.history.read(entry.id) == render_record(rec(name))
 
 
 def test_a_hand_made_over_long_file_is_listed_invalid_and_reported(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from hostile_support import CWD, agent_version, direct_writer, fork, read_all, r
 from core import atomic
 from core.errors import ConflictError
 from core.models import DeleteOp, PutOp
-from core.store import base, journal
+from core.store import base, journal, journal_doc
 from core.store.fs import FileStore
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() for a real second process")
@@ -63,7 +63,7 @@ def _race_once(tmp_path: Path, rounds: int, delete_every: int) -> dict[str, int]
         report = json.loads(read_all(out))
         os.waitpid(pid, 0)
     agent = {agent_version(i): i for i in report["wrote"]}
-    kept = {store.read_history(h.id) for h in store.history(s.key, "shared")}
+    kept = {store.history.read(h.id) for h in store.history.entries(s.key, "shared")}
     final = target.read_bytes() if target.exists() else b""
     accounted = {agent[b] for b in kept | {final} if b in agent} | set(report["self_displaced"])
     lost = sorted(set(report["wrote"]) - accounted)
@@ -141,7 +141,7 @@ def test_the_moment_of_displacement_is_checked(tmp_path: Path, monkeypatch: pyte
     assert target.read_bytes() == agent_version(7)  # theirs, untouched
     assert b"new" not in target.with_name("other.md").read_bytes()  # rolled back as a unit
     assert target.with_name("MEMORY.md").read_bytes() == index
-    assert store.history(s.key) == []  # nothing was displaced in the end
+    assert store.history.entries(s.key) == []  # nothing was displaced in the end
 
 
 def test_global_and_memory_md_are_checked_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -151,7 +151,7 @@ def test_global_and_memory_md_are_checked_too(tmp_path: Path, monkeypatch: pytes
     path = tmp_path / "m" / "GLOBAL.md"
     real = journal._apply_replace
 
-    def agent_first(op: journal.OpDoc, *args: object, **kwargs: object) -> None:
+    def agent_first(op: journal_doc.OpDoc, *args: object, **kwargs: object) -> None:
         if op.name in ("GLOBAL.md", "MEMORY.md"):
             (path if op.name == "GLOBAL.md" else index).write_bytes(b"# theirs\n")
         real(op, *args, **kwargs)  # type: ignore[arg-type]
@@ -174,8 +174,8 @@ def test_a_hand_edited_memory_md_is_kept_in_history_when_regenerated(tmp_path: P
     index = tmp_path / "m" / "workspaces" / s.key / "MEMORY.md"
     index.write_bytes(b"# My own notes in the index\n")
     s = store.commit(s.key, [PutOp(record=rec("fresh"))], s.revision)
-    (entry,) = store.history(s.key, "MEMORY")
-    assert store.read_history(entry.id) == b"# My own notes in the index\n"
+    (entry,) = store.history.entries(s.key, "MEMORY")
+    assert store.history.read(entry.id) == b"# My own notes in the index\n"
 
 
 def test_a_sigkilled_agent_mid_write_never_breaks_a_commit(tmp_path: Path) -> None:

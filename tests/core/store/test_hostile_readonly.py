@@ -16,6 +16,7 @@ from hostile_support import CWD, disk, rec
 from core.cli.main import main
 from core.errors import ReadOnlyRootError
 from core.models import PutOp
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 
 
@@ -80,7 +81,7 @@ def test_writes_fail_with_a_clear_read_only_error(ro_root: Path, tmp_path: Path)
     with pytest.raises(ReadOnlyRootError):
         store.replace_global("# x\n", None)
     with pytest.raises(ReadOnlyRootError):
-        store.write_receipt("r1", "x")
+        store.files(RECEIPTS).write("r1", "x")
     f = tmp_path / "r.md"
     from core.records import render_record
 

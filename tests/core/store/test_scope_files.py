@@ -12,7 +12,7 @@ import pytest
 from core.errors import ConflictError, InvalidRecordError
 from core.models import DeleteOp, Op, PutOp, Record, WorkspaceSnapshot
 from core.records import render_index
-from core.store import fs as fs_mod
+from core.store.caches import ScopeCache
 from core.store.fs import FileStore
 
 CWD = "/home/u/scope-files"
@@ -23,9 +23,7 @@ def rec(name: str, body: str = "\nbody\n", description: str | None = None) -> Re
 
 
 def fresh(root: Path, key: str) -> WorkspaceSnapshot:
-    """The workspace as a new process would read it: no parse cache, no scope cache."""
-    fs_mod._ENTRY_CACHE.clear()
-    fs_mod._SCOPE_CACHE.clear()
+    """The workspace as a new process would read it: a store with caches of its own (none shared)."""
     return FileStore(root).read_workspace(key)
 
 
@@ -107,22 +105,22 @@ def test_memory_md_written_by_us_is_not_history_and_a_hand_edit_is(tmp_path: Pat
     s = store.create_workspace(CWD)
     for i in range(3):
         s = store.commit(s.key, [PutOp(record=rec(f"n-{i}"))], s.revision)
-    assert store.history(s.key, "MEMORY") == []
+    assert store.history.entries(s.key, "MEMORY") == []
     index = root / "workspaces" / s.key / "MEMORY.md"
     index.write_bytes(index.read_bytes() + b"my note\n")
     s = store.commit(s.key, [PutOp(record=rec("n-9"))], store.read_workspace(s.key).revision)
-    (entry,) = store.history(s.key, "MEMORY")
-    assert store.read_history(entry.id).endswith(b"my note\n")
+    (entry,) = store.history.entries(s.key, "MEMORY")
+    assert store.history.read(entry.id).endswith(b"my note\n")
     assert index.read_bytes() == render_index(s.records())
 
 
 def test_the_scope_cache_is_bounded(tmp_path: Path) -> None:
     store = FileStore(tmp_path / "memory")
-    for i in range(fs_mod._SCOPE_CACHE_MAX + 5):
+    for i in range(ScopeCache.MAX + 5):
         s = store.create_workspace(f"/home/u/project-{i}")
         store.commit(s.key, [PutOp(record=rec("a"))], s.revision)
-    assert len(fs_mod._SCOPE_CACHE) <= fs_mod._SCOPE_CACHE_MAX
-    assert all(os.path.isdir(p) for p in fs_mod._SCOPE_CACHE)
+    assert len(store.caches.scopes.folders()) <= ScopeCache.MAX
+    assert all(os.path.isdir(p) for p in store.caches.scopes.folders())
 
 
 def test_an_entry_cached_in_the_racy_window_is_checked_against_the_bytes(tmp_path: Path) -> None:
@@ -139,7 +137,7 @@ def test_an_entry_cached_in_the_racy_window_is_checked_against_the_bytes(tmp_pat
     path.write_bytes(path.read_bytes().replace(b"first", b"FIRST"))  # same size, new bytes
     st = os.lstat(path)
     sig = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-    fs_mod._ENTRY_CACHE[folder]["a.md"] = (sig, old_entry, True)  # as if the stat had not changed
+    store.caches.entries[folder]["a.md"] = (sig, old_entry, True)  # as if the stat had not changed
     now = store.read_workspace(s.key)
     assert now.get("a").record.body == "\nFIRST version\n"  # type: ignore[union-attr]
     assert now.revision != s.revision

@@ -20,6 +20,7 @@ from core.models import EMPTY_REVISION, DeleteOp, PutOp, Record
 from core.records import INDEX_HEADER, render_index, render_record
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE, HISTORY_MAX_VERSIONS, StoreCore
+from core.store.files import DEBUG_LOGS, RECEIPTS, SETTINGS
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -69,16 +70,16 @@ def test_replace_global_same_text_is_noop(store: StoreCore) -> None:
     g1 = store.replace_global("hello\n", None)
     g2 = store.replace_global("hello\n", g1.revision)
     assert g1 == g2
-    assert store.history(key="global") == []
+    assert store.history.entries(key="global") == []
 
 
 def test_global_overwrite_goes_to_history(store: StoreCore) -> None:
     store.replace_global("v1\n", None)
     store.replace_global("v2\n", None)
-    (h,) = store.history(key="global")
-    assert store.read_history(h.id) == b"v1\n"
+    (h,) = store.history.entries(key="global")
+    assert store.history.read(h.id) == b"v1\n"
     with pytest.raises(UsageError):
-        store.restore_history(h.id, None)
+        store.history.restore(h.id, None)
 
 
 def test_global_rejects_nul(store: StoreCore) -> None:
@@ -135,7 +136,7 @@ def test_noop_commit_returns_same_snapshot(store: StoreCore) -> None:
     s2 = store.commit(s.key, [PutOp(record=rec("one"))], s1.revision)
     s3 = store.commit(s.key, [], s1.revision)
     assert s1 == s2 == s3
-    assert store.history(s.key) == []
+    assert store.history.entries(s.key) == []
 
 
 def test_revision_changes_with_any_record_file(store: StoreCore) -> None:
@@ -218,8 +219,8 @@ def test_invalid_file_overwrite_is_manual_only(store: StoreCore) -> None:
         store.commit(s.key, [DeleteOp(name="broken")], s.revision, origin="automatic")
     s2 = store.commit(s.key, [PutOp(record=rec("broken"))], s.revision)
     assert s2.get("broken").is_valid  # type: ignore[union-attr]
-    (h,) = store.history(s.key, "broken")
-    assert store.read_history(h.id) == b"---\nname: [\n---\n"
+    (h,) = store.history.entries(s.key, "broken")
+    assert store.history.read(h.id) == b"---\nname: [\n---\n"
 
 
 def test_invalid_files_untouched_by_other_commits(store: StoreCore) -> None:
@@ -248,25 +249,25 @@ def test_history_lists_and_restores(store: StoreCore) -> None:
     v1 = render_record(s.get("fact").record)  # type: ignore[arg-type, union-attr]
     s = store.commit(s.key, [PutOp(record=rec("fact", body="\nv2\n"))], s.revision)
     s = store.commit(s.key, [DeleteOp(name="fact")], s.revision)
-    hist = store.history(s.key, "fact")
+    hist = store.history.entries(s.key, "fact")
     assert [h.reason for h in hist] == ["delete", "overwrite"]
     assert hist[0].cwd == CWD
-    assert store.read_history(hist[1].id) == v1
-    s = store.restore_history(hist[1].id, s.revision)
+    assert store.history.read(hist[1].id) == v1
+    s = store.history.restore(hist[1].id, s.revision)
     assert render_record(s.get("fact").record) == v1  # type: ignore[arg-type, union-attr]
     with pytest.raises(ConflictError):
-        store.restore_history(hist[0].id, EMPTY_REVISION)
+        store.history.restore(hist[0].id, EMPTY_REVISION)
     with pytest.raises(NotFoundError):
-        store.read_history("nope/nothing")
+        store.history.read("nope/nothing")
 
 
 def test_history_is_bounded(store: StoreCore, clock: object) -> None:
     s = store.create_workspace(CWD)
     for i in range(HISTORY_MAX_VERSIONS + 5):
         s = store.commit(s.key, [PutOp(record=rec("fact", body=f"\nv{i}\n"))], s.revision)
-    assert len(store.history(s.key, "fact")) == HISTORY_MAX_VERSIONS
+    assert len(store.history.entries(s.key, "fact")) == HISTORY_MAX_VERSIONS
     clock.advance(HISTORY_MAX_AGE + timedelta(days=1))  # type: ignore[attr-defined]
-    assert store.history(s.key, "fact") == []
+    assert store.history.entries(s.key, "fact") == []
 
 
 # --- Recycle Bin -------------------------------------------------------------------------------
@@ -276,8 +277,8 @@ def test_archive_restore_purge(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("fact"))], s.revision)
     with pytest.raises(ConflictError):
-        store.archive(s.key, EMPTY_REVISION)
-    info = store.archive(s.key, s.revision)
+        store.recycle.archive(s.key, EMPTY_REVISION)
+    info = store.recycle.archive(s.key, s.revision)
     assert info.archived_at is not None and info.record_count == 1
     assert store.list_workspaces() == []
     assert [i.key for i in store.list_workspaces(archived=True)] == [s.key]
@@ -286,62 +287,67 @@ def test_archive_restore_purge(store: StoreCore) -> None:
     assert archived.entries == s.entries and archived.revision == s.revision
     with pytest.raises(NotFoundError):
         store.commit(s.key, [PutOp(record=rec("x"))], None)
-    restored = store.restore(s.key)
+    restored = store.recycle.restore(s.key)
     assert restored.archived_at is None
     assert store.read_workspace(s.key) == s
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     with pytest.raises(ConfirmationRequiredError):
-        store.purge(s.key, "proj alpha")
+        store.recycle.purge(s.key, "proj alpha")
     assert store.list_workspaces(archived=True)
-    store.purge(s.key, "Proj Alpha")
+    store.recycle.purge(s.key, "Proj Alpha")
     assert store.list_workspaces(archived=True) == []
     with pytest.raises(NotFoundError):
-        store.restore(s.key)
+        store.recycle.restore(s.key)
 
 
 def test_purge_active_or_global_is_refused(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     with pytest.raises(UsageError):
-        store.purge(s.key, "Proj Alpha")
+        store.recycle.purge(s.key, "Proj Alpha")
     with pytest.raises(UsageError):
-        store.purge("global", "global")
+        store.recycle.purge("global", "global")
     assert store.read_workspace(s.key) == s
 
 
 def test_restore_conflicts_with_new_active_scope(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
-    store.archive(s.key)
+    store.recycle.archive(s.key)
     store.create_workspace(CWD)
     with pytest.raises(ConflictError):
-        store.restore(s.key)
+        store.recycle.restore(s.key)
     with pytest.raises(ConflictError):
-        store.archive(s.key)
+        store.recycle.archive(s.key)
 
 
 # --- app files ---------------------------------------------------------------------------------
 
 
 def test_settings_cas(store: StoreCore) -> None:
-    assert store.read_settings_text() == (None, EMPTY_REVISION)
-    rev = store.write_settings_text("a: 1\n", EMPTY_REVISION)
-    assert store.read_settings_text() == ("a: 1\n", rev)
+    assert store.files(SETTINGS).read_revised() == (None, EMPTY_REVISION)
+    rev = store.files(SETTINGS).replace("a: 1\n", EMPTY_REVISION)
+    assert store.files(SETTINGS).read_revised() == ("a: 1\n", rev)
     with pytest.raises(ConflictError):
-        store.write_settings_text("a: 2\n", EMPTY_REVISION)
-    assert store.write_settings_text("a: 1\n", rev) == rev
+        store.files(SETTINGS).replace("a: 2\n", EMPTY_REVISION)
+    assert store.files(SETTINGS).replace("a: 1\n", rev) == rev
 
 
 def test_receipts_and_debug(store: StoreCore) -> None:
-    assert store.list_receipts() == []
-    store.write_receipt("rev-b", "B")
-    store.write_receipt("rev-a", "A")
-    store.write_receipt("rev-a", "A2")
-    assert store.list_receipts() == ["rev-a", "rev-b"]
-    assert store.read_receipt("rev-a") == "A2"
-    assert store.read_receipt("missing") is None
+    assert store.files(RECEIPTS).list() == []
+    store.files(RECEIPTS).write("rev-b", "B")
+    store.files(RECEIPTS).write("rev-a", "A")
+    store.files(RECEIPTS).write("rev-a", "A2")
+    assert store.files(RECEIPTS).list() == ["rev-a", "rev-b"]
+    assert store.files(RECEIPTS).read("rev-a") == "A2"
+    assert store.files(RECEIPTS).read("missing") is None
     with pytest.raises(UsageError):
-        store.write_receipt("../escape", "x")
-    store.append_debug("rev-a", 1, '{"a": 1}')
-    store.append_debug("rev-a", 1, '{"a": 2}')
+        store.files(RECEIPTS).write("../escape", "x")
+    store.files(DEBUG_LOGS).append("rev-a/attempt-1", '{"a": 1}\n')
+    store.files(DEBUG_LOGS).append("rev-a/attempt-1", '{"a": 2}\n')
+    assert store.files(DEBUG_LOGS).list("rev-a") == ["rev-a/attempt-1"]
+    with pytest.raises(UsageError):
+        store.files(DEBUG_LOGS).append("rev-a/attempt--1", "x\n")
+    assert store.files(DEBUG_LOGS).delete("rev-a/attempt-1")
+    assert store.files(DEBUG_LOGS).list("rev-a") == []
 
 
 def test_status_and_check(store: StoreCore) -> None:
@@ -402,7 +408,7 @@ def test_backends_agree_byte_for_byte(tmp_path: Path) -> None:
         s = store.commit(s.key, [DeleteOp(name="b"), PutOp(record=rec("c", body="\nx\n"))], s.revision)
         out += [s.revision, s.index_text, [e.revision for e in s.entries]]
         out.append(store.replace_global("# G\n", None).revision)
-        out.append([(h.name, h.reason, h.revision) for h in store.history()])
+        out.append([(h.name, h.reason, h.revision) for h in store.history.entries()])
         return out
 
     assert script(FileStore(tmp_path / "m", clock=FakeClock())) == script(InMemoryStore(clock=FakeClock()))

@@ -121,26 +121,26 @@ def do_create(store: FileStore, key: str) -> None:
 
 
 def do_archive(store: FileStore, key: str) -> None:
-    store.archive(key)
+    store.recycle.archive(key)
 
 
 def do_restore(store: FileStore, key: str) -> None:
-    store.restore(key)
+    store.recycle.restore(key)
 
 
 def do_purge(store: FileStore, key: str) -> None:
-    store.purge(key, "faulty")
+    store.recycle.purge(key, "faulty")
 
 
 def do_restore_history(store: FileStore, key: str) -> None:
-    (entry,) = store.history(key, "old")
-    store.restore_history(entry.id, None)
+    (entry,) = store.history.entries(key, "old")
+    store.history.restore(entry.id, None)
 
 
 def archived(setup: Callable[[Path], tuple[FileStore, str]]) -> Callable[[Path], tuple[FileStore, str]]:
     def wrapped(root: Path) -> tuple[FileStore, str]:
         store, key = setup(root)
-        store.archive(key)
+        store.recycle.archive(key)
         return store, key
 
     return wrapped

@@ -11,7 +11,7 @@ import pytest
 from core.errors import ConflictError, InvalidRecordError
 from core.models import DeleteOp, PutOp, Record
 from core.records import render_record
-from core.store import journal
+from core.store import journal, journal_recovery
 from core.store.fs import FileStore
 
 CWD = "/home/me/Proj Alpha"
@@ -80,11 +80,11 @@ def test_archive_restore_is_byte_and_mtime_identical(fs_store: FileStore) -> Non
     d = fs_store.root / "workspaces" / s.key
     (d / "notes.txt").write_bytes(b"someone else's file")
     before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()}
-    fs_store.archive(s.key)
+    fs_store.recycle.archive(s.key)
     assert not d.exists()
     archived = fs_store.root / "archived" / s.key
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in archived.iterdir()} == before
-    fs_store.restore(s.key)
+    fs_store.recycle.restore(s.key)
     assert {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in d.iterdir()} == before
 
 
@@ -140,15 +140,15 @@ def test_interrupted_after_commit_point_rolls_forward(
         _die_after_ops(m, renames_done)
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a", "\nnew\n")), DeleteOp(name="b"), PutOp(record=rec("c"))], None)
-    assert journal.pending(root) == [s.key]
+    assert journal_recovery.pending(root) == [s.key]
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "rolled forward")]
     snap = reopened.read_workspace(s.key)
     assert [e.name for e in snap.entries] == ["a", "c"]
     assert snap.get("a").record.body == "\nnew\n"  # type: ignore[union-attr]
     assert "[c](c.md)" in snap.index_text and "[b](b.md)" not in snap.index_text
-    assert {h.name for h in reopened.history(s.key)} == {"a", "b"}
-    assert journal.pending(root) == []
+    assert {h.name for h in reopened.history.entries(s.key)} == {"a", "b"}
+    assert journal_recovery.pending(root) == []
 
 
 def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,11 +161,11 @@ def test_interrupted_before_commit_point_rolls_back(tmp_path: Path, monkeypatch:
         _interrupt_after(m, "replace", 0)  # dies writing the journal: staged files exist, no journal
         with pytest.raises(Interrupt):
             store.commit(s.key, [PutOp(record=rec("a", "\nnew\n")), PutOp(record=rec("z"))], None)
-    assert journal.pending(root) == [s.key]
+    assert journal_recovery.pending(root) == [s.key]
     reopened = FileStore(root)
     assert reopened.recovered == [(s.key, "discarded")]
     assert snapshot_disk(root) == before
-    assert reopened.history(s.key) == []
+    assert reopened.history.entries(s.key) == []
 
 
 def test_next_mutation_settles_a_crashed_transaction_without_reopen(

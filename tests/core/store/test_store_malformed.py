@@ -151,8 +151,8 @@ def test_malformed_corpus_is_reported_and_untouched(tmp_path: Path) -> None:
     assert fingerprint(root) == after
 
     # Archive and restore keep the whole corpus byte-identical.
-    store.archive(key)
-    store.restore(key)
+    store.recycle.archive(key)
+    store.recycle.restore(key)
     final = fingerprint(root)
     for k, v in after.items():
         if k.startswith(f"workspaces/{key}/"):  # the folders themselves change mtime with the rename

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import core.fingerprint as fingerprint_mod
-import core.store.fs as fs_mod
 from core.models import PutOp, Record, WorkspaceInfo
 from core.store.base import StoreCore
 from core.store.fs import FileStore
@@ -60,13 +59,12 @@ def root(tmp_path: Path) -> Iterator[Path]:
 
 
 def full_parse(root: Path, archived: bool = False) -> list[WorkspaceInfo]:
-    """The truth: the uncached listing, with the in-process parse cache emptied first."""
-    fs_mod._ENTRY_CACHE.clear()
+    """The truth: the uncached listing, by a store with a parse cache of its own (empty)."""
     return StoreCore.list_workspaces(FileStore(root), archived=archived)
 
 
 def cached(root: Path, archived: bool = False) -> list[WorkspaceInfo]:
-    fs_mod._ENTRY_CACHE.clear()  # a hit must come from the persisted cache, not this process's memory
+    # A store with caches of its own: a hit must come from the persisted cache, not this process's memory.
     return FileStore(root).list_workspaces(archived=archived)
 
 
@@ -172,7 +170,7 @@ def test_new_deleted_archived_restored_scopes(root: Path, loads: list[str]) -> N
     assert cached(root, archived=True) == full_parse(root, archived=True)
 
     k1 = key_of(root, 1)
-    store.archive(k1)
+    store.recycle.archive(k1)
     assert cached(root) == full_parse(root)
     assert cached(root, archived=True) == full_parse(root, archived=True)
     assert [i.key for i in cached(root, archived=True)] == [k1]
@@ -181,7 +179,7 @@ def test_new_deleted_archived_restored_scopes(root: Path, loads: list[str]) -> N
     assert cached(root, archived=True) == full_parse(root, archived=True)
     assert loads.count(k1) == 1  # only the full parse; the cached listing trusted the cache
 
-    store.restore(k1)
+    store.recycle.restore(k1)
     assert cached(root) == full_parse(root)
     assert cached(root, archived=True) == []
 
@@ -189,8 +187,8 @@ def test_new_deleted_archived_restored_scopes(root: Path, loads: list[str]) -> N
     got = cached(root)
     assert got == full_parse(root)
     assert len(got) == 4
-    store.archive(k1)
-    store.purge(k1, "proj-1")
+    store.recycle.archive(k1)
+    store.recycle.purge(k1, "proj-1")
     assert cached(root) == full_parse(root)
     assert cached(root, archived=True) == full_parse(root, archived=True) == []
     assert FileStore(root).status() == FileStore(root).status()
@@ -286,16 +284,17 @@ CHILD = """
 import json, sys
 import core.fingerprint as fingerprint_mod
 from core.store.fs import FileStore
+from core.store.fs_read import ScopeReader
 fingerprint_mod.RACY_WINDOW_NS = 0
 parsed = []
-orig_load, orig_entry = FileStore._load_scope, FileStore._entry
+orig_load, orig_entry = FileStore._load_scope, ScopeReader.entry
 def load(self, key, archived):
     parsed.append(key)
     return orig_load(self, key, archived)
 def entry(self, *a):
     parsed.append(a[0].name)
     return orig_entry(self, *a)
-FileStore._load_scope, FileStore._entry = load, entry
+FileStore._load_scope, ScopeReader.entry = load, entry
 store = FileStore(sys.argv[1])
 infos = store.list_workspaces()
 status = store.status()
@@ -360,7 +359,7 @@ def test_concurrent_listers_and_writer_never_corrupt_the_cache(
         snap = store.read_workspace(k0)
         store.commit(k0, [PutOp(record=rec(f"added-{i}", "\nbody\n" * (i + 1)))], snap.revision)
         if i == 7:
-            store.archive(key_of(root, 2))
+            store.recycle.archive(key_of(root, 2))
     for child in children:
         assert child.wait(timeout=120) == 0
     doc = json.loads(cache_path(root).read_text("utf-8"))  # whole, parseable: never torn
@@ -391,7 +390,7 @@ def test_quick_listing_skips_a_symlinked_scope_and_lists_archived(root: Path, tm
     store = FileStore(root)
     key = key_of(root, 0)
     snap = store.read_workspace(key)
-    store.archive(key, snap.revision)
+    store.recycle.archive(key, snap.revision)
     elsewhere = tmp_path / "elsewhere"
     shutil.copytree(scope_dir(root, key_of(root, 1)), elsewhere)
     os.symlink(elsewhere, scope_dir(root, "a" * 8 + "-link"))

@@ -83,3 +83,26 @@ def test_sync_review_and_map_from_the_command_line(tmp_path: Path, monkeypatch: 
     (tmp_path / "desktop" / "shop").mkdir(parents=True)
     code, text = run(b, "sync", "--map", "--search", str(tmp_path / "desktop"))
     assert key in text and str(tmp_path / "desktop" / "shop") in text and "same-name" in text
+
+
+def test_purge_of_a_synced_workspace_says_the_next_sync_rewrites_the_remote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = git_env(tmp_path)
+    for k in ("HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"):
+        monkeypatch.setenv(k, env[k])
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--bare", "-q", str(remote)], env=env, check=True)
+    a = tmp_path / "a"
+    key = put(FileStore(a), "/srv/hush", rec("alpha", "PURGE-ME-CLI"))
+    assert run(a, "sync", "--remote", str(remote))[0] == 0
+    assert run(a, "archive", "--key", key)[0] == 0
+    code, text = run(a, "purge", "--key", key, "--confirm", "hush")
+    assert code == 0 and "Synced history was rewritten" in text and "every other machine must sync" in text, text
+    code, text = run(a, "sync")
+    assert code == 0, text
+    objects = subprocess.run(
+        ["git", f"--git-dir={remote}", "cat-file", "--batch-all-objects", "--batch"], env=env, capture_output=True,
+        check=True,
+    ).stdout
+    assert b"PURGE-ME-CLI" not in objects

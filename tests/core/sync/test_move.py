@@ -9,6 +9,7 @@ import pytest
 
 from core.errors import InvalidRecordError, NotFoundError, UsageError
 from core.keys import workspace_key
+from core.store.files import RECEIPTS
 from core.store.fs import FileStore
 from core.sync.move import apply_move, finish_pending_moves, plan_move
 from core.sync.review import Resolution
@@ -31,7 +32,7 @@ def test_move_to_a_new_folder_rekeys_and_archives_the_old_copy(tmp_path: Path) -
         store.read_workspace(key)
     # The old copy is in the Recycle Bin, byte for byte, and the receipt tells the story.
     assert {e.name for e in store.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
-    receipt = store.read_receipt(result.receipt_id)
+    receipt = store.files(RECEIPTS).read(result.receipt_id)
     assert receipt is not None and "Moved shop to" in receipt and "alpha, beta" in receipt
 
 
@@ -59,7 +60,7 @@ def test_move_into_an_existing_workspace_is_reviewed_then_committed(tmp_path: Pa
     assert got["both"] == "\nmerged text\n" and got["both2"] == "\ny\n" and got["only-old"] == "\nA durable fact.\n"
     assert result.replaced == ("both",) and result.kept == ("both2",)
     # History keeps the replaced version of the target.
-    old_versions = [store.read_history(h.id) for h in store.history(target_key, "both")]
+    old_versions = [store.history.read(h.id) for h in store.history.entries(target_key, "both")]
     assert any(b"new text" in v for v in old_versions)
 
 
@@ -78,7 +79,7 @@ class _Crash(Exception):
     pass
 
 
-def test_a_move_interrupted_after_its_commit_is_finished_next_time(tmp_path: Path) -> None:
+def test_a_move_interrupted_after_its_transaction_is_already_whole(tmp_path: Path) -> None:
     store = FileStore(tmp_path / "memory")
     key = put(store, tmp_path / "a", rec("alpha"))
     plan = plan_move(store, key, str(tmp_path / "b"))
@@ -90,14 +91,33 @@ def test_a_move_interrupted_after_its_commit_is_finished_next_time(tmp_path: Pat
     with pytest.raises(_Crash):
         apply_move(store, plan, {}, step=crash)
     reopened = FileStore(tmp_path / "memory")
-    assert finish_pending_moves(reopened) == [key]
+    # One transaction wrote the target and archived the source: nothing is left to finish.
+    assert finish_pending_moves(reopened) == []
     with pytest.raises(NotFoundError):
         reopened.read_workspace(key)
     assert texts(reopened, plan.target_key) == {"alpha": "\nA durable fact.\n"}
 
 
-@pytest.mark.parametrize("stage", ["committed", "archived"])
-def test_a_move_killed_with_sigkill_is_whole_after_the_next_run(tmp_path: Path, stage: str) -> None:
+def test_a_journal_of_the_earlier_two_step_move_is_still_finished(tmp_path: Path) -> None:
+    from core.sync import state
+
+    store = FileStore(tmp_path / "memory")
+    key = put(store, tmp_path / "a", rec("alpha"))
+    source = store.read_workspace(key)
+    assert store.root is not None
+    moves = state.sync_dir(store.root) / "moves"
+    moves.mkdir()
+    state.write_json(
+        moves / f"{key}.json",
+        {"format": "dsh-move/1", "source": key, "source_revision": source.revision, "target": "ws-target"},
+    )
+    assert finish_pending_moves(store) == [key]
+    with pytest.raises(NotFoundError):
+        store.read_workspace(key)
+
+
+@pytest.mark.parametrize("stage", ["planned", "committed", "archived"])
+def test_a_move_killed_with_sigkill_is_old_or_new_as_a_whole(tmp_path: Path, stage: str) -> None:
     import subprocess
     import sys
 
@@ -111,10 +131,25 @@ def test_a_move_killed_with_sigkill_is_whole_after_the_next_run(tmp_path: Path, 
     )
     assert proc.returncode == -9, proc.stderr.decode()
     reopened = FileStore(tmp_path / "memory")
-    # The target holds the chosen and moved records (its commit went through), the replaced one in history.
+    if stage == "planned":  # killed before the transaction: both workspaces exactly as they were
+        assert texts(reopened, target_key) == {"alpha": "\nthere\n"}
+        assert texts(reopened, key) == {"alpha": "\nmoved\n", "beta": "\nA durable fact.\n"}
+        return
+    # After it: the target holds the chosen and moved records, the replaced one in history, and the
+    # source is archived — by the same transaction, with no journal to finish.
     assert texts(reopened, target_key) == {"alpha": "\nmoved\n", "beta": "\nA durable fact.\n"}
-    finish_pending_moves(reopened)
+    assert finish_pending_moves(reopened) == []
     with pytest.raises(NotFoundError):
         reopened.read_workspace(key)
     assert {e.name for e in reopened.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
     assert any(b"there" in reopened.read_history(h.id) for h in reopened.history(target_key, "alpha"))
+
+
+def test_a_hand_formatted_record_moves_byte_for_byte(tmp_path: Path) -> None:
+    store = FileStore(tmp_path / "memory")
+    key = put(store, tmp_path / "a", rec("alpha"))
+    hand = b'---\nname: beta\ndescription: "quoted, by hand"\nmetadata: {type: project}\n---\nbody\n'
+    store.history.commit_versions(key, [("beta", hand)], store.read_workspace(key).revision)
+    plan = plan_move(store, key, str(tmp_path / "b"))
+    apply_move(store, plan, {})
+    assert store.read_record_file(plan.target_key, "beta.md") == hand

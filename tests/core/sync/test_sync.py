@@ -13,6 +13,7 @@ from core.keys import workspace_key
 from core.models import DeleteOp, PutOp
 from core.store.fs import FileStore
 from core.sync import engine
+from core.sync.models import SyncResult
 from core.sync.move import apply_move, plan_move
 from core.sync.review import Resolution
 from tests.core.sync.helpers import git_env, put, rec, texts
@@ -27,7 +28,7 @@ class Machines:
         self.a = FileStore(tmp / "a" / "memory")
         self.b = FileStore(tmp / "b" / "memory")
 
-    def sync(self, store: FileStore) -> engine.SyncResult:
+    def sync(self, store: FileStore) -> SyncResult:
         return engine.run_sync(store, str(self.remote), env=self.env)
 
     def remote_head(self) -> str:
@@ -61,7 +62,7 @@ def test_edits_on_one_side_arrive_on_the_other(m: Machines) -> None:
     assert m.sync(m.a).status == "pushed"
     assert m.sync(m.b).status == "merged"
     assert texts(m.b, key)["alpha"] == "\nsecond\n"
-    assert any(b"first" in m.b.read_history(h.id) for h in m.b.history(key, "alpha"))
+    assert any(b"first" in m.b.history.read(h.id) for h in m.b.history.entries(key, "alpha"))
     assert m.sync(m.b).status == "up-to-date"
     assert m.sync(m.a).status == "up-to-date"
     # The commit says who and why.
@@ -141,7 +142,7 @@ def test_a_delete_against_an_edit_is_reviewed(m: Machines) -> None:
     m.sync(m.a)
     m.sync(m.b)
     assert "beta" not in texts(m.b, key)
-    assert m.b.history(key, "beta")
+    assert m.b.history.entries(key, "beta")
 
 
 def test_a_workspace_mapped_to_different_folders_on_two_machines(m: Machines, tmp_path: Path) -> None:
@@ -246,12 +247,12 @@ def test_archive_and_restore_travel(m: Machines) -> None:
     key = put(m.a, PROJ, rec("alpha"))
     m.sync(m.a)
     m.sync(m.b)
-    m.a.archive(key)
+    m.a.recycle.archive(key)
     assert m.sync(m.a).status == "pushed"
     got = m.sync(m.b)
     assert got.ok and f"archived/{key}/" in got.received
     assert [i.key for i in m.b.list_workspaces(archived=True)] == [key]
-    m.b.restore(key)
+    m.b.recycle.restore(key)
     m.sync(m.b)
     m.sync(m.a)
     assert m.a.find_workspace(PROJ) is not None and texts(m.a, key) == {"alpha": "\nA durable fact.\n"}
@@ -373,3 +374,30 @@ def test_a_cancelled_sync_stops_between_steps_and_the_next_one_goes_on(m: Machin
     assert texts(m.b, key) == {"alpha": "\nA durable fact.\n", "beta": "\nb\n"}  # nothing merged yet
     assert m.sync(m.b).status == "merged"
     assert texts(m.b, key) == {"alpha": "\na\n", "beta": "\nb\n"}
+
+
+def test_a_hand_formatted_record_arrives_byte_for_byte_and_settles(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    hand = b'---\nname: beta\ndescription: "quoted, by hand"\nmetadata: {type: project}\n---\nbody\n'
+    m.a.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
+    m.a.commit(key, [PutOp(record=rec("alpha", "edited on a"))], None)
+    assert m.sync(m.a).status == "pushed"
+    assert m.sync(m.b).status == "merged"
+    assert m.b.read_record_file(key, "beta.md") == hand  # not re-rendered by the transaction
+    assert m.sync(m.b).status == "up-to-date"
+    assert m.sync(m.a).status == "up-to-date"
+
+
+def test_the_same_record_formatted_differently_on_both_sides_is_no_review(m: Machines) -> None:
+    key = put(m.a, PROJ, rec("alpha"))
+    m.sync(m.a)
+    m.sync(m.b)
+    hand = b'---\nname: beta\ndescription: "same fact"\nmetadata: {type: project}\n---\n\nbody\n'
+    m.a.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
+    m.b.commit(key, [PutOp(record=rec("beta", "body", "same fact"))], None)  # the store's formatting
+    assert m.sync(m.a).status == "pushed"
+    got = m.sync(m.b)
+    assert got.status == "merged", got.message
+    assert m.b.read_record_file(key, "beta.md") == hand

@@ -1,5 +1,6 @@
-"""A sync SIGKILLed at every step: after the next open every workspace is exactly old or new, and the
-next sync converges (real child processes, real git, a bare remote in a temp dir)."""
+"""A sync SIGKILLed at every step: after the next open the whole root (every workspace, Global, the
+archives) is exactly old or new, and the next sync converges (real child processes, real git, a
+bare remote in a temp dir)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,11 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def _state(store: FileStore) -> dict[str, dict[str, str]]:
-    out = {i.key: texts(store, i.key) for i in store.list_workspaces()}
+    """The whole root as an agent and the Recycle Bin see it: every active workspace's records (one
+    created empty for the transaction holds no memory yet), Global, and which workspaces are archived."""
+    out = {i.key: t for i in store.list_workspaces() if (t := texts(store, i.key))}
     out["GLOBAL"] = {"text": store.read_global().text}
+    out["ARCHIVED"] = {i.key: "" for i in store.list_workspaces(archived=True)}
     return out
 
 
@@ -31,6 +35,7 @@ def _prepare(base: Path, env: dict[str, str]) -> dict[str, object]:
     a, b = FileStore(base / "a"), FileStore(base / "b")
     k1 = put(a, "/srv/one", rec("alpha"), rec("beta"), rec("gamma"))
     k2 = put(a, "/srv/two", rec("delta"))
+    k4 = put(a, "/srv/four", rec("zeta"))
     a.replace_global("# Global\n\nbase\n", None)
     assert engine.run_sync(a, str(remote), env=env).status == "pushed"
     assert engine.run_sync(b, str(remote), env=env).ok
@@ -39,6 +44,7 @@ def _prepare(base: Path, env: dict[str, str]) -> dict[str, object]:
     a.commit(k2, [PutOp(record=rec("delta", "new delta"))], None)
     a.replace_global("# Global\n\nnew\n", None)
     put(a, "/srv/three", rec("epsilon"))
+    a.archive(k4)  # archived there: archived here in the same transaction
     assert engine.run_sync(a, str(remote), env=env).status == "pushed"
     b.commit(k1, [PutOp(record=rec("beta", "b's beta"))], None)
     return {"old": _state(b)}
@@ -73,9 +79,8 @@ def test_a_sync_killed_at_every_step_is_old_or_new_and_converges(tmp_path: Path)
         killed_at.append(n)
         reopened = FileStore(case / "b")
         now = _state(reopened)
-        for scope in set(old) | set(now):
-            # Each workspace (and Global) is exactly its old or its new state, never a mix.
-            assert now.get(scope) in (old.get(scope), new.get(scope)), (n, scope)
+        # The WHOLE root is exactly its old or its new state: never one workspace merged and another not.
+        assert now in (old, new), (n, {k for k in set(old) | set(now) if now.get(k) != old.get(k)})
         again = engine.run_sync(reopened, remote, env=env)
         assert again.ok, (n, again.message)
         assert _state(reopened) == new, n

@@ -225,9 +225,9 @@ def test_a_purged_workspace_leaves_the_ledger_at_the_next_update(env: Env) -> No
     ledger.update()
     note_served(store, key, ["beta"], "memory_read", "c")
     assert ledger.view().workspace(key).keys() == {"alpha", "beta"}
-    info = store.archive(key)
+    info = store.recycle.archive(key)
     assert ledger.view().workspace(key)  # archived: still there (it can be restored)
-    store.purge(key, info.display_name)
+    store.recycle.purge(key, info.display_name)
     ledger.update()
     assert ledger.view().workspace(key) == {}
     raw = (usage_dir(store) / "entries.jsonl").read_text() + (usage_dir(store) / "served.jsonl").read_text()

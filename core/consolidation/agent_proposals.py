@@ -12,6 +12,10 @@ CAS bases: a proposal remembers the revisions the agent had observed when it ask
 whose scope changed since is *stale*: committing it is a conflict that writes nothing, and
 :meth:`AgentProposals.refresh` re-checks it against the current memory for another review (the
 same flow as a consolidation whose memory changed meanwhile).
+
+This lives in ``core.consolidation`` rather than ``core.mcp``: the MCP server (``core.mcp.agent``)
+creates proposals, but the review side (CLI, GUI, :mod:`core.consolidation.review_sources`) must
+reach them without importing the server package; ``core.mcp`` depends on this, never the reverse.
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ from core.consolidation.validation import (
     secret_problems,
     workspace_mention_problems,
 )
-from core.errors import NotFoundError, UsageError
+from core.errors import NotFoundError, RefusedError, UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.model_catalog import ModelCatalog
 from core.models import EMPTY_REVISION, Record, Revision
@@ -57,6 +61,7 @@ from core.sessions.models import Evidence
 from core.settings import AppSettings, load_settings
 from core.store.api import MemoryStore
 from core.store.commit_log import MAX_ENTRIES as MAX_LOG_ENTRIES
+from core.store.files import AGENT_PROPOSALS, RECEIPTS
 
 AGENT_PREFIX = "agent:"
 """Consolidator names of agent proposals start with this (``agent:claude-code``): the GUI's source filter."""
@@ -64,19 +69,6 @@ AGENT_PREFIX = "agent:"
 REDACTION_MARK = "[REDACTED:"
 MAX_PENDING = 100
 """Pending proposals per root: an agent in a loop must not bury the user (or the disk) in them."""
-
-
-ReviewSource = Literal["session", "agent", "import"]
-
-
-def review_source(consolidator: str) -> ReviewSource:
-    """Which filter of the Session Consolidation tab a review or receipt belongs to, by its
-    consolidator: ``agent:<client>`` (this module), ``import:<store>`` (imported memory), else a session."""
-    if consolidator.startswith(AGENT_PREFIX):
-        return "agent"
-    if consolidator.startswith("import:"):
-        return "import"
-    return "session"
 
 
 class _Frozen(BaseModel):
@@ -229,7 +221,7 @@ class AgentProposals:
         existing proposal comes back. Over :data:`MAX_PENDING` pending proposals, UsageError.
         """
         cwd = normalize_cwd(cwd)
-        ids = self.store.list_agent_proposals()
+        ids = self.store.files(AGENT_PROPOSALS).list()
         digest = proposal.digest()
         for pid in ids:
             try:
@@ -244,9 +236,10 @@ class AgentProposals:
             ) and self._settled(pid) is None:
                 return old
         if len(ids) >= MAX_PENDING:
-            raise UsageError(
+            raise RefusedError(
                 f"{len(ids)} agent proposals are already waiting for review; the user has to review them "
-                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written."
+                "(`dsh-memory reviews --pending`) before more can be proposed. Nothing was written.",
+                reason="pending-limit",
             )
         p = AgentProposal(
             id=new_proposal_id(),
@@ -260,14 +253,14 @@ class AgentProposals:
             global_revision=global_revision,
             workspace_revision=workspace_revision,
         )
-        self.store.write_agent_proposal(p.id, p.model_dump_json(indent=1))
+        self.store.files(AGENT_PROPOSALS).write(p.id, p.model_dump_json(indent=1))
         review = self.open(p.id)
-        self.store.write_receipt(p.id, render_receipt(review.receipt))
+        self.store.files(RECEIPTS).write(p.id, render_receipt(review.receipt))
         return p
 
     # --- list ----------------------------------------------------------------------------
     def load(self, proposal_id: str) -> AgentProposal:
-        text = self.store.read_agent_proposal(proposal_id)
+        text = self.store.files(AGENT_PROPOSALS).read(proposal_id)
         if text is None:
             raise NotFoundError(
                 f"No pending agent proposal {proposal_id!r}. Run `dsh-memory reviews --pending` to list them."
@@ -284,7 +277,7 @@ class AgentProposals:
         return p
 
     def _settled(self, proposal_id: str) -> Receipt | None:
-        text = self.store.read_receipt(proposal_id)
+        text = self.store.files(RECEIPTS).read(proposal_id)
         receipt = parse_receipt(text) if text is not None else None
         return receipt if receipt is not None and receipt.status in FINAL_STATUSES else None
 
@@ -294,7 +287,7 @@ class AgentProposals:
         problems: list[str] = []
         global_rev = self.store.read_global().revision
         ws_revs: dict[str, Revision] = {}
-        for pid in self.store.list_agent_proposals():
+        for pid in self.store.files(AGENT_PROPOSALS).list():
             try:
                 p = self.load(pid)
             except (UsageError, NotFoundError) as exc:
@@ -302,7 +295,7 @@ class AgentProposals:
                 continue
             if self._settled(pid) is not None:
                 # Settled, but the process stopped before removing it: finish that now.
-                self.store.delete_agent_proposal(pid)
+                self.store.files(AGENT_PROPOSALS).delete(pid)
                 continue
             if p.cwd not in ws_revs:
                 snap = self.store.find_workspace(p.cwd)
@@ -315,7 +308,7 @@ class AgentProposals:
 
     def count(self) -> int:
         """Pending proposals (for a status line): one directory listing, no parsing."""
-        return len(self.store.list_agent_proposals())
+        return len(self.store.files(AGENT_PROPOSALS).list())
 
     # --- review --------------------------------------------------------------------------
     def _build(self, p: AgentProposal, *, rebase: bool) -> Review:
@@ -396,7 +389,7 @@ class AgentProposals:
         self.load(review.review_id)  # still pending (not settled by another window meanwhile)
         receipt = self.service.commit(review, accepted, edited_records=edited_records, confirm_global=confirm_global)
         if receipt.status in FINAL_STATUSES:
-            self.store.delete_agent_proposal(review.review_id)
+            self.store.files(AGENT_PROPOSALS).delete(review.review_id)
         return receipt
 
     def reject(self, review: Review) -> Receipt:
@@ -417,7 +410,7 @@ class AgentProposals:
         current = snap.revision if snap is not None else EMPTY_REVISION
         if current == p.workspace_revision:
             return []
-        log = self.store.commit_log(p.workspace_key)  # newest first
+        log = self.store.history.commit_log(p.workspace_key)  # newest first
         base = next((i for i, e in enumerate(log) if e.before == p.workspace_revision), None)
         if base is None and p.workspace_revision == EMPTY_REVISION and log and len(log) < MAX_LOG_ENTRIES:
             base = len(log) - 1  # a workspace created since: a log not yet full holds all its commits
