@@ -675,6 +675,7 @@ class StoreCore(ABC):
         """Everything about a batch that does not depend on the disk, done before taking any lock:
         name length, YAML anchors (an alias bomb must never be parsed under a lock), field rules."""
         reasons: list[str] = []
+        aliases = 0
         for op, _raw in ops:
             name = op.record.name if isinstance(op, PutOp) else op.name
             long_name = name_problem(name)
@@ -684,11 +685,16 @@ class StoreCore(ABC):
             if isinstance(op, PutOp):
                 if yaml_has_aliases(op.record.extra_frontmatter):
                     reasons.append(f"{name}: {YAML_ALIAS_REASON}")
+                    aliases += 1
                     continue
                 rs = validate_record(op.record, record_file_name(name))
                 reasons.extend(f"{name}: {r}" for r in rs)
         if reasons:
-            raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+            raise InvalidRecordError(
+                "The batch was not committed: " + "; ".join(reasons),
+                reasons,
+                reason="yaml-aliases" if aliases == len(reasons) else "invalid",
+            )
 
     def _commit(
         self,
@@ -748,6 +754,7 @@ class StoreCore(ABC):
         items = files.index_items.copy()  # MEMORY.md of the new state, edited line by line below
         change = ScopeChange(key=key)
         reasons: list[str] = []
+        case_clashes = 0
         texts: list[tuple[str, str]] = []
         seen: set[str] = set()
         for op, raw in ops:
@@ -772,6 +779,7 @@ class StoreCore(ABC):
                     f"{name}: a file named {other} already exists (differs only in case); "
                     "rename or delete it first"
                 )
+                case_clashes += 1
                 continue
             if entry is not None and not entry.is_valid:
                 if any(r.startswith(NOT_REGULAR_PREFIX) for r in entry.invalid_reasons):
@@ -806,7 +814,11 @@ class StoreCore(ABC):
                 reason = "overwrite" if change.files[fn] is not None else "delete"
                 change.history.append(self._history_item(key, cwd, name, reason, old, fn))
         if reasons:
-            raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+            raise InvalidRecordError(
+                "The batch was not committed: " + "; ".join(reasons),
+                reasons,
+                reason="case-collision" if case_clashes == len(reasons) else "invalid",
+            )
         if not change.files:
             return None
         index = render_items(items)
