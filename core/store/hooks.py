@@ -61,17 +61,6 @@ class StorageHooks(ABC):
         """Replace GLOBAL.md, never displacing anything but ``old`` (ConflictError otherwise)."""
 
     @abstractmethod
-    def _write_together(
-        self,
-        change: ScopeChange,
-        before: ScopeFiles,
-        global_data: bytes,
-        global_old: bytes | None,
-        global_history: Sequence[HistoryItem],
-    ) -> None:
-        """Apply a workspace change and a new GLOBAL.md as one transaction (both or neither)."""
-
-    @abstractmethod
     def _archive_move(self, key: str, when: datetime) -> None: ...
 
     @abstractmethod
