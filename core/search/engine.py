@@ -155,7 +155,7 @@ class QueryBuilder:
             if expand:
                 parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
             return self._any(parts)
-        if len(term) > 1 and term.isalnum():
+        if len(term) > 1 and term.isalnum() and not CJK_RUN_RE.match(term):  # (no compound holds CJK)
             parts.append(self._regex(compound, _SEP_RE.join(map(_esc, term))))
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
             parts.append(self._regex(word, _esc(term) + ".*"))

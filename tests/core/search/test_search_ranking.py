@@ -174,6 +174,21 @@ def test_full_ties_are_broken_by_scope_key_then_name(tmp_path: Path) -> None:
     assert [(h.scope_key, h.name) for h in hits] == expected
 
 
+def test_ties_past_the_margin_are_ordered_by_scope_key_then_name(tmp_path: Path) -> None:
+    """More equal hits than the tie margin (the search that fetches them all), one mtime: the first
+    hits are the smallest (scope key, name), whichever order tantivy found them in."""
+    store = make_store("fs", tmp_path)
+    names_ = [f"m-{i:02d}" for i in reversed(range(42))]
+    snaps = [put(store, cwd, [rec(n, "identical text") for n in names_]) for cwd in ("/w/two", "/w/one")]
+    for snap in snaps:
+        for entry in snap.entries:
+            set_mtime(tmp_path / "memory" / "workspaces" / snap.key / entry.file_name, 1_700_000_000)
+    res = indexed(store).search("identical", limit=3)
+    first = min(s.key for s in snaps)
+    assert [(h.scope_key, h.name) for h in res.hits] == [(first, "m-00"), (first, "m-01"), (first, "m-02")]
+    assert res.total_matches == 2 * len(names_)
+
+
 def test_results_are_deterministic_across_indexes(store: MemoryStore) -> None:
     put(store, CWD, [rec(f"r-{i:02d}", f"shared words and number {i % 3}") for i in range(30)])
     put(store, "/other", [rec(f"s-{i:02d}", "shared words 打包 构建") for i in range(10)])
