@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from functools import partial
 from operator import add
 from typing import Any
 
@@ -21,11 +22,10 @@ from tantivy import Occur
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 4  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 5  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
-_PY_WORD_RE = re.compile(r"[^\W_]+")
-_NON_WORD_RE = re.compile(r"[\W_]+")
+_PY_WORD_RE, _NON_WORD_RE = re.compile(r"[^\W_]+"), re.compile(r"[\W_]+")
 # (The look-behind starts a try only at a word's first character: the same matches, a pass per word.)
 _COMPOUND_RE = re.compile(r"(?<![^\W_])[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"(?<![a-z0-9])[a-z0-9]++(?:[-_.][a-z0-9]++)++")
@@ -34,16 +34,21 @@ _RUN_SPLIT_RE = re.compile(f"({CJK_RUN_RE.pattern})")
 # are outside these: ASCII, words, spaces, and blocks of punctuation and symbols without such
 # (tests/core/test_tokenizer_reference.py checks every code point against tantivy's tokenizer).
 _ODD_RE = re.compile(r"[^\w\s\x00-\x7f\xa0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]")
-_SEP_RE = "[-_.]?"
+_DROP_SEPS = str.maketrans("", "", "-_.")  # a compound squashed: electron-builder -> electronbuilder
+_esc = partial(re.compile(r"([.\\+*?()|\[\]{}^$#&~-])").sub, r"\\\1")  # (a word inside a regex query)
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.dumps adds ~3 µs a call)
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
-# Field points per query term (the third rank group).
-NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1
+NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
 
-# (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points.
-_FIELDS, _COMPOUNDS = ("text", "comp", "name", "namec", "desc", "descc", "type"), ("comp", "namec", "descc")
-TEXT_FIELDS = [(f, COMPOUND if f in _COMPOUNDS else WORD, "position" if f == "text" else "freq") for f in _FIELDS]
+# (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points; the
+# compounds, whole and squashed (a term finds electron-builder as electronbuilder), use whitespace.
+_SQUASHED = {"comp": "compsq", "namec": "namesq", "descc": "descsq"}
+_COMPOUNDS = (*_SQUASHED, *_SQUASHED.values())
+TEXT_FIELDS = [
+    (f, COMPOUND if f in _COMPOUNDS else WORD, "position" if f == "text" else "freq")
+    for f in ("text", "name", "desc", "type", *_COMPOUNDS)
+]
 RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
 
 
@@ -102,11 +107,14 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         arch="1" if doc.archived else "0",
         named=squash(name),
         text=f"{name_words}\n{desc_words}\n{kind_words}\n{body_words}",
-        comp=" ".join((name_comp, desc_comp, kind_comp, body_comp)),
+        comp=(comp := " ".join((name_comp, desc_comp, kind_comp, body_comp))),
+        compsq=comp.translate(_DROP_SEPS),
         name=name_words,
         namec=name_comp,
+        namesq=name_comp.translate(_DROP_SEPS),
         desc=desc_words,
         descc=desc_comp,
+        descsq=desc_comp.translate(_DROP_SEPS),
         type=kind,
         mtime=d.mtime_ns,
         doc=_JSON([*stored, d.section_index, d.mtime_ns, revision]).encode(),
@@ -123,10 +131,6 @@ def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
 
 
 _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
-
-
-def _esc(word: str) -> str:
-    return re.sub(r"([.\\+*?()|\[\]{}^$#&~-])", r"\\\1", word)
 
 
 class QueryBuilder:
@@ -156,14 +160,14 @@ class QueryBuilder:
                 parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
             return self._any(parts)
         if len(term) > 1 and term.isalnum() and not CJK_RUN_RE.match(term):  # (no compound holds CJK)
-            parts.append(self._regex(compound, _SEP_RE.join(map(_esc, term))))
+            parts.append(self._term(_SQUASHED[compound], term))
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
             parts.append(self._regex(word, _esc(term) + ".*"))
         if prefix and expand:  # the words it begins: as terms (BM25 tells them apart), one regex if many
             words = [w for w, _ in self.searcher.terms_with_prefix(word, term, limit=MAX_EXPANSIONS + 1) if w != term]
             many = len(words) > MAX_EXPANSIONS
             grown = [self._regex(word, _esc(term) + ".+")] if many else [self._term(word, w) for w in words]
-            grown.append(self._regex(compound, _SEP_RE.join(map(_esc, term)) + ".+"))
+            grown.append(self._regex(_SQUASHED[compound], _esc(term) + ".+"))
             parts.append(tantivy.Query.boost_query(tantivy.Query.disjunction_max_query(grown), PREFIX_BOOST))
         return self._any(parts)
 
