@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from core.store.api import MemoryStore
     from core.store.scan import WorkspaceScan
 
-TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
+TIE_MARGIN = 32  # hits fetched beyond ``limit`` (and 2 % of a big index: docs/search.md) to order ties
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
 _Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
@@ -320,7 +320,7 @@ class SearchIndex:
         )
         if query is None:
             return [], 0
-        want = max(limit, 0) + TIE_MARGIN
+        want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
         try:
             hits = (result := searcher.search(query, limit=want, count=True)).hits
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
