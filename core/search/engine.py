@@ -22,7 +22,7 @@ from tantivy import Occur
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 5  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 6  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE, _NON_WORD_RE = re.compile(r"[^\W_]+"), re.compile(r"[\W_]+")
@@ -47,7 +47,7 @@ _SQUASHED = {"comp": "compsq", "namec": "namesq", "descc": "descsq"}
 _COMPOUNDS = (*_SQUASHED, *_SQUASHED.values())
 TEXT_FIELDS = [
     (f, COMPOUND if f in _COMPOUNDS else WORD, "position" if f == "text" else "freq")
-    for f in ("text", "name", "desc", "type", *_COMPOUNDS)
+    for f in ("text", "name", "desc", "type", "cjk", *_COMPOUNDS)
 ]
 RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
 
@@ -68,37 +68,37 @@ def register_analyzers(index: tantivy.Index) -> None:
     index.register_tokenizer(WORD, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build())
 
 
-def prep(norm: str) -> tuple[str, str]:
+def prep(norm: str) -> tuple[str, str, str]:
     """(normalized text with its CJK runs written out as bigrams between spaces, the text without
-    them): the CJK runs are cut out in C (``re.split``), then each is written as its bigrams."""
+    them, their characters between spaces): the runs are cut out in C (``re.split``)."""
     if norm.isascii():
-        return norm, norm
+        return norm, norm, ""
     parts = _RUN_SPLIT_RE.split(norm)  # [other, CJK run, other, CJK run, ..., other]
-    rest = " ".join(parts[::2])
+    rest, chars = " ".join(parts[::2]), " ".join("".join(parts[1::2]))
     parts[1::2] = [" ".join(map(add, r, r[1:])) if len(r) > 1 else r for r in parts[1::2]]
-    return " ".join(parts), rest
+    return " ".join(parts), rest, chars
 
 
-def fields_of(norm: str) -> tuple[str, str]:
-    """(words, compounds) of normalized text, as the word and compound fields get them.
+def fields_of(norm: str) -> tuple[str, str, str]:
+    """(words, compounds, CJK characters) of normalized text, as the word, compound and CJK fields take them.
 
     tantivy's simple tokenizer cuts at every character that is not alphanumeric to Rust, which
     is a superset of Python's ``str.isalnum`` (combining marks, newer Unicode): text that may hold
     such a character has every non-word character made a space first, so both sides cut alike."""
     if norm.isascii():
-        return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm))
-    text, rest = prep(norm)
+        return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm)), ""
+    text, rest, chars = prep(norm)
     if _ODD_RE.search(text):
         text = _NON_WORD_RE.sub(" ", text)
-    return text, " ".join((_ASCII_COMPOUND_RE if rest.isascii() else _COMPOUND_RE).findall(rest))
+    return text, " ".join((_ASCII_COMPOUND_RE if rest.isascii() else _COMPOUND_RE).findall(rest)), chars
 
 
 def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.Document:
     name, desc, kind, body = map(normalize, (doc.name, doc.description, doc.type, doc.body))
-    name_words, name_comp = fields_of(name)  # (each part once: the whole text is their lines)
-    desc_words, desc_comp = fields_of(desc)
-    kind_words, kind_comp = fields_of(kind)
-    body_words, body_comp = fields_of(body)
+    name_words, name_comp, name_cjk = fields_of(name)  # (each part once: the whole text is their lines)
+    desc_words, desc_comp, desc_cjk = fields_of(desc)
+    kind_words, kind_comp, kind_cjk = fields_of(kind)
+    body_words, body_comp, body_cjk = fields_of(body)
     d = doc  # (a plain tuple of the fields: ``astuple`` deep-copies each, a tenth of a cold build)
     stored = [d.scope_key, d.cwd, d.archived, d.kind, d.name, d.description, d.type, d.body, d.file_name]
     return tantivy.Document(
@@ -107,6 +107,7 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         arch="1" if doc.archived else "0",
         named=squash(name),
         text=f"{name_words}\n{desc_words}\n{kind_words}\n{body_words}",
+        cjk=" ".join((name_cjk, desc_cjk, kind_cjk, body_cjk)),
         comp=(comp := " ".join((name_comp, desc_comp, kind_comp, body_comp))),
         compsq=comp.translate(_DROP_SEPS),
         name=name_words,
@@ -150,15 +151,13 @@ class QueryBuilder:
 
     def term(self, term: str, word: str, compound: str, *, prefix: bool = False, expand: bool = True) -> tantivy.Query:
         """Documents holding ``term`` in these fields (as a word, a compound, or a compound's
-        squashed form); ``expand``: also a one-character CJK term inside a bigram, and ``prefix``:
+        squashed form); ``expand``: a one-character CJK term in any CJK run, and ``prefix``:
         words the term begins."""
         if any(s in term for s in "-_."):  # a compound
             return self._term(compound, term)
+        if len(term) == 1 and CJK_RUN_RE.fullmatch(term):  # (``expand``: in any CJK run, not only alone)
+            return self._term("cjk" if expand else word, term)
         parts = [self._term(word, term)]
-        if len(term) == 1 and CJK_RUN_RE.fullmatch(term):
-            if expand:
-                parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
-            return self._any(parts)
         if len(term) > 1 and term.isalnum() and not CJK_RUN_RE.match(term):  # (no compound holds CJK)
             parts.append(self._term(_SQUASHED[compound], term))
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
