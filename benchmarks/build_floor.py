@@ -53,7 +53,7 @@ def step(root: Path, name: str) -> dict[str, Any]:
         writer = index.writer(96_000_000, 2) if name == "raw" else None
         keys = sorted(p.name for p in (root / "workspaces").iterdir() if p.is_dir())
         for key in keys:
-            for r in store.scan_workspace(key).records:
+            for r in store.inspect.scan(key).records:
                 if name == "read" or r.data is None or (f := record_fields(r.file_name, r.data)) is None:
                     continue
                 if writer is not None:

@@ -209,7 +209,7 @@ def main() -> int:
             agent_kept.update(int(m) for m in re.findall(rb"agent-(\d+)", p.read_bytes()))
     accounted = agent_kept | set(agent_doc["self_displaced"])
     agent_lost = sorted(set(range(1, agent_doc["wrote"] + 1)) - accounted)
-    pending = [p.path for p in store.check() if "staging" in p.path or "quarantine" in p.path]
+    pending = [p.path for p in store.inspect.check() if "staging" in p.path or "quarantine" in p.path]
     print(f"soak root: {root}")
     print(f"duration: {args.seconds:.0f} s, {args.workers} writer processes, {kills} SIGKILLs")
     found = len(acked) - len(lost) - len(by_agent)

@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         from core.recycle import purge_workspace
 
         victim = a.list_workspaces(counts=False)[-1]
-        a.archive(victim.key)
+        a.recycle.archive(victim.key)
         t0 = time.perf_counter()
         sweep = purge_workspace(a, victim.key, victim.display_name)
         rewrite = time.perf_counter() - t0

@@ -37,7 +37,7 @@ def load_workspace(store: MemoryStore, key: str) -> LoadedWorkspace:
     raw: dict[str, bytes] = {}
     for entry in snap.entries:
         if not entry.is_valid:
-            data = store.read_record_file(key, entry.file_name)
+            data = store.inspect.record_file(key, entry.file_name)
             if data is not None:
                 raw[entry.file_name] = data
     return LoadedWorkspace(snap, raw)

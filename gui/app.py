@@ -42,7 +42,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def root_has_memory(root: Path) -> bool:
     """True when the root holds any DSH memory (Global, an active or an archived workspace)."""
-    return open_store(root).has_memory()
+    return open_store(root).inspect.has_memory()
 
 
 def demo_root_dir() -> Path:

@@ -1,4 +1,4 @@
-"""The window's problems check (``store.check()``) in a child process, for a big root.
+"""The window's problems check (``store.inspect.check()``) in a child process, for a big root.
 
 ``check()`` parses every record of the root: ~30 s of pure-Python work at 100,000 records. On a
 worker thread of the window that work holds the interpreter lock half the time the window wants it,
@@ -30,24 +30,24 @@ _REPO = Path(__file__).resolve().parents[1]
 _CHILD = (
     "import json, sys\n"
     "from core.store.fs import FileStore\n"
-    "problems = FileStore(sys.argv[1]).check()\n"
+    "problems = FileStore(sys.argv[1]).inspect.check()\n"
     "sys.stdout.write(json.dumps([p.model_dump(mode='json') for p in problems]))\n"
 )
 
 
 def check_root(store: MemoryStore, total_bytes: int, *, control: JobControl) -> list[Problem]:
-    """``store.check()``; in a child process when the root is a folder of at least
+    """``store.inspect.check()``; in a child process when the root is a folder of at least
     :data:`CHILD_MIN_BYTES` (``total_bytes``: the status line's figure)."""
     if total_bytes >= CHILD_MIN_BYTES and isinstance(store, FileStore) and store.root is not None:
         problems = check_in_child(Path(store.root), control)
         if problems is not None:
             return problems
     control.raise_if_cancelled()
-    return store.check()
+    return store.inspect.check()
 
 
 def check_in_child(root: Path, control: JobControl) -> list[Problem] | None:
-    """The problems a fresh process's ``FileStore(root).check()`` found; None if it gave no answer."""
+    """The problems a fresh process's ``FileStore(root).inspect.check()`` found; None if it gave no answer."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_REPO), env.get("PYTHONPATH", "")) if p)
     try:

@@ -39,6 +39,30 @@ def test_no_gui_module_is_over_600_lines() -> None:
     assert long == {}
 
 
+def _class_members(path: Path, name: str) -> tuple[set[str], int]:
+    """Public names a class defines (methods, properties, annotated attributes) and its line count."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    cls = next(n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == name)
+    names: set[str] = set()
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    lines = (cls.end_lineno or cls.lineno) - cls.lineno + 1
+    return {n for n in names if not n.startswith("_")}, lines
+
+
+def test_the_store_protocol_stays_small() -> None:
+    """The MemoryStore protocol is a small core plus collaborators (files, history, recycle, inspect):
+    a new kind of internal file is a FileKind, not a new store method (docs/store.md, issue 27)."""
+    members, _ = _class_members(REPO / "core/store/api.py", "MemoryStore")
+    assert len(members) <= 15, sorted(members)
+    assert {"files", "history", "recycle", "inspect"} <= members
+
+
 # Still over the core limit: the store's core, split into collaborators next (issue 27). An entry
 # leaves this set the day its module fits; a module can't join it.
 CORE_OVER_800 = {

@@ -61,7 +61,7 @@ class Context:
         from core.store.fs import FileStore
 
         store = FileStore(self.root)
-        store.actor = "cli"  # the commit log names the CLI as the committer (MCP memory_recent shows it)
+        store.history.actor = "cli"  # the commit log names the CLI as the committer (MCP memory_recent shows it)
         return store
 
 

@@ -117,7 +117,7 @@ def cmd_mcp(args: argparse.Namespace, ctx: Context) -> Result:
     if args.token_file and not args.http:
         raise UsageError("--token-file goes with --http.")
     store = ctx.store
-    store.actor = ""  # not the CLI: an agent's direct write names the agent (AgentSession sets it)
+    store.history.actor = ""  # not the CLI: an agent's direct write names the agent (AgentSession sets it)
     session = AgentSession(
         store,
         normalize_cwd(args.cwd),

@@ -432,7 +432,7 @@ def _problem_json(p: Problem) -> dict[str, Any]:
 
 
 def cmd_check(args: argparse.Namespace, ctx: Context) -> Result:
-    problems = _store(ctx).check()
+    problems = _store(ctx).inspect.check()
     data = {"root": str(ctx.root), "ok": not problems, "problems": [_problem_json(p) for p in problems]}
     if not problems:
         return Result(data, f"No problems found in {ctx.root}.")

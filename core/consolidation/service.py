@@ -71,6 +71,7 @@ from core.models import (
     PutOp,
     Record,
     Revision,
+    ScopeBatch,
     WorkspaceSnapshot,
 )
 from core.sessions.models import Evidence, SessionSummary
@@ -685,7 +686,7 @@ class ConsolidationService(ReviewEditing):
         global_text = (global_rows[0].after or "") if global_rows else None
 
         # Check both bases before writing anything, so the common conflict writes nothing at all
-        # (commit_together checks both again under the locks).
+        # (commit_scopes checks both again under the locks).
         current_global = self.store.read_global()
         if current_global.revision != review.global_revision:
             raise ConflictError("GLOBAL.md changed since the proposal was made", current_global.revision)
@@ -701,7 +702,7 @@ class ConsolidationService(ReviewEditing):
             )
             return g, current_ws
         if snap is None:
-            # commit_together needs the scope's folder; an empty new scope is no record change.
+            # commit_scopes needs the scope's folder; an empty new scope is no record change.
             snap = self.store.create_workspace(review.cwd)
             if snap.records() or any(not e.is_valid for e in snap.entries):
                 raise ConflictError("the workspace memory was created meanwhile", snap.revision)
@@ -709,16 +710,14 @@ class ConsolidationService(ReviewEditing):
         result: list[Revision] = []
 
         def write() -> Revision:
-            ws, g = self.store.commit_together(
-                review.workspace_key,
-                ops,
-                expect,
+            done = self.store.commit_scopes(
+                [ScopeBatch(review.workspace_key, ops, expect)],
                 global_text=global_text,
                 global_expect=review.global_revision if global_text is not None else None,
                 origin="automatic",
             )
-            result.append(g.revision)
-            return ws.revision
+            result.append((done.global_ or self.store.read_global()).revision)
+            return done.workspaces[review.workspace_key].revision
 
         ws_after = self._guard(write)
         return result[0], ws_after

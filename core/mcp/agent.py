@@ -150,7 +150,7 @@ class AgentSession:
             note_served(self.store, "", ["GLOBAL.md"], tool, self.client)
 
     def _empty_note(self) -> str:
-        if self.store.has_memory():
+        if self.store.inspect.has_memory():
             return ""
         root = truncate_utf8(self.root_label, 512) or "(the server's --root)"
         return f"memory root {root} (empty): nothing is remembered here yet.\n"
@@ -547,7 +547,7 @@ class AgentSession:
                 raise self._stale("The memory of this workspace", snap.revision)
         # A new record that restates an old fact with a new value (issue 26): the agent is told.
         notes = supersession_notes([op.record for op in ops if isinstance(op, PutOp)], snap.records())
-        self.store.actor = f"agent:{client or self.client}"  # under self._lock: the commit log names the agent
+        self.store.history.actor = f"agent:{client or self.client}"  # under self._lock: the commit log names the agent
         try:
             after = self.store.commit(self.key, ops, snap.revision, origin="automatic")
         except ConflictError as exc:
@@ -646,7 +646,7 @@ class AgentSession:
                 return self._propose(
                     Proposal(changes=(change,), summary=reason), reason, client, global_rev=snap.revision, ws_rev=None
                 )
-            self.store.actor = f"agent:{client or self.client}"
+            self.store.history.actor = f"agent:{client or self.client}"
             try:
                 after = self.store.replace_global(row.after or "", snap.revision, origin="automatic")
             except ConflictError as exc:

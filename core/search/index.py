@@ -381,7 +381,7 @@ def _read_ahead(store: MemoryStore, todo: Sequence[tuple[str, str, bool, Any]]) 
 
     def scan(item: tuple[str, str, bool, Any]) -> WorkspaceScan | None:
         try:
-            return store.scan_workspace(item[1], archived=item[2])
+            return store.inspect.scan(item[1], archived=item[2])
         except DshMemoryError:
             return None
 

@@ -15,7 +15,6 @@ from core.models import (
     GlobalSnapshot,
     Op,
     Origin,
-    Problem,
     Revision,
     RootStatus,
     ScopeBatch,
@@ -25,14 +24,11 @@ from core.models import (
 )
 from core.store.files import FileKind, InternalFiles
 from core.store.history import RecordHistory
+from core.store.inspection import RootInspection
 from core.store.recycle import RecycleBin
-from core.store.scan import WorkspaceScan
 
 
 class MemoryStore(Protocol):
-    actor: str
-    """Who commits through this store, for the commit log ("" the app, "cli", "agent:<client>")."""
-
     @property
     def root(self) -> Path | None:
         """The memory root on disk (None for the in-memory store)."""
@@ -40,11 +36,6 @@ class MemoryStore(Protocol):
 
     def cache_dir(self) -> Path | None:
         """Where derived data (the search index) may be kept; None: nowhere on disk."""
-        ...
-
-    @property
-    def read_only(self) -> bool:
-        """Reads work, writes raise ReadOnlyRootError (also in ``status().read_only``)."""
         ...
 
     # --- reading -------------------------------------------------------------------------
@@ -66,17 +57,8 @@ class MemoryStore(Protocol):
         """Raises NotFoundError when no such scope exists."""
         ...
 
-    def scan_workspace(self, key: str, *, archived: bool = False) -> WorkspaceScan:
-        """The scope's record files as bytes, each read once and not cached (``core.store.scan``):
-        for a reader of every record's text (the search index's build). Raises NotFoundError."""
-        ...
-
     def find_workspace(self, cwd: str) -> WorkspaceSnapshot | None:
         """The active scope of ``cwd`` (by workspace key), or None."""
-        ...
-
-    def check(self) -> list[Problem]:
-        """Every problem in the root: invalid records, stale MEMORY.md, bad scope.json, ..."""
         ...
 
     # --- mutations (all compare-and-swap) ------------------------------------------------
@@ -102,23 +84,6 @@ class MemoryStore(Protocol):
         A batch that changes nothing touches nothing (bytes and mtimes unchanged).
         Raises ConflictError, InvalidRecordError (every reason), SecretRefusedError, NotFoundError.
         """
-        ...
-
-    def commit_together(
-        self,
-        key: str,
-        ops: Sequence[Op],
-        expect: Revision | None,
-        *,
-        global_text: str | None = None,
-        global_expect: Revision | None = None,
-        origin: Origin = "manual",
-        allow_secrets: bool = False,
-    ) -> tuple[WorkspaceSnapshot, GlobalSnapshot]:
-        """Commit a workspace batch and (when global_text is not None) a new GLOBAL.md as ONE
-        transaction: one journal covering both scopes, locks taken in a fixed order (global first,
-        then the workspace), CAS on both revisions under the locks, roll forward/back as a unit.
-        Either both change or neither; ConflictError if either revision is stale (nothing written)."""
         ...
 
     def commit_scopes(
@@ -156,12 +121,9 @@ class MemoryStore(Protocol):
         once with its ids, size bound and privacy."""
         ...
 
-    # --- one record file as it is on disk (issue 11) ---------------------------------------
-    def read_record_file(self, key: str, file_name: str) -> bytes | None:
-        """The bytes of record file ``file_name`` in active workspace ``key`` exactly as on disk
-        (None when absent); never follows a symlink. For showing an invalid file's text."""
-        ...
-
-    def has_memory(self) -> bool:
-        """True when the root holds GLOBAL.md or any active or archived workspace (nothing parsed)."""
+    # --- looking at the root without changing it (core/store/inspection.py) ----------------
+    @property
+    def inspect(self) -> RootInspection:
+        """``check()`` (every problem in the root), ``has_memory()``, ``scan(key)`` (a scope's record
+        files as bytes, read once), ``record_file(key, name)`` (one file as on disk), ``read_only``."""
         ...

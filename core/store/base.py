@@ -32,11 +32,9 @@ from core.errors import (
     NotFoundError,
     SecretRefusedError,
     StorageError,
-    UsageError,
 )
 from core.fingerprint import content_hash
 from core.keys import normalize_cwd, workspace_key, workspace_name
-from core.layout import ARCHIVED_DIR, WORKSPACES_DIR
 from core.models import (
     EMPTY_REVISION,
     DeleteOp,
@@ -68,6 +66,7 @@ from core.records import (
 from core.store.commit_log import CommitLogCache
 from core.store.files import FileKind, InternalFiles
 from core.store.history import RecordHistory
+from core.store.inspection import RootInspection
 from core.store.journal import DisplacedError
 from core.store.recycle import RecycleBin
 from core.store.scope_files import (
@@ -318,13 +317,12 @@ class StoreCore(ABC):
     def __init__(self, clock: Clock | None = None) -> None:
         self._clock: Clock = clock or utc_now
         self._log_cache = CommitLogCache()  # (the file store shares its StoreCaches' one)
-        # Who commits through this store, for the commit log (the MCP server's memory_recent names it):
-        # "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write.
-        self.actor = ""
         self.history = RecordHistory(self)
         """The records' history and the commit logs (``core/store/history.py``)."""
         self.recycle = RecycleBin(self)
         """Archive / restore / purge of whole workspaces (``core/store/recycle.py``)."""
+        self.inspect = RootInspection(self)
+        """Problems, raw record bytes, has-memory, read-only (``core/store/inspection.py``)."""
 
     # --- primitives the backends provide ----------------------------------------------------
     @abstractmethod
@@ -513,15 +511,6 @@ class StoreCore(ABC):
             raise NotFoundError(f"No workspace {key!r} {where}. Run `dsh-memory workspaces` to list them.")
         return self._snapshot(files)
 
-    def scan_workspace(self, key: str, *, archived: bool = False) -> WorkspaceScan:
-        check_key(key)
-        with self._read_lock(key):
-            scan = self._scan_scope(key, archived)
-        if scan is None:
-            where = "in the Recycle Bin" if archived else "among active workspaces"
-            raise NotFoundError(f"No workspace {key!r} {where}. Run `dsh-memory workspaces` to list them.")
-        return scan
-
     @abstractmethod
     def _scan_scope(self, key: str, archived: bool) -> WorkspaceScan | None:
         """The scope's files as bytes (``core.store.scan``), None if there is no such scope."""
@@ -561,68 +550,6 @@ class StoreCore(ABC):
     @property
     @abstractmethod
     def root(self) -> Path | None: ...
-
-    def check(self) -> list[Problem]:
-        problems: list[Problem] = []
-        g = self.read_global()
-        problems += [
-            Problem(path="GLOBAL.md", reason=r, kind="global_invalid", params=(("detail", r),))
-            for r in g.invalid_reasons
-        ]
-        active_keys = set(self._scope_keys(False))
-        for archived in (False, True):
-            top = ARCHIVED_DIR if archived else WORKSPACES_DIR
-            for key in self._scope_keys(archived):
-                try:
-                    snap = self.read_workspace(key, archived=archived)
-                except NotFoundError:
-                    continue
-                base = f"{top}/{key}"
-                if snap.info.scope_problem:
-                    problems.append(
-                        Problem(
-                            path=f"{base}/{SCOPE_FILE}",
-                            reason=snap.info.scope_problem,
-                            scope_key=key,
-                            kind="scope_file",
-                            params=(("detail", snap.info.scope_problem),),
-                        )
-                    )
-                for e in snap.entries:
-                    for r in e.invalid_reasons:
-                        problems.append(
-                            Problem(
-                                path=f"{base}/{e.file_name}",
-                                reason=r,
-                                scope_key=key,
-                                kind="invalid_record",
-                                params=(("detail", r),),
-                            )
-                        )
-                expected = render_index(snap.records()).decode("utf-8")
-                if snap.index_text != expected:
-                    what = "is missing" if not snap.index_text else "is out of date with the records"
-                    problems.append(
-                        Problem(
-                            path=f"{base}/{INDEX_FILE}",
-                            reason=f"{INDEX_FILE} {what}; the next commit to this workspace rebuilds it",
-                            scope_key=key,
-                            kind="index_missing" if not snap.index_text else "index_stale",
-                            params=(("file", INDEX_FILE),),
-                        )
-                    )
-                if archived and key in active_keys:
-                    problems.append(
-                        Problem(
-                            path=base,
-                            reason="an active workspace has the same key; "
-                            "restore needs it archived or purged first",
-                            scope_key=key,
-                            kind="archived_key_clash",
-                        )
-                    )
-        problems += self._extra_problems()
-        return problems
 
     # --- mutations ----------------------------------------------------------------------------
     def _conflict(self, what: str, expect: Revision, snap: Any, current: Revision) -> ConflictError:
@@ -974,24 +901,6 @@ class StoreCore(ABC):
         / delete, validated by the kind's declaration."""
         return InternalFiles(self, kind)
 
-    # --- one record file as it is on disk (issue 11: the GUI never reads the layout itself) ----
-    def read_record_file(self, key: str, file_name: str) -> bytes | None:
-        """The bytes of record file ``file_name`` in active workspace ``key``, exactly as on disk.
-
-        For showing an invalid file's text so it can be corrected. None when the file is gone. Only
-        a plain ``*.md`` name inside the workspace; a symlink is never followed.
-        """
-        check_key(key)
-        if "/" in file_name or "\\" in file_name or file_name.startswith(".") or not file_name.endswith(".md"):
-            raise UsageError(f"{file_name!r} is not a record file name.")
-        return self._file_bytes(key, file_name)
-
-    def has_memory(self) -> bool:
-        """True when the root holds any memory: GLOBAL.md, an active or an archived workspace.
-
-        Cheap (no file is parsed): the window asks it before offering the demo root.
-        """
-        return bool(self._scope_keys(False) or self._scope_keys(True)) or self._global_bytes() is not None
     def _aux_read_confined(self, rel: str) -> bytes | None:
         """``_aux_read`` for private state: the file store refuses a symlinked folder on the way."""
         return self._aux_read(rel)

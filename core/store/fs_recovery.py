@@ -64,15 +64,27 @@ class Settler:
                     with self._locks.hold(scope):
                         p.unlink()
 
+    def _unnamed(self, name: str) -> list[str] | None:
+        """A hashed staging folder whose scopes file was not whole when read: its scopes now, or None
+        (dropped or quarantined if its writer died, left alone while it is being made). Never waits.
+
+        Its writer holds the lock named after it from before the folder exists until its scopes file
+        is whole. Free and still no scopes file: the writer died first. Free and now whole: it was
+        being made a moment ago, and is settled like any other, under its scopes' locks."""
+        with self._locks.try_hold(name, timeout=0) as free:
+            scopes = tx_scopes(self.root, name) if free else None
+            done = recovery.discard_unnamed(self.root, name) if free and scopes is None else None
+        if done:
+            self.recovered.append((name, done))
+        return scopes
+
     def settle(self, name: str) -> None:
         """Recover one staging folder under the locks of every scope it names (global first)."""
         scopes = tx_scopes(self.root, name)
         if scopes is None and name.startswith(HASHED_PREFIX):
-            with self._locks.try_hold(name, timeout=0) as free:
-                done = recovery.discard_unnamed(self.root, name) if free else None  # (busy: being made)
-            if done:
-                self.recovered.append((name, done))
-            return
+            scopes = self._unnamed(name)
+            if scopes is None:
+                return
         if scopes is None:  # not a name we make: never act on it, keep it for the user
             with contextlib.suppress(StorageError):
                 recovery.quarantine(self.root, staging_dir(self.root, name), "unknown staging entry")
@@ -95,8 +107,7 @@ class Settler:
                 continue  # (single-scope transactions are settled under their own lock)
             scopes = tx_scopes(self.root, name)
             if scopes is None and name.startswith(HASHED_PREFIX):
-                self.settle(name)  # scopes file not whole: left before the commit point (or after it)
-                continue
+                scopes = self._unnamed(name)  # scopes file not whole: being made, or its writer died
             if scopes is None or scope not in scopes:
                 continue
             # We hold ``scope`` (and maybe more), so the fixed order may already be broken for the

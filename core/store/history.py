@@ -31,6 +31,9 @@ class RecordHistory:
 
     def __init__(self, store: StoreCore) -> None:
         self._store = store
+        self.actor = ""
+        """Who commits through this store, for the commit log (the MCP server's memory_recent names it):
+        "" the app, "cli" the dsh-memory CLI, "agent:<client>" an MCP agent's direct write."""
 
     def __repr__(self) -> str:
         return f"RecordHistory({self._store!r})"
@@ -182,7 +185,7 @@ class RecordHistory:
             scope=scope,
             time=when,
             origin=origin,
-            actor=store.actor,
+            actor=self.actor,
             before=before,
             after=after,
             changes=tuple(changes),

@@ -135,7 +135,7 @@ def apply_changes(
 
 
 def _reader(store: MemoryStore, key: str) -> Callable[[str], bytes | None]:
-    return lambda name: store.read_record_file(key, name + RECORD_SUFFIX)
+    return lambda name: store.inspect.record_file(key, name + RECORD_SUFFIX)
 
 
 def _plan_scope(

@@ -506,7 +506,7 @@ class _Run:
                 now: str | None = self.store.read_global().text if self.store.read_global().exists else None
             else:
                 try:
-                    data = self.store.read_record_file(item.scope, item.name + RECORD_SUFFIX)
+                    data = self.store.inspect.record_file(item.scope, item.name + RECORD_SUFFIX)
                 except DshMemoryError:
                     data = None
                 now = data.decode("utf-8", "replace") if data is not None else None
@@ -568,7 +568,7 @@ def run_sync(
     root = store.root
     if root is None:
         raise UsageError(msg.SYNC_NO_ROOT.format())
-    if store.read_only:
+    if store.inspect.read_only:
         raise UsageError(msg.SYNC_READ_ONLY.format())
     cfg = save_config(root, remote, branch or "main") if remote else load_config(root)
     if not cfg.remote:

@@ -88,7 +88,7 @@ def plan_move(store: MemoryStore, key: str, to_cwd: str) -> MovePlan:
     mine: dict[str, bytes] = {}
     if target is not None:
         for e in target.entries:
-            data = store.read_record_file(target_key, e.file_name)
+            data = store.inspect.record_file(target_key, e.file_name)
             if data is not None:
                 mine[e.file_name] = data
     incoming: list[tuple[str, bytes]] = []
@@ -97,7 +97,7 @@ def plan_move(store: MemoryStore, key: str, to_cwd: str) -> MovePlan:
     left: list[str] = []
     label = workspace_name(target_cwd)
     for e in source.entries:
-        data = store.read_record_file(key, e.file_name)
+        data = store.inspect.record_file(key, e.file_name)
         if not e.is_valid or data is None:
             left.append(e.file_name)
             continue
@@ -177,7 +177,7 @@ def apply_move(
         )
     # ONE store transaction: the target's new records and the source's archive (commit_scopes), so a
     # crash leaves both old or both new. Hand-formatted records get their exact bytes right after.
-    ops, exact = as_ops(versions, lambda name: store.read_record_file(plan.target_key, name + RECORD_SUFFIX))
+    ops, exact = as_ops(versions, lambda name: store.inspect.record_file(plan.target_key, name + RECORD_SUFFIX))
     if step is not None:
         step("planned")
     batches = [ScopeBatch(key=plan.target_key, ops=ops, expect=expect)] if ops else []
@@ -207,7 +207,7 @@ def finish_pending_moves(store: MemoryStore) -> list[str]:
     """Finish moves an earlier version left between their commit and their archive (it journaled the
     two steps in ``.manager/sync/moves/``; a move is one store transaction now). Returns the keys."""
     root = store.root
-    if root is None or store.read_only:
+    if root is None or store.inspect.read_only:
         return []
     d = state.sync_path(root) / "moves"
     if not d.is_dir():

@@ -72,7 +72,7 @@ class MemoryFiles:
             self._names[key] = names
             self._texts[(key, INDEX_FILE)] = snap.index_text
             for entry in snap.entries:
-                data = self.store.read_record_file(key, entry.file_name) if entry.record is None else None
+                data = self.store.inspect.record_file(key, entry.file_name) if entry.record is None else None
                 if entry.record is not None:
                     record = entry.record
                     self._texts[(key, entry.name)] = f"{record.name}\n{record.description}\n{record.body}"

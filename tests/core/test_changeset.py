@@ -86,9 +86,9 @@ def test_read_record_file_refuses_paths_and_symlinks(store: FileStore, key: str,
     outside = tmp_path / "secret.md"
     outside.write_text("not memory\n")
     (Path(store.root) / "workspaces" / key / "link.md").symlink_to(outside)
-    assert store.read_record_file(key, "link.md") is None
+    assert store.inspect.record_file(key, "link.md") is None
     with pytest.raises(UsageError):
-        store.read_record_file(key, "../../secret.md")
+        store.inspect.record_file(key, "../../secret.md")
 
 
 def test_commit_is_a_compare_and_swap_on_the_batch_base(store: FileStore, key: str) -> None:
@@ -108,8 +108,8 @@ def test_commit_is_a_compare_and_swap_on_the_batch_base(store: FileStore, key: s
 
 def test_has_memory(tmp_path: Path) -> None:
     store = FileStore(tmp_path / "memory")
-    assert not store.has_memory()
+    assert not store.inspect.has_memory()
     (tmp_path / "memory" / "workspaces").mkdir(parents=True)
-    assert not store.has_memory()
+    assert not store.inspect.has_memory()
     store.replace_global("# me\n", store.read_global().revision)
-    assert store.has_memory()
+    assert store.inspect.has_memory()

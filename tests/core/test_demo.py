@@ -57,7 +57,7 @@ def test_demo_root_has_something_for_every_flag(tmp_path: Path) -> None:
     history = store.history.entries()
     assert {h.reason for h in history} == {"overwrite", "delete"}
 
-    problems = store.check()
+    problems = store.inspect.check()
     assert problems and all(p.path.endswith(INVALID_RECORD_NAME) for p in problems)
 
 
@@ -91,7 +91,7 @@ def test_workload_is_valid_deterministic_and_sized(tmp_path: Path) -> None:
 
     store = FileStore(a)
     assert len(store.list_workspaces()) == 3
-    assert store.check() == []
+    assert store.inspect.check() == []
 
 
 def test_demo_root_brings_finished_sessions_to_consolidate(tmp_path: Path) -> None:

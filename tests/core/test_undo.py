@@ -36,7 +36,7 @@ def _ws(store: StoreCore) -> str:
 
 def _files(store: StoreCore, key: str) -> dict[str, bytes]:
     snap = store.read_workspace(key)
-    return {e.name: store.read_record_file(key, e.file_name) or b"" for e in snap.entries}
+    return {e.name: store.inspect.record_file(key, e.file_name) or b"" for e in snap.entries}
 
 
 def test_undo_of_a_create_deletes_into_history(store: StoreCore) -> None:

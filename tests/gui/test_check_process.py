@@ -30,7 +30,7 @@ def _root_with_problems(root: Path, tmp_path: Path) -> FileStore:
 
 def test_a_big_root_is_checked_in_a_child_with_the_same_findings(memory_root: Path, tmp_path: Path) -> None:
     store = _root_with_problems(memory_root, tmp_path)
-    in_process = store.check()
+    in_process = store.inspect.check()
     assert any(p.path.endswith("broken.md") for p in in_process)
     child = check_process.check_in_child(memory_root, _control())
     assert child == in_process
@@ -43,7 +43,7 @@ def test_a_child_that_gives_no_answer_falls_back_to_the_in_process_check(
     store = _root_with_problems(memory_root, tmp_path)
     monkeypatch.setattr(check_process, "_CHILD", "raise SystemExit(3)")
     assert check_process.check_in_child(memory_root, _control()) is None
-    assert check_root(store, check_process.CHILD_MIN_BYTES, control=_control()) == store.check()
+    assert check_root(store, check_process.CHILD_MIN_BYTES, control=_control()) == store.inspect.check()
 
 
 def test_cancelling_the_check_kills_the_child(
@@ -66,4 +66,4 @@ def test_a_small_root_is_checked_in_process(memory_root: Path, tmp_path: Path, m
         raise AssertionError("a small root must not start a child")
 
     monkeypatch.setattr(check_process.subprocess, "Popen", no_child)
-    assert check_root(store, 1000, control=_control()) == store.check()
+    assert check_root(store, 1000, control=_control()) == store.inspect.check()

@@ -371,5 +371,5 @@ def test_chinese_shell_and_problems_by_kind(
 
 def test_every_check_problem_has_a_kind(ctx: AppContext, sample: dict[str, Any]) -> None:
     (ctx.root / "workspaces" / "stray.txt").write_text("not a workspace\n")
-    problems = ctx.store.check()
+    problems = ctx.store.inspect.check()
     assert problems and all(p.kind for p in problems)

@@ -437,10 +437,10 @@ def test_global_is_unchanged_when_the_workspace_write_loses_a_race(
     class RacyStore(InMemoryStore):
         """Someone commits to the workspace between our checks and our (single, joint) write."""
 
-        def commit_together(self, key: str, ops: Any, expect: Any, **kwargs: Any) -> Any:
+        def commit_scopes(self, batches: Any, **kwargs: Any) -> Any:
             if kwargs.get("origin") == "automatic":
-                raise ConflictError("the workspace changed a moment ago", expect)
-            return super().commit_together(key, ops, expect, **kwargs)
+                raise ConflictError("the workspace changed a moment ago", batches[0].expect)
+            return super().commit_scopes(batches, **kwargs)
 
     store = RacyStore()
     store.replace_global("# User Preferences\n\n- Short answers.\n", None)

@@ -469,7 +469,7 @@ def test_a_crash_after_creating_the_new_workspace_only_leaves_the_review_pending
     def crash(*args: object, **kwargs: object) -> None:
         raise _Crash
 
-    monkeypatch.setattr(store, "commit_together", crash)  # the one transaction of a review
+    monkeypatch.setattr(store, "commit_scopes", crash)  # the one transaction of a review
     with pytest.raises(_Crash):
         service.commit(review, ["c1"])
     snap = FileStore(root).find_workspace(CWD)

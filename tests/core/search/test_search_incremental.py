@@ -38,9 +38,13 @@ class CountingStore:
         self.workspace_reads.append(key)
         return self.inner.read_workspace(key, archived=archived)
 
-    def scan_workspace(self, key: str, *, archived: bool = False) -> Any:
+    @property
+    def inspect(self) -> Any:
+        return self  # (only scan is used: the other inspect members are not asked for here)
+
+    def scan(self, key: str, *, archived: bool = False) -> Any:
         self.workspace_reads.append(key)
-        return self.inner.scan_workspace(key, archived=archived)
+        return self.inner.inspect.scan(key, archived=archived)
 
     def read_global(self) -> Any:
         self.global_reads += 1
@@ -197,11 +201,11 @@ def test_a_note_survives_a_failed_refresh(tmp_path: Path) -> None:
         calls += 1
         raise OSError("disk went away")
 
-    store.scan_workspace = failing_read  # type: ignore[method-assign]
+    store.scan = failing_read  # type: ignore[method-assign]
     with pytest.raises(OSError):
         index.refresh()
     assert calls == 1
-    del store.scan_workspace
+    del store.scan
     index.refresh()
     assert names(index, "edited") == ["a"]
 

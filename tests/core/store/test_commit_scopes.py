@@ -316,3 +316,53 @@ def test_an_archive_in_a_transaction_is_rolled_forward_after_a_crash(
     assert again.read_global().text == G2
     assert all(sorted(e.name for e in again.read_workspace(k).entries) == ["fresh", "old"] for k in (a, b))
     assert again.read_workspace(c).get("keep") is not None  # not in the transaction: untouched
+
+
+def test_a_hashed_folder_being_made_is_left_to_its_writer(tmp_path: Path) -> None:
+    """Before its scopes file is whole a hashed staging folder can't say whose it is: while another
+    process holds the lock named after it (its writer, making it) nobody touches it; once that lock
+    is free and there still is no scopes file, the writer died before its commit point: dropped."""
+    from core.store.locking import ScopeLocks
+
+    root = tmp_path / "m"
+    FileStore(root).create_workspace("/home/me/a")
+    name = journal_doc.tx_name(["global", *sorted(workspace_key(c) for c in LONG)])
+    staging = journal_doc.staging_dir(root, name)
+    staging.mkdir(parents=True)
+    (staging / "0001.new").write_bytes(b"staged")
+    writer = ScopeLocks(root / ".manager" / "locks")  # another open file description: flock conflicts
+    with writer.hold(name):
+        FileStore(root).commit(workspace_key("/home/me/a"), [PutOp(record=rec("x"))], None)
+        assert journal_recovery.pending(root) == [name] and (staging / "0001.new").exists()
+    again = FileStore(root)
+    assert journal_recovery.pending(root) == [] and again.recovered == [(name, "discarded")]
+
+
+def test_a_hashed_folder_whose_scopes_file_turns_whole_meanwhile_is_settled_not_quarantined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race of the rule above: read without its scopes file, then found whole once its lock is
+    ours (its writer finished making it in between). It is a real transaction: rolled forward."""
+    from core.store import fs_recovery
+
+    root = tmp_path / "m"
+    store = FileStore(root, clock=_fixed_clock)
+    keys = _setup(store, LONG)
+    with monkeypatch.context() as m:
+        m.setattr(journal, "_apply_archive", lambda *a: (_ for _ in ()).throw(Died()))
+        m.setattr(journal, "_abort_after_commit_point", lambda *a: False)
+        with pytest.raises(Died):
+            store.commit_scopes(_batches(store, keys[:3]), global_text=G2, archive=[keys[3]])
+    (name,) = journal_recovery.pending(root)
+    assert name.startswith(journal_doc.HASHED_PREFIX)
+    real = fs_recovery.tx_scopes
+    reads: list[str] = []
+
+    def late(root_: Path, name_: str) -> list[str] | None:
+        reads.append(name_)
+        return None if len(reads) == 1 else real(root_, name_)  # not whole at the first read
+
+    monkeypatch.setattr(fs_recovery, "tx_scopes", late)
+    again = FileStore(root)
+    assert again.recovered == [(name, "rolled forward")] and not journal_recovery.quarantined(root)
+    assert _outcome(root, keys) == {"new"}

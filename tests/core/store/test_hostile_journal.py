@@ -74,7 +74,7 @@ def test_a_journal_cut_by_one_byte_mid_apply_still_rolls_forward(
     again = FileStore(root)
     assert _state(again, key) == NEW  # never half-applied
     assert again.status().quarantined == 1
-    assert any(".manager/quarantine/" in p.path for p in again.check())
+    assert any(".manager/quarantine/" in p.path for p in again.inspect.check())
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ def test_a_damaged_journal_is_quarantined_never_acted_on_and_never_crashes(
     assert victim.read_text() == "outside the root\n"
     again = FileStore(root)
     assert again.status().quarantined >= 1
-    problems = [p for p in again.check() if "quarantine" in p.path]
+    problems = [p for p in again.inspect.check() if "quarantine" in p.path]
     assert problems and "never acted on" in problems[0].reason
     assert journal_recovery.pending(root) == []  # settled: moved aside whole, with the staged files kept
 
@@ -195,7 +195,7 @@ def test_check_reports_orphaned_history(tmp_path: Path) -> None:
     import shutil
 
     shutil.rmtree(root / "workspaces" / s.key)  # deleted by hand: its history is orphaned
-    problems = [p for p in store.check() if p.path == f".manager/history/{s.key}"]
+    problems = [p for p in store.inspect.check() if p.path == f".manager/history/{s.key}"]
     assert problems and "no longer exists" in problems[0].reason
 
 

@@ -45,7 +45,7 @@ def test_a_symlinked_workspace_folder_is_never_written_through(tmp_path: Path) -
     assert code != 0 and out["error"]["code"] == "storage"  # type: ignore[index]
     assert "symbolic link" in out["error"]["message"]  # type: ignore[index]
     assert disk(elsewhere) == before  # nothing written outside the root
-    problems = [p for p in FileStore(root).check() if p.path == f"workspaces/{key}"]
+    problems = [p for p in FileStore(root).inspect.check() if p.path == f"workspaces/{key}"]
     assert problems and "symbolic link" in problems[0].reason
 
 
@@ -60,7 +60,7 @@ def test_a_symlinked_memory_md_is_reported_and_never_replaced(tmp_path: Path) ->
     s = store.commit(s.key, [PutOp(record=rec("fact"))], s.revision)
     assert (d / "MEMORY.md").is_symlink() and outside.read_text() == "# my own index\n"
     assert (d / "fact.md").exists()
-    assert any(p.path.endswith("/MEMORY.md") and "symbolic link" in p.reason for p in store.check())
+    assert any(p.path.endswith("/MEMORY.md") and "symbolic link" in p.reason for p in store.inspect.check())
 
 
 def test_a_symlinked_archived_folder_never_receives_a_workspace(tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ def test_a_symlinked_archived_folder_never_receives_a_workspace(tmp_path: Path) 
         store.recycle.archive(s.key)
     assert caught.value.reason == "not-a-folder"
     assert list(elsewhere.iterdir()) == [] and store.read_workspace(s.key)
-    assert any(p.path == "archived" for p in store.check())
+    assert any(p.path == "archived" for p in store.inspect.check())
 
 
 def test_a_symlinked_history_folder_is_never_written_through(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_a_hand_made_over_long_file_is_listed_invalid_and_reported(tmp_path: Pat
     (tmp_path / "m" / "workspaces" / s.key / f"{name}.md").write_bytes(render_record(rec(name)))
     entry = store.read_workspace(s.key).get(name)
     assert entry is not None and not entry.is_valid
-    assert any("limit is" in p.reason for p in store.check())
+    assert any("limit is" in p.reason for p in store.inspect.check())
 
 
 def test_a_storage_error_after_the_commit_point_is_rolled_back_and_stays_failed(

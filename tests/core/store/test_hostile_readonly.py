@@ -72,7 +72,7 @@ def test_search_works_on_a_read_only_mount(ro_root: Path) -> None:
 
 def test_writes_fail_with_a_clear_read_only_error(ro_root: Path, tmp_path: Path) -> None:
     store = FileStore(ro_root)
-    assert store.read_only and store.status().read_only
+    assert store.inspect.read_only and store.status().read_only
     snap = store.find_workspace(CWD)
     assert snap is not None
     with pytest.raises(ReadOnlyRootError) as caught:
@@ -88,7 +88,7 @@ def test_writes_fail_with_a_clear_read_only_error(ro_root: Path, tmp_path: Path)
     f.write_bytes(render_record(rec("new")))
     code, out = cli(ro_root, "put", "--cwd", CWD, "--file", str(f))
     assert code == 10 and out["error"]["code"] == "read_only"  # type: ignore[index]
-    assert any("read-only" in p.reason for p in store.check())
+    assert any("read-only" in p.reason for p in store.inspect.check())
 
 
 def test_a_root_whose_locks_cannot_be_created_is_read_unlocked(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ ODD_FILES = {
 
 
 def fields_of_scan(store: StoreCore, key: str) -> dict[str, tuple[str, str, str, str]]:
-    scan = store.scan_workspace(key)
+    scan = store.inspect.scan(key)
     return {
         r.file_name: f
         for r in scan.records
@@ -55,7 +55,7 @@ def test_a_scan_gives_what_a_read_gives(store: StoreCore, tmp_path: Path) -> Non
         os.symlink(tmp_path / "outside.md", folder / "outside.md")
         (folder / "dir.md").mkdir()
     read = store.read_workspace(snap.key)
-    scan = store.scan_workspace(snap.key)
+    scan = store.inspect.scan(snap.key)
     assert scan.revision == read.revision and scan.cwd == read.info.cwd == "/w/scan"
     assert [r.file_name for r in scan.records] == [e.file_name for e in read.entries]
     assert [(r.revision, r.mtime_ns) for r in scan.records] == [(e.revision, e.mtime_ns) for e in read.entries]
@@ -68,7 +68,7 @@ def test_a_scan_gives_what_a_read_gives(store: StoreCore, tmp_path: Path) -> Non
 
 def test_a_scan_of_a_missing_workspace_is_not_found(store: StoreCore) -> None:
     with pytest.raises(NotFoundError):
-        store.scan_workspace("0-0000000000000000")
+        store.inspect.scan("0-0000000000000000")
 
 
 @settings(max_examples=300, deadline=None)

@@ -357,9 +357,9 @@ def test_status_and_check(store: StoreCore) -> None:
     st = store.status()
     assert (st.workspace_count, st.archived_count, st.global_size) == (1, 0, 3)
     assert st.total_bytes >= 3 + s.info.size_bytes
-    assert store.check() == []
+    assert store.inspect.check() == []
     put_raw(store, s.key, "bad.md", b"\xff\xfe")
-    problems = store.check()
+    problems = store.inspect.check()
     assert [p.path for p in problems] == [f"workspaces/{s.key}/bad.md"]
     assert "UTF-8" in problems[0].reason
 
@@ -382,7 +382,7 @@ def test_stale_index_reported_and_rebuilt(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     s = store.commit(s.key, [PutOp(record=rec("fact"))], s.revision)
     put_raw(store, s.key, "MEMORY.md", b"hand edited\n")
-    assert any(p.path.endswith("MEMORY.md") for p in store.check())
+    assert any(p.path.endswith("MEMORY.md") for p in store.inspect.check())
     s = store.read_workspace(s.key)
     s = store.commit(s.key, [PutOp(record=rec("other"))], s.revision)
     assert s.index_text.encode() == render_index(s.records())

@@ -38,7 +38,7 @@ def test_reading_a_missing_root_creates_nothing(tmp_path: Path) -> None:
     store = FileStore(root)
     assert store.list_workspaces() == []
     assert store.read_global().exists is False
-    assert store.check() == []
+    assert store.inspect.check() == []
     assert store.status().workspace_count == 0
     assert not root.exists()
 
@@ -94,7 +94,7 @@ def test_symlinked_scope_folder_is_never_followed(fs_store: FileStore, tmp_path:
     elsewhere.mkdir()
     (fs_store.root / "workspaces" / "evil-0000000000000000").symlink_to(elsewhere)
     assert [i.cwd for i in fs_store.list_workspaces()] == [CWD]
-    assert any("symbolic link" in p.reason for p in fs_store.check())
+    assert any("symbolic link" in p.reason for p in fs_store.inspect.check())
 
 
 def _interrupt_after(monkeypatch: pytest.MonkeyPatch, name: str, calls: int) -> None:
@@ -229,7 +229,7 @@ def test_symlinked_global_is_reported_and_never_replaced(fs_store: FileStore, tm
     (fs_store.root / "GLOBAL.md").symlink_to(target)
     g = fs_store.read_global()
     assert not g.exists and any("symbolic link" in r for r in g.invalid_reasons)
-    assert any(p.path == "GLOBAL.md" for p in fs_store.check())
+    assert any(p.path == "GLOBAL.md" for p in fs_store.inspect.check())
     with pytest.raises(InvalidRecordError):
         fs_store.replace_global("# New\n", None)
     assert (fs_store.root / "GLOBAL.md").is_symlink() and target.read_text() == "# Mine\n"

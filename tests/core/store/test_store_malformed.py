@@ -122,7 +122,7 @@ def test_malformed_corpus_is_reported_and_untouched(tmp_path: Path) -> None:
     assert any("BOM" in r for r in entries["bom.md"].invalid_reasons)
     assert any("CR" in r for r in entries["crlf.md"].invalid_reasons)
 
-    problems = store.check()
+    problems = store.inspect.check()
     reported = {p.path.rsplit("/", 1)[-1] for p in problems}
     assert expected_invalid <= reported
 

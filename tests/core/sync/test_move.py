@@ -142,7 +142,7 @@ def test_a_move_killed_with_sigkill_is_old_or_new_as_a_whole(tmp_path: Path, sta
     with pytest.raises(NotFoundError):
         reopened.read_workspace(key)
     assert {e.name for e in reopened.read_workspace(key, archived=True).entries} == {"alpha", "beta"}
-    assert any(b"there" in reopened.read_history(h.id) for h in reopened.history(target_key, "alpha"))
+    assert any(b"there" in reopened.history.read(h.id) for h in reopened.history.entries(target_key, "alpha"))
 
 
 def test_a_hand_formatted_record_moves_byte_for_byte(tmp_path: Path) -> None:
@@ -152,4 +152,4 @@ def test_a_hand_formatted_record_moves_byte_for_byte(tmp_path: Path) -> None:
     store.history.commit_versions(key, [("beta", hand)], store.read_workspace(key).revision)
     plan = plan_move(store, key, str(tmp_path / "b"))
     apply_move(store, plan, {})
-    assert store.read_record_file(plan.target_key, "beta.md") == hand
+    assert store.inspect.record_file(plan.target_key, "beta.md") == hand

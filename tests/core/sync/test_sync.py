@@ -381,11 +381,11 @@ def test_a_hand_formatted_record_arrives_byte_for_byte_and_settles(m: Machines) 
     m.sync(m.a)
     m.sync(m.b)
     hand = b'---\nname: beta\ndescription: "quoted, by hand"\nmetadata: {type: project}\n---\nbody\n'
-    m.a.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
+    m.a.history.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
     m.a.commit(key, [PutOp(record=rec("alpha", "edited on a"))], None)
     assert m.sync(m.a).status == "pushed"
     assert m.sync(m.b).status == "merged"
-    assert m.b.read_record_file(key, "beta.md") == hand  # not re-rendered by the transaction
+    assert m.b.inspect.record_file(key, "beta.md") == hand  # not re-rendered by the transaction
     assert m.sync(m.b).status == "up-to-date"
     assert m.sync(m.a).status == "up-to-date"
 
@@ -395,9 +395,9 @@ def test_the_same_record_formatted_differently_on_both_sides_is_no_review(m: Mac
     m.sync(m.a)
     m.sync(m.b)
     hand = b'---\nname: beta\ndescription: "same fact"\nmetadata: {type: project}\n---\n\nbody\n'
-    m.a.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
+    m.a.history.commit_versions(key, [("beta", hand)], m.a.read_workspace(key).revision)
     m.b.commit(key, [PutOp(record=rec("beta", "body", "same fact"))], None)  # the store's formatting
     assert m.sync(m.a).status == "pushed"
     got = m.sync(m.b)
     assert got.status == "merged", got.message
-    assert m.b.read_record_file(key, "beta.md") == hand
+    assert m.b.inspect.record_file(key, "beta.md") == hand

@@ -44,7 +44,7 @@ def _prepare(base: Path, env: dict[str, str]) -> dict[str, object]:
     a.commit(k2, [PutOp(record=rec("delta", "new delta"))], None)
     a.replace_global("# Global\n\nnew\n", None)
     put(a, "/srv/three", rec("epsilon"))
-    a.archive(k4)  # archived there: archived here in the same transaction
+    a.recycle.archive(k4)  # archived there: archived here in the same transaction
     assert engine.run_sync(a, str(remote), env=env).status == "pushed"
     b.commit(k1, [PutOp(record=rec("beta", "b's beta"))], None)
     return {"old": _state(b)}

@@ -156,8 +156,8 @@ def test_a_purge_killed_before_its_rewrite_is_finished_by_the_next_sync(m: Machi
     from core.sync import purge
 
     hush, _keep = _synced_pair(m)
-    m.a.archive(hush)
-    m.a.purge(hush, "hush")  # the store's purge went through; the process died before the sync hook
+    m.a.recycle.archive(hush)
+    m.a.recycle.purge(hush, "hush")  # the store's purge went through; the process died before the sync hook
     assert m.a.root is not None
     st = purge.load_state(m.a.root)
     # What purge_synced writes first (before rewriting): the key pending, its tombstone, the lease.
@@ -177,7 +177,7 @@ def test_a_sync_killed_while_following_a_tombstone_finishes_it_next_time(m: Mach
     from core.sync import purge
 
     hush, _keep = _synced_pair(m)
-    m.a.archive(hush)
+    m.a.recycle.archive(hush)
     purge_workspace(m.a, hush, "hush")
     m.sync(m.a)
     # B fetched the tombstone and saved what to do, then died before archiving and rewriting.
@@ -200,7 +200,7 @@ def test_a_workspace_with_a_chinese_folder_name_is_purged_from_history_too(m: Ma
     put(m.a, "/srv/项目-other", rec("beta", "stays"))
     m.sync(m.a)
     m.sync(m.b)
-    m.a.archive(hush)
+    m.a.recycle.archive(hush)
     purge_workspace(m.a, hush, "项目 笔记")
     res = m.sync(m.a)
     assert res.rewritten and res.sent == []
