@@ -381,7 +381,7 @@ def test_every_internal_file_kind_is_served_by_one_door(store: StoreCore, kind: 
     if kind.max_bytes is not None:
         with pytest.raises(UsageError) as over:
             files.write(item, "x" * (kind.max_bytes + 1))
-        assert over.value.reason == "usage" and files.read(item) == "two"  # nothing written
+        assert over.value.reason == "too-large" and files.read(item) == "two"  # nothing written
     with pytest.raises(UsageError):
         files.append(item, "x")  # only the debug logs are appended to
     assert files.delete(item) and not files.delete(item)
