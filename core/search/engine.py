@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
+from functools import partial
 from operator import add
 from typing import Any
 
@@ -21,11 +22,10 @@ from tantivy import Occur
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 4  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 6  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
-_PY_WORD_RE = re.compile(r"[^\W_]+")
-_NON_WORD_RE = re.compile(r"[\W_]+")
+_PY_WORD_RE, _NON_WORD_RE = re.compile(r"[^\W_]+"), re.compile(r"[\W_]+")
 # (The look-behind starts a try only at a word's first character: the same matches, a pass per word.)
 _COMPOUND_RE = re.compile(r"(?<![^\W_])[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"(?<![a-z0-9])[a-z0-9]++(?:[-_.][a-z0-9]++)++")
@@ -34,16 +34,21 @@ _RUN_SPLIT_RE = re.compile(f"({CJK_RUN_RE.pattern})")
 # are outside these: ASCII, words, spaces, and blocks of punctuation and symbols without such
 # (tests/core/test_tokenizer_reference.py checks every code point against tantivy's tokenizer).
 _ODD_RE = re.compile(r"[^\w\s\x00-\x7f\xa0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]")
-_SEP_RE = "[-_.]?"
+_DROP_SEPS = str.maketrans("", "", "-_.")  # a compound squashed: electron-builder -> electronbuilder
+_esc = partial(re.compile(r"([.\\+*?()|\[\]{}^$#&~-])").sub, r"\\\1")  # (a word inside a regex query)
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.dumps adds ~3 µs a call)
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
-# Field points per query term (the third rank group).
-NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1
+NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
 
-# (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points.
-_FIELDS, _COMPOUNDS = ("text", "comp", "name", "namec", "desc", "descc", "type"), ("comp", "namec", "descc")
-TEXT_FIELDS = [(f, COMPOUND if f in _COMPOUNDS else WORD, "position" if f == "text" else "freq") for f in _FIELDS]
+# (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points; the
+# compounds, whole and squashed (a term finds electron-builder as electronbuilder), use whitespace.
+_SQUASHED = {"comp": "compsq", "namec": "namesq", "descc": "descsq"}
+_COMPOUNDS = (*_SQUASHED, *_SQUASHED.values())
+TEXT_FIELDS = [
+    (f, COMPOUND if f in _COMPOUNDS else WORD, "position" if f == "text" else "freq")
+    for f in ("text", "name", "desc", "type", "cjk", *_COMPOUNDS)
+]
 RAW_FIELDS = ("id", "sid", "arch", "named")  # exact terms: delete / filter / exact-name lookups
 
 
@@ -63,37 +68,37 @@ def register_analyzers(index: tantivy.Index) -> None:
     index.register_tokenizer(WORD, tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build())
 
 
-def prep(norm: str) -> tuple[str, str]:
+def prep(norm: str) -> tuple[str, str, str]:
     """(normalized text with its CJK runs written out as bigrams between spaces, the text without
-    them): the CJK runs are cut out in C (``re.split``), then each is written as its bigrams."""
+    them, their characters between spaces): the runs are cut out in C (``re.split``)."""
     if norm.isascii():
-        return norm, norm
+        return norm, norm, ""
     parts = _RUN_SPLIT_RE.split(norm)  # [other, CJK run, other, CJK run, ..., other]
-    rest = " ".join(parts[::2])
+    rest, chars = " ".join(parts[::2]), " ".join("".join(parts[1::2]))
     parts[1::2] = [" ".join(map(add, r, r[1:])) if len(r) > 1 else r for r in parts[1::2]]
-    return " ".join(parts), rest
+    return " ".join(parts), rest, chars
 
 
-def fields_of(norm: str) -> tuple[str, str]:
-    """(words, compounds) of normalized text, as the word and compound fields get them.
+def fields_of(norm: str) -> tuple[str, str, str]:
+    """(words, compounds, CJK characters) of normalized text, as the word, compound and CJK fields take them.
 
     tantivy's simple tokenizer cuts at every character that is not alphanumeric to Rust, which
     is a superset of Python's ``str.isalnum`` (combining marks, newer Unicode): text that may hold
     such a character has every non-word character made a space first, so both sides cut alike."""
     if norm.isascii():
-        return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm))
-    text, rest = prep(norm)
+        return norm, " ".join(_ASCII_COMPOUND_RE.findall(norm)), ""
+    text, rest, chars = prep(norm)
     if _ODD_RE.search(text):
         text = _NON_WORD_RE.sub(" ", text)
-    return text, " ".join((_ASCII_COMPOUND_RE if rest.isascii() else _COMPOUND_RE).findall(rest))
+    return text, " ".join((_ASCII_COMPOUND_RE if rest.isascii() else _COMPOUND_RE).findall(rest)), chars
 
 
 def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.Document:
     name, desc, kind, body = map(normalize, (doc.name, doc.description, doc.type, doc.body))
-    name_words, name_comp = fields_of(name)  # (each part once: the whole text is their lines)
-    desc_words, desc_comp = fields_of(desc)
-    kind_words, kind_comp = fields_of(kind)
-    body_words, body_comp = fields_of(body)
+    name_words, name_comp, name_cjk = fields_of(name)  # (each part once: the whole text is their lines)
+    desc_words, desc_comp, desc_cjk = fields_of(desc)
+    kind_words, kind_comp, kind_cjk = fields_of(kind)
+    body_words, body_comp, body_cjk = fields_of(body)
     d = doc  # (a plain tuple of the fields: ``astuple`` deep-copies each, a tenth of a cold build)
     stored = [d.scope_key, d.cwd, d.archived, d.kind, d.name, d.description, d.type, d.body, d.file_name]
     return tantivy.Document(
@@ -102,11 +107,15 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         arch="1" if doc.archived else "0",
         named=squash(name),
         text=f"{name_words}\n{desc_words}\n{kind_words}\n{body_words}",
-        comp=" ".join((name_comp, desc_comp, kind_comp, body_comp)),
+        cjk=" ".join((name_cjk, desc_cjk, kind_cjk, body_cjk)),
+        comp=(comp := " ".join((name_comp, desc_comp, kind_comp, body_comp))),
+        compsq=comp.translate(_DROP_SEPS),
         name=name_words,
         namec=name_comp,
+        namesq=name_comp.translate(_DROP_SEPS),
         desc=desc_words,
         descc=desc_comp,
+        descsq=desc_comp.translate(_DROP_SEPS),
         type=kind,
         mtime=d.mtime_ns,
         doc=_JSON([*stored, d.section_index, d.mtime_ns, revision]).encode(),
@@ -123,10 +132,6 @@ def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
 
 
 _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
-
-
-def _esc(word: str) -> str:
-    return re.sub(r"([.\\+*?()|\[\]{}^$#&~-])", r"\\\1", word)
 
 
 class QueryBuilder:
@@ -146,24 +151,22 @@ class QueryBuilder:
 
     def term(self, term: str, word: str, compound: str, *, prefix: bool = False, expand: bool = True) -> tantivy.Query:
         """Documents holding ``term`` in these fields (as a word, a compound, or a compound's
-        squashed form); ``expand``: also a one-character CJK term inside a bigram, and ``prefix``:
+        squashed form); ``expand``: a one-character CJK term in any CJK run, and ``prefix``:
         words the term begins."""
         if any(s in term for s in "-_."):  # a compound
             return self._term(compound, term)
+        if len(term) == 1 and CJK_RUN_RE.fullmatch(term):  # (``expand``: in any CJK run, not only alone)
+            return self._term("cjk" if expand else word, term)
         parts = [self._term(word, term)]
-        if len(term) == 1 and CJK_RUN_RE.fullmatch(term):
-            if expand:
-                parts.append(self._regex(word, f"{_esc(term)}.|.{_esc(term)}"))
-            return self._any(parts)
         if len(term) > 1 and term.isalnum() and not CJK_RUN_RE.match(term):  # (no compound holds CJK)
-            parts.append(self._regex(compound, _SEP_RE.join(map(_esc, term))))
+            parts.append(self._term(_SQUASHED[compound], term))
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
             parts.append(self._regex(word, _esc(term) + ".*"))
         if prefix and expand:  # the words it begins: as terms (BM25 tells them apart), one regex if many
             words = [w for w, _ in self.searcher.terms_with_prefix(word, term, limit=MAX_EXPANSIONS + 1) if w != term]
             many = len(words) > MAX_EXPANSIONS
             grown = [self._regex(word, _esc(term) + ".+")] if many else [self._term(word, w) for w in words]
-            grown.append(self._regex(compound, _SEP_RE.join(map(_esc, term)) + ".+"))
+            grown.append(self._regex(_SQUASHED[compound], _esc(term) + ".+"))
             parts.append(tantivy.Query.boost_query(tantivy.Query.disjunction_max_query(grown), PREFIX_BOOST))
         return self._any(parts)
 

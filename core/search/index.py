@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from core.store.api import MemoryStore
     from core.store.scan import WorkspaceScan
 
-TIE_MARGIN = 32  # hits fetched beyond ``limit`` so equal scores are ordered by recency, scope, name
+TIE_MARGIN = 32  # hits fetched beyond ``limit`` (and 2 % of a big index: docs/search.md) to order ties
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
 _Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
@@ -52,8 +52,7 @@ class SearchIndex:
     """Search and recall over a :class:`~core.store.api.MemoryStore` (see ``core.search``)."""
 
     def __init__(self, store: MemoryStore, *, cache_dir: Path | bool | None = True) -> None:
-        """``cache_dir``: True = the store's cache folder (``store.cache_dir()``); False/None = in
-        memory only; a path = that folder."""
+        """``cache_dir``: True = the store's (``store.cache_dir()``); False/None = in memory; a path."""
         self._store = store
         self._lock = threading.Lock()
         self._root = Path(store.root) if store.root is not None else None
@@ -93,8 +92,8 @@ class SearchIndex:
         self._persisted = set(self._scopes)
 
     def note_changed(self, keys: Iterable[str]) -> None:
-        """A file watcher saw files of these workspaces change (any thread, never blocks): the next
-        refresh compares their files' stats (an in-place rewrite keeps the folder's stamp)."""
+        """A watcher saw these workspaces' files change (any thread, never blocks): the next refresh
+        stats them (an in-place rewrite keeps the folder's stamp). Sets ``watched``."""
         self.watched = True
         self._hint(keys)
 
@@ -321,7 +320,7 @@ class SearchIndex:
         )
         if query is None:
             return [], 0
-        want = max(limit, 0) + TIE_MARGIN
+        want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
         try:
             hits = (result := searcher.search(query, limit=want, count=True)).hits
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
@@ -367,8 +366,7 @@ class SearchIndex:
 
 
 def _order(stored: tantivy.Document) -> tuple[str, str, int]:
-    """(scope key, name, section) of a stored document, the last tie-breaks: a record's from its id
-    alone (thousands can tie: no JSON decoded), a Global section's from the whole document."""
+    """(scope key, name, section), the last tie-breaks: a record's from its id (no JSON: thousands tie)."""
     sid, _, file_name = (stored.get_first("id") or "").partition(_SEP)
     if sid[1:2] == ":" and file_name.endswith(".md"):
         return sid[2:], file_name[:-3], -1

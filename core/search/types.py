@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-GLOBAL_SCOPE = "global"
-"""The scope key of ``GLOBAL.md`` in ``scopes=[...]`` filters and in hits."""
+GLOBAL_SCOPE = "global"  # the scope key of ``GLOBAL.md`` in ``scopes=[...]`` filters and in hits
 
 HitKind = Literal["record", "global_section"]
 

@@ -63,9 +63,11 @@ def test_tantivy_indexes_the_terms_of_the_plain_algorithm(text: str) -> None:
     characters, combining marks included (Rust's alphanumerics are a superset of Python's)."""
     assume(all(unicodedata.category(c) != "Cn" for c in text))  # (unassigned code points: no words)
     words, compounds = _analyzers()
-    word_text, comp_text = engine.fields_of(normalize(text))
+    word_text, comp_text, cjk_text = engine.fields_of(normalize(text))
     comps = set(compounds.analyze(comp_text))
     assert set(words.analyze(word_text)) | comps | {squash(c) for c in comps} == reference_tokens_uncapped(text)
+    # The CJK field: every character of every CJK run, each a term (a one-character query finds it).
+    assert words.analyze(cjk_text) == [c for run in _CJK.findall(normalize(text)) for c in run]
 
 
 def test_text_that_rust_cuts_differently_is_always_spaced_out() -> None:

@@ -66,7 +66,7 @@ def age_recent(root: Path, seconds: float = 1800.0) -> None:
 def indexed_terms(text: str) -> list[str]:
     """The terms the index holds for ``text``, as tantivy's analyzers cut ``engine.fields_of``:
     words and CJK bigrams in text order, then compounds whole, then compounds without separators."""
-    words, compounds = fields_of(normalize(text))
+    words, compounds, _ = fields_of(normalize(text))
     cut = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple()).build().analyze(words)
     whole = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build().analyze(compounds)
     return cut + whole + [squash(c) for c in whole]
