@@ -52,6 +52,7 @@ class ConflictError(DshMemoryError):
 InvalidReason = Literal[
     "invalid", "refused", "redacted-credential", "not-a-name", "invalid-on-disk", "yaml-aliases", "not-utf8",
     "settings",
+    "case-collision",  # a put whose file name differs only in case from an existing file's
 ]
 
 
@@ -65,7 +66,9 @@ class InvalidRecordError(DshMemoryError):
     back a credential it was only shown redacted, perhaps among other problems), "not-a-name" (an
     agent named no record), "invalid-on-disk" (the record is invalid on disk; only a hand edit fixes
     it), "yaml-aliases" (frontmatter with YAML anchors or aliases), "not-utf8" (input that is not
-    UTF-8), "settings" (settings.yml can't be used)."""
+    UTF-8), "settings" (settings.yml can't be used), "case-collision" (a new record's file name differs only in
+    case from a file already there: one file on a case-insensitive disk). A batch with several kinds of
+    problem says "yaml-aliases" or "case-collision" only when every problem is of that kind."""
 
     code = "invalid"
     exit_code = 6
@@ -132,6 +135,7 @@ UsageReason = Literal[
     "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
     "model-incomplete", "model-unknown", "refused-change",
     "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+    "too-large",  # an internal file (a pending review, a proposal...) over its kind's size bound
     "pending-limit",  # RefusedError's
     "ambiguous-session",  # AmbiguousSessionError's
 ]
@@ -142,7 +146,8 @@ class UsageError(DshMemoryError):
     "cache-inside-sessions" (this app never writes into DSH's sessions folder), "not-a-scope" (a folder
     workspace memory would not use), "not-utf8" (a folder name that is not UTF-8), "model-incomplete" (the
     custom endpoint lacks a base URL or model), "model-unknown" (the selected model left DSH's list),
-    "refused-change" (a commit accepts a change the review refused), :class:`RefusedError`'s reasons,
+    "refused-change" (a commit accepts a change the review refused), "too-large" (an internal file over its
+    kind's size bound; nothing was saved), :class:`RefusedError`'s reasons,
     "usage" (the rest)."""
 
     code = "usage"

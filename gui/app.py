@@ -23,6 +23,7 @@ from gui.about import app_icon
 from gui.context import AppContext
 from gui.dialogs import Dialogs
 from gui.i18n import effective_language, install_translators, remove_translators
+from gui.root_caches import RootCaches
 from gui.tasks import TaskRunner, ThreadPoolTaskRunner
 from gui.widgets.fonts import apply_app_fonts
 
@@ -67,10 +68,11 @@ def ensure_demo_root(target: Path | None = None) -> Path:
     return target
 
 
-def open_store(root: Path) -> MemoryStore:
+def open_store(root: Path, caches: RootCaches | None = None) -> MemoryStore:
+    """A file store on ``root``, warm when ``caches`` kept what an earlier store of this root parsed."""
     from core.store.fs import FileStore
 
-    store: MemoryStore = FileStore(root)
+    store: MemoryStore = FileStore(root, caches=caches.for_root(root) if caches is not None else None)
     return store
 
 
@@ -97,7 +99,8 @@ def sessions_root_from_settings(store: MemoryStore) -> Path:
 
 
 def build_context(root: Path, *, dialogs: Dialogs | None = None, runner: TaskRunner | None = None) -> AppContext:
-    store = open_store(root)
+    root_caches = RootCaches()
+    store = open_store(root, root_caches)
     return AppContext(
         store=store,
         runner=runner or ThreadPoolTaskRunner(),
@@ -106,6 +109,7 @@ def build_context(root: Path, *, dialogs: Dialogs | None = None, runner: TaskRun
         sessions_root=sessions_root_from_settings(store),
         dsh_home=dsh_home(),
         search=SearchIndex(store),
+        root_caches=root_caches,
     )
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from core.store.api import MemoryStore
 from gui.dialogs import Dialogs
+from gui.root_caches import RootCaches
 from gui.tasks import TaskRunner
 from gui.typing_pace import TypingPace
 
@@ -25,3 +26,4 @@ class AppContext:
     dsh_home: Path
     search: Any = None  # core.search index when available (issue 3); None hides the search box
     typing: TypingPace = field(default_factory=TypingPace)  # workers step aside while the user types
+    root_caches: RootCaches = field(default_factory=RootCaches)  # handed on by root switches: reopen warm

@@ -547,9 +547,10 @@ class MainWindow(QMainWindow):
     def _start_open(self, root: Path | None) -> None:
         shown = str(root) if root is not None else self.tr("the demo root")
         self.status_bar.showMessage(self.tr("Opening {root}…").format(root=shown))
+        caches = self.ctx.root_caches.keep(self.ctx.root, self.ctx.store)  # so switching back here is warm
         self.jobs.start(
             "open-root",
-            partial(open_root, with_search=self.ctx.search is not None),
+            partial(open_root, with_search=self.ctx.search is not None, caches=caches),
             root,
             done=self._root_opened,
             failed=self._open_failed,
@@ -570,6 +571,7 @@ class MainWindow(QMainWindow):
             sessions_root=opened.sessions_root,
             dsh_home=self.ctx.dsh_home,
             search=opened.search,
+            root_caches=self.ctx.root_caches,
         )
         new = MainWindow(ctx, watch=self._watch)
         new.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -20,6 +20,7 @@ from typing import Any
 
 from core.store.api import MemoryStore
 from core.user_prefs import load_prefs, save_prefs
+from gui.root_caches import RootCaches
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,9 @@ def recent_roots(current: Path) -> list[str]:
     return [r for r in load_prefs().recent_roots if Path(r) != Path(current)]
 
 
-def open_root(root: Path | None, *, with_search: bool) -> OpenedRoot:
-    """Prepare ``root`` (None: the demo root, built when missing). Runs on a worker."""
+def open_root(root: Path | None, *, with_search: bool, caches: RootCaches | None = None) -> OpenedRoot:
+    """Prepare ``root`` (None: the demo root, built when missing). Runs on a worker. ``caches``: the
+    parse caches of recently opened roots, so a root opened before reopens warm."""
     from gui.app import ensure_demo_root, open_store, sessions_root_from_settings
 
     if root is None:
@@ -74,7 +76,7 @@ def open_root(root: Path | None, *, with_search: bool) -> OpenedRoot:
     root = Path(os.path.abspath(os.path.expanduser(root)))
     if root.exists() and not root.is_dir():
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(root))
-    store = open_store(root)
+    store = open_store(root, caches)
     search = None
     if with_search:
         from core.search import SearchIndex

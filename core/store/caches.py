@@ -74,6 +74,10 @@ class StoreCaches:
     history: HistoryIndex = field(default_factory=lambda: HistoryIndex(HISTORY_SUFFIX, HISTORY_ID_RE))
     """Which history versions each record has (:mod:`core.store.history_index`)."""
     commit_logs: CommitLogCache = field(default_factory=CommitLogCache)
+    parsed: int = 0
+    """Record files parsed from disk through these caches: a cold open parses every record, a warm one
+    only what changed since. What sharing saves, for tests and benchmarks to read (counted without a
+    lock: a close figure, not an exact one, while several threads read at once)."""
 
     def entries_of(self, folder: str) -> dict[str, Cached]:
         return self.entries.setdefault(folder, {})

@@ -202,7 +202,8 @@ class InternalFiles:
         raw = data.encode("utf-8") if isinstance(data, str) else data
         limit = self.kind.max_bytes
         if limit is not None and len(raw) > limit:
-            raise UsageError(self.kind.too_big.format(name=self.kind.name, id=item_id, size=len(raw), limit=limit))
+            too_big = self.kind.too_big.format(name=self.kind.name, id=item_id, size=len(raw), limit=limit)
+            raise UsageError(too_big, reason="too-large")
         return raw
 
     def write(self, item_id: str, data: str | bytes) -> None:

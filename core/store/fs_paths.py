@@ -44,7 +44,8 @@ def confined(root: Path, rel: str) -> Path:
         if path.is_symlink():
             raise StorageError(
                 f"{path} is a symbolic link; pending reviews are only kept inside the memory root. "
-                "Replace it with a real folder (or remove it) and try again."
+                "Replace it with a real folder (or remove it) and try again.",
+                reason="not-a-folder",
             )
     return path / Path(rel).name
 

@@ -303,6 +303,7 @@ class ScopeReader:
             if data is None:  # replaced by something else between scandir and open
                 return special_entry(name, "it changed while being read", "racy")
             entry = entry_from_bytes(name, data, st.st_mtime_ns)
+            self.caches.parsed += 1
         cache[name] = (sig, entry, is_racy(st, now))
         return entry
 

@@ -36,6 +36,7 @@ def precheck(ops: Sequence[tuple[Op, bytes | None]]) -> None:
     """Everything about a batch that does not depend on the disk, done before taking any lock:
     name length, YAML anchors (an alias bomb must never be parsed under a lock), field rules."""
     reasons: list[str] = []
+    aliases = 0
     for op, _raw in ops:
         name = op.record.name if isinstance(op, PutOp) else op.name
         long_name = name_problem(name)
@@ -45,11 +46,16 @@ def precheck(ops: Sequence[tuple[Op, bytes | None]]) -> None:
         if isinstance(op, PutOp):
             if yaml_has_aliases(op.record.extra_frontmatter):
                 reasons.append(f"{name}: {YAML_ALIAS_REASON}")
+                aliases += 1
                 continue
             rs = validate_record(op.record, record_file_name(name))
             reasons.extend(f"{name}: {r}" for r in rs)
     if reasons:
-        raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+        raise InvalidRecordError(
+            "The batch was not committed: " + "; ".join(reasons),
+            reasons,
+            reason="yaml-aliases" if aliases == len(reasons) else "invalid",
+        )
 
 
 def plan_commit(
@@ -73,6 +79,7 @@ def plan_commit(
     items = files.index_items.copy()  # MEMORY.md of the new state, edited line by line below
     change = ScopeChange(key=key)
     reasons: list[str] = []
+    case_clashes = 0
     texts: list[tuple[str, str]] = []
     seen: set[str] = set()
     for op, raw in ops:
@@ -97,6 +104,7 @@ def plan_commit(
                 f"{name}: a file named {other} already exists (differs only in case); "
                 "rename or delete it first"
             )
+            case_clashes += 1
             continue
         if entry is not None and not entry.is_valid:
             if any(r.startswith(NOT_REGULAR_PREFIX) for r in entry.invalid_reasons):
@@ -131,7 +139,11 @@ def plan_commit(
             reason = "overwrite" if change.files[fn] is not None else "delete"
             change.history.append(store._history_item(key, cwd, name, reason, old, fn))
     if reasons:
-        raise InvalidRecordError("The batch was not committed: " + "; ".join(reasons), reasons)
+        raise InvalidRecordError(
+            "The batch was not committed: " + "; ".join(reasons),
+            reasons,
+            reason="case-collision" if case_clashes == len(reasons) else "invalid",
+        )
     if not change.files:
         return None
     index = render_items(items)

@@ -53,10 +53,11 @@ def test_a_reopen_is_warm_only_with_the_caches_it_is_handed(
     monkeypatch.setattr(ScopeReader, "entry", counting)
     first = FileStore(root)
     cold = first.read_workspace(key)
-    assert len(parsed) == 20
+    assert len(parsed) == 20 and first.caches.parsed == 20  # the caches count what they parsed
     parsed.clear()
     warm = FileStore(root, caches=first.caches).read_workspace(key)
     assert parsed == [] and warm == cold  # (a racily clean file is re-read and hashed, never re-parsed)
+    assert first.caches.parsed == 20
     fresh = FileStore(root).read_workspace(key)  # caches of its own: parses again, reads the same
     assert len(parsed) == 20 and fresh == cold
     assert first.caches is not FileStore(root).caches and isinstance(first.caches, StoreCaches)

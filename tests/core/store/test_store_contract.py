@@ -244,8 +244,13 @@ def test_case_only_duplicate_put_is_refused(store: StoreCore) -> None:
     s = store.create_workspace(CWD)
     put_raw(store, s.key, "Tips.md", b"x")
     s = store.read_workspace(s.key)
-    with pytest.raises(InvalidRecordError, match="differs only in case"):
+    with pytest.raises(InvalidRecordError) as refused:
         store.commit(s.key, [PutOp(record=rec("tips"))], s.revision)
+    assert refused.value.reason == "case-collision"
+    # with another kind of problem in the batch the refusal is the general one
+    with pytest.raises(InvalidRecordError) as mixed:
+        store.commit(s.key, [PutOp(record=rec("tips")), PutOp(record=rec("tips"))], s.revision)
+    assert mixed.value.reason == "invalid"
 
 
 # --- history -----------------------------------------------------------------------------------
