@@ -38,7 +38,7 @@ from core import atomic
 from core.errors import ConflictError, DshMemoryError, NotFoundError
 from core.models import DeleteOp, PutOp, Record
 from core.records import render_record
-from core.store import base
+from core.store import rules
 from core.store.fs import FileStore
 
 CWDS = [f"/soak/project-{i}" for i in range(3)]
@@ -56,7 +56,7 @@ def _ack(fd: int, kind: str, token: str) -> None:
 
 
 def worker(root: Path, wid: int, life: int, ack_path: Path, stats_path: Path) -> None:
-    base.HISTORY_MAX_VERSIONS = 10**9  # keep every version: a pruned one must not look lost
+    rules.HISTORY_MAX_VERSIONS = 10**9  # keep every version: a pruned one must not look lost
     store = FileStore(root)
     rng = random.Random(wid * 1000 + life)
     fd = os.open(ack_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -179,7 +179,7 @@ def main() -> int:
     os.waitpid(agent, 0)
 
     # Reopen (recovery runs) and look for every acknowledged token.
-    base.HISTORY_MAX_VERSIONS = 10**9
+    rules.HISTORY_MAX_VERSIONS = 10**9
     store = FileStore(root)
     seen: set[bytes] = set()
     for p in root.rglob("*"):

@@ -32,6 +32,7 @@ from core.layout import (
     STALE_MARKS_DIR,
 )
 from core.models import EMPTY_REVISION, Revision
+from core.store.rules import check_key
 
 if TYPE_CHECKING:
     from core.store.base import StoreCore
@@ -55,12 +56,6 @@ def _check_debug_id(item_id: str) -> str:
         check_review_id(item_id.split("/", 1)[0])
         raise UsageError(f"Invalid debug log id {item_id!r}: expected <review-id>/attempt-<n> (n >= 0).")
     return item_id
-
-
-def _check_workspace_key(key: str) -> str:
-    from core.store.base import check_key  # the workspace-key rule lives with the store core
-
-    return check_key(key)
 
 
 def _check_single(item_id: str) -> str:
@@ -127,7 +122,7 @@ STALE_MARKS = FileKind(
     "stale marks",
     STALE_MARKS_DIR,
     ".json",
-    check_id=_check_workspace_key,
+    check_id=check_key,
     max_bytes=4 << 20,
     too_big="The review marks of {id} are {size:,} bytes, over the limit; nothing was saved.",
     private=True,

@@ -290,16 +290,6 @@ class FileStore(StoreCore):
         d = self._scope_dir(change.key, False)
         return None if before is None else self._reader.scope_after(d, before, change)
 
-    def _write_together(
-        self,
-        change: ScopeChange,
-        before: ScopeFiles,
-        global_data: bytes,
-        global_old: bytes | None,
-        global_history: Sequence[HistoryItem],
-    ) -> None:
-        self._write_scopes([change], GlobalChange(global_data, global_old, global_history), (), self._clock())
-
     def _write_scopes(
         self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
         when: datetime,

@@ -3,7 +3,7 @@
 History is the Recycle Bin of records: the previous bytes of every record a commit overwrote or
 deleted (and of GLOBAL.md and a hand-edited MEMORY.md), as read-only copies the backend keeps in the
 same transaction as the commit. :class:`RecordHistory` lists, reads and restores them, prunes them to
-:data:`~core.store.base.HISTORY_MAX_VERSIONS` per record and :data:`~core.store.base.HISTORY_MAX_AGE`,
+:data:`~core.store.rules.HISTORY_MAX_VERSIONS` per record and :data:`~core.store.rules.HISTORY_MAX_AGE`,
 and keeps each scope's commit log (``core/store/commit_log.py``: what the undo of the last commit needs).
 The history *files* are the backend's (``_history_items``, ``_history_bytes``, ``_drop_history``);
 what is history, how long it lives and how it goes back is written here once.
@@ -20,10 +20,18 @@ from core.errors import InvalidRecordError, NotFoundError, StorageError, UsageEr
 from core.fingerprint import content_hash
 from core.models import DeleteOp, HistoryEntry, Op, PutOp, Record, Revision, WorkspaceSnapshot
 from core.records import INDEX_FILE, SCOPE_FILE, parse_record, record_file_name
+from core.store import rules  # the limits are read at each use (a soak or a test raises them)
 from core.store.commit_log import GLOBAL_NAME, CommitLogEntry, LoggedChange, log_rel, parse_log, render_log
+from core.store.rules import (
+    GLOBAL_SCOPE,
+    HistoryItem,
+    ScopeChange,
+    check_key,
+    history_id,
+)
 
 if TYPE_CHECKING:
-    from core.store.base import HistoryItem, ScopeChange, StoreCore
+    from core.store.base import StoreCore
 
 
 class RecordHistory:
@@ -42,9 +50,7 @@ class RecordHistory:
     def entries(self, key: str | None = None, name: str | None = None) -> list[HistoryEntry]:
         """Newest first, of one scope (a workspace key or ``global``) and/or one record name, or all.
         Bounded: entries older than the age limit are hidden (and pruned on the next write)."""
-        from core.store.base import HISTORY_MAX_AGE
-
-        cutoff = self._store._clock() - HISTORY_MAX_AGE
+        cutoff = self._store._clock() - rules.HISTORY_MAX_AGE
         items = [
             h
             for h in self._store._history_items(key)
@@ -64,8 +70,6 @@ class RecordHistory:
 
         Old bytes holding a credential-shaped value need ``allow_secrets`` (as a manual write does).
         A restore never prunes history, so restoring several versions in a row loses none of them."""
-        from core.store.base import GLOBAL_SCOPE
-
         store = self._store
         data = self.read(entry_id)
         entry = next((h for h in store._history_items(entry_id.split("/", 1)[0]) if h.id == entry_id), None)
@@ -96,8 +100,6 @@ class RecordHistory:
         What an undo writes: the versions come from history, byte for byte (never re-rendered), and
         like :meth:`restore` it never prunes. A version that is not a valid record is refused.
         """
-        from core.store.base import check_key
-
         check_key(key)
         pairs: list[tuple[Op, bytes | None]] = []
         for name, data in versions:
@@ -109,8 +111,6 @@ class RecordHistory:
 
     def commit_log(self, scope: str) -> list[CommitLogEntry]:
         """Recent commits of a workspace key or ``global`` (newest first): what each changed."""
-        from core.store.base import GLOBAL_SCOPE, check_key
-
         if scope != GLOBAL_SCOPE:
             check_key(scope)
         return list(reversed(parse_log(self._store._aux_read(log_rel(scope)), scope, self._store._log_cache)))
@@ -118,8 +118,6 @@ class RecordHistory:
     # --- what a commit keeps (called by the store core, under the scope's lock) ----------------
     def item(self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str) -> HistoryItem:
         """The history entry a commit writes for bytes it displaces."""
-        from core.store.base import HistoryItem, history_id
-
         when = self._store._clock()
         rev = content_hash(data)
         entry = HistoryEntry(
@@ -142,13 +140,11 @@ class RecordHistory:
             self._prune(scope, set(names))
 
     def _prune(self, scope: str, wanted: set[str]) -> None:
-        from core.store.base import HISTORY_MAX_AGE, HISTORY_MAX_VERSIONS
-
-        cutoff = self._store._clock() - HISTORY_MAX_AGE
+        cutoff = self._store._clock() - rules.HISTORY_MAX_AGE
         drop: list[str] = []
         for versions in self._store._history_versions(scope, wanted).values():
             versions.sort(reverse=True)
-            drop += [i for k, (t, i) in enumerate(versions) if k >= HISTORY_MAX_VERSIONS or t < cutoff]
+            drop += [i for k, (t, i) in enumerate(versions) if k >= rules.HISTORY_MAX_VERSIONS or t < cutoff]
         if drop:
             self._store._drop_history(drop)
 
@@ -168,8 +164,6 @@ class RecordHistory:
             self._append(key, before, after, changes, origin)
 
     def log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
-        from core.store.base import GLOBAL_SCOPE
-
         old = history[0].entry.id if history else None
         self._append(GLOBAL_SCOPE, before, after, [LoggedChange(name=GLOBAL_NAME, before=old, after=after)], origin)
 

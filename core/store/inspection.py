@@ -16,6 +16,7 @@ from core.errors import NotFoundError, UsageError
 from core.layout import ARCHIVED_DIR, INDEX_FILE, SCOPE_FILE, WORKSPACES_DIR
 from core.models import Problem
 from core.records import render_index
+from core.store.rules import check_key
 
 if TYPE_CHECKING:
     from core.store.base import StoreCore
@@ -47,8 +48,6 @@ class RootInspection:
     def scan(self, key: str, *, archived: bool = False) -> WorkspaceScan:
         """The scope's record files as bytes, each read once and not cached (``core.store.scan``):
         for a reader of every record's text (the search index's build). Raises NotFoundError."""
-        from core.store.base import check_key
-
         store = self._store
         check_key(key)
         with store._read_lock(key):
@@ -64,8 +63,6 @@ class RootInspection:
         For showing an invalid file's text so it can be corrected. None when the file is gone. Only
         a plain ``*.md`` name inside the workspace; a symlink is never followed.
         """
-        from core.store.base import check_key
-
         check_key(key)
         if "/" in file_name or "\\" in file_name or file_name.startswith(".") or not file_name.endswith(".md"):
             raise UsageError(f"{file_name!r} is not a record file name.")

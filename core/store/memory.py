@@ -145,19 +145,6 @@ class InMemoryStore(StoreCore):
             self._global = data
             self._keep_history(history)
 
-    def _write_together(
-        self,
-        change: ScopeChange,
-        before: ScopeFiles,
-        global_data: bytes,
-        global_old: bytes | None,
-        global_history: Sequence[HistoryItem],
-    ) -> None:
-        # One mutex covers both: nothing else can observe one without the other.
-        with self._mutex:
-            self._write_scope(change, before)
-            self._write_global(global_data, global_old, global_history)
-
     def _write_scopes(
         self, changes: Sequence[ScopeChange], global_change: GlobalChange | None, archive: Sequence[str],
         when: datetime,

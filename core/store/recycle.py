@@ -24,6 +24,7 @@ from core.errors import (
 )
 from core.models import Revision, WorkspaceInfo
 from core.store.files import STALE_MARKS
+from core.store.rules import GLOBAL_SCOPE, check_key
 
 if TYPE_CHECKING:
     from core.store.base import StoreCore
@@ -41,8 +42,6 @@ class RecycleBin:
     def archive(self, key: str, expect: Revision | None = None) -> WorkspaceInfo:
         """Move ``workspaces/<key>`` to ``archived/<key>`` atomically, recording the archive time.
         ConflictError when ``expect`` is stale or the Recycle Bin already holds a copy of the key."""
-        from core.store.base import check_key
-
         store = self._store
         check_key(key)
         with store._lock(key):
@@ -62,8 +61,6 @@ class RecycleBin:
 
     def restore(self, key: str) -> WorkspaceInfo:
         """Move an archived scope back, byte-identical. Conflict if an active scope has the key."""
-        from core.store.base import check_key
-
         store = self._store
         check_key(key)
         with store._lock(key):
@@ -85,8 +82,6 @@ class RecycleBin:
         """Delete an archived scope (and its history) for good. ``confirm`` must equal the workspace's
         name as listed, or its full key when its scope.json is invalid, else ConfirmationRequiredError.
         Global can never be purged."""
-        from core.store.base import GLOBAL_SCOPE, check_key
-
         store = self._store
         if key.lower() in (GLOBAL_SCOPE, "global.md"):
             raise UsageError("Global memory can't be archived or purged; edit GLOBAL.md instead.")

@@ -19,7 +19,7 @@ from hostile_support import CWD, agent_version, direct_writer, fork, read_all, r
 from core import atomic
 from core.errors import ConflictError
 from core.models import DeleteOp, PutOp
-from core.store import base, journal, journal_doc
+from core.store import journal, journal_doc, rules
 from core.store.fs import FileStore
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() for a real second process")
@@ -27,11 +27,11 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork() fo
 
 def _race(tmp_path: Path, rounds: int, *, delete_every: int = 0) -> dict[str, int]:
     # Retention is not under test here: keep every version, so a pruned one can't pass for a lost one.
-    base.HISTORY_MAX_VERSIONS, saved = 100_000, base.HISTORY_MAX_VERSIONS
+    rules.HISTORY_MAX_VERSIONS, saved = 100_000, rules.HISTORY_MAX_VERSIONS
     try:
         return _race_once(tmp_path, rounds, delete_every)
     finally:
-        base.HISTORY_MAX_VERSIONS = saved
+        rules.HISTORY_MAX_VERSIONS = saved
 
 
 def _race_once(tmp_path: Path, rounds: int, delete_every: int) -> dict[str, int]:

@@ -20,7 +20,15 @@ from core.models import EMPTY_REVISION, DeleteOp, PutOp, Record
 from core.records import INDEX_HEADER, render_index, render_record
 from core.store.api import MemoryStore
 from core.store.base import HISTORY_MAX_AGE, HISTORY_MAX_VERSIONS, StoreCore
-from core.store.files import DEBUG_LOGS, RECEIPTS, SETTINGS
+from core.store.files import (
+    AGENT_PROPOSALS,
+    DEBUG_LOGS,
+    RECEIPTS,
+    REVIEW_STATES,
+    SETTINGS,
+    STALE_MARKS,
+    FileKind,
+)
 from core.store.fs import FileStore
 from core.store.memory import InMemoryStore
 
@@ -348,6 +356,39 @@ def test_receipts_and_debug(store: StoreCore) -> None:
         store.files(DEBUG_LOGS).append("rev-a/attempt--1", "x\n")
     assert store.files(DEBUG_LOGS).delete("rev-a/attempt-1")
     assert store.files(DEBUG_LOGS).list("rev-a") == []
+
+
+ID_KINDS = [RECEIPTS, AGENT_PROPOSALS, REVIEW_STATES, STALE_MARKS]
+
+
+@pytest.mark.parametrize("kind", ID_KINDS, ids=lambda k: k.name)
+def test_every_internal_file_kind_is_served_by_one_door(store: StoreCore, kind: FileKind) -> None:
+    """Each kind declared once (core/store/files.py): write, read, list, delete, its id rule and bound."""
+    files = store.files(kind)
+    item = workspace_key(CWD) if kind is STALE_MARKS else "rev-1"
+    assert files.list() == [] and files.read(item) is None
+    files.write(item, "one")
+    files.write(item, "two")  # overwritten whole
+    assert (files.read(item), files.list()) == ("two", [item])
+    bad = NotFoundError if kind is STALE_MARKS else UsageError
+    with pytest.raises(bad):
+        files.write("../" + item, "x")  # nothing can name a file outside the kind's folder
+    if kind.max_bytes is not None:
+        with pytest.raises(UsageError) as over:
+            files.write(item, "x" * (kind.max_bytes + 1))
+        assert over.value.reason == "usage" and files.read(item) == "two"  # nothing written
+    with pytest.raises(UsageError):
+        files.append(item, "x")  # only the debug logs are appended to
+    assert files.delete(item) and not files.delete(item)
+    assert files.list() == [] and files.read(item) is None
+
+
+def test_settings_are_written_only_through_their_compare_and_swap(store: StoreCore) -> None:
+    with pytest.raises(UsageError):
+        store.files(SETTINGS).write("", "a: 1\n")
+    with pytest.raises(UsageError):
+        store.files(RECEIPTS).replace("a: 1\n", None)
+    assert store.files(SETTINGS).read_revised() == (None, EMPTY_REVISION)
 
 
 def test_status_and_check(store: StoreCore) -> None:
