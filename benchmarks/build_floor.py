@@ -3,7 +3,7 @@ anything you claim is a floor"). Each step runs in a fresh process over the scal
 workload and adds one stage of the real build, so the difference between two lines is that
 stage's cost:
 
-1. ``read``: every record file of every workspace read through the store (``scan_workspace``);
+1. ``read``: every record file of every workspace read through the store (``store.inspect.scan``);
 2. ``fields``: + name, description, type and body taken out of each (``record_fields``);
 3. ``raw``: + each record handed to tantivy as it is (no normalization, no CJK bigrams, no
    compounds, no stored document), committed: Python's part of the hand-off and tantivy's indexing;

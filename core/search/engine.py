@@ -22,7 +22,7 @@ from tantivy import Occur
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
-SCHEMA_VERSION = 6  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
+SCHEMA_VERSION = 7  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
 _PY_WORD_RE, _NON_WORD_RE = re.compile(r"[^\W_]+"), re.compile(r"[\W_]+")
@@ -59,7 +59,8 @@ def build_schema() -> tantivy.Schema:
     for name in RAW_FIELDS:
         sb.add_text_field(name, stored=name == "id", tokenizer_name="raw", index_option="basic")
     sb.add_bytes_field("doc", stored=True)  # the Doc and its signature as JSON (stored, not indexed)
-    sb.add_integer_field("mtime", fast=True)  # (orders equal scores without reading documents)
+    for name in ("mtime", "k1", "k2"):  # recency, then (scope key, name)'s first 14 bytes: ties without documents
+        sb.add_integer_field(name, fast=True)
     return sb.build()
 
 
@@ -118,6 +119,8 @@ def make_document(doc: Doc, *, doc_id: str, sid: str, revision: str) -> tantivy.
         descsq=desc_comp.translate(_DROP_SEPS),
         type=kind,
         mtime=d.mtime_ns,
+        k1=int.from_bytes((key := f"{d.scope_key}\0{d.name}".encode()[:14].ljust(14, b"\0"))[:7], "big"),
+        k2=int.from_bytes(key[7:], "big"),
         doc=_JSON([*stored, d.section_index, d.mtime_ns, revision]).encode(),
     )
 

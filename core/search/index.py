@@ -325,12 +325,13 @@ class SearchIndex:
             hits = (result := searcher.search(query, limit=want, count=True)).hits
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
                 hits = searcher.search(query, limit=MAX_TIES, count=False).hits
-            mtimes = searcher.fast_field_values("mtime", [a for _, a in hits])  # (recency without documents)
-            keys = sorted(((-s, -(m or 0), a) for (s, a), m in zip(hits, mtimes, strict=True)), key=lambda k: k[:2])
-            cut = keys[min(limit, len(keys)) - 1][:2] if keys else (0.0, 0)
-            tied = [(s, m, _order(d), d) for s, m, a in keys if (s, m) <= cut for d in [searcher.doc(a)]]
-            tied.sort(key=lambda t: t[:3])
-            docs = [(stored_doc(d)[0], -s) for s, _, _, d in tied[: max(limit, 0)]]
+            cols = [searcher.fast_field_values(f, [a for _, a in hits]) for f in ("mtime", "k1", "k2")]
+            keys = [(-s, -(m or 0), k1 or 0, k2 or 0, a) for (s, a), m, k1, k2 in zip(hits, *cols, strict=True)]
+            keys.sort(key=lambda k: k[:4])  # (the order up to the first 14 bytes of scope key and name)
+            cut = keys[min(limit, len(keys)) - 1][:4] if keys else ()
+            tied = [(k[:2], _order(d), d) for k in keys if k[:4] <= cut for d in [searcher.doc(k[4])]]
+            tied.sort(key=lambda t: t[:2])  # (exactly, from the few documents read)
+            docs = [(stored_doc(d)[0], -k[0]) for k, _, d in tied[: max(limit, 0)]]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
             self._broken()
             return [], 0

@@ -105,7 +105,6 @@ def build_recall(index: SearchIndex, cwd: str, query: str, *, limit: int = 8, ma
     global_budget = max(0, budget - records_size, int(budget * GLOBAL_SHARE))
     global_part: list[str] = []
     shown_sections: list[str] = []
-    left_out: list[str] = []
     if global_docs:
         blocks = {d.section_index: _render_section(d) for d in global_docs if d.body.strip()}
         order = [d.section_index for d in relevant_global if d.section_index in blocks]
@@ -117,18 +116,16 @@ def build_recall(index: SearchIndex, cwd: str, query: str, *, limit: int = 8, ma
             if used + _size(block) <= global_budget:
                 chosen[idx] = block
                 used += _size(block)
-            elif not chosen:  # the most relevant (or first) section, cut to fit
+                continue
+            truncated = True
+            if not chosen:  # the most relevant (or first) section, cut to fit
                 piece, _ = _fit(block, global_budget - used)
                 if piece:
                     chosen[idx] = piece
                     used += _size(piece)
-                truncated = True
-            else:
-                truncated = True
         by_index = {d.section_index: d for d in global_docs}
-        for idx in sorted(chosen):  # document order reads best
-            global_part.append(chosen[idx])
-            shown_sections.append(by_index[idx].name)
+        global_part = [chosen[idx] for idx in sorted(chosen)]  # document order reads best
+        shown_sections = [by_index[idx].name for idx in sorted(chosen)]
         left_out = [by_index[i].name or "(preamble)" for i in sorted(set(blocks) - set(chosen))]
         if left_out:
             global_part.append(_clean(f"(sections not shown: {'; '.join(left_out)})\n\n"))
@@ -153,14 +150,13 @@ def build_recall(index: SearchIndex, cwd: str, query: str, *, limit: int = 8, ma
         if cut:
             truncated = True
             break
+    ws_text = ""
     if has_workspace:
         ws_text = label.format(n=len(records_out)) + "".join(parts)
         if len(records_out) < len(record_blocks):
             ws_text += f"({len(record_blocks) - len(records_out)} more relevant records not shown)\n\n"
         if not record_blocks:
             ws_text += "(no record matches the query)\n\n" if has_terms else "(no records)\n\n"
-    else:
-        ws_text = ""
     middle = global_text + ws_text
     if _size(middle) > budget:  # the section labels themselves did not fit: cut the lot
         middle = truncate_utf8(middle, max(0, budget - _size(TRUNCATED))).rstrip() + TRUNCATED

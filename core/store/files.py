@@ -176,6 +176,8 @@ class InternalFiles:
     def list(self, under: str = "") -> list[str]:
         """Ids of the files there are, sorted (``under``: one group of a nested kind, a review id of
         the debug logs). Temp files of an interrupted write (dot files) and foreign names are skipped."""
+        if self.kind.single:  # one file: its id is "" when it is there
+            return [""] if self.read_bytes() is not None else []
         folder = self.kind.folder
         if under:
             folder = f"{folder}/{check_review_id(under)}"

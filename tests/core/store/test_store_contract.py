@@ -394,6 +394,9 @@ def test_settings_are_written_only_through_their_compare_and_swap(store: StoreCo
     with pytest.raises(UsageError):
         store.files(RECEIPTS).replace("a: 1\n", None)
     assert store.files(SETTINGS).read_revised() == (None, EMPTY_REVISION)
+    assert store.files(SETTINGS).list() == []
+    store.files(SETTINGS).replace("a: 1\n", None)
+    assert store.files(SETTINGS).list() == [""]  # a single file's id is ""
 
 
 def test_status_and_check(store: StoreCore) -> None:
