@@ -12,6 +12,7 @@ from core.errors import UsageError
 from core.keys import normalize_cwd, workspace_key
 from core.layout import cache_dir_of
 from core.search import GLOBAL_SCOPE, SearchIndex, SearchResults
+from core.store.stamps import ScopeStamps
 
 if TYPE_CHECKING:
     from core.store.api import MemoryStore
@@ -62,8 +63,23 @@ class _LazyStore:
     def cache_dir(self) -> Path:
         return Path(cache_dir_of(self._ctx.root))
 
+    @property
+    def inspect(self) -> _LazyInspect:
+        return _LazyInspect(self._ctx)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._ctx.store, name)
+
+
+class _LazyInspect:
+    """``store.inspect`` whose stamps need no store (``core/store/stamps.py`` imports nothing heavy)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self._ctx = ctx
+        self.stamps = ScopeStamps(ctx.root)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx.store.inspect, name)
 
 
 def _index(ctx: Context) -> SearchIndex:

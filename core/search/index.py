@@ -11,8 +11,6 @@ says so (``read_only``); its next refresh looks again.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import threading
 import time
 from collections import deque
@@ -23,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 import tantivy
 
 from core.errors import DshMemoryError
-from core.fingerprint import content_hash, file_fingerprint, is_racy, scope_fingerprint
-from core.layout import ARCHIVED_DIR, GLOBAL_FILE, WORKSPACES_DIR
+from core.fingerprint import content_hash
+from core.layout import GLOBAL_FILE
 from core.search.documents import Doc, split_global_sections
 from core.search.engine import QueryBuilder, stored_doc
 from core.search.persist import INDEX_DIR, IndexDir
@@ -55,8 +53,7 @@ class SearchIndex:
         """``cache_dir``: True = the store's (``store.cache_dir()``); False/None = in memory; a path."""
         self._store = store
         self._lock = threading.Lock()
-        self._root = Path(store.root) if store.root is not None else None
-        folder = store.cache_dir() if cache_dir is True and self._root is not None else None
+        folder = store.cache_dir() if cache_dir is True else None  # (None: a store with no disk)
         if not isinstance(cache_dir, bool) and cache_dir is not None:
             folder = Path(cache_dir)
         self._path = folder / INDEX_DIR if folder is not None else None
@@ -144,25 +141,24 @@ class SearchIndex:
         d.index.reload()  # (what other processes committed)
         if d.scopes_changed():  # (another process committed since)
             self._load_scopes(d)
-        now = time.time_ns()
+        now, stamps = time.time_ns(), self._store.inspect.stamps
         targets = {
             _sid(key, archived): (key, archived)
             for archived in (False, True)
-            for key in self._scope_keys(archived)
+            for key in stamps.scope_keys(archived=archived)
             if wanted is None or key in wanted
         }
         todo: list[tuple[str, str, bool, list[Any]]] = []  # (sid, key, archived, [stamp, fingerprint])
         trusted, dirty = 0, False
         for sid, (key, archived) in targets.items():
             row = self._scopes.get(sid)
-            folder = self._root / (ARCHIVED_DIR if archived else WORKSPACES_DIR) / key if self._root else None
-            stamp = _dir_stamp(folder, now) if folder is not None else None
+            stamp = stamps.scope_stamp(key, archived=archived, now_ns=now)
             fresh = sid in self._persisted
             self._persisted.discard(sid)
             if not deep and key not in hints and row and row[2] is not None and row[:2] == list(stamp or ()):
                 trusted += fresh
                 continue
-            fp = scope_fingerprint(folder, now) if folder is not None else None
+            fp = stamps.fingerprint(key, archived=archived, now_ns=now)
             new_row = [*(stamp or (None, None)), fp]
             if row is not None and fp is not None and row[2] == fp:
                 row[:3], dirty = new_row, True
@@ -206,15 +202,6 @@ class SearchIndex:
         done = (session.reindexed, session.removed, self.doc_count, trusted, session.refused, elapsed)
         return RefreshStats(checked, reread, *done)
 
-    def _scope_keys(self, archived: bool) -> list[str]:
-        if self._root is None:
-            return [info.key for info in self._store.list_workspaces(archived=archived, counts=False)]
-        try:  # the on-disk layout names the scopes (same filter as the file store's)
-            with os.scandir(self._root / (ARCHIVED_DIR if archived else WORKSPACES_DIR)) as it:
-                return sorted(e.name for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False))
-        except OSError:
-            return []
-
     def _index_records(
         self, session: Session, key: str, cwd: str, sid: str, items: Iterable[_Item], row: list[Any]
     ) -> bool:
@@ -230,7 +217,7 @@ class SearchIndex:
 
     def _refresh_global(self, session: Session, now: int) -> tuple[int, int]:
         """(read again, trusted from the scopes file): (0, 1) or (0, 0) when its stat is unchanged."""
-        fp = file_fingerprint(self._root / GLOBAL_FILE, now) if self._root is not None else None
+        fp = self._store.inspect.stamps.fingerprint(None, now_ns=now)
         row = self._scopes.get(GLOBAL_SCOPE)
         fresh = GLOBAL_SCOPE in self._persisted
         self._persisted.discard(GLOBAL_SCOPE)
@@ -241,10 +228,7 @@ class SearchIndex:
         return 1, 0
 
     def _index_global(self, session: Session, snap: GlobalSnapshot, fp: str | None) -> None:
-        mtime = 0  # the recency of every Global section
-        if self._root is not None:
-            with contextlib.suppress(OSError):
-                mtime = (self._root / GLOBAL_FILE).stat().st_mtime_ns
+        mtime = self._store.inspect.stamps.global_mtime()  # the recency of every Global section
         docs: dict[str, tuple[str, Doc]] = {}
         for s in split_global_sections(snap.text if snap.exists and not snap.invalid_reasons else ""):
             sig = f"{content_hash(f'{s.heading}{_SEP}{s.text}'.encode())}|{mtime}"
@@ -403,12 +387,3 @@ def _scope_filter(d: IndexDir, scopes: Sequence[str] | None, include_archived: b
     sids = [GLOBAL_SCOPE if k == GLOBAL_SCOPE else _sid(k, False) for k in scopes]
     sids += [_sid(k, True) for k in scopes if include_archived and k != GLOBAL_SCOPE]
     return tantivy.Query.term_set_query(d.schema, "sid", sids)
-
-
-def _dir_stamp(folder: Path, now_ns: int) -> tuple[int, int] | None:
-    """(mtime_ns, inode) of a scope folder; None when missing or too recent to trust."""
-    try:
-        st = folder.stat()
-    except OSError:
-        return None
-    return None if is_racy(st, now_ns) else (st.st_mtime_ns, st.st_ino)

@@ -1,5 +1,5 @@
-"""The MemoryStore: the only safe writer of DSH memory. See ``api.py`` for the contract."""
+"""The MemoryStore: the only safe writer of DSH memory. See ``api.py`` for the contract.
 
-from core.store.api import MemoryStore
-
-__all__ = ["MemoryStore"]
+Nothing is imported here: ``core.store.stamps`` must stay importable without pydantic or the store
+(a one-shot search over an up-to-date index never opens the store). Import from the modules.
+"""

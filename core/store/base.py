@@ -59,7 +59,6 @@ from core.store.rules import (
     HISTORY_MAX_VERSIONS,
     HISTORY_STAMP,
     MAX_GLOBAL_BYTES,
-    MAX_KEY_LENGTH,
     MAX_NAME_BYTES,
     NOT_REGULAR_PREFIX,
     YAML_ALIAS_REASON,
@@ -82,6 +81,7 @@ from core.store.rules import (
 from core.store.scope_files import (
     ScopeFiles,
 )
+from core.store.stamps import MAX_KEY_LENGTH
 
 if TYPE_CHECKING:
     pass

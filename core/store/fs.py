@@ -47,6 +47,7 @@ from core.store.locking import ScopeLocks
 from core.store.multi import GlobalChange
 from core.store.scan import WorkspaceScan
 from core.store.scope_files import ScopeFiles
+from core.store.stamps import scope_folders
 from core.store.summaries import ScopeSummary, SummaryCache
 
 _CANT_LOCK = (errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EEXIST)
@@ -166,14 +167,7 @@ class FileStore(StoreCore):
         return self._moves.scope_dir(key, archived)
 
     def _scope_keys(self, archived: bool) -> list[str]:
-        top = self._root / (ARCHIVED_DIR if archived else ACTIVE_DIR)
-        try:
-            with os.scandir(top) as it:
-                return sorted(
-                    e.name for e in it if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
-                )
-        except (FileNotFoundError, NotADirectoryError):
-            return []
+        return scope_folders(self._root, archived)
 
     def _scope_cwd(self, key: str) -> str:
         for archived in (False, True):

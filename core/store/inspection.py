@@ -17,6 +17,7 @@ from core.layout import ARCHIVED_DIR, INDEX_FILE, SCOPE_FILE, WORKSPACES_DIR
 from core.models import Problem
 from core.records import render_index
 from core.store.rules import check_key
+from core.store.stamps import ScopeStamps
 
 if TYPE_CHECKING:
     from core.store.base import StoreCore
@@ -31,6 +32,12 @@ class RootInspection:
 
     def __repr__(self) -> str:
         return f"RootInspection({self._store!r})"
+
+    @property
+    def stamps(self) -> ScopeStamps:
+        """What a cache of derived data compares to skip a scope (``core/store/stamps.py``)."""
+        root = self._store.root
+        return ScopeStamps(root, None if root is not None else self._store._scope_keys)
 
     @property
     def read_only(self) -> bool:

@@ -22,6 +22,7 @@ from core.keys import workspace_key
 from core.models import HistoryEntry, Origin, Record, RecordEntry, Revision
 from core.records import SCOPE_FILE, parse_record
 from core.store.scope_files import IndexItems
+from core.store.stamps import is_key_name
 
 HISTORY_MAX_VERSIONS = 20
 HISTORY_MAX_AGE = timedelta(days=90)
@@ -32,7 +33,6 @@ NOT_REGULAR_PREFIX = "not a regular file"
 MAX_NAME_BYTES = 128
 """Longest record name: every file name derived from it (history ids add 56 bytes, staging and temp
 files fewer) then stays far under the 255-byte limit of common file systems."""
-MAX_KEY_LENGTH = 120
 YAML_ALIAS_REASON = (
     "its frontmatter uses YAML anchors or aliases (&name / *name); records may not contain them "
     "(they can expand exponentially). Write the values out"
@@ -99,16 +99,7 @@ def utc_now() -> datetime:
 
 def check_key(key: str) -> str:
     """A workspace key as a single safe path component (no traversal)."""
-    if (
-        not key
-        or key in (".", "..")
-        or "/" in key
-        or "\\" in key
-        or "\0" in key
-        or "+" in key
-        or key.startswith(".")
-        or len(key) > MAX_KEY_LENGTH
-    ):
+    if not is_key_name(key):
         raise NotFoundError(f"No workspace with key {key!r}. Run `dsh-memory workspaces` to list the keys.")
     return key
 

@@ -40,7 +40,11 @@ class CountingStore:
 
     @property
     def inspect(self) -> Any:
-        return self  # (only scan is used: the other inspect members are not asked for here)
+        return self  # (only scan and stamps are used: the other inspect members are not asked for here)
+
+    @property
+    def stamps(self) -> Any:
+        return self.inner.inspect.stamps
 
     def scan(self, key: str, *, archived: bool = False) -> Any:
         self.workspace_reads.append(key)
