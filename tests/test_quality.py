@@ -65,21 +65,15 @@ def test_the_store_protocol_stays_small() -> None:
     assert core_lines <= 400, core_lines  # locks, revisions, commits; the rest is its collaborators'
 
 
-# Modules still over the core limit. An entry leaves this set the day its module fits; a module can't
-# join it. (Empty: the store's core was the last, split into collaborators in issue 27.)
-CORE_OVER_800: set[str] = set()
-
-
 def test_no_core_module_is_over_800_lines() -> None:
-    """A core module over ~800 lines is several concepts; split it (docs/architecture.md)."""
+    """A core module over ~800 lines is several concepts; split it (docs/architecture.md). No
+    allow-list: the store's core was the last module over it, split into collaborators in issue 27."""
     long = {
         str(p.relative_to(REPO)): n
         for p in sorted((REPO / "core").rglob("*.py"))
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > 800
     }
-    assert set(long) - CORE_OVER_800 == set(), long
-    fits = {name for name in CORE_OVER_800 if (REPO / name).exists() and name not in long}
-    assert fits == set(), f"now under 800 lines: take them off CORE_OVER_800: {sorted(fits)}"
+    assert long == {}, long
 
 
 def _imports_of(path: Path) -> set[str]:
