@@ -119,12 +119,13 @@ class SearchIndex:
             wanted = None if keys is None else set(keys)
             hints = self._take_hints(wanted)
             try:
-                try:
+                with contextlib.suppress(ValueError, RuntimeError):  # tantivy met damaged files: start over, once
                     return self._refresh_locked(wanted, hints, deep or wanted is not None, progress, t0)
-                except (ValueError, RuntimeError):  # tantivy met damaged files: start over, once
-                    self._dir().rebuild()
-                    self._scopes, self._persisted = {}, set()
-                    return self._refresh_locked(wanted, hints, True, progress, t0)
+                # (rebuilt here, not in an except block: the exception's traceback holds the failed
+                # session and its writer, whose threads would still write into the folder removed)
+                self._dir().rebuild()
+                self._scopes, self._persisted = {}, set()
+                return self._refresh_locked(wanted, hints, True, progress, t0)
             except BaseException:
                 self._hint(hints)  # (not looked at after all)
                 raise
@@ -199,8 +200,8 @@ class SearchIndex:
 
     def _stats(self, session: Session, t0: float, checked: int, reread: int, trusted: int) -> RefreshStats:
         elapsed = (time.perf_counter() - t0) * 1000.0
-        done = (session.reindexed, session.removed, self.doc_count, trusted, session.refused, elapsed)
-        return RefreshStats(checked, reread, *done)
+        done = (session.reindexed, session.removed, self.doc_count, trusted, session.refused)
+        return RefreshStats(checked, reread, *done, started_over=session.dir.take_discarded(), elapsed_ms=elapsed)
 
     def _index_records(
         self, session: Session, key: str, cwd: str, sid: str, items: Iterable[_Item], row: list[Any]

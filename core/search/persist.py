@@ -39,6 +39,7 @@ class IndexDir:
         self.path = path
         self.schema = build_schema()
         self._scopes_stat: tuple[int, int, int] | None = None
+        self._discarded = False  # a folder was thrown away (or left for memory) since take_discarded
         self.index = self._open()
 
     def _open(self) -> tantivy.Index:
@@ -53,7 +54,7 @@ class IndexDir:
             try:
                 index = self._open_folder(path)
             except (OSError, ValueError, RuntimeError):  # (a read-only root, a full disk: in memory)
-                self.path, index = None, tantivy.Index(self.schema)
+                self.path, index, self._discarded = None, tantivy.Index(self.schema), True
         register_analyzers(index)
         return index
 
@@ -69,6 +70,7 @@ class IndexDir:
                     return index
         if mode is not None:  # damaged, foreign, or not a folder: never followed, never trusted
             remove_tree_quietly(path)
+            self._discarded = True
         path.parent.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
         with contextlib.suppress(FileExistsError):
             path.mkdir(mode=PRIVATE_DIR_MODE)
@@ -78,8 +80,13 @@ class IndexDir:
         """Throw the folder away and start empty (a search found it damaged)."""
         if self.path is not None:
             remove_tree_quietly(self.path)
-        self._scopes_stat = None
+        self._scopes_stat, self._discarded = None, True
         self.index = self._open()
+
+    def take_discarded(self) -> bool:
+        """Whether a folder was thrown away and started over (or left for memory) since the last call."""
+        discarded, self._discarded = self._discarded, False
+        return discarded
 
     def writer(self, big: bool) -> tantivy.IndexWriter | None:
         """The writer, or None when another process (or thread) holds it: never waits."""

@@ -78,6 +78,7 @@ class RefreshStats:
     docs_total: int = 0  # documents searchable after the refresh (all scopes, archived included)
     from_cache: int = 0  # scopes taken from the persisted index without reading the store
     read_only: bool = False  # another process held the index's writer: changes are left for later
+    started_over: bool = False  # the persisted index could not be used (damaged, foreign, unopenable): rebuilt
     elapsed_ms: float = field(default=0.0, compare=False)
 
     def to_json(self) -> dict[str, Any]:

@@ -61,6 +61,7 @@ def test_the_index_is_persisted_private_and_reused(tmp_path: Path) -> None:
     again = SearchIndex(FileStore(root))
     stats = again.refresh()
     assert (stats.scopes_reread, stats.docs_reindexed, stats.from_cache) == (0, 0, 4)  # three workspaces, Global
+    assert not first.started_over and not stats.started_over  # (a new folder is no start over)
     assert again.search("needle").total_matches == 12
 
 
@@ -102,7 +103,7 @@ def test_a_damaged_or_foreign_index_folder_is_rebuilt_from_the_store(tmp_path: P
         else:
             folder.symlink_to(elsewhere, target_is_directory=True)
     index = SearchIndex(FileStore(root))
-    index.refresh()
+    assert index.refresh().started_over  # (and says so)
     assert index.search("needle").total_matches == 12
     assert index.search("打包 electron-builder").total_matches == 12
     assert folder.is_dir() and not folder.is_symlink()
@@ -211,7 +212,13 @@ def test_two_processes_share_the_index_and_one_killed_mid_build_harms_nothing(tm
     answers = [first] + [json.loads(line) for line in out.splitlines()]
     assert answers[-1] == [400, False]  # took the writer once the killed one was gone, and built
     assert all(count in (0, 400) for count, _ in answers)  # never a half-committed state
+    # The searcher's build is on disk (not only in its memory): tells a lost build apart from a
+    # fresh process that could not trust a good one (stale rows alone re-read scopes, 0 documents).
+    on_disk = tantivy.Index.open(str(_index_dir(root)))
+    assert on_disk.searcher().num_docs == 400 and (_index_dir(root) / SCOPES_FILE).is_file()
+    del on_disk
     index = SearchIndex(FileStore(root))
-    assert index.refresh().docs_reindexed == 0
+    stats = index.refresh()
+    assert (stats.started_over, stats.scopes_reread, stats.docs_reindexed) == (False, 0, 0)
     assert index.search("needle").total_matches == 400
     assert _memory_digest(root) == before
