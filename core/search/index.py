@@ -11,6 +11,7 @@ says so (``read_only``); its next refresh looks again.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
