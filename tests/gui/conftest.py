@@ -19,8 +19,10 @@ from PySide6.QtCore import QThreadPool
 
 from core.models import PutOp, Record, RecordType, WorkspaceSnapshot
 from core.store.api import MemoryStore
+from gui import main_window as mw
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
+from gui.main_window import MainWindow
 from gui.tasks import SyncTaskRunner
 
 # Qt warnings fail tests (qt_log_level_fail = WARNING); these are harmless and expected here:
@@ -60,6 +62,23 @@ def _no_dangling_threads() -> Iterator[None]:
             t.join(timeout=0.1)
         extra = [t for t in extra if t.is_alive()]
     assert not extra, f"threads left running: {[t.name for t in extra]}"
+
+
+@pytest.fixture
+def fresh_prefs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's preferences and data folders in tmp_path (never the real home's)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+@pytest.fixture
+def opened() -> Iterator[list[MainWindow]]:
+    """Windows File ▸ Open made during a test: shut down afterwards."""
+    yield mw.OPEN_WINDOWS
+    for window in list(mw.OPEN_WINDOWS):
+        window.shutdown()
+        window.close()
+    mw.OPEN_WINDOWS.clear()
 
 
 @pytest.fixture
@@ -170,8 +189,6 @@ def sample(ctx: AppContext, tmp_path: Path) -> dict[str, WorkspaceSnapshot]:
 @pytest.fixture
 def main_window(ctx: AppContext, qtbot: object) -> Iterator[object]:
     """The whole window over ``ctx`` (no file watcher; tests of live refresh start their own)."""
-    from gui.main_window import MainWindow
-
     window = MainWindow(ctx, watch=False)
     yield window
     window.shutdown()  # stops the watcher; closing afterwards does not ask about unsaved edits

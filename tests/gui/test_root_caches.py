@@ -3,7 +3,6 @@ parse caches of the last few roots kept by an object the app owns and hands from
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,26 +10,12 @@ import pytest
 
 from core.models import PutOp
 from core.store.fs import FileStore
-from gui import main_window as mw
 from gui.dialogs import ScriptedDialogs
 from gui.main_window import MainWindow
 from gui.root_caches import RootCaches
 from tests.gui.conftest import make_ctx, record, seed_workspace
 
-
-@pytest.fixture(autouse=True)
-def _fresh_prefs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def opened() -> Iterator[list[MainWindow]]:
-    yield mw.OPEN_WINDOWS
-    for window in list(mw.OPEN_WINDOWS):
-        window.shutdown()
-        window.close()
-    mw.OPEN_WINDOWS.clear()
+pytestmark = pytest.mark.usefixtures("fresh_prefs")
 
 
 def _root(tmp_path: Path, name: str, count: int) -> Path:

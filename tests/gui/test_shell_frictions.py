@@ -14,28 +14,13 @@ from PySide6.QtWidgets import QListWidget, QVBoxLayout, QWidget
 
 from core.models import EMPTY_REVISION
 from core.user_prefs import UserPrefs, load_prefs, save_prefs
-from gui import main_window as mw
 from gui.context import AppContext
 from gui.dialogs import ScriptedDialogs
 from gui.main_window import MainWindow
 from gui.widgets import banner as banner_mod
 from gui.widgets.banner import Banner
 
-
-@pytest.fixture(autouse=True)
-def _fresh_prefs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-
-
-@pytest.fixture
-def opened() -> Iterator[list[MainWindow]]:
-    """Windows File ▸ Open made during a test: shut down afterwards."""
-    yield mw.OPEN_WINDOWS
-    for window in list(mw.OPEN_WINDOWS):
-        window.shutdown()
-        window.close()
-    mw.OPEN_WINDOWS.clear()
+pytestmark = pytest.mark.usefixtures("fresh_prefs")
 
 
 # --- quitting ----------------------------------------------------------------------------------
