@@ -295,7 +295,7 @@ class StoreCore(StorageHooks):
             raise InvalidRecordError(f"GLOBAL.md was not saved: {problem}", [problem])
         history: list[HistoryItem] = []
         if old is not None:
-            history.append(self._history_item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old, "GLOBAL.md"))
+            history.append(self.history.item(GLOBAL_SCOPE, "", "GLOBAL", "overwrite", old, "GLOBAL.md"))
         return current, old, history
 
     def replace_global(
@@ -313,9 +313,9 @@ class StoreCore(StorageHooks):
             except DisplacedError:
                 now = self._global_snapshot(self._global_bytes())
                 raise self._conflict("GLOBAL.md", current.revision, now, now.revision) from None
-            self._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
+            self.history.prune(GLOBAL_SCOPE, ["GLOBAL"])
             snap = self._after_write(lambda: self._global_snapshot(self._global_bytes()))
-            self._log_global(current.revision, snap.revision, history, origin)
+            self.history.log_global(current.revision, snap.revision, history, origin)
             return snap
 
     def create_workspace(self, cwd: str) -> WorkspaceSnapshot:
@@ -373,7 +373,6 @@ class StoreCore(StorageHooks):
         return self._commit(key, [(op, None) for op in ops], expect, origin, allow_secrets)
 
     # The batch rules live in core/store/plan.py; multi.py (commit_scopes) uses them by these names too.
-    _precheck = staticmethod(precheck)
 
     def _commit(
         self,
@@ -386,11 +385,11 @@ class StoreCore(StorageHooks):
         prune: bool = True,
     ) -> WorkspaceSnapshot:
         """``ops`` pairs each operation with exact bytes to write (history restores) or None (render)."""
-        self._precheck(ops)
+        precheck(ops)
         with self._lock(key):
             self._prepare(key)
             files = self._must_load(key)
-            plan = self._plan_commit(key, files, ops, expect, origin)
+            plan = plan_commit(self, key, files, ops, expect, origin)
             if plan is None:
                 return self._snapshot(files)
             change, texts = plan
@@ -400,24 +399,17 @@ class StoreCore(StorageHooks):
             except DisplacedError:
                 raise self._displaced(key, expect or files.revision) from None
             if prune:
-                self._prune_history(key, [h.entry.name for h in change.history])
+                self.history.prune(key, [h.entry.name for h in change.history])
             snap = self._snapshot(after) if after is not None else None
             if snap is None:
                 snap = self._after_write(lambda: self._snapshot(self._must_load(key)))
-            self._log_commit(key, files.revision, snap.revision, change, origin)
+            self.history.log_commit(key, files.revision, snap.revision, change, origin)
             return snap
 
     def _displaced(self, key: str, expect: Revision) -> ConflictError:
         """A direct writer changed a file between our read and our write: a conflict, with the fresh scope."""
         snap = self._snapshot(self._must_load(key))
         return self._conflict(f"Workspace {snap.info.display_name}", expect, snap, snap.revision)
-
-    def _plan_commit(
-        self, key: str, files: ScopeFiles, ops: Sequence[tuple[Op, bytes | None]], expect: Revision | None,
-        origin: Origin,
-    ) -> tuple[ScopeChange, list[tuple[str, str]]] | None:
-        """Under the scope lock: CAS, then the change to write and the texts to scan (None: no-op)."""
-        return plan_commit(self, key, files, ops, expect, origin)
 
     def commit_together(
         self,
@@ -462,21 +454,6 @@ class StoreCore(StorageHooks):
             self, batches, global_text=global_text, global_expect=global_expect, archive=archive,
             origin=origin, allow_secrets=allow_secrets,
         )
-
-    # --- history (core/store/history.py: store.history) ---------------------------------------
-    # The commit code keeps, prunes and logs history through these four names (so does a backend's
-    # transaction); RecordHistory owns what they mean.
-    def _history_item(self, scope: str, cwd: str, name: str, reason: str, data: bytes, source: str) -> HistoryItem:
-        return self.history.item(scope, cwd, name, reason, data, source)
-
-    def _prune_history(self, scope: str, names: Sequence[str]) -> None:
-        self.history.prune(scope, names)
-
-    def _log_commit(self, key: str, before: Revision, after: Revision, change: ScopeChange, origin: str) -> None:
-        self.history.log_commit(key, before, after, change, origin)
-
-    def _log_global(self, before: Revision, after: Revision, history: Sequence[HistoryItem], origin: str) -> None:
-        self.history.log_global(before, after, history, origin)
 
     # --- app-owned files (core/store/files.py: each kind declared once) ------------------------
     def files(self, kind: FileKind) -> InternalFiles:

@@ -25,6 +25,7 @@ from core.models import (
     WorkspaceSnapshot,
 )
 from core.store.journal import DisplacedError
+from core.store.plan import plan_commit, precheck
 
 if TYPE_CHECKING:
     from core.store.base import HistoryItem, ScopeChange, StoreCore
@@ -65,7 +66,7 @@ def commit_scopes(
         raise UsageError("A workspace can't be changed and archived in one transaction; archive it alone.")
     pairs: dict[str, list[tuple[Op, bytes | None]]] = {b.key: [(op, None) for op in b.ops] for b in batches}
     for p in pairs.values():
-        store._precheck(p)
+        precheck(p)
     data = store._check_global_text(global_text) if global_text is not None else None
     with_global = data is not None or global_expect is not None
     with contextlib.ExitStack() as stack:
@@ -85,7 +86,7 @@ def commit_scopes(
         plans: dict[str, ScopeChange] = {}
         texts: list[tuple[str, str]] = []
         for b in batches:
-            plan = store._plan_commit(b.key, files[b.key], pairs[b.key], b.expect, origin)
+            plan = plan_commit(store, b.key, files[b.key], pairs[b.key], b.expect, origin)
             if plan is not None:
                 plans[b.key] = plan[0]
                 texts += [(f"{b.key}/{fn}", text) for fn, text in plan[1]] if len(batches) > 1 else plan[1]
@@ -104,16 +105,16 @@ def commit_scopes(
             except DisplacedError:
                 raise _displaced(store, g_current, files, plans, batches) from None
         for key, change in plans.items():
-            store._prune_history(key, [h.entry.name for h in change.history])
+            store.history.prune(key, [h.entry.name for h in change.history])
         if global_change is not None:
-            store._prune_history(GLOBAL_SCOPE, ["GLOBAL"])
+            store.history.prune(GLOBAL_SCOPE, ["GLOBAL"])
         workspaces = {k: _after(store, k, files[k], k in plans) for k in keys}
         g = store._after_write(lambda: store._global_snapshot(store._global_bytes())) if with_global else None
         archived = [_archived_info(store, k) for k in shelved]
         for key, change in plans.items():
-            store._log_commit(key, files[key].revision, workspaces[key].revision, change, origin)
+            store.history.log_commit(key, files[key].revision, workspaces[key].revision, change, origin)
         if global_change is not None and g is not None:
-            store._log_global(store._global_snapshot(g_old).revision, g.revision, global_change.history, origin)
+            store.history.log_global(store._global_snapshot(g_old).revision, g.revision, global_change.history, origin)
         return ScopesResult(workspaces=workspaces, global_=g, archived=archived)
 
 

@@ -137,7 +137,7 @@ def plan_commit(
         change.old[fn] = old
         if old is not None:
             reason = "overwrite" if change.files[fn] is not None else "delete"
-            change.history.append(store._history_item(key, cwd, name, reason, old, fn))
+            change.history.append(store.history.item(key, cwd, name, reason, old, fn))
     if reasons:
         raise InvalidRecordError(
             "The batch was not committed: " + "; ".join(reasons),
@@ -155,5 +155,5 @@ def plan_commit(
         if files.index is not None and not files.index_is_generated:
             # Someone edited MEMORY.md by hand (or an agent wrote it): regenerating it displaces
             # bytes the store did not write, so they are kept in history like a record's.
-            change.history.append(store._history_item(key, cwd, "MEMORY", "overwrite", files.index, INDEX_FILE))
+            change.history.append(store.history.item(key, cwd, "MEMORY", "overwrite", files.index, INDEX_FILE))
     return change, texts
