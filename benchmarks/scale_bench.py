@@ -247,6 +247,43 @@ def rg_argv(root: Path, query: str) -> list[str] | None:
     return [rg, "-i", "-l", "-F", "--", query.strip('"'), str(root / "workspaces"), str(root / "GLOBAL.md")]
 
 
+def cli_vs_rg(
+    root: Path, cli: list[str], runs: int, hits: dict[str, int] | None, old: dict[str, int]
+) -> tuple[int, list[float], list[float]]:
+    """The one-shot CLI and ``rg -i -l`` on each query (median of ``runs`` each): (slower, CLI times, rg times)."""
+    print(f"  {'query':40} {'matches':>7} {'old':>6} {'CLI one-shot':>13} {'rg -i -l':>12} {'ratio':>7}")
+    slower = 0
+    cli_times: list[float] = []
+    rg_times: list[float] = []
+    for q in QUERIES:
+        t_cli = statistics.median(timed_run([*cli, "--root", str(root), "search", q, "--all"]) for _ in range(runs))
+        argv = rg_argv(root, q)
+        rg_t = statistics.median(timed_run(argv) for _ in range(runs)) if argv is not None else float("nan")
+        slower += t_cli >= rg_t
+        cli_times.append(t_cli)
+        rg_times.append(rg_t)
+        n = -1 if hits is None else hits[q]
+        print(f"  {q:40} {n:7d} {old.get(q, -1):6d} {ms(t_cli)} {ms(rg_t)} {rg_t / t_cli:6.2f}x")
+    print(f"  one-shot CLI slower than rg for {slower} of {len(QUERIES)} queries")
+    return slower, cli_times, rg_times
+
+
+def cli_only(base: Path, size: str, runs: int, cli: list[str]) -> None:
+    """``--cli-only``: the interpreter's own start-up, then the CLI-vs-rg table over an index brought
+    up to date first (the figure the start-up work on the CLI's import path is judged by)."""
+    root = ensure_workload(base, size)
+    print(f"\n=== {size}: one-shot CLI ({' '.join(cli)}) vs rg -i -l, median of {runs}; {load()} ===")
+    subprocess.run([*cli, "--root", str(root), "search", "x", "--all"], capture_output=True, check=False)
+    python = str(Path(cli[0]).with_name("python")) if len(cli) == 1 else cli[0]
+    for floor in (["-c", "pass"], ["-I", "-S", "-c", "pass"]):
+        t = statistics.median(timed_run([python, *floor]) for _ in range(runs))
+        print(f"  python {' '.join(floor):20} {ms(t)}")
+    old = json.loads(OLD_COUNTS.read_text()).get(size, {}) if OLD_COUNTS.exists() else {}
+    _, cli_times, rg_times = cli_vs_rg(root, cli, runs, None, old)
+    med = f"{statistics.median(cli_times) * 1000:.1f} / {statistics.median(rg_times) * 1000:.1f} ms"
+    print(f"  median over the queries, CLI / rg: {med}; machine at end: {load()}")
+
+
 def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, str]:
     """Runs one size, prints its figures, returns the cells of the closing table."""
     print(f"\n=== {size} records ({SIZES[size]} workspaces x 100 + 20 KB GLOBAL.md) ===")
@@ -296,21 +333,8 @@ def bench_size(base: Path, size: str, reps: int, commits: int) -> dict[str, str]
         f"  matches vs the previous engine: {same} of {len(QUERIES)} equal"
         + ("" if old else " (no figures for this size)")
     )
-    cli = dsh_memory()
     runs = 1 if SIZES[size] >= 1000 else 3
-    print(f"  {'query':40} {'matches':>7} {'old':>6} {'CLI one-shot':>13} {'rg -i -l':>12} {'ratio':>7}")
-    slower = 0
-    cli_times: list[float] = []
-    rg_times: list[float] = []
-    for q in QUERIES:
-        t_cli = statistics.median(timed_run([*cli, "--root", str(root), "search", q, "--all"]) for _ in range(runs))
-        argv = rg_argv(root, q)
-        rg_t = statistics.median(timed_run(argv) for _ in range(runs)) if argv is not None else float("nan")
-        slower += t_cli >= rg_t
-        cli_times.append(t_cli)
-        rg_times.append(rg_t)
-        print(f"  {q:40} {r['hits'][q]:7d} {old.get(q, -1):6d} {ms(t_cli)} {ms(rg_t)} {rg_t / t_cli:6.2f}x")
-    print(f"  one-shot CLI slower than rg for {slower} of {len(QUERIES)} queries")
+    slower, cli_times, rg_times = cli_vs_rg(root, dsh_memory(), runs, r["hits"], old)
     print(f"  machine at end: {load()}")
 
     def f(seconds: float) -> str:  # (ms)
@@ -369,6 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dir", type=Path, default=Path(os.environ.get("DSH_BENCH_DIR", "/tmp")))
     parser.add_argument("--reps", type=int, default=10)
     parser.add_argument("--commits", type=int, default=10)
+    parser.add_argument("--cli-only", action="store_true", help="only the one-shot CLI vs rg table (--reps runs)")
+    parser.add_argument("--cli", help="the dsh-memory to time (default: this checkout's .venv)")
     parser.add_argument("--phase", help=argparse.SUPPRESS)
     parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -382,6 +408,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "core"), str(REPO / "gui")], check=False)
     if shutil.which("rg") is None:
         print("rg: not installed (apt-get install -y ripgrep, or SETUP_BENCH=1 bash scripts/setup.sh); no ratios")
+    if args.cli_only:
+        for size in args.sizes.split(","):
+            cli_only(args.dir, size.strip(), args.reps, [args.cli] if args.cli else dsh_memory())
+        return 0
     cells = {
         size.strip(): bench_size(args.dir, size.strip(), args.reps, args.commits) for size in args.sizes.split(",")
     }
