@@ -8,10 +8,8 @@ with :func:`write_durable` and publishes them with :func:`replace_durable`). Fai
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import os
-import secrets
 import shutil
 import sys
 from pathlib import Path
@@ -105,6 +103,8 @@ _renameat2_ok = sys.platform.startswith("linux")
 def _load_renameat2() -> object | None:
     global _renameat2_fn, _renameat2_ok
     if _renameat2_fn is None and _renameat2_ok:
+        import ctypes  # (here: a one-shot CLI search writes nothing and need not import it, issue 24)
+
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             fn = getattr(libc, "renameat2", None)
@@ -141,6 +141,8 @@ def _renameat2(src: str, src_dir_fd: int | None, dst: str, dst_dir_fd: int | Non
     )
     if rc == 0:
         return True
+    import ctypes
+
     err = ctypes.get_errno()
     if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
         return False  # not supported here (old kernel, FUSE, NFS...)
@@ -224,7 +226,7 @@ def replace_durable(src: Path, dst: Path, *, sync_dirs: bool = True) -> None:
 
 
 def temp_path_for(target: Path) -> Path:
-    return target.parent / f"{TEMP_PREFIX}{secrets.token_hex(6)}-{target.name}"
+    return target.parent / f"{TEMP_PREFIX}{os.urandom(6).hex()}-{target.name}"  # (secrets.token_hex, unimported)
 
 
 def write_atomic(target: Path, data: bytes, *, mode: int | None = None, durable: bool = True) -> None:

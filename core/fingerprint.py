@@ -18,7 +18,6 @@ a cache until the next change.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from stat import S_ISDIR
 
@@ -29,6 +28,8 @@ RACY_WINDOW_NS = 100_000_000
 
 def content_hash(data: bytes) -> str:
     """The revision of some bytes: 16 hex digits of BLAKE2b."""
+    import hashlib  # (in the functions: a one-shot CLI search over an up-to-date index hashes nothing)
+
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
@@ -68,6 +69,8 @@ def scope_fingerprint(scope_dir: str | os.PathLike[str], now_ns: int) -> str | N
         return None
     # No sort (hot path: 10k files): the same directory lists in the same order, and if the file
     # system ever reorders it, the digest merely misses and the scope is read again.
+    import hashlib
+
     h = hashlib.blake2b("/".join(names).encode("utf-8", "surrogateescape"), digest_size=16)
     h.update(repr(nums).encode("ascii"))
     return h.hexdigest()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata
@@ -71,6 +70,8 @@ def workspace_slug(cwd: str) -> str:
 
 
 def workspace_key(cwd: str | os.PathLike[str]) -> str:
+    import hashlib  # (here: ``core.cli.main`` imports this module for every command; hashlib costs 3 ms)
+
     path = normalize_cwd(cwd)
     digest = hashlib.sha256(path.encode("utf-8")).hexdigest()[:16]
     return f"{workspace_slug(path)}-{digest}"

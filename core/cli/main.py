@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
-from typing import Any, NoReturn, TextIO
 
 from core.errors import DshMemoryError, UsageError
+from core.frozen import Frozen
 from core.keys import resolve_root
 from core.version import __version__
+
+# (``typing``, ``dataclasses`` and ``json`` are left out of a one-shot command's start-up: issue 24)
+TYPE_CHECKING = False  # (mypy reads this name as True)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+    from typing import Any, NoReturn, TextIO
+
+    Handler = Callable[[argparse.Namespace, "Context"], "Result"]
 
 COMMAND_MODULES = (
     "core.cli.store_commands",
@@ -40,21 +45,26 @@ FAST_COMMANDS = {
 }
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Frozen):
     """What a command produced: ``data`` for ``--json``, ``text`` for people, and the exit code."""
 
+    __slots__ = ("data", "text", "exit_code")  # noqa: RUF023
     data: Any
-    text: str = ""
-    exit_code: int = 0
+    text: str
+    exit_code: int
+
+    def __init__(self, data: Any, text: str = "", exit_code: int = 0) -> None:
+        self._init(locals())
 
 
-@dataclass
 class Context:
-    root: Path
-    json: bool
-    stdout: TextIO = field(default_factory=lambda: sys.stdout)
-    stderr: TextIO = field(default_factory=lambda: sys.stderr)  # progress lines (stdout stays clean)
+    """What a handler works with: the root, the output mode and streams, the store (opened on first use)."""
+
+    def __init__(self, root: Path, json: bool, stdout: TextIO | None = None, stderr: TextIO | None = None) -> None:
+        self.root = root
+        self.json = json
+        self.stdout: TextIO = stdout or sys.stdout
+        self.stderr: TextIO = stderr or sys.stderr  # progress lines (stdout stays clean)
 
     @cached_property
     def store(self) -> Any:
@@ -63,9 +73,6 @@ class Context:
         store = FileStore(self.root)
         store.history.actor = "cli"  # the commit log names the CLI as the committer (MCP memory_recent shows it)
         return store
-
-
-Handler = Callable[[argparse.Namespace, Context], Result]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -113,6 +120,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 def _emit_error(err: DshMemoryError, as_json: bool, out: TextIO, err_out: TextIO) -> None:
     if as_json:
+        import json
+
         out.write(json.dumps({"error": err.to_json()}, ensure_ascii=False) + "\n")
     else:
         err_out.write(f"error: {err.message}\n")
@@ -142,6 +151,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         err_out.write("interrupted; nothing was written by the interrupted step\n")
         return 130
     if args.json:
+        import json
+
         out.write(json.dumps(result.data, ensure_ascii=False, indent=2, default=str) + "\n")
     elif result.text:
         out.write(result.text if result.text.endswith("\n") else result.text + "\n")

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 
 from core.search.documents import Doc
 from core.search.tokenizer import ParsedQuery, collapse_spaces, normalize
-from core.search.types import HitKind, SearchHit
+from core.search.types import SearchHit
+
+TYPE_CHECKING = False  # (``typing`` costs the one-shot path ~3 ms; mypy reads this name as True)
+if TYPE_CHECKING:
+    from core.search.types import HitKind
 
 SNIPPET_CHARS = 160
 ELLIPSIS = "…"
@@ -144,4 +147,4 @@ def shrink(hit: SearchHit, budget: int) -> SearchHit | None:
         return None
     snippet = truncate_utf8(hit.snippet, room - len("…".encode())).rstrip() + "…"
     spans = tuple((s, min(e, len(snippet) - 1)) for s, e in hit.highlights if s < len(snippet) - 1)
-    return replace(hit, snippet=snippet, highlights=spans)
+    return hit.replace(snippet=snippet, highlights=spans)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from itertools import filterfalse
+
+from core.frozen import Frozen
 
 MAX_TOKEN_CHARS = 64  # a longer query word looks up the words it begins
 MAX_QUERY_TERMS = 64  # a pasted page is not a query; the rest is ignored
@@ -50,10 +51,10 @@ def collapse_spaces(text: str) -> str:
     return _SPACE_RE.sub(" ", text).strip()
 
 
-@dataclass(frozen=True)
-class ParsedQuery:
+class ParsedQuery(Frozen):
     """A query ready to run: its terms and the phrase forms used by the first ranking rule."""
 
+    __slots__ = ("text", "norm", "squashed", "terms", "prefix_terms", "phrases", "multi_word")  # noqa: RUF023
     text: str
     norm: str  # normalized, spaces collapsed
     squashed: str  # normalized without separators (the exact-name rule)
@@ -62,7 +63,21 @@ class ParsedQuery:
     phrases: tuple[str, ...]  # normalized quoted phrases: every hit must contain each of them
     multi_word: bool  # more than one term (or a quoted phrase): the phrase rule applies
 
-    empty = property(lambda self: not self.terms and not self.phrases)  # (nothing to look up)
+    def __init__(
+        self,
+        text: str,
+        norm: str,
+        squashed: str,
+        terms: tuple[str, ...],
+        prefix_terms: tuple[str, ...],
+        phrases: tuple[str, ...],
+        multi_word: bool,
+    ) -> None:
+        self._init(locals())
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms and not self.phrases  # (nothing to look up)
 
 
 def _dedupe(items: list[str]) -> tuple[str, ...]:
