@@ -7,18 +7,18 @@ parsed args and a :class:`Context` and returns a :class:`Result`.
 
 from __future__ import annotations
 
+# (no ``dataclasses`` and no ``json`` here: a one-shot command's start-up, issue 24)
 import argparse
 import importlib
 import sys
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from core.errors import DshMemoryError, UsageError
 from core.frozen import Frozen
 from core.keys import resolve_root
 from core.version import __version__
 
-# (``typing``, ``dataclasses`` and ``json`` are left out of a one-shot command's start-up: issue 24)
-TYPE_CHECKING = False  # (mypy reads this name as True)
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.frozen import Frozen
 
-TYPE_CHECKING = False  # (``typing`` costs the one-shot path ~3 ms; mypy reads this name as True)
 if TYPE_CHECKING:
     from typing import Any
 

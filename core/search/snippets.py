@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from core.search.documents import Doc
 from core.search.tokenizer import ParsedQuery, collapse_spaces, normalize
 from core.search.types import SearchHit
 
-TYPE_CHECKING = False  # (``typing`` costs the one-shot path ~3 ms; mypy reads this name as True)
 if TYPE_CHECKING:
     from core.search.types import HitKind
 
