@@ -20,7 +20,7 @@ import tantivy
 from tantivy import Occur
 
 from core.search.documents import Doc
-from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
+from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, NonAsciiPattern, ParsedQuery, normalize, squash
 
 SCHEMA_VERSION = 7  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
@@ -29,11 +29,13 @@ _PY_WORD_RE, _NON_WORD_RE = re.compile(r"[^\W_]+"), re.compile(r"[\W_]+")
 # (The look-behind starts a try only at a word's first character: the same matches, a pass per word.)
 _COMPOUND_RE = re.compile(r"(?<![^\W_])[^\W_]++(?:[-_.][^\W_]++)++")
 _ASCII_COMPOUND_RE = re.compile(r"(?<![a-z0-9])[a-z0-9]++(?:[-_.][a-z0-9]++)++")
-_RUN_SPLIT_RE = re.compile(f"({CJK_RUN_RE.pattern})")
+_RUN_SPLIT_RE = NonAsciiPattern(f"({CJK_RUN_RE.pattern})")  # (compiled when first used: indexing CJK text)
 # Characters Rust may call alphanumeric and Python doesn't (marks, newer Unicode, a few symbols)
 # are outside these: ASCII, words, spaces, and blocks of punctuation and symbols without such
 # (tests/core/test_tokenizer_reference.py checks every code point against tantivy's tokenizer).
-_ODD_RE = re.compile(r"[^\w\s\x00-\x7f\xa0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]")
+_ODD_RE = NonAsciiPattern(
+    r"[^\w\s\x00-\x7f\xa0-\u02ff\u2000-\u20ff\u2190-\u23ff\u2500-\u27ff\u3000-\u3029\u3030-\u303f]"
+)
 _DROP_SEPS = str.maketrans("", "", "-_.")  # a compound squashed: electron-builder -> electronbuilder
 _esc = partial(re.compile(r"([.\\+*?()|\[\]{}^$#&~-])").sub, r"\\\1")  # (a word inside a regex query)
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.dumps adds ~3 µs a call)
