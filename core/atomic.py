@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -285,6 +284,8 @@ def remove_tree(path: Path) -> None:
     if path.is_symlink() or not path.is_dir():
         path.unlink()
     elif not _remove_flat(path):
+        import shutil  # (here: 2 ms of a one-shot CLI command that removes nothing)
+
         shutil.rmtree(path)
 
 

@@ -13,7 +13,9 @@ wrong) · 3 ``refused`` (the memory's state doesn't allow it now) · 4 ``not_fou
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up: issue 24)
+if TYPE_CHECKING:  # (so are the reasons' Literal types below: import them under TYPE_CHECKING too)
+    from typing import Any, ClassVar, Literal
 
 
 class DshMemoryError(Exception):
@@ -49,11 +51,12 @@ class ConflictError(DshMemoryError):
         return {**super().to_json(), "current_revision": self.current_revision}
 
 
-InvalidReason = Literal[
-    "invalid", "refused", "redacted-credential", "not-a-name", "invalid-on-disk", "yaml-aliases", "not-utf8",
-    "settings",
-    "case-collision",  # a put whose file name differs only in case from an existing file's
-]
+if TYPE_CHECKING:
+    InvalidReason = Literal[
+        "invalid", "refused", "redacted-credential", "not-a-name", "invalid-on-disk", "yaml-aliases", "not-utf8",
+        "settings",
+        "case-collision",  # a put whose file name differs only in case from an existing file's
+    ]
 
 
 class InvalidRecordError(DshMemoryError):
@@ -85,7 +88,8 @@ class InvalidRecordError(DshMemoryError):
         return {**super().to_json(), "reasons": list(self.reasons)}
 
 
-NotFoundReason = Literal["other", "session", "session-log"]
+if TYPE_CHECKING:
+    NotFoundReason = Literal["other", "session", "session-log"]
 
 
 class NotFoundError(DshMemoryError):
@@ -114,7 +118,8 @@ class SecretRefusedError(DshMemoryError):
         return {**super().to_json(), "findings": list(self.findings)}
 
 
-ConfirmationReason = Literal["other", "malformed-settings", "workspace-name", "full-key"]
+if TYPE_CHECKING:
+    ConfirmationReason = Literal["other", "malformed-settings", "workspace-name", "full-key"]
 
 
 class ConfirmationRequiredError(DshMemoryError):
@@ -131,14 +136,15 @@ class ConfirmationRequiredError(DshMemoryError):
         self.expected = expected
 
 
-UsageReason = Literal[
-    "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
-    "model-incomplete", "model-unknown", "refused-change",
-    "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
-    "too-large",  # an internal file (a pending review, a proposal...) over its kind's size bound
-    "pending-limit",  # RefusedError's
-    "ambiguous-session",  # AmbiguousSessionError's
-]
+if TYPE_CHECKING:
+    UsageReason = Literal[
+        "usage", "export-inside-root", "cache-inside-sessions", "not-a-scope", "not-utf8",
+        "model-incomplete", "model-unknown", "refused-change",
+        "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+        "too-large",  # an internal file (a pending review, a proposal...) over its kind's size bound
+        "pending-limit",  # RefusedError's
+        "ambiguous-session",  # AmbiguousSessionError's
+    ]
 
 
 class UsageError(DshMemoryError):
@@ -158,10 +164,11 @@ class UsageError(DshMemoryError):
         self.reason: UsageReason = reason
 
 
-RefusedReason = Literal[
-    "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
-    "pending-limit",
-]
+if TYPE_CHECKING:
+    RefusedReason = Literal[
+        "active-workspace", "no-cwd", "relative-cwd", "archived-workspace", "session-unstable", "not-pending",
+        "pending-limit",
+    ]
 
 
 class RefusedError(UsageError):
@@ -182,7 +189,8 @@ class RefusedError(UsageError):
         super().__init__(message, reason=reason)
 
 
-StorageReason = Literal["io", "not-a-folder", "rolled-back", "read-only"]
+if TYPE_CHECKING:
+    StorageReason = Literal["io", "not-a-folder", "rolled-back", "read-only"]
 
 
 class AmbiguousSessionError(UsageError):
@@ -222,7 +230,8 @@ class ReadOnlyRootError(StorageError):
         super().__init__(message, reason="read-only")
 
 
-EvidenceReason = Literal["evidence-limit", "input-budget"]
+if TYPE_CHECKING:
+    EvidenceReason = Literal["evidence-limit", "input-budget"]
 
 
 class EvidenceTooLargeError(DshMemoryError):
@@ -237,7 +246,8 @@ class EvidenceTooLargeError(DshMemoryError):
         self.reason: EvidenceReason = reason
 
 
-SessionReadReason = Literal["unreadable", "over-budget", "empty", "no-header", "no-log", "unusable"]
+if TYPE_CHECKING:
+    SessionReadReason = Literal["unreadable", "over-budget", "empty", "no-header", "no-log", "unusable"]
 
 
 class SessionReadError(DshMemoryError):
@@ -253,9 +263,10 @@ class SessionReadError(DshMemoryError):
         self.reason: SessionReadReason = reason
 
 
-ConsolidationReason = Literal[
-    "no-key", "timeout", "refused", "dns", "unreachable", "http", "malformed", "tool-call", "tool-rounds", "failed"
-]
+if TYPE_CHECKING:
+    ConsolidationReason = Literal[
+        "no-key", "timeout", "refused", "dns", "unreachable", "http", "malformed", "tool-call", "tool-rounds", "failed"
+    ]
 
 
 class ConsolidationError(DshMemoryError):
@@ -289,7 +300,8 @@ class ProposalMismatchError(DshMemoryError):
     exit_code = 14
 
 
-UndoRefusal = Literal["nothing", "changed", "history-missing", "not-found"]
+if TYPE_CHECKING:
+    UndoRefusal = Literal["nothing", "changed", "history-missing", "not-found"]
 
 
 class UndoRefusedError(DshMemoryError):

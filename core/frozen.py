@@ -13,8 +13,7 @@ and ``as_dict()`` (shallow).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Self
 

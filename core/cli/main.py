@@ -7,18 +7,19 @@ parsed args and a :class:`Context` and returns a :class:`Result`.
 
 from __future__ import annotations
 
-# (no ``dataclasses`` and no ``json`` here: a one-shot command's start-up, issue 24)
 import argparse
 import importlib
+import os
 import sys
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from core.errors import DshMemoryError, UsageError
 from core.frozen import Frozen
 from core.keys import resolve_root
 from core.version import __version__
 
+# (no ``dataclasses``, ``typing`` or ``json`` at run time: a one-shot command's start-up, issue 24)
+TYPE_CHECKING = False  # (mypy reads this name as True)
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
@@ -75,8 +76,34 @@ class Context:
         return store
 
 
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it ($COLUMNS, the terminal, 80)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own layout; the width found without importing ``shutil`` (which argparse does for
+    every parser and argument: ``shutil`` with ``bz2`` and ``lzma`` is 2 ms of a one-shot command)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting, so ``--json`` gets a JSON error too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message}. Run `dsh-memory --help` for the list of commands.")

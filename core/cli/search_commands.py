@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from core.cli.main import Context, Result
 from core.errors import UsageError
@@ -14,7 +13,10 @@ from core.layout import cache_dir_of
 from core.search import GLOBAL_SCOPE, SearchIndex, SearchResults
 from core.store.stamps import ScopeStamps
 
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
 if TYPE_CHECKING:
+    from typing import Any, TextIO
+
     from core.store.api import MemoryStore
 
 PROGRESS_MIN_SCOPES = 20  # fewer scopes to index: done before a progress line would be read
@@ -83,7 +85,8 @@ class _LazyInspect:
 
 
 def _index(ctx: Context) -> SearchIndex:
-    return SearchIndex(cast("MemoryStore", _LazyStore(ctx)))
+    store: MemoryStore = _LazyStore(ctx)  # type: ignore[assignment]  # (what the index asks of a store)
+    return SearchIndex(store)
 
 
 class _Progress:

@@ -19,7 +19,7 @@ import socket
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from pydantic import ValidationError
@@ -36,8 +36,11 @@ from core.consolidation.context import RecordSearch, build_context
 from core.consolidation.prompt import system_prompt
 from core.consolidation.proposals import Proposal, Transcript, TranscriptEntry
 from core.consolidation.tools import SUBMIT, TOOL_DEFINITIONS, MemoryTools, ToolError
-from core.errors import CancelledError, ConsolidationError, ConsolidationReason
+from core.errors import CancelledError, ConsolidationError
 from core.model_catalog import ModelChoice
+
+if TYPE_CHECKING:
+    from core.errors import ConsolidationReason  # (a Literal type: only for the type checker)
 
 SYSTEM_PROMPT = system_prompt(tools=False)
 """The instructions of a request without tools (core.consolidation.prompt has every rule and example)."""

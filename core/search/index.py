@@ -17,7 +17,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 import tantivy
 
@@ -32,7 +31,10 @@ from core.search.sync import Scopes, Session, stored
 from core.search.tokenizer import ParsedQuery, parse_query
 from core.search.types import GLOBAL_SCOPE, Recall, RefreshStats, SearchHit, SearchResults
 
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from core.models import GlobalSnapshot, WorkspaceSnapshot
     from core.store.api import MemoryStore
     from core.store.scan import WorkspaceScan

@@ -18,12 +18,15 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 import tantivy
 
 from core.atomic import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, remove_tree_quietly, write_atomic
 from core.search.engine import SCHEMA_VERSION, build_schema, register_analyzers
+
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 INDEX_DIR = f"search-v{SCHEMA_VERSION}"
 SCOPES_FILE = "dsh-scopes.json"

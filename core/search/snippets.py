@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from core.search.documents import Doc
 from core.search.tokenizer import ParsedQuery, collapse_spaces, normalize
 from core.search.types import SearchHit
 
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
 if TYPE_CHECKING:
     from core.search.types import HitKind
 

@@ -6,17 +6,19 @@ a crash between a commit and the scopes file costs a second look, never a wrong 
 
 from __future__ import annotations
 
-from typing import Any
-
 import tantivy
 
 from core.search.documents import Doc
 from core.search.engine import make_document, stored_doc
 from core.search.persist import IndexDir
 
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 MERGE_WAIT_SEGMENTS = 64  # a commit past this many segments waits for the merges it starts
 CHECKPOINT_DOCS = 25_000  # a cold build commits every so many documents (searchable meanwhile)
-Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, revision]
+Scopes = dict[str, list["Any"]]  # sid -> [stamp mtime, stamp inode, fingerprint, revision]
 
 
 class Session:

@@ -6,10 +6,9 @@ builds them, and ``dataclasses`` costs its start-up ~10 ms (``core/frozen.py`` s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from core.frozen import Frozen
 
+TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
 if TYPE_CHECKING:
     from typing import Any, Literal
 

@@ -19,14 +19,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from core import keys
-from core.errors import SessionReadError, SessionReadReason
+from core.errors import SessionReadError
 from core.foreign import ForeignDataError, load_json
 from core.sessions.files import SessionFile, find_session_file, read_log_text
 from core.sessions.models import SessionRevision, SessionSummary
+
+if TYPE_CHECKING:
+    from core.errors import SessionReadReason  # (a Literal type: only for the type checker)
 
 TITLE_FALLBACK_CHARS = 80
 UNTITLED = "Untitled session"

@@ -104,11 +104,11 @@ def test_version_is_answered_before_any_import(tmp_path: Path) -> None:
 def test_one_shot_search_over_a_persisted_index_does_not_open_the_store(root: Path, tmp_path: Path) -> None:
     """What an agent's shell tool pays for: an up-to-date persisted index is searched without
     importing the store, pydantic or any other command group, nor the standard modules that cost a
-    one-shot search milliseconds of its start-up (dataclasses with inspect, hashlib, ctypes, secrets;
-    issue 24: faster than ``rg -i -l``)."""
+    one-shot search milliseconds of its start-up (dataclasses with inspect, typing, hashlib, ctypes,
+    secrets, shutil; issue 24: faster than ``rg -i -l``)."""
     age_files(root)
     heavy = ("pydantic", "core.store.fs", "core.cli.store_commands", "markdown_it")
-    heavy += ("dataclasses", "inspect", "hashlib", "ctypes", "secrets")
+    heavy += ("dataclasses", "inspect", "typing", "hashlib", "ctypes", "secrets", "shutil")
     code = (
         "import sys; from gui.launcher import main;"
         "rc = main(['--root', sys.argv[1], 'search', 'electron', '--all']);"
