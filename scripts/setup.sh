@@ -40,6 +40,10 @@ want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing Python dependencies into .venv"
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  # (setuptools' default editable mode: an import finder naming core/gui/resources. Its start-up cost
+  # is pathlib, re and contextlib, which the CLI imports anyway, so --config-settings
+  # editable_mode=compat measured no faster for a one-shot search (issue 24) and would put the
+  # repository root on sys.path: tests, benchmarks, scripts, packaging and docs importable everywhere.)
   .venv/bin/python -m pip install -q -e '.[dev]'
   echo "$want" > "$stamp"
 fi
