@@ -40,6 +40,7 @@ class IndexDir:
         self.schema = build_schema()
         self._scopes_stat: tuple[int, int, int] | None = None
         self._discarded = False  # a folder was thrown away (or left for memory) since take_discarded
+        self._secured: set[str] = set()  # files narrowed to 0600 (or found so)
         self.index = self._open()
 
     def _open(self) -> tantivy.Index:
@@ -80,7 +81,7 @@ class IndexDir:
         """Throw the folder away and start empty (a search found it damaged)."""
         if self.path is not None:
             remove_tree_quietly(self.path)
-        self._scopes_stat, self._discarded = None, True
+        self._scopes_stat, self._discarded, self._secured = None, True, set()
         self.index = self._open()
 
     def take_discarded(self) -> bool:
@@ -101,6 +102,9 @@ class IndexDir:
             return
         with contextlib.suppress(OSError), os.scandir(self.path) as it:
             for entry in it:
+                if entry.name in self._secured:  # (tantivy never rewrites a file: each is looked at once)
+                    continue
+                self._secured.add(entry.name)
                 with contextlib.suppress(OSError):
                     st = entry.stat(follow_symlinks=False)
                     if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077:
