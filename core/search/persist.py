@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,15 @@ class IndexDir:
             mode: int | None = path.lstat().st_mode
         except OSError:
             mode = None
-        if mode is not None and stat.S_ISDIR(mode):
-            with contextlib.suppress(OSError, ValueError, RuntimeError):
+        for attempt in range(2 if mode is not None and stat.S_ISDIR(mode) else 0):
+            try:
                 index = tantivy.Index.open(str(path))
-                if index.schema == self.schema:
-                    return index
+            except (OSError, ValueError, RuntimeError):  # (once more, a moment later: another process
+                time.sleep(0.05 * (1 - attempt))  # may be mid-commit, and this would remove its work)
+                continue
+            if index.schema == self.schema:
+                return index
+            break
         if mode is not None:  # damaged, foreign, or not a folder: never followed, never trusted
             remove_tree_quietly(path)
             self._discarded = True
