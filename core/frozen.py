@@ -7,21 +7,26 @@ Why not ``@dataclass(frozen=True)`` there: importing ``dataclasses`` imports ``i
 dataclasses. The contract is the frozen dataclass's: the fields are the class's ``__slots__`` in
 ``__init__`` order (hence ``noqa: RUF023``, "sort them", where they are listed); equality (same
 class only), hash and repr over them, leaving the names in ``_uncompared`` out of equality and hash
-(``field(compare=False)``); assigning raises :class:`FrozenInstanceError`; ``replace(**changes)``
-and ``as_dict()`` (shallow).
+(``field(compare=False)``); assigning raises :class:`FrozenInstanceError` (and is a type error:
+``dataclass_transform``); ``replace(**changes)`` and ``as_dict()`` (shallow).
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, Self
+    from typing import Any, ClassVar, Self, dataclass_transform
+else:  # (at run time the decorator only marks the class for type checkers)
+
+    def dataclass_transform(**_: object) -> Any:
+        return lambda cls: cls
 
 
 class FrozenInstanceError(AttributeError):
     """A field of a :class:`Frozen` value was assigned or deleted."""
 
 
+@dataclass_transform(frozen_default=True, eq_default=True)  # (mypy: fields read-only, as a frozen dataclass's)
 class Frozen:
     __slots__: tuple[str, ...] = ()
     _uncompared: ClassVar[frozenset[str]] = frozenset()
