@@ -121,6 +121,17 @@ def test_one_shot_search_over_a_persisted_index_does_not_open_the_store(root: Pa
     assert again.splitlines()[-1] == "0 []"
 
 
+def test_search_and_recall_run_as_the_program_answer_in_full(root: Path, tmp_path: Path) -> None:
+    """``dsh-memory search``/``recall`` as a program (the path that skips the exit's garbage
+    collection): the whole JSON document on stdout, exit code 0, and the same answer as in-process."""
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "DSH_HOME": str(tmp_path / "dsh")}
+    for argv in (["search", "electron", "--all"], ["recall", "--cwd", CWD, "打包"]):
+        args = ["--root", str(root), "--json", *argv]
+        proc = subprocess.run([sys.executable, "-m", "gui.launcher", *args], capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout) == run_json(*args)
+
+
 def test_a_first_search_builds_in_the_foreground_with_progress_on_stderr(tmp_path: Path) -> None:
     """No persisted index yet: the search builds it before answering, says "indexing N %…" on
     stderr, and stdout is the JSON document alone; the next search builds nothing."""
