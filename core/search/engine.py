@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from functools import partial
 from operator import add
-from typing import Any
+from typing import NamedTuple
 
 import tantivy
 from tantivy import Occur
@@ -39,7 +39,8 @@ _esc = partial(re.compile(r"([.\\+*?()|\[\]{}^$#&~-])").sub, r"\\\1")  # (a word
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.dumps adds ~3 µs a call)
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
-NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
+_POINTS = NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
+_DISMAX = tantivy.Query.disjunction_max_query
 
 # (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points; the
 # compounds, whole and squashed (a term finds electron-builder as electronbuilder), use whitespace.
@@ -137,6 +138,15 @@ def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
 _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
 
 
+class Plan(NamedTuple):
+    """A query; a score below ``lift[0]`` gains ``lift[1]`` (f32, as tantivy adds); k-th below ``level``: ``full``."""
+
+    query: tantivy.Query
+    lift: tuple[float, float] = (0.0, 0.0)
+    level: float = 0.0
+    full: tantivy.Query | None = None
+
+
 class QueryBuilder:
     """Turns a :class:`ParsedQuery` into tantivy queries for one searcher."""
 
@@ -182,39 +192,56 @@ class QueryBuilder:
             return self.term(words[0], "text", "comp", expand=True)
         return tantivy.Query.phrase_query(self.schema, "text", words)
 
-    def ranked(self, pq: ParsedQuery, num_docs: int, scope_filter: tantivy.Query | None) -> tantivy.Query | None:
-        """The whole query: matches = OR over terms (+ required phrases); score = rank group
-        weights + BM25. None when nothing can match."""
-        if not pq.terms:
+    def ranked(
+        self, pq: ParsedQuery, num_docs: int, scope_filter: tantivy.Query | None, probe: Sequence[str] | None = None
+    ) -> Plan | None:
+        """The whole query: matches = OR over terms (+ required phrases); score = rank group weights
+        + BM25; None when nothing can match. ``probe``: a cheaper plan ranking alike (docs/search.md),
+        and the scopes (a sample) a phrase is looked for in before its group is taken for the top k."""
+        phrases = [self.phrase(p) for p in pq.phrases]
+        if not pq.terms or None in phrases:
             return None
-        n_terms = len(pq.terms)
-        const = tantivy.Query.const_score_query
+        n, S, const, dismax = len(pq.terms), Occur.Should, tantivy.Query.const_score_query, _DISMAX
         matches = [self.term(t, "text", "comp", prefix=t in pq.prefix_terms) for t in pq.terms]
         # Group weights: each step above the largest possible sum of the steps below it and BM25
         # (at most ~2.2 * idf per term and field clause, idf <= ln(1 + N)).
-        w_cover = math.ceil(n_terms * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
-        w_points = w_cover * (n_terms + 1)
-        w_level = w_points * (7 * n_terms + 1)
-        clauses: list[tuple[Any, tantivy.Query]] = [(Occur.Must, self._any(matches))]
-        for phrase in pq.phrases:
-            q = self.phrase(phrase)
-            if q is None:
-                return None
-            clauses.append((Occur.Must, const(q, 0.0)))
-        if scope_filter is not None:
-            clauses.append((Occur.Must, const(scope_filter, 0.0)))
-        for t, m in zip(pq.terms, matches, strict=True):
-            clauses.append((Occur.Should, const(m, w_cover)))
-            clauses.append((Occur.Should, const(self.term(t, "name", "namec", expand=False), NAME_POINTS * w_points)))
-            clauses.append(
-                (Occur.Should, const(self.term(t, "desc", "descc", expand=False), DESCRIPTION_POINTS * w_points))
-            )
-            clauses.append((Occur.Should, const(self._term("type", t), TYPE_POINTS * w_points)))
-        levels = [const(self._term("named", pq.squashed), 3 * w_level)] if pq.squashed else []
-        if pq.multi_word and pq.norm:
-            q = self.phrase(pq.norm)
-            if q is not None:
-                levels.append(const(q, 2 * w_level))
-        if levels:
-            clauses.append((Occur.Should, tantivy.Query.disjunction_max_query(levels)))
-        return tantivy.Query.boolean_query(clauses)
+        w_cover = math.ceil(n * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
+        w_points = w_cover * (n + 1)
+        w_level = w_points * (7 * n + 1)
+        musts = [self._any(matches), *(const(q, 0.0) for q in phrases if q is not None)]
+        must = [(Occur.Must, q) for q in musts + ([const(scope_filter, 0.0)] if scope_filter is not None else [])]
+        fields = [
+            [*(self.term(t, f, f"{f}c", expand=False) for f in ("name", "desc")), self._term("type", t)]
+            for t in pq.terms
+        ]
+        points = [[(S, const(q, w * w_points)) for q, w in zip(f, _POINTS, strict=True)] for f in fields]
+        named = self._term("named", pq.squashed) if pq.squashed else None
+        phrase = self.phrase(pq.norm) if pq.multi_word and pq.norm else None
+        levels = [const(q, w * w_level) for q, w in ((named, 3), (phrase, 2)) if q is not None]
+        covers = [(S, const(m, w_cover)) for m in matches]
+        clauses = [*must, *(c for cover, p in zip(covers, points, strict=True) for c in (cover, *p))]
+        full = tantivy.Query.boolean_query(clauses + [(S, dismax(levels))] * bool(levels))
+        if probe is None or 3 * w_level + 8 * n * w_points >= 2**24 or (phrase is None and n > 1):
+            return Plan(full)  # (the cheaper plans need the weights' f32 sums exact)
+        # tantivy scores a hit BM25 + (the integer sum of the constant clauses it matches, exact in f32):
+        # a plan may drop a clause whose constant it adds alike to every hit it ranks.
+        opt = [c for p in points for c in p]
+        if phrase is None:  # one term, which every match covers: here only the few with points, then lifted
+            some = tantivy.Query.boolean_query([(S, q) for q in (*fields[0], named) if q is not None])
+            opt += [(S, const(some, w_cover))] + [(S, dismax(levels))] * bool(levels)
+            return Plan(tantivy.Query.boolean_query(must + opt), lift=(w_points + w_cover, w_cover))
+        # A match holding the phrase matches each of its words: their cover comes with the phrase level,
+        # exact for that group and the exact-name one; when the k-th hit is in neither, the full query.
+        words = _PY_WORD_RE.findall(prep(pq.norm)[0])
+        implied = [t in words for t in pq.terms]
+        sure = pq.norm in pq.phrases and len(words) > 1  # every match holds the phrase: its rarest word will do
+        sample = [(Occur.Must, phrase), (Occur.Must, self._any([self._term("sid", s) for s in probe] or [phrase]))]
+        if not sure and not self.searcher.search(tantivy.Query.boolean_query(sample), limit=1).count:  # type: ignore[attr-defined]
+            return Plan(full)  # (not in the sample: likely too rare to fill the top k, not worth a try)
+        top = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))) if sure else phrase
+        levels = [const(top, 2 * w_level + sum(implied) * w_cover)]
+        if named is not None and self.searcher.doc_freq("named", pq.squashed):
+            group = [(Occur.Must, const(named, 3 * w_level)), *(c for c, i in zip(covers, implied, strict=True) if i)]
+            levels.append(tantivy.Query.boolean_query(group))
+        opt += [c for c, i in zip(covers, implied, strict=True) if not i] + [(S, dismax(levels))]
+        return Plan(tantivy.Query.boolean_query(must + opt), level=0.0 if sure else 2 * w_level, full=full)

@@ -12,6 +12,8 @@ says so (``read_only``); its next refresh looks again.
 from __future__ import annotations
 
 import contextlib
+import math
+import struct
 import threading
 import time
 from collections import deque
@@ -25,7 +27,7 @@ from core.errors import DshMemoryError
 from core.fingerprint import content_hash
 from core.layout import GLOBAL_FILE
 from core.search.documents import Doc, split_global_sections
-from core.search.engine import QueryBuilder, stored_doc
+from core.search.engine import Plan, QueryBuilder, stored_doc
 from core.search.persist import INDEX_DIR, IndexDir
 from core.search.snippets import hit_of, shrink
 from core.search.sync import Scopes, Session, stored
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` (and 2 % of a big index: docs/search.md) to order ties
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
+_F32 = struct.Struct("f")  # (tantivy adds scores in f32)
 _Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
 
 
@@ -301,21 +304,30 @@ class SearchIndex:
         if d is None or pq.empty:
             return [], 0
         searcher = d.index.searcher()
-        query = QueryBuilder(d.schema, searcher).ranked(
-            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived)
+        sids = list(self._scopes)  # (a sample of them: where a phrase is looked for first, QueryBuilder.ranked)
+        plan = QueryBuilder(d.schema, searcher).ranked(
+            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived), sids[:: max(1, len(sids) // 20)]
         )
-        if query is None:
+        if plan is None:
             return [], 0
         want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
         try:
-            hits = (result := searcher.search(query, limit=want, count=True)).hits
+            hits = (result := searcher.search(plan.query, limit=want, count=True)).hits
+            if plan.full is not None and limit > 0 and (len(hits) < limit or hits[limit - 1][0] < plan.level):
+                plan = Plan(plan.full)  # (the k-th hit is below the groups the plan ranks exactly)
+                hits = searcher.search(plan.query, limit=want, count=False).hits
+            floor, lift = plan.lift
+            hits = [(s if s >= floor else _F32.unpack(_F32.pack(s + lift))[0], a) for s, a in hits] if lift else hits
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
-                hits = searcher.search(query, limit=MAX_TIES, count=False).hits
+                hits = searcher.search(plan.query, limit=MAX_TIES, count=False).hits
+                hits = [(s if s >= floor else _F32.unpack(_F32.pack(s + lift))[0], a) for s, a in hits]
+            cut = hits[min(limit, len(hits)) - 1][0] if limit > 0 and hits else math.inf
+            hits = [h for h in hits if h[0] >= cut]  # (sorted by score: only these can be in the top k)
             cols = [searcher.fast_field_values(f, [a for _, a in hits]) for f in ("mtime", "k1", "k2")]
             keys = [(-s, -(m or 0), k1 or 0, k2 or 0, a) for (s, a), m, k1, k2 in zip(hits, *cols, strict=True)]
             keys.sort(key=lambda k: k[:4])  # (the order up to the first 14 bytes of scope key and name)
-            cut = keys[min(limit, len(keys)) - 1][:4] if keys else ()
-            tied = [(k[:2], _order(d), d) for k in keys if k[:4] <= cut for d in [searcher.doc(k[4])]]
+            cut4 = keys[min(limit, len(keys)) - 1][:4] if keys else ()
+            tied = [(k[:2], _order(d), d) for k in keys if k[:4] <= cut4 for d in [searcher.doc(k[4])]]
             tied.sort(key=lambda t: t[:2])  # (exactly, from the few documents read)
             docs = [(stored_doc(d)[0], -k[0]) for k, _, d in tied[: max(limit, 0)]]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store
