@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -97,3 +98,22 @@ def test_no_gui_module_reads_files_itself() -> None:
             if name:
                 offenders.append(f"{path.relative_to(GUI.parent)}:{node.lineno}: {name}()")
     assert offenders == []
+
+
+def test_the_window_opens_without_the_model_client(tmp_path: Path) -> None:
+    """The chat consolidator's HTTP client (httpx, asyncio: ~15 MB of modules) and the offline
+    extractor's fuzzy matching load when a model is asked or a session consolidated, not with the
+    window: at 100k records they were what put the window over its memory budget (issue 24)."""
+    code = (
+        "import sys; from pathlib import Path; from PySide6.QtWidgets import QApplication;"
+        "app = QApplication(['t']); from gui.app import build_context; from gui.dialogs import Dialogs;"
+        "from gui.main_window import MainWindow; w = MainWindow(build_context(Path(sys.argv[1]), dialogs=Dialogs()));"
+        "w.show(); app.processEvents();"
+        "print(sorted(m for m in ('httpx', 'asyncio', 'rapidfuzz') if m in sys.modules))"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "root")], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == "[]"

@@ -46,35 +46,81 @@ Receipts are ``reviews/<review-id>.md`` (no conversation text, no memory bodies)
 ``debug/<review-id>/attempt-<n>.jsonl`` only when ``settings.debug_logging``.
 """
 
-from core.consolidation.base import (
-    CancelCheck,
-    ConsolidationInput,
-    Consolidator,
-    DebugSink,
-    NullDebugSink,
-    ProgressFn,
-    never_cancelled,
-)
-from core.consolidation.chat import ChatModelConsolidator, ConnectionReport, check_connection
-from core.consolidation.offline import OfflineConsolidator
-from core.consolidation.proposals import (
-    FINAL_STATUSES,
-    ChangeKind,
-    ChangeSummary,
-    DeleteRecord,
-    NoChange,
-    Proposal,
-    ProposedChange,
-    ProposedRecord,
-    PutRecord,
-    Receipt,
-    ReceiptStatus,
-    ReplaceGlobal,
-    Review,
-    ReviewChange,
-)
-from core.consolidation.receipts import parse_receipt, render_receipt
-from core.consolidation.service import ConsolidationService, PreparedSession, review_id_for
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.consolidation.base import (
+        CancelCheck,
+        ConsolidationInput,
+        Consolidator,
+        DebugSink,
+        NullDebugSink,
+        ProgressFn,
+        never_cancelled,
+    )
+    from core.consolidation.chat import ChatModelConsolidator, ConnectionReport, check_connection
+    from core.consolidation.offline import OfflineConsolidator
+    from core.consolidation.proposals import (
+        FINAL_STATUSES,
+        ChangeKind,
+        ChangeSummary,
+        DeleteRecord,
+        NoChange,
+        Proposal,
+        ProposedChange,
+        ProposedRecord,
+        PutRecord,
+        Receipt,
+        ReceiptStatus,
+        ReplaceGlobal,
+        Review,
+        ReviewChange,
+    )
+    from core.consolidation.receipts import parse_receipt, render_receipt
+    from core.consolidation.service import ConsolidationService, PreparedSession, review_id_for
+
+_HOMES = {  # (imported on first use: the chat consolidator pulls in httpx and asyncio, ~15 MB)
+    "CancelCheck": "core.consolidation.base",
+    "ChangeKind": "core.consolidation.proposals",
+    "ChangeSummary": "core.consolidation.proposals",
+    "ChatModelConsolidator": "core.consolidation.chat",
+    "ConnectionReport": "core.consolidation.chat",
+    "ConsolidationInput": "core.consolidation.base",
+    "ConsolidationService": "core.consolidation.service",
+    "Consolidator": "core.consolidation.base",
+    "DebugSink": "core.consolidation.base",
+    "DeleteRecord": "core.consolidation.proposals",
+    "FINAL_STATUSES": "core.consolidation.proposals",
+    "NoChange": "core.consolidation.proposals",
+    "NullDebugSink": "core.consolidation.base",
+    "OfflineConsolidator": "core.consolidation.offline",
+    "PreparedSession": "core.consolidation.service",
+    "ProgressFn": "core.consolidation.base",
+    "Proposal": "core.consolidation.proposals",
+    "ProposedChange": "core.consolidation.proposals",
+    "ProposedRecord": "core.consolidation.proposals",
+    "PutRecord": "core.consolidation.proposals",
+    "Receipt": "core.consolidation.proposals",
+    "ReceiptStatus": "core.consolidation.proposals",
+    "ReplaceGlobal": "core.consolidation.proposals",
+    "Review": "core.consolidation.proposals",
+    "ReviewChange": "core.consolidation.proposals",
+    "check_connection": "core.consolidation.chat",
+    "never_cancelled": "core.consolidation.base",
+    "parse_receipt": "core.consolidation.receipts",
+    "render_receipt": "core.consolidation.receipts",
+    "review_id_for": "core.consolidation.service",
+}
+
+
+def __getattr__(name: str) -> object:
+    """The public names, each imported from its module when first asked for."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    return getattr(import_module(_HOMES[name]), name)
+
 
 __all__ = [
     "FINAL_STATUSES",

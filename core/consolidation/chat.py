@@ -11,7 +11,6 @@ connection closed) and CancelledError is raised. Any failure raises Consolidatio
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -21,7 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
 from pydantic import ValidationError
 
 from core.consolidation.base import (
@@ -148,6 +146,10 @@ class _Endpoint:
 
     def send(self, method: str, path: str, body: Any, cancelled: CancelCheck) -> HttpAnswer:
         """One request, end-to-end timeout, cancellable while in flight."""
+        import asyncio  # (with httpx ~15 MB of modules: imported when a model is asked, not with the window)
+
+        import httpx
+
         headers = self.headers()
         url = self.url(path)
         timeout = self.timeout_seconds
@@ -200,6 +202,8 @@ def _transport_reason(exc: BaseException) -> ConsolidationReason:
         if isinstance(cause, socket.gaierror):
             return "dns"
         cause = cause.__cause__ or cause.__context__
+    import httpx
+
     return "refused" if isinstance(exc, httpx.ConnectError) else "unreachable"
 
 

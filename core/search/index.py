@@ -248,7 +248,7 @@ class SearchIndex:
 
         t0 = time.perf_counter()
         with self._lock:
-            session = Session(self._dir(), self._scopes)
+            session = Session(self._dir(), self._scopes, rows=False)
             session.take()  # (a commit's snapshot changes something: diff once, under the writer)
             if isinstance(snapshot, GlobalSnapshot):
                 self._index_global(session, snapshot, None)

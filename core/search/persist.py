@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ class IndexDir:
         self.schema = build_schema()
         self._scopes_stat: tuple[int, int, int] | None = None
         self._discarded = False  # a folder was thrown away (or left for memory) since take_discarded
+        self._secured: set[str] = set()  # files narrowed to 0600 (or found so)
         self.index = self._open()
 
     def _open(self) -> tantivy.Index:
@@ -63,11 +65,15 @@ class IndexDir:
             mode: int | None = path.lstat().st_mode
         except OSError:
             mode = None
-        if mode is not None and stat.S_ISDIR(mode):
-            with contextlib.suppress(OSError, ValueError, RuntimeError):
+        for attempt in range(2 if mode is not None and stat.S_ISDIR(mode) else 0):
+            try:
                 index = tantivy.Index.open(str(path))
-                if index.schema == self.schema:
-                    return index
+            except (OSError, ValueError, RuntimeError):  # (once more, a moment later: another process
+                time.sleep(0.05 * (1 - attempt))  # may be mid-commit, and this would remove its work)
+                continue
+            if index.schema == self.schema:
+                return index
+            break
         if mode is not None:  # damaged, foreign, or not a folder: never followed, never trusted
             remove_tree_quietly(path)
             self._discarded = True
@@ -80,7 +86,7 @@ class IndexDir:
         """Throw the folder away and start empty (a search found it damaged)."""
         if self.path is not None:
             remove_tree_quietly(self.path)
-        self._scopes_stat, self._discarded = None, True
+        self._scopes_stat, self._discarded, self._secured = None, True, set()
         self.index = self._open()
 
     def take_discarded(self) -> bool:
@@ -101,6 +107,9 @@ class IndexDir:
             return
         with contextlib.suppress(OSError), os.scandir(self.path) as it:
             for entry in it:
+                if entry.name in self._secured:  # (tantivy never rewrites a file: each is looked at once)
+                    continue
+                self._secured.add(entry.name)
                 with contextlib.suppress(OSError):
                     st = entry.stat(follow_symlinks=False)
                     if stat.S_ISREG(st.st_mode) and st.st_mode & 0o077:

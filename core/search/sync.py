@@ -22,8 +22,9 @@ Scopes = dict[str, list[Any]]  # sid -> [stamp mtime, stamp inode, fingerprint, 
 class Session:
     """The writer, taken when the first change needs it, committed (and released) by ``finish``."""
 
-    def __init__(self, index_dir: IndexDir, scopes: Scopes, big: bool = False) -> None:
+    def __init__(self, index_dir: IndexDir, scopes: Scopes, big: bool = False, rows: bool = True) -> None:
         self.dir, self.scopes, self.big = index_dir, scopes, big
+        self.rows = rows  # write the scopes file after a commit (an apply()'s rows hold no stamps: not worth it)
         self.writer: tantivy.IndexWriter | None = None
         self.refused = False  # another process holds the writer
         self.reindexed = self.removed = self.committed = 0
@@ -76,16 +77,17 @@ class Session:
 
     def _indexed(self, sid: str) -> dict[str, str]:
         """id -> signature of the scope's documents as last committed."""
-        if self.seen is None:  # (and the scopes it holds: one walk, where doc_freq takes ~1 ms a scope)
+        if self.seen is None:  # (a build: the scopes it holds from one walk, where doc_freq takes ~1 ms a scope)
             self.seen = self.dir.index.searcher()
-            self.sids = {t for t, n in self.seen.terms_with_prefix("sid", "") if n}
-        if sid not in self.sids:
+            self.sids = {t for t, n in self.seen.terms_with_prefix("sid", "") if n} if self.big else set()
+        if self.big and sid not in self.sids:
             return {}
         return {d.get_first("id") or "": stored_doc(d)[1] for d in stored(self.dir, self.seen, sid)}
 
     def _published(self) -> None:
         self.dir.secure()
-        self.dir.write_scopes(self.scopes)
+        if self.rows:  # (else the next refresh here, or another process, confirms them: a second look)
+            self.dir.write_scopes(self.scopes)
         self.dir.index.reload()
         self.seen = None
 
