@@ -139,10 +139,9 @@ _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's
 
 
 class Plan(NamedTuple):
-    """A query; a score below ``lift[0]`` gains ``lift[1]`` (f32, as tantivy adds); k-th below ``level``: ``full``."""
+    """A query, and when its k-th hit scores below ``level``, the ``full`` query that ranks instead."""
 
     query: tantivy.Query
-    lift: tuple[float, float] = (0.0, 0.0)
     level: float = 0.0
     full: tantivy.Query | None = None
 
@@ -229,25 +228,24 @@ class QueryBuilder:
         full = tantivy.Query.boolean_query(clauses + [(S, dismax(levels))] * bool(levels))
         if probe is None or 3 * w_level + 8 * n * w_points >= 2**24 or (phrase is None and n > 1):
             return Plan(full)  # (the cheaper plans need the weights' f32 sums exact)
-        # tantivy scores a hit BM25 + (the integer sum of the constant clauses it matches, exact in f32):
-        # a plan may drop a clause whose constant it adds alike to every hit it ranks.
-        opt = [c for p in points for c in p]
-        if phrase is None:  # one term, which every match covers: here only the few with points, then lifted
-            some = tantivy.Query.boolean_query([(S, q) for q in (*fields[0], named) if q is not None])
-            opt += [(S, const(some, w_cover))] + [(S, dismax(levels))] * bool(levels)
-            return Plan(tantivy.Query.boolean_query(must + opt), lift=(w_points + w_cover, w_cover))
-        # A match holding the phrase matches each of its words: their cover comes with the phrase level,
-        # exact for that group and the exact-name one; when the k-th hit is in neither, the full query.
-        words = _PY_WORD_RE.findall(prep(pq.norm)[0])
+        # tantivy scores a hit BM25 + (the integer sum of its clauses' constants, exact in f32). A plan drops the
+        # covers a carrier clause implies and adds them to its constant: exact for the hits it carries (a phrase
+        # implies its words; one term: any match, here one with points); the full query when the k-th is not one.
+        words = _PY_WORD_RE.findall(prep(pq.norm)[0]) if phrase is not None else pq.terms
         implied = [t in words for t in pq.terms]
         sure = pq.norm in pq.phrases and len(words) > 1  # every match holds the phrase: its rarest word will do
-        sample = [(Occur.Must, phrase), (Occur.Must, self._any([self._term("sid", s) for s in probe] or [phrase]))]
-        if not sure and not self.searcher.search(tantivy.Query.boolean_query(sample), limit=1).count:  # type: ignore[attr-defined]
-            return Plan(full)  # (not in the sample: likely too rare to fill the top k, not worth a try)
-        top = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))) if sure else phrase
-        levels = [const(top, 2 * w_level + sum(implied) * w_cover)]
+        if phrase is None:
+            carrier, level = self._any([q for q in (*fields[0], named) if q is not None]), w_points
+        elif sure:
+            carrier, level = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))), 0.0
+        else:
+            carrier, level = phrase, 2 * w_level
+        sample = [(Occur.Must, carrier), (Occur.Must, self._any([self._term("sid", s) for s in probe] or matches))]
+        if level and not self.searcher.search(tantivy.Query.boolean_query(sample)).count:  # type: ignore[attr-defined]
+            return Plan(full)  # (none in the sample: likely too few to fill the top k, not worth a try)
+        levels = [const(carrier, 2 * w_level * (phrase is not None) + sum(implied) * w_cover)]
         if named is not None and self.searcher.doc_freq("named", pq.squashed):
             group = [(Occur.Must, const(named, 3 * w_level)), *(c for c, i in zip(covers, implied, strict=True) if i)]
             levels.append(tantivy.Query.boolean_query(group))
-        opt += [c for c, i in zip(covers, implied, strict=True) if not i] + [(S, dismax(levels))]
-        return Plan(tantivy.Query.boolean_query(must + opt), level=0.0 if sure else 2 * w_level, full=full)
+        opt = [c for p in points for c in p] + [c for c, i in zip(covers, implied, strict=True) if not i]
+        return Plan(tantivy.Query.boolean_query(must + opt + [(S, dismax(levels))]), level, full)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import struct
 import threading
 import time
 from collections import deque
@@ -42,7 +41,6 @@ if TYPE_CHECKING:
 TIE_MARGIN = 32  # hits fetched beyond ``limit`` (and 2 % of a big index: docs/search.md) to order ties
 MAX_TIES = 2048  # (beyond, in tantivy's order: a prefix-only query ties thousands)
 _SEP = "\x1f"
-_F32 = struct.Struct("f")  # (tantivy adds scores in f32)
 _Item = tuple[str, tuple[str, str, str, str], str, int]  # a record: file name, fields, revision, mtime
 
 
@@ -316,11 +314,8 @@ class SearchIndex:
             if plan.full is not None and limit > 0 and (len(hits) < limit or hits[limit - 1][0] < plan.level):
                 plan = Plan(plan.full)  # (the k-th hit is below the groups the plan ranks exactly)
                 hits = searcher.search(plan.query, limit=want, count=False).hits
-            floor, lift = plan.lift
-            hits = [(s if s >= floor else _F32.unpack(_F32.pack(s + lift))[0], a) for s, a in hits] if lift else hits
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
                 hits = searcher.search(plan.query, limit=MAX_TIES, count=False).hits
-                hits = [(s if s >= floor else _F32.unpack(_F32.pack(s + lift))[0], a) for s, a in hits]
             cut = hits[min(limit, len(hits)) - 1][0] if limit > 0 and hits else math.inf
             hits = [h for h in hits if h[0] >= cut]  # (sorted by score: only these can be in the top k)
             cols = [searcher.fast_field_values(f, [a for _, a in hits]) for f in ("mtime", "k1", "k2")]

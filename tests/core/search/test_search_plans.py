@@ -1,6 +1,6 @@
 """The cheaper query plans (``QueryBuilder.ranked`` given a probe; docs/search.md, "The ranking
 contract") rank exactly like the whole query: the same hits in the same order with the same scores,
-and the same count, on generated corpora and on each plan's own path: one term (its cover lifted),
+and the same count, on generated corpora and on each plan's own path: one term (carried by the hits with points),
 the phrase group taken for the top k, that guess found wrong (the whole query instead), a quoted
 phrase that is the whole query."""
 
@@ -65,15 +65,17 @@ def test_every_plan_ranks_like_the_whole_query(records: list[tuple[str, str, str
     assert fast == full
 
 
-def test_one_term_lifts_the_cover_of_hits_without_points() -> None:
-    records = [("pnpm", "notes", "x"), ("", "pnpm", "pnpm pnpm")] + [("", "notes", "pnpm " + "y " * i) for i in range(30)]
+def test_one_term_is_carried_by_the_hits_with_points() -> None:
+    records = [("pnpm", "notes", "x"), ("", "pnpm", "pnpm pnpm")] + [
+        ("", "notes", "pnpm " + "y " * i) for i in range(30)
+    ]
     index = _index(records)
     plan, hits = _plan(index, "pnpm")
-    floor, lift = plan.lift
-    assert lift > 0 and plan.full is None
-    assert sum(s >= floor for s, _ in hits) == 2  # (the name and the description: their cover in the query)
-    fast, full = _both(index, "pnpm", 5)
-    assert fast == full and [d.name for d, _ in fast[0]][:2] == ["pnpm", "r-001"]
+    assert plan.full is not None and sum(s >= plan.level for s, _ in hits) == 2  # (in the name, the description)
+    for limit in (1, 2, 3, 10):  # (from 3 on, the full query)
+        fast, full = _both(index, "pnpm", limit)
+        assert fast == full
+    assert [d.name for d, _ in fast[0]][:2] == ["pnpm", "r-001"]
 
 
 def test_the_phrase_group_fills_the_top_k() -> None:
@@ -98,7 +100,9 @@ def test_too_few_in_the_phrase_group_falls_back_to_the_whole_query() -> None:
 
 
 def test_a_quoted_phrase_that_is_the_query_needs_no_phrase_search_of_its_own() -> None:
-    records = [("build-cache", "notes", "the build cache")] + [("", "cache", f"build cache {'x ' * i}") for i in range(9)]
+    records = [("build-cache", "notes", "the build cache")] + [
+        ("", "cache", f"build cache {'x ' * i}") for i in range(9)
+    ]
     index = _index(records)
     plan, _ = _plan(index, '"build cache"')
     assert plan.level == 0.0 and plan.full is not None
