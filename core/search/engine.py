@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 from functools import partial
 from operator import add
-from typing import NamedTuple
 
 import tantivy
 from tantivy import Occur
@@ -136,14 +135,9 @@ def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
 
 
 _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
-
-
-class Plan(NamedTuple):
-    """A query, and when its k-th hit scores below ``level``, the ``full`` query that ranks instead."""
-
-    query: tantivy.Query
-    level: float = 0.0
-    full: tantivy.Query | None = None
+Plan = tuple[
+    tantivy.Query, float, tantivy.Query | None
+]  # a query; if its k-th hit scores below the float, the full one
 
 
 class QueryBuilder:
@@ -151,12 +145,7 @@ class QueryBuilder:
 
     def __init__(self, schema: tantivy.Schema, searcher: tantivy.Searcher) -> None:
         self.schema, self.searcher = schema, searcher
-
-    def _term(self, field: str, value: str) -> tantivy.Query:
-        return tantivy.Query.term_query(self.schema, field, value)
-
-    def _regex(self, field: str, pattern: str) -> tantivy.Query:
-        return tantivy.Query.regex_query(self.schema, field, pattern)
+        self._term, self._regex = partial(tantivy.Query.term_query, schema), partial(tantivy.Query.regex_query, schema)
 
     def _any(self, queries: Sequence[tantivy.Query]) -> tantivy.Query:
         return queries[0] if len(queries) == 1 else tantivy.Query.boolean_query([(Occur.Should, q) for q in queries])
@@ -215,10 +204,8 @@ class QueryBuilder:
         w_level = w_points * (7 * n + 1)
         musts = [self._any(matches), *(const(q, 0.0) for q in phrases if q is not None)]
         must = [(Occur.Must, q) for q in musts + ([const(scope_filter, 0.0)] if scope_filter is not None else [])]
-        fields = [
-            [*(self.term(t, f, f"{f}c", expand=False) for f in ("name", "desc")), self._term("type", t)]
-            for t in pq.terms
-        ]
+        field = partial(self.term, expand=False)
+        fields = [(field(t, "name", "namec"), field(t, "desc", "descc"), self._term("type", t)) for t in pq.terms]
         points = [[(S, const(q, w * w_points)) for q, w in zip(f, _POINTS, strict=True)] for f in fields]
         named = self._term("named", pq.squashed) if pq.squashed else None
         phrase = self.phrase(pq.norm) if pq.multi_word and pq.norm else None
@@ -227,7 +214,7 @@ class QueryBuilder:
         clauses = [*must, *(c for cover, p in zip(covers, points, strict=True) for c in (cover, *p))]
         full = tantivy.Query.boolean_query(clauses + [(S, dismax(levels))] * bool(levels))
         if probe is None or 3 * w_level + 8 * n * w_points >= 2**24 or (phrase is None and n > 1):
-            return Plan(full)  # (the cheaper plans need the weights' f32 sums exact)
+            return full, 0.0, None  # (the cheaper plans need the weights' f32 sums exact)
         # tantivy scores a hit BM25 + (the integer sum of its clauses' constants, exact in f32). A plan drops the
         # covers a carrier clause implies and adds them to its constant: exact for the hits it carries (a phrase
         # implies its words; one term: any match, here one with points); the full query when the k-th is not one.
@@ -235,17 +222,16 @@ class QueryBuilder:
         implied = [t in words for t in pq.terms]
         sure = pq.norm in pq.phrases and len(words) > 1  # every match holds the phrase: its rarest word will do
         if phrase is None:
-            carrier, level = self._any([q for q in (*fields[0], named) if q is not None]), w_points
+            carrier, level = self._any(fields[0]), w_points
         elif sure:
             carrier, level = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))), 0.0
         else:
             carrier, level = phrase, 2 * w_level
-        sample = [(Occur.Must, carrier), (Occur.Must, self._any([self._term("sid", s) for s in probe] or matches))]
-        if level and not self.searcher.search(tantivy.Query.boolean_query(sample)).count:  # type: ignore[attr-defined]
-            return Plan(full)  # (none in the sample: likely too few to fill the top k, not worth a try)
-        levels = [const(carrier, 2 * w_level * (phrase is not None) + sum(implied) * w_cover)]
-        if named is not None and self.searcher.doc_freq("named", pq.squashed):
-            group = [(Occur.Must, const(named, 3 * w_level)), *(c for c, i in zip(covers, implied, strict=True) if i)]
-            levels.append(tantivy.Query.boolean_query(group))
+        sids = [self._term("sid", s) for s in probe[:: max(1, len(probe) // 20)]]  # (about 20 of the scopes)
+        sample = [(Occur.Must, carrier), (Occur.Must, self._any(sids or matches))]
+        named_hits = named is not None and self.searcher.doc_freq("named", pq.squashed)  # (their covers vary)
+        if named_hits or (level and not self.searcher.search(tantivy.Query.boolean_query(sample)).count):  # type: ignore[attr-defined]
+            return full, 0.0, None  # (none in the sample: likely too few to fill the top k, not worth a try)
         opt = [c for p in points for c in p] + [c for c, i in zip(covers, implied, strict=True) if not i]
-        return Plan(tantivy.Query.boolean_query(must + opt + [(S, dismax(levels))]), level, full)
+        carried = const(carrier, 2 * w_level * (phrase is not None) + sum(implied) * w_cover)
+        return tantivy.Query.boolean_query([*must, *opt, (S, carried)]), level, full if level else None

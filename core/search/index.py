@@ -12,7 +12,6 @@ says so (``read_only``); its next refresh looks again.
 from __future__ import annotations
 
 import contextlib
-import math
 import threading
 import time
 from collections import deque
@@ -26,7 +25,7 @@ from core.errors import DshMemoryError
 from core.fingerprint import content_hash
 from core.layout import GLOBAL_FILE
 from core.search.documents import Doc, split_global_sections
-from core.search.engine import Plan, QueryBuilder, stored_doc
+from core.search.engine import QueryBuilder, stored_doc
 from core.search.persist import INDEX_DIR, IndexDir
 from core.search.snippets import hit_of, shrink
 from core.search.sync import Scopes, Session, stored
@@ -280,19 +279,16 @@ class SearchIndex:
         pq = parse_query(query)
         ranked, total = self._ranked(pq, scopes, include_archived, limit)
         hits: list[SearchHit] = []
-        used = 0
-        truncated = total > len(ranked)
+        used, truncated = 0, total > len(ranked)
         for doc, score in ranked:
             hit = hit_of(doc, score, pq)
-            if used + hit.byte_size > max_bytes:
+            over = used + hit.byte_size > max_bytes
+            if (kept := shrink(hit, max_bytes - used) if over else hit) is not None:
+                hits.append(kept)
+                used += kept.byte_size
+            if over:
                 truncated = True
-                shrunk = shrink(hit, max_bytes - used)
-                if shrunk is not None:
-                    hits.append(shrunk)
-                    used += shrunk.byte_size
                 break
-            hits.append(hit)
-            used += hit.byte_size
         return SearchResults(query, tuple(hits), total, truncated, used, (time.perf_counter() - t0) * 1000.0)
 
     def _ranked(
@@ -302,22 +298,20 @@ class SearchIndex:
         if d is None or pq.empty:
             return [], 0
         searcher = d.index.searcher()
-        sids = list(self._scopes)  # (a sample of them: where a phrase is looked for first, QueryBuilder.ranked)
         plan = QueryBuilder(d.schema, searcher).ranked(
-            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived), sids[:: max(1, len(sids) // 20)]
+            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived), list(self._scopes)
         )
         if plan is None:
             return [], 0
+        query, level, full = plan
         want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
         try:
-            hits = (result := searcher.search(plan.query, limit=want, count=True)).hits
-            if plan.full is not None and limit > 0 and (len(hits) < limit or hits[limit - 1][0] < plan.level):
-                plan = Plan(plan.full)  # (the k-th hit is below the groups the plan ranks exactly)
-                hits = searcher.search(plan.query, limit=want, count=False).hits
+            hits = (result := searcher.search(query, limit=want, count=True)).hits
+            if full is not None and limit > 0 and (len(hits) < limit or hits[limit - 1][0] < level):
+                hits = searcher.search(query := full, limit=want, count=False).hits  # (the k-th not ranked exactly)
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
-                hits = searcher.search(plan.query, limit=MAX_TIES, count=False).hits
-            cut = hits[min(limit, len(hits)) - 1][0] if limit > 0 and hits else math.inf
-            hits = [h for h in hits if h[0] >= cut]  # (sorted by score: only these can be in the top k)
+                hits = searcher.search(query, limit=MAX_TIES, count=False).hits
+            hits = [h for h in hits if limit > 0 and h[0] >= hits[min(limit, len(hits)) - 1][0]]  # (can be top k)
             cols = [searcher.fast_field_values(f, [a for _, a in hits]) for f in ("mtime", "k1", "k2")]
             keys = [(-s, -(m or 0), k1 or 0, k2 or 0, a) for (s, a), m, k1, k2 in zip(hits, *cols, strict=True)]
             keys.sort(key=lambda k: k[:4])  # (the order up to the first 14 bytes of scope key and name)

@@ -63,5 +63,5 @@ def rank_texts(items: Sequence[tuple[str, str, str]], query: str, limit: int) ->
     plan = QueryBuilder(schema, searcher).ranked(pq, searcher.num_docs, None)
     if plan is None:
         return []
-    hits = searcher.search(plan.query, limit=limit, count=False).hits
+    hits = searcher.search(plan[0], limit=limit, count=False).hits
     return [(int(searcher.doc(addr).get_first("id") or 0), float(score)) for score, addr in hits]

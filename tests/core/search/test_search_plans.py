@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from core.models import PutOp, Record
 from core.search import SearchIndex
-from core.search.engine import Plan, QueryBuilder
+from core.search.engine import Plan, QueryBuilder  # (Plan: query, level, full)
 from core.search.tokenizer import parse_query
 from core.store.memory import InMemoryStore
 
@@ -55,7 +55,7 @@ def _plan(index: SearchIndex, query: str) -> tuple[Plan, list[tuple[float, Any]]
     searcher = d.index.searcher()
     plan = QueryBuilder(d.schema, searcher).ranked(parse_query(query), searcher.num_docs, None, list(index._scopes))
     assert plan is not None
-    return plan, searcher.search(plan.query, limit=1000).hits
+    return plan, searcher.search(plan[0], limit=1000).hits
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -66,23 +66,30 @@ def test_every_plan_ranks_like_the_whole_query(records: list[tuple[str, str, str
 
 
 def test_one_term_is_carried_by_the_hits_with_points() -> None:
-    records = [("pnpm", "notes", "x"), ("", "pnpm", "pnpm pnpm")] + [
-        ("", "notes", "pnpm " + "y " * i) for i in range(30)
-    ]
+    records = [("", "pnpm", "x"), ("", "pnpm", "pnpm pnpm")]
+    records += [("", "notes", "pnpm " + "y " * i) for i in range(30)]
     index = _index(records)
     plan, hits = _plan(index, "pnpm")
-    assert plan.full is not None and sum(s >= plan.level for s, _ in hits) == 2  # (in the name, the description)
+    assert plan[2] is not None and sum(s >= plan[1] for s, _ in hits) == 2  # (the two descriptions)
     for limit in (1, 2, 3, 10):  # (from 3 on, the full query)
         fast, full = _both(index, "pnpm", limit)
         assert fast == full
-    assert [d.name for d, _ in fast[0]][:2] == ["pnpm", "r-001"]
+    assert [d.name for d, _ in fast[0]][:2] == ["r-001", "r-000"]
+
+
+def test_a_record_named_by_the_query_takes_the_full_query() -> None:
+    index = _index([("pnpm", "notes", "x")] + [("", "pnpm", "pnpm " + "y " * i) for i in range(5)])
+    plan, _ = _plan(index, "pnpm")
+    assert plan[2] is None and plan[1] == 0.0
+    fast, full = _both(index, "pnpm", 3)
+    assert fast == full and fast[0][0][0].name == "pnpm"
 
 
 def test_the_phrase_group_fills_the_top_k() -> None:
     records = [("", "notes", f"we build cache {'x ' * i}") for i in range(20)] + [("", "build", "cache build")] * 5
     index = _index(records)
     plan, hits = _plan(index, "build cache")
-    assert plan.full is not None and hits[4][0] >= plan.level  # (the plan's guess holds for 5)
+    assert plan[2] is not None and hits[4][0] >= plan[1]  # (the plan's guess holds for 5)
     for limit in (1, 5, 20, 25):
         fast, full = _both(index, "build cache", limit)
         assert fast == full
@@ -93,21 +100,19 @@ def test_too_few_in_the_phrase_group_falls_back_to_the_whole_query() -> None:
     records += [("", "cache", f"build ci cache {'x ' * i}") for i in range(20)]
     index = _index(records)
     plan, hits = _plan(index, "build cache")
-    assert plan.full is not None and hits[4][0] < plan.level  # (one phrase hit: the top 5 needs the full query)
+    assert plan[2] is not None and hits[4][0] < plan[1]  # (one phrase hit: the top 5 needs the full query)
     fast, full = _both(index, "build cache", 5)
     assert fast == full
     assert fast[0][0][0].body.strip() == "we build cache" and len(fast[0]) == 5
 
 
 def test_a_quoted_phrase_that_is_the_query_needs_no_phrase_search_of_its_own() -> None:
-    records = [("build-cache", "notes", "the build cache")] + [
-        ("", "cache", f"build cache {'x ' * i}") for i in range(9)
-    ]
+    records = [("", "build", "the build cache")] + [("", "cache", f"build cache {'x ' * i}") for i in range(9)]
     index = _index(records)
     plan, _ = _plan(index, '"build cache"')
-    assert plan.level == 0.0 and plan.full is not None
+    assert plan[1] == 0.0 and plan[2] is None and repr(plan[0]).count("PhraseQuery") == 1  # (the required one)
     fast, full = _both(index, '"build cache"', 3)
-    assert fast == full and fast[0][0][0].name == "build-cache"
+    assert fast == full and len(fast[0]) == 3 and fast[1] == 10
 
 
 def test_the_phrase_implies_its_words_not_the_compound() -> None:
