@@ -39,7 +39,6 @@ _JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
 _POINTS = NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
-_DISMAX = tantivy.Query.disjunction_max_query
 
 # (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points; the
 # compounds, whole and squashed (a term finds electron-builder as electronbuilder), use whitespace.
@@ -164,38 +163,31 @@ class QueryBuilder:
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
             parts.append(self._regex(word, _esc(term) + ".*"))
         if prefix and expand:  # the words it begins: as terms (BM25 tells them apart), one regex if many
-            sq, tset = _SQUASHED[compound], tantivy.Query.term_set_query  # (squashed they all score alike)
-            words, squashed = self._begun(word, term), self._begun(sq, term)
-            grown = [self._regex(word, _esc(term) + ".+")] if words is None else [self._term(word, w) for w in words]
-            # (a term set scores as the regex, which takes ~0.4 ms to build)
-            grown.append(self._regex(sq, _esc(term) + ".+") if squashed is None else tset(self.schema, sq, squashed))
+            sq, tset, regex = _SQUASHED[compound], tantivy.Query.term_set_query, _esc(term) + ".+"
+            got = [self.searcher.terms_with_prefix(f, term, limit=MAX_EXPANSIONS + 2) for f in (word, sq)]
+            words, squashed = ([w for w, _ in g if w != term] for g in got)
+            grown = [self._regex(word, regex)] if len(words) > MAX_EXPANSIONS else [self._term(word, w) for w in words]
+            # (squashed they score alike: as a term set as they did as a regex, which takes ~0.4 ms to build)
+            grown.append(self._regex(sq, regex) if len(squashed) > MAX_EXPANSIONS else tset(self.schema, sq, squashed))
             parts.append(tantivy.Query.boost_query(tantivy.Query.disjunction_max_query(grown), PREFIX_BOOST))
         return self._any(parts)
-
-    def _begun(self, field: str, term: str) -> list[str] | None:
-        """The words ``term`` begins in ``field`` (not itself), or None when they are too many."""
-        found = [w for w, _ in self.searcher.terms_with_prefix(field, term, limit=MAX_EXPANSIONS + 2) if w != term]
-        return found if len(found) <= MAX_EXPANSIONS else None
 
     def phrase(self, text: str) -> tantivy.Query | None:
         """Documents holding the words of ``text`` (normalized) next to each other."""
         words = _PY_WORD_RE.findall(prep(text)[0])
-        if not words:
-            return None
-        if len(words) == 1:
-            return self.term(words[0], "text", "comp", expand=True)
+        if len(words) < 2:
+            return self.term(words[0], "text", "comp") if words else None
         return tantivy.Query.phrase_query(self.schema, "text", words)
 
     def ranked(
         self, pq: ParsedQuery, num_docs: int, scope_filter: tantivy.Query | None, probe: Sequence[str] | None = None
     ) -> Plan | None:
-        """The whole query: matches = OR over terms (+ required phrases); score = rank group weights
-        + BM25; None when nothing can match. ``probe``: a cheaper plan ranking alike (docs/search.md),
-        and the scopes (a sample) a phrase is looked for in before its group is taken for the top k."""
+        """The query: matches = OR over terms (+ required phrases); score = rank group weights + BM25; None when
+        nothing can match. With ``probe`` (scope ids to sample), a cheaper plan ranking alike (docs/search.md)."""
         phrases = [self.phrase(p) for p in pq.phrases]
         if not pq.terms or None in phrases:
             return None
-        n, S, const, dismax = len(pq.terms), Occur.Should, tantivy.Query.const_score_query, _DISMAX
+        n, S, const = len(pq.terms), Occur.Should, tantivy.Query.const_score_query
         matches = [self.term(t, "text", "comp", prefix=t in pq.prefix_terms) for t in pq.terms]
         # Group weights: each step above the largest possible sum of the steps below it and BM25
         # (at most ~2.2 * idf per term and field clause, idf <= ln(1 + N)).
@@ -212,18 +204,16 @@ class QueryBuilder:
         levels = [const(q, w * w_level) for q, w in ((named, 3), (phrase, 2)) if q is not None]
         covers = [(S, const(m, w_cover)) for m in matches]
         clauses = [*must, *(c for cover, p in zip(covers, points, strict=True) for c in (cover, *p))]
-        full = tantivy.Query.boolean_query(clauses + [(S, dismax(levels))] * bool(levels))
+        full = tantivy.Query.boolean_query(clauses + [(S, tantivy.Query.disjunction_max_query(levels))] * bool(levels))
         if probe is None or 3 * w_level + 8 * n * w_points >= 2**24 or (phrase is None and n > 1):
             return full, 0.0, None  # (the cheaper plans need the weights' f32 sums exact)
-        # tantivy scores a hit BM25 + (the integer sum of its clauses' constants, exact in f32). A plan drops the
-        # covers a carrier clause implies and adds them to its constant: exact for the hits it carries (a phrase
-        # implies its words; one term: any match, here one with points); the full query when the k-th is not one.
+        # tantivy scores a hit BM25 + the integer sum of its clauses' constants (exact in f32): a plan drops the covers
+        # a carrier implies (a phrase: its words; one term: any match) into its constant, exact for the hits it carries.
         words = _PY_WORD_RE.findall(prep(pq.norm)[0]) if phrase is not None else pq.terms
         implied = [t in words for t in pq.terms]
-        sure = pq.norm in pq.phrases and len(words) > 1  # every match holds the phrase: its rarest word will do
-        if phrase is None:
+        if phrase is None:  # (the hits with points carry one term)
             carrier, level = self._any(fields[0]), w_points
-        elif sure:
+        elif pq.norm in pq.phrases and len(words) > 1:  # every match holds the phrase: its rarest word will do
             carrier, level = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))), 0.0
         else:
             carrier, level = phrase, 2 * w_level

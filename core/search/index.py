@@ -298,10 +298,8 @@ class SearchIndex:
         if d is None or pq.empty:
             return [], 0
         searcher = d.index.searcher()
-        plan = QueryBuilder(d.schema, searcher).ranked(
-            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived), list(self._scopes)
-        )
-        if plan is None:
+        scoped = _scope_filter(d, scopes, include_archived)
+        if (plan := QueryBuilder(d.schema, searcher).ranked(pq, searcher.num_docs, scoped, list(self._scopes))) is None:
             return [], 0
         query, level, full = plan
         want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
