@@ -297,13 +297,13 @@ class SearchIndex:
         d = self._index_dir
         if d is None or pq.empty:
             return [], 0
-        searcher = d.index.searcher()
-        scoped = _scope_filter(d, scopes, include_archived)
-        if (plan := QueryBuilder(d.schema, searcher).ranked(pq, searcher.num_docs, scoped, list(self._scopes))) is None:
-            return [], 0
-        query, level, full = plan
+        searcher, sids = d.index.searcher(), list(self._scopes)
         want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
-        try:
+        try:  # (the plan looks terms up and may probe: inside, like the searches)
+            scoped = _scope_filter(d, scopes, include_archived)
+            if (plan := QueryBuilder(d.schema, searcher).ranked(pq, searcher.num_docs, scoped, sids)) is None:
+                return [], 0
+            query, level, full = plan
             hits = (result := searcher.search(query, limit=want, count=True)).hits
             if full is not None and limit > 0 and (len(hits) < limit or hits[limit - 1][0] < level):
                 hits = searcher.search(query := full, limit=want, count=False).hits  # (the k-th not ranked exactly)
