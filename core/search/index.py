@@ -309,7 +309,8 @@ class SearchIndex:
                 hits = searcher.search(query := full, limit=want, count=False).hits  # (the k-th not ranked exactly)
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
                 hits = searcher.search(query, limit=MAX_TIES, count=False).hits
-            hits = [h for h in hits if limit > 0 and h[0] >= hits[min(limit, len(hits)) - 1][0]]  # (can be top k)
+            cut = hits[min(limit, len(hits)) - 1][0] if limit > 0 and hits else float("inf")
+            hits = [h for h in hits if h[0] >= cut]  # (sorted by score: only these can be in the top k)
             cols = [searcher.fast_field_values(f, [a for _, a in hits]) for f in ("mtime", "k1", "k2")]
             keys = [(-s, -(m or 0), k1 or 0, k2 or 0, a) for (s, a), m, k1, k2 in zip(hits, *cols, strict=True)]
             keys.sort(key=lambda k: k[:4])  # (the order up to the first 14 bytes of scope key and name)
