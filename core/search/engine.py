@@ -212,7 +212,7 @@ class QueryBuilder:
         words = _PY_WORD_RE.findall(prep(pq.norm)[0]) if phrase is not None else pq.terms
         implied = [t in words for t in pq.terms]
         if phrase is None:  # (the hits with points carry one term)
-            carrier, level = self._any(fields[0]), w_points
+            carrier, level = self._any(fields[0]), w_points + w_cover
         elif pq.norm in pq.phrases and len(words) > 1:  # every match holds the phrase: its rarest word will do
             carrier, level = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))), 0.0
         else:
