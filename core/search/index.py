@@ -282,10 +282,10 @@ class SearchIndex:
         used, truncated = 0, total > len(ranked)
         for doc, score in ranked:
             hit = hit_of(doc, score, pq)
-            over = used + hit.byte_size > max_bytes
+            over = used + (size := hit.byte_size) > max_bytes
             if (kept := shrink(hit, max_bytes - used) if over else hit) is not None:
                 hits.append(kept)
-                used += kept.byte_size
+                used += kept.byte_size if over else size
             if over:
                 truncated = True
                 break
