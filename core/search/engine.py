@@ -44,7 +44,7 @@ _esc = partial(re.compile(r"([.\\+*?()|\[\]{}^$#&~-])").sub, r"\\\1")  # (a word
 _JSON = json.JSONEncoder(ensure_ascii=False).encode  # (a stored document; json.dumps adds ~3 µs a call)
 PREFIX_BOOST = 0.5  # a word that only begins with the typed prefix counts half (BM25 part only)
 MAX_EXPANSIONS = 64  # a prefix beginning more words is looked up as one regex (all equal scores)
-NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
+_POINTS = NAME_POINTS, DESCRIPTION_POINTS, TYPE_POINTS = 4, 2, 1  # field points per query term (the third rank group)
 
 # (field, tokenizer, index option) of the analysed fields; name/desc/type feed the field points; the
 # compounds, whole and squashed (a term finds electron-builder as electronbuilder), use whitespace.
@@ -140,6 +140,9 @@ def stored_doc(stored: tantivy.Document) -> tuple[Doc, str]:
 
 
 _TYPES = (str, str, bool, str, str, str, str, str, str, int, int, str)  # (Doc's fields, then the signature)
+Plan = tuple[
+    tantivy.Query, float, tantivy.Query | None
+]  # a query; if its k-th hit scores below the float, the full one
 
 
 class QueryBuilder:
@@ -147,12 +150,7 @@ class QueryBuilder:
 
     def __init__(self, schema: tantivy.Schema, searcher: tantivy.Searcher) -> None:
         self.schema, self.searcher = schema, searcher
-
-    def _term(self, field: str, value: str) -> tantivy.Query:
-        return tantivy.Query.term_query(self.schema, field, value)
-
-    def _regex(self, field: str, pattern: str) -> tantivy.Query:
-        return tantivy.Query.regex_query(self.schema, field, pattern)
+        self._term, self._regex = partial(tantivy.Query.term_query, schema), partial(tantivy.Query.regex_query, schema)
 
     def _any(self, queries: Sequence[tantivy.Query]) -> tantivy.Query:
         return queries[0] if len(queries) == 1 else tantivy.Query.boolean_query([(Occur.Should, q) for q in queries])
@@ -171,55 +169,65 @@ class QueryBuilder:
         if len(term) >= MAX_TOKEN_CHARS:  # a capped query term: the long words it begins
             parts.append(self._regex(word, _esc(term) + ".*"))
         if prefix and expand:  # the words it begins: as terms (BM25 tells them apart), one regex if many
-            words = [w for w, _ in self.searcher.terms_with_prefix(word, term, limit=MAX_EXPANSIONS + 1) if w != term]
-            many = len(words) > MAX_EXPANSIONS
-            grown = [self._regex(word, _esc(term) + ".+")] if many else [self._term(word, w) for w in words]
-            grown.append(self._regex(_SQUASHED[compound], _esc(term) + ".+"))
+            sq, tset, regex = _SQUASHED[compound], tantivy.Query.term_set_query, _esc(term) + ".+"
+            got = [self.searcher.terms_with_prefix(f, term, limit=MAX_EXPANSIONS + 2) for f in (word, sq)]
+            words, squashed = ([w for w, _ in g if w != term] for g in got)
+            grown = [self._regex(word, regex)] if len(words) > MAX_EXPANSIONS else [self._term(word, w) for w in words]
+            # (squashed they score alike: as a term set as they did as a regex, which takes ~0.4 ms to build)
+            grown.append(self._regex(sq, regex) if len(squashed) > MAX_EXPANSIONS else tset(self.schema, sq, squashed))
             parts.append(tantivy.Query.boost_query(tantivy.Query.disjunction_max_query(grown), PREFIX_BOOST))
         return self._any(parts)
 
     def phrase(self, text: str) -> tantivy.Query | None:
         """Documents holding the words of ``text`` (normalized) next to each other."""
         words = _PY_WORD_RE.findall(prep(text)[0])
-        if not words:
-            return None
-        if len(words) == 1:
-            return self.term(words[0], "text", "comp", expand=True)
+        if len(words) < 2:
+            return self.term(words[0], "text", "comp") if words else None
         return tantivy.Query.phrase_query(self.schema, "text", words)
 
-    def ranked(self, pq: ParsedQuery, num_docs: int, scope_filter: tantivy.Query | None) -> tantivy.Query | None:
-        """The whole query: matches = OR over terms (+ required phrases); score = rank group
-        weights + BM25. None when nothing can match."""
-        if not pq.terms:
+    def ranked(
+        self, pq: ParsedQuery, num_docs: int, scope_filter: tantivy.Query | None, probe: Sequence[str] | None = None
+    ) -> Plan | None:
+        """The query: matches = OR over terms (+ required phrases); score = rank group weights + BM25; None when
+        nothing can match. With ``probe`` (scope ids to sample), a cheaper plan ranking alike (docs/search.md)."""
+        phrases = [self.phrase(p) for p in pq.phrases]
+        if not pq.terms or None in phrases:
             return None
-        n_terms = len(pq.terms)
-        const = tantivy.Query.const_score_query
+        n, S, const = len(pq.terms), Occur.Should, tantivy.Query.const_score_query
         matches = [self.term(t, "text", "comp", prefix=t in pq.prefix_terms) for t in pq.terms]
         # Group weights: each step above the largest possible sum of the steps below it and BM25
         # (at most ~2.2 * idf per term and field clause, idf <= ln(1 + N)).
-        w_cover = math.ceil(n_terms * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
-        w_points = w_cover * (n_terms + 1)
-        w_level = w_points * (7 * n_terms + 1)
-        clauses: list[tuple[Any, tantivy.Query]] = [(Occur.Must, self._any(matches))]
-        for phrase in pq.phrases:
-            q = self.phrase(phrase)
-            if q is None:
-                return None
-            clauses.append((Occur.Must, const(q, 0.0)))
-        if scope_filter is not None:
-            clauses.append((Occur.Must, const(scope_filter, 0.0)))
-        for t, m in zip(pq.terms, matches, strict=True):
-            clauses.append((Occur.Should, const(m, w_cover)))
-            clauses.append((Occur.Should, const(self.term(t, "name", "namec", expand=False), NAME_POINTS * w_points)))
-            clauses.append(
-                (Occur.Should, const(self.term(t, "desc", "descc", expand=False), DESCRIPTION_POINTS * w_points))
-            )
-            clauses.append((Occur.Should, const(self._term("type", t), TYPE_POINTS * w_points)))
-        levels = [const(self._term("named", pq.squashed), 3 * w_level)] if pq.squashed else []
-        if pq.multi_word and pq.norm:
-            q = self.phrase(pq.norm)
-            if q is not None:
-                levels.append(const(q, 2 * w_level))
-        if levels:
-            clauses.append((Occur.Should, tantivy.Query.disjunction_max_query(levels)))
-        return tantivy.Query.boolean_query(clauses)
+        w_cover = math.ceil(n * (2.2 * math.log(2.0 + num_docs) + 4.0)) + 1.0
+        w_points = w_cover * (n + 1)
+        w_level = w_points * (7 * n + 1)
+        musts = [self._any(matches), *(const(q, 0.0) for q in phrases if q is not None)]
+        must = [(Occur.Must, q) for q in musts + ([const(scope_filter, 0.0)] if scope_filter is not None else [])]
+        field = partial(self.term, expand=False)
+        fields = [(field(t, "name", "namec"), field(t, "desc", "descc"), self._term("type", t)) for t in pq.terms]
+        points = [[(S, const(q, w * w_points)) for q, w in zip(f, _POINTS, strict=True)] for f in fields]
+        named = self._term("named", pq.squashed) if pq.squashed else None
+        phrase = self.phrase(pq.norm) if pq.multi_word and pq.norm else None
+        levels = [const(q, w * w_level) for q, w in ((named, 3), (phrase, 2)) if q is not None]
+        covers = [(S, const(m, w_cover)) for m in matches]
+        clauses = [*must, *(c for cover, p in zip(covers, points, strict=True) for c in (cover, *p))]
+        full = tantivy.Query.boolean_query(clauses + [(S, tantivy.Query.disjunction_max_query(levels))] * bool(levels))
+        if probe is None or 3 * w_level + 8 * n * w_points >= 2**24 or (phrase is None and n > 1):
+            return full, 0.0, None  # (the cheaper plans need the weights' f32 sums exact)
+        # tantivy scores a hit BM25 + the integer sum of its clauses' constants (exact in f32): a plan drops the covers
+        # a carrier implies (a phrase: its words; one term: any match) into its constant, exact for the hits it carries.
+        words = _PY_WORD_RE.findall(prep(pq.norm)[0]) if phrase is not None else pq.terms
+        implied = [t in words for t in pq.terms]
+        if phrase is None:  # (the hits with points carry one term)
+            carrier, level = self._any(fields[0]), w_points + w_cover
+        elif pq.norm in pq.phrases and len(words) > 1:  # every match holds the phrase: its rarest word will do
+            carrier, level = self._term("text", min(words, key=partial(self.searcher.doc_freq, "text"))), 0.0
+        else:
+            carrier, level = phrase, 2 * w_level
+        sids = [self._term("sid", s) for s in probe[:: max(1, len(probe) // 20)]]  # (about 20 of the scopes)
+        sample = [(Occur.Must, carrier), (Occur.Must, self._any(sids or matches))]
+        named_hits = named is not None and self.searcher.doc_freq("named", pq.squashed)  # (their covers vary)
+        if named_hits or (level and not self.searcher.search(tantivy.Query.boolean_query(sample)).count):  # type: ignore[attr-defined]
+            return full, 0.0, None  # (none in the sample: likely too few to fill the top k, not worth a try)
+        opt = [c for p in points for c in p] + [c for c, i in zip(covers, implied, strict=True) if not i]
+        carried = const(carrier, 2 * w_level * (phrase is not None) + sum(implied) * w_cover)
+        return tantivy.Query.boolean_query([*must, *opt, (S, carried)]), level, full if level else None

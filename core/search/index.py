@@ -281,19 +281,16 @@ class SearchIndex:
         pq = parse_query(query)
         ranked, total = self._ranked(pq, scopes, include_archived, limit)
         hits: list[SearchHit] = []
-        used = 0
-        truncated = total > len(ranked)
+        used, truncated = 0, total > len(ranked)
         for doc, score in ranked:
             hit = hit_of(doc, score, pq)
-            if used + hit.byte_size > max_bytes:
+            over = used + (size := hit.byte_size) > max_bytes
+            if (kept := shrink(hit, max_bytes - used) if over else hit) is not None:
+                hits.append(kept)
+                used += kept.byte_size if over else size
+            if over:
                 truncated = True
-                shrunk = shrink(hit, max_bytes - used)
-                if shrunk is not None:
-                    hits.append(shrunk)
-                    used += shrunk.byte_size
                 break
-            hits.append(hit)
-            used += hit.byte_size
         return SearchResults(query, tuple(hits), total, truncated, used, (time.perf_counter() - t0) * 1000.0)
 
     def _ranked(
@@ -302,22 +299,25 @@ class SearchIndex:
         d = self._index_dir
         if d is None or pq.empty:
             return [], 0
-        searcher = d.index.searcher()
-        query = QueryBuilder(d.schema, searcher).ranked(
-            pq, searcher.num_docs, _scope_filter(d, scopes, include_archived)
-        )
-        if query is None:
-            return [], 0
+        searcher, sids = d.index.searcher(), list(self._scopes)
         want = max(max(limit, 0) + TIE_MARGIN, min(MAX_TIES, searcher.num_docs // 50))
-        try:
+        try:  # (the plan looks terms up and may probe: inside, like the searches)
+            scoped = _scope_filter(d, scopes, include_archived)
+            if (plan := QueryBuilder(d.schema, searcher).ranked(pq, searcher.num_docs, scoped, sids)) is None:
+                return [], 0
+            query, level, full = plan
             hits = (result := searcher.search(query, limit=want, count=True)).hits
+            if full is not None and limit > 0 and (len(hits) < limit or hits[limit - 1][0] < level):
+                hits = searcher.search(query := full, limit=want, count=False).hits  # (the k-th not ranked exactly)
             if limit > 0 and len(hits) == want and hits[-1][0] >= hits[limit - 1][0]:  # ties past the margin
                 hits = searcher.search(query, limit=MAX_TIES, count=False).hits
+            cut = hits[min(limit, len(hits)) - 1][0] if limit > 0 and hits else float("inf")
+            hits = [h for h in hits if h[0] >= cut]  # (sorted by score: only these can be in the top k)
             cols = [searcher.fast_field_values(f, [a for _, a in hits]) for f in ("mtime", "k1", "k2")]
             keys = [(-s, -(m or 0), k1 or 0, k2 or 0, a) for (s, a), m, k1, k2 in zip(hits, *cols, strict=True)]
             keys.sort(key=lambda k: k[:4])  # (the order up to the first 14 bytes of scope key and name)
-            cut = keys[min(limit, len(keys)) - 1][:4] if keys else ()
-            tied = [(k[:2], _order(d), d) for k in keys if k[:4] <= cut for d in [searcher.doc(k[4])]]
+            cut4 = keys[min(limit, len(keys)) - 1][:4] if keys else ()
+            tied = [(k[:2], _order(d), d) for k in keys if k[:4] <= cut4 for d in [searcher.doc(k[4])]]
             tied.sort(key=lambda t: t[:2])  # (exactly, from the few documents read)
             docs = [(stored_doc(d)[0], -k[0]) for k, _, d in tied[: max(limit, 0)]]
         except (ValueError, OSError, RuntimeError):  # damaged files: start over from the store

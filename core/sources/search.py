@@ -60,8 +60,8 @@ def rank_texts(items: Sequence[tuple[str, str, str]], query: str, limit: int) ->
     writer.wait_merging_threads()
     index.reload()
     searcher = index.searcher()
-    query_ = QueryBuilder(schema, searcher).ranked(pq, searcher.num_docs, None)
-    if query_ is None:
+    plan = QueryBuilder(schema, searcher).ranked(pq, searcher.num_docs, None)
+    if plan is None:
         return []
-    hits = searcher.search(query_, limit=limit, count=False).hits
+    hits = searcher.search(plan[0], limit=limit, count=False).hits
     return [(int(searcher.doc(addr).get_first("id") or 0), float(score)) for score, addr in hits]
