@@ -21,10 +21,6 @@ from tantivy import Occur
 from core.search.documents import Doc
 from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, NonAsciiPattern, ParsedQuery, normalize, squash
 
-TYPE_CHECKING = False  # (mypy reads this name as True; ``typing`` stays out of a one-shot CLI's start-up)
-if TYPE_CHECKING:
-    from typing import Any
-
 SCHEMA_VERSION = 7  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits
 COMPOUND = "whitespace"  # the compounds, found in Python and joined by spaces
