@@ -4,8 +4,8 @@ Why not ``@dataclass(frozen=True)`` there: importing ``dataclasses`` imports ``i
 ``dis``, ``tokenize``), and every class is made by compiling generated code: together ~10 ms of a
 ``dsh-memory search`` whose whole budget is ``rg``'s ~50 ms (issue 24). The types that path builds
 (search hits and results, the parsed query, the CLI's result) use this; everything else keeps
-dataclasses. The contract is the frozen dataclass's: the fields are the class's ``__slots__`` in
-``__init__`` order (hence ``noqa: RUF023``, "sort them", where they are listed); equality (same
+dataclasses. The contract is the frozen dataclass's: a subclass is written like one (annotated
+fields, defaults beside them), its fields become its ``__slots__`` in order; equality (same
 class only), hash and repr over them, leaving the names in ``_uncompared`` out of equality and hash
 (``field(compare=False)``); assigning raises :class:`FrozenInstanceError` (and is a type error:
 ``dataclass_transform``); ``replace(**changes)`` and ``as_dict()`` (shallow).
@@ -29,19 +29,50 @@ class FrozenInstanceError(AttributeError):
     """A field of a :class:`Frozen` value was assigned or deleted."""
 
 
-@dataclass_transform(frozen_default=True, eq_default=True)  # (mypy: fields read-only, as a frozen dataclass's)
-class Frozen:
-    __slots__: tuple[str, ...] = ()
+class _FrozenMeta(type):
+    """Makes a subclass's annotated names (``ClassVar`` aside) its fields, in order: its ``__slots__``,
+    with the values written beside them as defaults, as ``@dataclass(frozen=True, slots=True)`` does."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> _FrozenMeta:
+        notes = ns.get("__annotations__", {})
+        fields = tuple(n for n, note in notes.items() if not str(note).startswith(("ClassVar", "typing.ClassVar")))
+        ns["_defaults"] = {n: ns.pop(n) for n in fields if n in ns}
+        ns["_fields"], ns["__slots__"] = fields, fields
+        return super().__new__(mcs, name, bases, ns)
+
+
+@dataclass_transform(frozen_default=True, eq_default=True)  # (mypy: an __init__ from the fields; read-only)
+class Frozen(metaclass=_FrozenMeta):
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
     _uncompared: ClassVar[frozenset[str]] = frozenset()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Fields by position or name, as a dataclass's ``__init__`` takes them."""
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{self.__class__.__name__} takes {len(fields)} fields, {len(args)} given")
+        values = dict(zip(fields, args, strict=False))  # (the rest by name or default)
+        for name, value in kwargs.items():
+            if name not in fields or name in values:
+                raise TypeError(f"{self.__class__.__name__}: unexpected or repeated field {name!r}")
+            values[name] = value
+        self._init(values)
+
     def _init(self, values: dict[str, Any]) -> None:
-        """Sets every field from ``values`` (an ``__init__``'s ``locals()``: its parameters are the fields)."""
-        set_field = _SET_FIELD  # (a local: Doc is made ~100,000 times by a cold build at 100k)
-        for name in self.__slots__:
-            set_field(self, name, values[name])
+        """Sets every field from ``values`` (or its default); a subclass's own ``__init__`` may pass
+        its ``locals()`` (Doc does: ~100,000 are made by a cold build at 100k)."""
+        set_field, defaults = _SET_FIELD, self._defaults  # (locals: the hot path)
+        for name in self._fields:
+            if name in values:
+                set_field(self, name, values[name])
+            elif name in defaults:
+                set_field(self, name, defaults[name])
+            else:
+                raise TypeError(f"{self.__class__.__name__}: missing field {name!r}")
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, n) for n in self.__slots__ if n not in self._uncompared)
+        return tuple(getattr(self, n) for n in self._fields if n not in self._uncompared)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -53,7 +84,7 @@ class Frozen:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
         return f"{self.__class__.__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -63,10 +94,10 @@ class Frozen:
         raise FrozenInstanceError(f"cannot delete field {name!r} of {self.__class__.__name__}")
 
     def __reduce__(self) -> tuple[type[Self], tuple[Any, ...]]:  # (copy and pickle: through __init__)
-        return self.__class__, tuple(getattr(self, n) for n in self.__slots__)
+        return self.__class__, tuple(getattr(self, n) for n in self._fields)
 
     def as_dict(self) -> dict[str, Any]:
-        return {n: getattr(self, n) for n in self.__slots__}
+        return {n: getattr(self, n) for n in self._fields}
 
     def replace(self, **changes: Any) -> Self:
         """A copy with ``changes`` (field name -> value) made; an unknown name is a TypeError."""

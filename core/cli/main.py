@@ -49,13 +49,9 @@ FAST_COMMANDS = {
 class Result(Frozen):
     """What a command produced: ``data`` for ``--json``, ``text`` for people, and the exit code."""
 
-    __slots__ = ("data", "text", "exit_code")  # noqa: RUF023
     data: Any
-    text: str
-    exit_code: int
-
-    def __init__(self, data: Any, text: str = "", exit_code: int = 0) -> None:
-        self._init(locals())
+    text: str = ""
+    exit_code: int = 0
 
 
 class Context:

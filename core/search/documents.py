@@ -12,10 +12,6 @@ if TYPE_CHECKING:
 class Doc(Frozen):
     """One searchable unit, read back from the index's stored fields."""
 
-    __slots__ = (
-        *("scope_key", "cwd", "archived", "kind", "name", "description", "type", "body", "file_name"),
-        *("section_index", "mtime_ns"),
-    )
     scope_key: str
     cwd: str
     archived: bool
@@ -28,31 +24,11 @@ class Doc(Frozen):
     section_index: int
     mtime_ns: int
 
-    def __init__(
-        self,
-        scope_key: str,
-        cwd: str,
-        archived: bool,
-        kind: str,
-        name: str,
-        description: str,
-        type: str,
-        body: str,
-        file_name: str,
-        section_index: int,
-        mtime_ns: int,
-    ) -> None:
-        self._init(locals())
-
 
 class GlobalSection(Frozen):
-    __slots__ = ("heading", "text", "index")  # noqa: RUF023
     heading: str  # "" for text before the first heading
     text: str  # the section's text under its heading line (heading line excluded)
     index: int
-
-    def __init__(self, heading: str, text: str, index: int) -> None:
-        self._init(locals())
 
 
 _MD: list[Any] = []  # the parser, made on first use (importing markdown-it costs a one-shot CLI search)

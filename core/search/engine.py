@@ -18,8 +18,9 @@ from operator import add
 import tantivy
 from tantivy import Occur
 
+from core.non_ascii_pattern import NonAsciiPattern
 from core.search.documents import Doc
-from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, NonAsciiPattern, ParsedQuery, normalize, squash
+from core.search.tokenizer import CJK_RUN_RE, MAX_TOKEN_CHARS, ParsedQuery, normalize, squash
 
 SCHEMA_VERSION = 7  # bump on any change to the schema, the analyzers or the text prep: the index is rebuilt
 WORD = "dsh_word"  # tantivy's simple tokenizer, no filters: runs of letters/digits

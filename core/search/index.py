@@ -66,16 +66,11 @@ class SearchIndex:
         self._hints: set[str] = set()  # workspace keys a watcher saw change
         self._hints_lock = threading.Lock()  # (not self._lock: a refresh holds that for seconds)
         self.watched = False  # a file watcher feeds note_changed: refreshes need not stat every file
-        self._read_only = False
+        self.read_only = False  # the last refresh found the writer held elsewhere: answers come from the last commit
 
     @property
     def doc_count(self) -> int:
         return self._index_dir.index.searcher().num_docs if self._index_dir is not None else 0
-
-    @property
-    def read_only(self) -> bool:
-        """The last refresh found the writer held elsewhere: answers come from the last commit."""
-        return self._read_only
 
     def scope_revisions(self) -> dict[str, str]:
         """Scope id (``w:<key>``, ``a:<key>``, ``global``) -> revision as indexed."""
@@ -196,7 +191,7 @@ class SearchIndex:
         if session.refused:  # (looked at again next time)
             self._hint(hints | {key for _, key, _, _ in todo})
         session.finish()
-        self._read_only = session.refused
+        self.read_only = session.refused
         if progress is not None:
             progress(len(todo) + 1, len(todo) + 1)
         return self._stats(session, t0, len(targets) + (wanted is None or GLOBAL_SCOPE in wanted), reread, trusted)
@@ -260,7 +255,7 @@ class SearchIndex:
             if session.refused:
                 self._hint([GLOBAL_SCOPE if isinstance(snapshot, GlobalSnapshot) else snapshot.key])
             session.finish()
-            self._read_only = session.refused
+            self.read_only = session.refused
             return self._stats(session, t0, 1, 0, 0)
 
     # --- search and recall -------------------------------------------------------------------

@@ -154,7 +154,6 @@ def _valid_row(row: object) -> bool:
 
 def _stat_key(path: Path) -> tuple[int, int, int] | None:
     try:
-        st = path.stat()
+        return (st := path.stat()).st_mtime_ns, st.st_ino, st.st_size
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_ino, st.st_size)

@@ -70,19 +70,21 @@ def _anchor_order(pq: ParsedQuery) -> tuple[str, ...]:
     return extra + pq.phrases + pq.terms
 
 
+def _first_match(text: str, pq: ParsedQuery, flags: int = 0) -> re.Match[str] | None:
+    """The first match of the phrase, else of the terms in query order (``flags``: on raw text)."""
+    for want in _anchor_order(pq):
+        if (pattern := _terms_pattern((want,))) is not None and (m := re.search(pattern.pattern, text, flags)):
+            return m
+    return None
+
+
 def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A one-line window of ``text`` (whitespace collapsed) around the first match, with highlights."""
     cut_before = cut_after = False
     if len(text) > 3 * width:
         # Long text: find the first match in the raw text (case-insensitive search; CJK needs no
         # folding) and only flatten a stretch around it, not the whole document.
-        at = 0
-        for want in _anchor_order(pq):  # the phrase, then the terms in query order
-            pattern = _terms_pattern((want,))  # (case-insensitive on the raw text: CJK needs no folding)
-            m = re.search(pattern.pattern, text, re.IGNORECASE) if pattern is not None else None
-            if m is not None:
-                at = m.start()
-                break
+        at = m.start() if (m := _first_match(text, pq, re.IGNORECASE)) is not None else 0
         lo, hi = max(0, at - width), at + 2 * width
         cut_before, cut_after = lo > 0, hi < len(text)
         text = text[lo:hi]
@@ -92,12 +94,8 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
     anchor = 0
     if len(flat) > width:
         norm, origin = _normalize_with_map(flat)
-        for want in _anchor_order(pq):
-            pattern = _terms_pattern((want,))
-            m = pattern.search(norm) if pattern is not None else None
-            if m is not None:
-                anchor = m.start() if origin is None else origin[m.start()]
-                break
+        if (m := _first_match(norm, pq)) is not None:
+            anchor = m.start() if origin is None else origin[m.start()]
     start = 0
     if len(flat) > width and anchor > width // 4:
         start = min(anchor - width // 4, len(flat) - width)
@@ -121,12 +119,8 @@ def make_snippet(text: str, pq: ParsedQuery, width: int = SNIPPET_CHARS) -> tupl
 
 def truncate_utf8(text: str, max_bytes: int) -> str:
     """The longest prefix of ``text`` whose UTF-8 encoding fits in ``max_bytes``."""
-    if max_bytes <= 0:
-        return ""
     data = text.encode("utf-8")
-    if len(data) <= max_bytes:
-        return text
-    return data[:max_bytes].decode("utf-8", errors="ignore")
+    return text if len(data) <= max_bytes else data[: max(max_bytes, 0)].decode("utf-8", errors="ignore")
 
 
 def hit_of(doc: Doc, score: float, pq: ParsedQuery) -> SearchHit:

@@ -9,6 +9,7 @@ import unicodedata
 from itertools import filterfalse
 
 from core.frozen import Frozen
+from core.non_ascii_pattern import NonAsciiPattern
 
 MAX_TOKEN_CHARS = 64  # a longer query word looks up the words it begins
 MAX_QUERY_TERMS = 64  # a pasted page is not a query; the rest is ignored
@@ -17,43 +18,6 @@ CJK_CLASS = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 )
-
-
-class NonAsciiPattern:
-    """A regex that can only match non-ASCII characters, compiled on first use with non-ASCII text.
-
-    Why: a character class over the CJK blocks takes CPython 1.5-3 ms to compile, at import of every
-    process, and a one-shot ``dsh-memory search`` for an ASCII query never needs one (issue 24).
-    ASCII text is answered at once (no match), which is exact since the pattern matches no ASCII."""
-
-    __slots__ = ("_compiled", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._compiled: re.Pattern[str] | None = None
-
-    def _re(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.pattern)
-        return self._compiled
-
-    def match(self, text: str) -> re.Match[str] | None:
-        return None if text.isascii() else self._re().match(text)
-
-    def fullmatch(self, text: str) -> re.Match[str] | None:
-        return None if text.isascii() else self._re().fullmatch(text)
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return None if text.isascii() else self._re().search(text)
-
-    def findall(self, text: str) -> list[str]:
-        return [] if text.isascii() else self._re().findall(text)
-
-    def sub(self, repl: str, text: str) -> str:
-        return text if text.isascii() else self._re().sub(repl, text)
-
-    def split(self, text: str) -> list[str]:
-        return [text] if text.isascii() else self._re().split(text)
 
 
 CJK_RUN_RE = NonAsciiPattern(rf"(?:(?![\W_])[{CJK_CLASS}])++")  # (letters: radicals, strokes and marks cut runs)
@@ -93,7 +57,6 @@ def collapse_spaces(text: str) -> str:
 class ParsedQuery(Frozen):
     """A query ready to run: its terms and the phrase forms used by the first ranking rule."""
 
-    __slots__ = ("text", "norm", "squashed", "terms", "prefix_terms", "phrases", "multi_word")  # noqa: RUF023
     text: str
     norm: str  # normalized, spaces collapsed
     squashed: str  # normalized without separators (the exact-name rule)
@@ -101,18 +64,6 @@ class ParsedQuery(Frozen):
     prefix_terms: tuple[str, ...]  # the last ASCII word (>= 3 chars), also matched as a word prefix
     phrases: tuple[str, ...]  # normalized quoted phrases: every hit must contain each of them
     multi_word: bool  # more than one term (or a quoted phrase): the phrase rule applies
-
-    def __init__(
-        self,
-        text: str,
-        norm: str,
-        squashed: str,
-        terms: tuple[str, ...],
-        prefix_terms: tuple[str, ...],
-        phrases: tuple[str, ...],
-        multi_word: bool,
-    ) -> None:
-        self._init(locals())
 
     @property
     def empty(self) -> bool:

@@ -25,10 +25,6 @@ class SearchHit(Frozen):
     is the ranking (phrase > name/description/type > coverage/BM25 > recency > key, name).
     """
 
-    __slots__ = (
-        *("scope_key", "cwd", "kind", "name", "type", "description", "score", "snippet", "highlights"),
-        *("file_name", "section_index", "archived", "mtime_ns"),
-    )
     scope_key: str  # workspace key, or "global"
     cwd: str  # workspace cwd ("" for Global)
     kind: HitKind
@@ -38,28 +34,10 @@ class SearchHit(Frozen):
     score: float
     snippet: str
     highlights: tuple[tuple[int, int], ...]
-    file_name: str  # "<name>.md", or "GLOBAL.md"
-    section_index: int  # position of a Global section in GLOBAL.md (0-based), -1 for records
-    archived: bool
-    mtime_ns: int
-
-    def __init__(
-        self,
-        scope_key: str,
-        cwd: str,
-        kind: HitKind,
-        name: str,
-        type: str,
-        description: str,
-        score: float,
-        snippet: str,
-        highlights: tuple[tuple[int, int], ...],
-        file_name: str = "",
-        section_index: int = -1,
-        archived: bool = False,
-        mtime_ns: int = 0,
-    ) -> None:
-        self._init(locals())
+    file_name: str = ""  # "<name>.md", or "GLOBAL.md"
+    section_index: int = -1  # position of a Global section in GLOBAL.md (0-based), -1 for records
+    archived: bool = False
+    mtime_ns: int = 0
 
     @property
     def byte_size(self) -> int:
@@ -77,67 +55,32 @@ class SearchResults(Frozen):
     """A bounded page of hits. ``total_matches`` counts every matching document before the bounds;
     ``truncated`` is True when the count or byte bound left matches out."""
 
-    __slots__ = ("query", "hits", "total_matches", "truncated", "bytes_used", "elapsed_ms")  # noqa: RUF023
     _uncompared = frozenset({"elapsed_ms"})
     query: str
     hits: tuple[SearchHit, ...]
     total_matches: int
     truncated: bool
     bytes_used: int
-    elapsed_ms: float
+    elapsed_ms: float = 0.0
 
-    def __init__(
-        self,
-        query: str,
-        hits: tuple[SearchHit, ...],
-        total_matches: int,
-        truncated: bool,
-        bytes_used: int,
-        elapsed_ms: float = 0.0,
-    ) -> None:
-        self._init(locals())
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "total_matches": self.total_matches,
-            "truncated": self.truncated,
-            "bytes_used": self.bytes_used,
-            "hits": [h.to_json() for h in self.hits],
-        }
+    def to_json(self) -> dict[str, Any]:  # (the fields in order, the timing left out, the hits last)
+        out = {k: v for k, v in self.as_dict().items() if k not in ("hits", "elapsed_ms")}
+        return {**out, "hits": [h.to_json() for h in self.hits]}
 
 
 class RefreshStats(Frozen):
     """What one ``refresh()`` / ``apply()`` did."""
 
-    __slots__ = (
-        *("scopes_checked", "scopes_reread", "docs_reindexed", "docs_removed", "docs_total", "from_cache"),
-        *("read_only", "started_over", "elapsed_ms"),
-    )
     _uncompared = frozenset({"elapsed_ms"})
-    scopes_checked: int  # scopes whose state was compared with the index
-    scopes_reread: int  # scopes read again through the store (their files changed)
-    docs_reindexed: int  # records / sections tokenized again
-    docs_removed: int
-    docs_total: int  # documents searchable after the refresh (all scopes, archived included)
-    from_cache: int  # scopes taken from the persisted index without reading the store
-    read_only: bool  # another process held the index's writer: changes are left for later
-    started_over: bool  # the persisted index could not be used (damaged, foreign, unopenable): rebuilt
-    elapsed_ms: float
-
-    def __init__(
-        self,
-        scopes_checked: int = 0,
-        scopes_reread: int = 0,
-        docs_reindexed: int = 0,
-        docs_removed: int = 0,
-        docs_total: int = 0,
-        from_cache: int = 0,
-        read_only: bool = False,
-        started_over: bool = False,
-        elapsed_ms: float = 0.0,
-    ) -> None:
-        self._init(locals())
+    scopes_checked: int = 0  # scopes whose state was compared with the index
+    scopes_reread: int = 0  # scopes read again through the store (their files changed)
+    docs_reindexed: int = 0  # records / sections tokenized again
+    docs_removed: int = 0
+    docs_total: int = 0  # documents searchable after the refresh (all scopes, archived included)
+    from_cache: int = 0  # scopes taken from the persisted index without reading the store
+    read_only: bool = False  # another process held the index's writer: changes are left for later
+    started_over: bool = False  # the persisted index could not be used (damaged, foreign, unopenable): rebuilt
+    elapsed_ms: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {**self.as_dict(), "elapsed_ms": round(self.elapsed_ms, 3)}
@@ -146,19 +89,14 @@ class RefreshStats(Frozen):
 class RecallRecord(Frozen):
     """A record (or Global section) that made it into a recall text."""
 
-    __slots__ = ("scope_key", "name", "truncated")  # noqa: RUF023
     scope_key: str
     name: str
     truncated: bool
-
-    def __init__(self, scope_key: str, name: str, truncated: bool) -> None:
-        self._init(locals())
 
 
 class Recall(Frozen):
     """``recall()`` output plus what it contains, for ``--json`` and for tests."""
 
-    __slots__ = ("text", "cwd", "query", "workspace_key", "records", "global_sections", "truncated")  # noqa: RUF023
     text: str
     cwd: str
     query: str
@@ -167,26 +105,7 @@ class Recall(Frozen):
     global_sections: tuple[str, ...]
     truncated: bool
 
-    def __init__(
-        self,
-        text: str,
-        cwd: str,
-        query: str,
-        workspace_key: str | None,
-        records: tuple[RecallRecord, ...],
-        global_sections: tuple[str, ...],
-        truncated: bool,
-    ) -> None:
-        self._init(locals())
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "cwd": self.cwd,
-            "query": self.query,
-            "workspace_key": self.workspace_key,
-            "records": [{"scope_key": r.scope_key, "name": r.name, "truncated": r.truncated} for r in self.records],
-            "global_sections": list(self.global_sections),
-            "truncated": self.truncated,
-            "bytes": len(self.text.encode("utf-8")),
-            "text": self.text,
-        }
+    def to_json(self) -> dict[str, Any]:  # (the fields in order, the text last with its size before it)
+        out = {k: v for k, v in self.as_dict().items() if k != "text"}
+        out.update(records=[r.as_dict() for r in self.records], global_sections=list(self.global_sections))
+        return {**out, "bytes": len(self.text.encode("utf-8")), "text": self.text}
