@@ -48,8 +48,7 @@ def _load_tab(key: str, ctx: AppContext) -> Tab:
     return widget
 
 
-# Tabs built the first time they are shown (or asked for): their modules and first loads cost
-# start-up time (the consolidation tab alone imports core.consolidation, httpx and asyncio).
+# Tabs built the first time they are shown (or asked for): their modules and first loads cost start-up time.
 LAZY_TABS = frozenset({"consolidation", "recycle", "settings", "maintenance"})
 FIRST_CHECK_DELAY_MS = 8000  # after the first workspace list: the window is in use by then
 CHECK_AFTER_CHANGE_MS = 2000  # a tab changed memory: counts at once, the full check a little later
@@ -402,7 +401,10 @@ class MainWindow(QMainWindow):
         self.problems_dialog.show()
 
     def _warm_up(self) -> None:
-        """Start-up is done: let tabs prepare what they will need later (see gui/tabs/__init__.py)."""
+        """Start-up is done: tabs prepare what they will need (gui/tabs/__init__.py), once the user pauses
+        typing (mostly imports, which can't step aside: keystrokes took up to 175 ms at 100k)."""
+        if self.ctx.typing.typing_recently():
+            return QTimer.singleShot(self.ctx.typing.window_ms, self._warm_up)
         for tab in self.tabs.built().values():
             tab.warm_up()
 

@@ -24,6 +24,8 @@ PAUSE_S = 0.004  # per worker step (a scope of the search index: ~2-4 ms of work
 class TypingPace:
     """When the user last typed in one of the window's text boxes."""
 
+    window_ms = int(TYPING_WINDOW_S * 1000)  # (a deferred start looks again after this)
+
     def __init__(self) -> None:
         # Monotonic seconds; written on the GUI thread, read by workers (one float: no lock needed).
         self.last_typed = float("-inf")
