@@ -221,6 +221,19 @@ MOVE_CHOOSE_FIRST = _t(QT_TRANSLATE_NOOP(
 MOVE_SOURCE_CHANGED = _t(QT_TRANSLATE_NOOP(
     "core", "Workspace {name} changed since the move was planned; review it again. Nothing was moved."))
 
+# --- the settings form (core.settings_form, core.settings) -----------------------------------
+SETTINGS_BASE_URL = _t(QT_TRANSLATE_NOOP("core", "Base URL: {why}."))
+SETTINGS_KEY_NOT_NAME = _t(QT_TRANSLATE_NOOP(
+    "core", "API key variable: this looks like a key, not a variable name. Keys are never saved:\nput the key in "
+    "an environment variable and type that variable's NAME here (like MY_LLM_API_KEY)."))
+SETTINGS_CUSTOM_INCOMPLETE = _t(QT_TRANSLATE_NOOP("core", "A custom endpoint needs a base URL and a model name."))
+BASE_URL_NOT_HTTP = _t(QT_TRANSLATE_NOOP(
+    "core", "base_url must be an http(s) URL like https://api.deepseek.com, got {value}"))
+BASE_URL_CREDENTIALS = _t(QT_TRANSLATE_NOOP(
+    "core", "base_url must not contain a user name or password; use api_key_env"))
+BASE_URL_QUERY = _t(QT_TRANSLATE_NOOP(
+    "core", "base_url must not contain a query string or fragment (keys belong in api_key_env)"))
+
 # Last: it matches any text that starts with "record ", so every longer template is tried first.
 RECORD_NAMED = _t(QT_TRANSLATE_NOOP("core", "record {name}"))
 

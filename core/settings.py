@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from core import messages as M
 from core.errors import ConfirmationRequiredError, InvalidRecordError
 from core.keys import default_sessions_root
 from core.models import Revision
@@ -87,11 +88,11 @@ def check_base_url(value: str) -> str:
         return value
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"base_url must be an http(s) URL like https://api.deepseek.com, got {value!r}")
+        raise ValueError(M.BASE_URL_NOT_HTTP.format(value=repr(value)))
     if parts.username or parts.password:
-        raise ValueError("base_url must not contain a user name or password; use api_key_env")
+        raise ValueError(M.BASE_URL_CREDENTIALS.format())
     if parts.query or parts.fragment:
-        raise ValueError("base_url must not contain a query string or fragment (keys belong in api_key_env)")
+        raise ValueError(M.BASE_URL_QUERY.format())
     return value.rstrip("/")
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from core import messages as M
 from core.model_catalog import CUSTOM_ID, ModelChoice
 from core.settings import AppSettings, check_api_key_env, check_base_url
 
@@ -145,17 +146,13 @@ class SettingsForm:
         try:
             check_base_url(self.base_url)
         except ValueError as exc:
-            problems.append(f"Base URL: {exc}.")
+            problems.append(M.SETTINGS_BASE_URL.format(why=exc))
         try:
             check_api_key_env(self.api_key_env)
         except ValueError:
-            problems.append(
-                "API key variable: this looks like a key, not a variable name. Keys are never saved:\n"
-                "put the key in an environment variable and type that variable's NAME here "
-                "(like MY_LLM_API_KEY)."
-            )
+            problems.append(M.SETTINGS_KEY_NOT_NAME.format())
         if self.custom and not (self.base_url and self.custom_model):
-            problems.append("A custom endpoint needs a base URL and a model name.")
+            problems.append(M.SETTINGS_CUSTOM_INCOMPLETE.format())
         return problems
 
     def custom_fields_matter(self) -> bool:

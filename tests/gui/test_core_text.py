@@ -73,3 +73,20 @@ def test_an_agent_proposals_title_reads_in_chinese(chinese: None, qapp: object, 
     """The review header of an MCP agent's proposal was English in the Chinese window."""
     title = messages.AGENT_PROPOSAL_TITLE.format(client="claude-code", when="2026-12-04 07:02")
     assert core_text(title) == "claude-code（MCP 智能体）于 2026-12-04 07:02 UTC 提议"
+
+
+def test_the_settings_forms_endpoint_problems_read_in_chinese(chinese: None, qapp: object) -> None:
+    """Settings ▸ custom endpoint: a key typed where its variable's name belongs, and a bad base URL,
+    were English in the Chinese window (screenshot settings-key-refused, 2026-12-04)."""
+    from dataclasses import fields
+
+    from core.settings_form import SettingsForm
+
+    values: dict[str, object] = {f.name: f.default for f in fields(SettingsForm)}
+    values.update(consolidator="model", selected_model=None, custom_model="", debug_logging=False, sessions_root=None)
+    values.update(request_timeout_seconds=60.0, quiet_period_seconds=120.0)
+    values.update(base_url="ftp://x", api_key_env="sk-0123456789abcdef0123456789abcdef")
+    form = SettingsForm(**values)  # type: ignore[arg-type]
+    shown = [core_text(p) for p in form.custom_problems()]
+    assert any("这看起来是密钥本身" in s for s in shown), shown
+    assert any(s.startswith("基础 URL：base_url 必须是 http(s) 网址") and "'ftp://x'" in s for s in shown), shown

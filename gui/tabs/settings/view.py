@@ -26,6 +26,7 @@ from core.settings_form import ConnectionOutcome, readable_problem, summarize_co
 from core.store.api import MemoryStore
 from core.user_prefs import Language, UserPrefs, load_prefs, save_prefs
 from gui.context import AppContext
+from gui.core_text import core_texts
 from gui.launcher import relaunch
 from gui.qtmodels.settings_models import ModelRow
 from gui.tabs.base import Tab
@@ -304,7 +305,7 @@ class SettingsTab(Tab):
         row = self.selected_row()
         self.custom_box.setEnabled(row is not None and row.kind == "custom")
         self.model_details.setText(self._details_text(row))
-        problems = self.fields.form().custom_problems()
+        problems = core_texts(self.fields.form().custom_problems())
         self.custom_error.setText("\n".join(p if "\n" in p else wrap(p) for p in problems))
         self.custom_error.setVisible(bool(problems))
         self.sessions_note.setText(self._sessions_text())
@@ -384,7 +385,7 @@ class SettingsTab(Tab):
             self.save_language(self.fields.language())  # prefs.yml, per user
             if not self._form_dirty():
                 return  # settings.yml is left as it is
-        problems = self.fields.form().save_problems()
+        problems = core_texts(self.fields.form().save_problems())
         if problems:
             self.banner.show_message("error", self.tr("Not saved.") + " " + " ".join(problems))
             return

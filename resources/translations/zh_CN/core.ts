@@ -384,6 +384,32 @@
         <translation>规划移动之后工作区 {name} 又被修改；请重新审阅。没有移动任何内容。</translation>
     </message>
     <message>
+        <source>Base URL: {why}.</source>
+        <translation>基础 URL：{why}。</translation>
+    </message>
+    <message>
+        <source>API key variable: this looks like a key, not a variable name. Keys are never saved:
+put the key in an environment variable and type that variable&apos;s NAME here (like MY_LLM_API_KEY).</source>
+        <translation>API 密钥变量：这看起来是密钥本身，而不是变量名。密钥永远不会被保存：
+请把密钥放进一个环境变量，然后在这里填写那个变量的名字（例如 MY_LLM_API_KEY）。</translation>
+    </message>
+    <message>
+        <source>A custom endpoint needs a base URL and a model name.</source>
+        <translation>自定义端点需要填写基础 URL 和模型名。</translation>
+    </message>
+    <message>
+        <source>base_url must be an http(s) URL like https://api.deepseek.com, got {value}</source>
+        <translation>base_url 必须是 http(s) 网址，例如 https://api.deepseek.com，而填写的是 {value}</translation>
+    </message>
+    <message>
+        <source>base_url must not contain a user name or password; use api_key_env</source>
+        <translation>base_url 不能包含用户名或密码；密钥请用 api_key_env</translation>
+    </message>
+    <message>
+        <source>base_url must not contain a query string or fragment (keys belong in api_key_env)</source>
+        <translation>base_url 不能包含查询字符串或片段（密钥应放在 api_key_env 里）</translation>
+    </message>
+    <message>
         <source>record {name}</source>
         <translation>记忆 {name}</translation>
     </message>
