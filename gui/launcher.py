@@ -27,19 +27,6 @@ def _wants_window(argv: Sequence[str]) -> bool:
     return True
 
 
-def _command(argv: Sequence[str]) -> str | None:
-    """The command word after the global options (``--root X``, ``--lang X``, ``--json``), if any."""
-    i = 0
-    while i < len(argv):
-        if argv[i] in ("--root", "--lang"):
-            i += 2
-        elif argv[i].startswith("-"):
-            i += 1
-        else:
-            return argv[i]
-    return None
-
-
 def relaunch_command(argv: Sequence[str], executable: str, *, frozen: bool, module: str | None) -> list[str]:
     """The command that starts this app again as it was started, without a one-run ``--lang``.
 
@@ -79,10 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from gui.app import run  # Qt is imported only here
 
         return run(args)
+    from core.cli.main import command_word
     from core.cli.main import main as cli_main
 
     code = cli_main(args)
-    if argv is None and _command(args) in _READ_ONLY_ONE_SHOT:
+    if argv is None and command_word(args) in _READ_ONLY_ONE_SHOT:
         # The process ends next: its last garbage collection (every object the imports made) would
         # be ~4 ms of a ~50 ms search (issue 24). A search or recall leaves nothing whose finalizer
         # matters (its index session commits and closes explicitly); the OS frees the memory.

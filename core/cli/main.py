@@ -105,7 +105,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message}. Run `dsh-memory --help` for the list of commands.")
 
 
-def _command_word(argv: Sequence[str]) -> str | None:
+def command_word(argv: Sequence[str]) -> str | None:
     """The command named by ``argv`` (after the global options), if any."""
     i = 0
     while i < len(argv):
@@ -129,7 +129,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     fast = None
     if argv is not None and not {"-h", "--help"} & set(argv):
-        fast = FAST_COMMANDS.get(_command_word(argv) or "")
+        fast = FAST_COMMANDS.get(command_word(argv) or "")
     for module_name in (fast,) if fast is not None else COMMAND_MODULES:
         try:
             module = importlib.import_module(module_name)
